@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "ShakeKit",
+    products: [
+        // Pure Swift: no Foundation, no C, no I/O. Builds without libiio.
+        .library(name: "ShakeDetection", targets: ["ShakeDetection"]),
+        // CSV recordings, synthesizer, evaluation, JSON configuration files.
+        .library(name: "ShakeRecording", targets: ["ShakeRecording"]),
+        .executable(name: "shake", targets: ["shake"]),
+    ],
+    targets: [
+        .target(name: "ShakeDetection"),
+        .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
+        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording"]),
+        .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
+        .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection"]),
+        .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording"]),
+        .testTarget(name: "ShakeCLITests", dependencies: ["ShakeCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
