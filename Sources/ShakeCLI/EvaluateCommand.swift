@@ -18,7 +18,7 @@ enum EvaluateCommand: ShakeCommand {
             labelled shake=0; latency is began - run start, in seconds. Files are scored on both cores.
             """,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],
-        options: DetectorOptions.specs + [DetectorOptions.formatSpec]
+        options: DetectorOptions.specs + [DetectorOptions.detectorSpec, DetectorOptions.formatSpec]
     )
 
     struct FileRow: Encodable {
@@ -45,9 +45,9 @@ enum EvaluateCommand: ShakeCommand {
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let configuration = try DetectorOptions.configuration(arguments)
+        let chosen = try DetectorOptions.detector(arguments)
         let files = try recordingFiles(arguments.positionals)
-        let results = try evaluate(files: files) { ShakeDetector(configuration: configuration) }
+        let results = try evaluate(files: files) { chosen }
         var total = EvaluationCounts()
         for counts in results { total += counts }
         let rows = zip(files, results).map { FileRow(file: $0, summary: $1.summary) }

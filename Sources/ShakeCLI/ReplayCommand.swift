@@ -14,7 +14,7 @@ enum ReplayCommand: ShakeCommand {
             recording's time origin, peak acceleration in m/s² with gravity removed.
             """,
         arguments: [ArgumentSpec("file", help: "Recordings to replay.", variadic: true)],
-        options: DetectorOptions.specs + [DetectorOptions.formatSpec]
+        options: DetectorOptions.specs + [DetectorOptions.detectorSpec, DetectorOptions.formatSpec]
     )
 
     struct FileReport: Encodable {
@@ -77,10 +77,10 @@ enum ReplayCommand: ShakeCommand {
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let configuration = try DetectorOptions.configuration(arguments)
+        let chosen = try DetectorOptions.detector(arguments)
         var reports: [FileReport] = []
         for path in arguments.positionals {
-            var detector = ShakeDetector(configuration: configuration)
+            var detector = chosen
             let result: RecordingReplay.Result
             do {
                 result = try RecordingReplay.run(path: path, detector: &detector)
