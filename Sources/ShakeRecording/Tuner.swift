@@ -12,9 +12,10 @@ import Synchronization
 /// order. When nothing is feasible it prefers fewer false shakes plus duplicates, then the same.
 ///
 /// **Search.** Every point of the coarse grid (the product of each axis's coarse values), then
-/// coordinate descent from the best of them: for each axis in turn, every value of that axis
-/// with the others held; repeated until a pass changes nothing (at most
-/// `TuningOptions.maximumRefinementPasses`).
+/// coordinate descent from each of the best few (`TuningOptions.refinementStarts`) of all
+/// configurations replayed so far: for each axis in turn, every value of that axis with the
+/// others held; repeated until a pass changes nothing (at most
+/// `TuningOptions.maximumRefinementPasses`). The best end point wins.
 ///
 /// **Speed and determinism.** Each (configuration, recording) replay runs once and is cached,
 /// so the grid is shared by the main search, the trade-off curve and every cross-validation
@@ -50,7 +51,7 @@ public struct Tuner {
         let folds = options.crossValidate ? crossValidationFolds() : nil
         let curveBudgets = options.tradeoffBudgets.filter { $0 != budget }
         // Estimate of the work: the grid on everything, then descents of about two passes.
-        let descentCost = 2 * options.axes.reduce(0) { $0 + $1.values.count }
+        let descentCost = 2 * max(1, options.refinementStarts) * options.axes.reduce(0) { $0 + $1.values.count }
         let allSamples = sampleCount(all)
         var plannedDescents: [Int] = [allSamples] + curveBudgets.map { _ in allSamples }
         for fold in folds?.folds ?? [] { plannedDescents.append(sampleCount(fold.training)) }
@@ -122,9 +123,30 @@ public struct Tuner {
         return candidates
     }
 
-    /// Coordinate descent on `subset` from the best grid point.
+    /// The best result of coordinate descents on `subset` started from the
+    /// `TuningOptions.refinementStarts` best distinct candidates replayed so far on all of
+    /// `subset` (the grid, and the optima of earlier searches: so a larger budget never ends
+    /// below a smaller one's recall).
     mutating func descend(on subset: [Int], budget: Double) -> [Int] {
-        var current = bestCandidate(gridCandidates(), on: subset, budget: budget)
+        ensure(gridCandidates(), on: subset)
+        let known = cache.compactMap { candidate, counts in
+            subset.allSatisfy { counts[$0] != nil } ? candidate : nil
+        }
+        let ranked = known.map { score($0, counts: total($0, on: subset), budget: budget) }
+            .sorted { $0.isBetter(than: $1) }
+        var best: Score?
+        for start in ranked.prefix(max(1, options.refinementStarts)) {
+            let end = descend(from: start.candidate, on: subset, budget: budget)
+            let endScore = score(end, counts: total(end, on: subset), budget: budget)
+            if best == nil || endScore.isBetter(than: best!) { best = endScore }
+        }
+        return best!.candidate
+    }
+
+    /// Coordinate descent from `start`: each axis in turn takes its best value with the others
+    /// held, until a pass changes nothing or `maximumRefinementPasses` are done.
+    mutating func descend(from start: [Int], on subset: [Int], budget: Double) -> [Int] {
+        var current = start
         for _ in 0..<options.maximumRefinementPasses {
             var changed = false
             for (axisIndex, axis) in options.axes.enumerated() where axis.values.count > 1 {
@@ -273,7 +295,7 @@ public struct Tuner {
     /// their replays are cache hits).
     private mutating func plannedDescent(on subset: [Int], budget: Double) -> [Int] {
         let result = descend(on: subset, budget: budget)
-        let subsetSamples = sampleCount(subset) * 2 * options.axes.reduce(0) { $0 + $1.values.count }
+        let subsetSamples = sampleCount(subset) * 2 * max(1, options.refinementStarts) * options.axes.reduce(0) { $0 + $1.values.count }
         completedDescentSamples += subsetSamples
         remainingDescentSamples = max(0, remainingDescentSamples - subsetSamples)
         let done = counter.done.load(ordering: .relaxed)

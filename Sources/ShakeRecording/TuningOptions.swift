@@ -17,6 +17,9 @@ public struct TuningOptions: Sendable {
     /// Passes of coordinate descent after the coarse grid (each pass tries every value of
     /// every axis, one axis at a time). Default 3.
     public var maximumRefinementPasses = 3
+    /// Coordinate descents per search, each from one of the best distinct configurations
+    /// replayed so far. Default 4.
+    public var refinementStarts = 4
     /// Replays run at once. Default: the active processor count.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
 
