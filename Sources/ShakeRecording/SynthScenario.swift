@@ -83,17 +83,19 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
     }
 
     /// The scenario's script. With `seconds`, the recording lasts that long: walking and running
-    /// stretch or shorten the gait (keeping 2 s of standing at each end, at least 1 s of gait);
+    /// stretch or shorten the gait (standing 2 s at each end, or a quarter of `seconds` when shorter);
     /// every other scenario is cut at `seconds` (a cut shake ramps out within what remains) or
     /// padded with rest.
     public func script(seconds: Double? = nil) -> [MotionSegment] {
         switch self {
         case .walking(let placement):
-            let stand = MotionSegment.rest(seconds: 2, orientation: placement.orientation, held: placement != .bag)
-            return [stand, .walk(seconds: max(1, (seconds ?? 30) - 4), placement: placement), stand]
+            let total = seconds ?? 30
+            let stand = MotionSegment.rest(seconds: min(2, total / 4), orientation: placement.orientation, held: placement != .bag)
+            return [stand, .walk(seconds: total - 2 * stand.seconds, placement: placement), stand]
         case .running:
-            let stand = MotionSegment.rest(seconds: 2, orientation: .handheld, held: true)
-            return [stand, .run(seconds: max(1, (seconds ?? 24) - 4)), stand]
+            let total = seconds ?? 24
+            let stand = MotionSegment.rest(seconds: min(2, total / 4), orientation: .handheld, held: true)
+            return [stand, .run(seconds: total - 2 * stand.seconds), stand]
         default:
             let script = baseScript
             guard let seconds else { return script }

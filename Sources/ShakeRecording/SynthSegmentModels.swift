@@ -194,7 +194,7 @@ struct SynthShakeModel: Sendable {
 
     func reading(at τ: Double) -> SIMD3<Double> {
         let envelope = synthRamp(τ, width: ramp) * synthRamp(seconds - τ, width: ramp)
-            * (1 + 0.08 * sin(2 * .pi * swell.frequency * τ + swell.phase))
+            * (1 + 0.05 * sin(2 * .pi * swell.frequency * τ + swell.phase))
         let φ = startPhase + 2 * .pi * frequency * τ
             + frequency * wobble.amount / wobble.frequency * sin(2 * .pi * wobble.frequency * τ + wobble.phase)
         let waveform = (sin(φ) + harmonics.second * sin(2 * φ + harmonics.secondPhase)

@@ -5,7 +5,7 @@ import ShakeDetection
 /// The linear acceleration (gravity removed) along `direction` is
 /// `a(t) = amplitudeG · g · e(t) · w(φ(t))`, where `w` is a sine with small 2nd and 3rd
 /// harmonics (normalised to a peak of 1), `e` ramps up over the first cycle and down over the
-/// last (raised cosine) with a slow ±8 % swell, and the instantaneous frequency
+/// last (raised cosine) with a slow ±5 % swell, and the instantaneous frequency
 /// `φ'(t) / 2π = frequencyHertz · (1 + frequencyWobble · cos(2π f_w t + ψ))` wanders slowly
 /// (`f_w` 0.4–0.9 Hz). On top: cross-axis leakage (each perpendicular axis gets up to
 /// `crossAxisLeakage` of the amplitude, out of phase), and the wrist rotating back and forth by up
