@@ -23,7 +23,8 @@ enum DetectorOptions {
             do {
                 return try ConfigurationFile.load(path: path)
             } catch {
-                throw CommandFailure("\(error)", exitStatus: ExitStatus.dataError)
+                throw CommandFailure(
+                    "\(error)", exitStatus: error.kind == .unreadable ? ExitStatus.noInput : ExitStatus.dataError)
             }
         }
         let name = arguments.value("preset") ?? "medium"

@@ -9,6 +9,7 @@ public enum ShakeTool {
     public static let commands: [any ShakeCommand.Type] = [
         ReplayCommand.self,
         EvaluateCommand.self,
+        ConfigCommand.self,
     ]
 
     static let overview = """
