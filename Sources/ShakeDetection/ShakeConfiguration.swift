@@ -52,8 +52,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// whose path bends or rotates a little but not circles (90° steps).
     public var reversalCosine: Double
 
-    /// Shortest time between the peaks of two linked half-waves, seconds. Default 0.06 s.
-    /// Faster "reversals" are sensor ringing (a heel strike, a tap), not a hand (≤ 8 Hz).
+    /// Shortest time between the peaks of two linked half-waves, seconds. Default 0.05 s
+    /// (a 10 Hz shake). Faster "reversals" are sensor ringing (a heel strike, a tap), not a hand.
     public var minimumReversalIntervalSeconds: Double
 
     /// Longest time between the peaks of two linked half-waves, seconds. Default 0.5 s
@@ -99,7 +99,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
         releaseAcceleration: Double = 5,
         saturationAcceleration: Double = 19,
         reversalCosine: Double = -0.4,
-        minimumReversalIntervalSeconds: Double = 0.06,
+        minimumReversalIntervalSeconds: Double = 0.05,
         maximumReversalIntervalSeconds: Double = 0.5,
         minimumHalfWaves: Int = 4,
         maximumLinearity: Double = 0.55,
