@@ -122,7 +122,9 @@ public struct ShakeDetector: Sendable {
             return event
         }
         lastTime = t
-        if dt != cachedInterval {
+        // Recompute the smoothing factors only when the interval changes by more than 1 part in
+        // 10⁴ (timestamps like i/rate differ in the last bits); α then errs by under 10⁻⁴ relative.
+        if abs(dt - cachedInterval) > 1e-4 * dt {
             cachedInterval = dt
             alphaGravity = smoothingFactor(interval: dt, timeConstant: c.gravityTimeConstantSeconds)
             alphaSmoothing = smoothingFactor(interval: dt, timeConstant: c.smoothingTimeConstantSeconds)
