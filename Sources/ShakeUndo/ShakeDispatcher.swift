@@ -50,8 +50,10 @@ public final class ShakeDispatcher {
     /// - Returns: true when a handler received it; false when it was counted as unhandled.
     @discardableResult
     public func dispatch(_ event: ShakeEvent) -> Bool {
-        guard let route, let current = registry.currentGeneration, route.generation == current else {
-            if let route, route.generation != registry.currentGeneration { self.route = nil }
+        let current = registry.currentGeneration
+        guard let route, route.generation == current else {
+            // A handler whose ownership ended never owns again (generations are not reused).
+            self.route = nil
             unhandledCount += 1
             return false
         }

@@ -141,7 +141,7 @@ import ShakeUndo
         }
     }
 
-    @Test(arguments: [UInt64](1...16))
+    @Test(arguments: [UInt64](1...10))
     func stackMatchesReferenceModelAfterEveryStep(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
         let registry = UndoContextRegistry()
@@ -156,7 +156,7 @@ import ShakeUndo
         registry.activate(active)
         var operationCounts: [Operation: Int] = [:]
 
-        for step in 0..<3000 {
+        for step in 0..<2500 {
             let operation = Operation.random(using: &rng)
             operationCounts[operation, default: 0] += 1
             let stack = try #require(registry.activeStack)
