@@ -30,8 +30,6 @@ public enum GestureRegistryError: Error, Sendable, Hashable, CustomStringConvert
     /// The token given for `owner` no longer owns the gesture (the registry was reset, or the
     /// token belongs to another registry).
     case staleOwnership(owner: String)
-    /// An owner name must not be empty.
-    case emptyOwnerName
 
     public var description: String {
         switch self {
@@ -39,8 +37,6 @@ public enum GestureRegistryError: Error, Sendable, Hashable, CustomStringConvert
             "the shake gesture is already owned by '\(owner)'"
         case .staleOwnership(let owner):
             "the ownership token of '\(owner)' is stale: the gesture was reset or belongs to another registry"
-        case .emptyOwnerName:
-            "a shake gesture owner needs a non-empty name"
         }
     }
 }

@@ -30,13 +30,11 @@ public final class GestureRegistry: Sendable {
 
     /// Takes the gesture for `owner`.
     ///
-    /// - Parameter owner: a name for error messages and logs ("editor", "map-screen"); must not be empty.
+    /// - Parameter owner: a name for error messages and logs ("editor", "map-screen").
     /// - Returns: the ownership token. Keep it for as long as you answer shakes: dropping it
     ///   releases the gesture.
-    /// - Throws: `GestureRegistryError.alreadyOwned(by:)` naming the current owner;
-    ///   `GestureRegistryError.emptyOwnerName` for an empty name.
+    /// - Throws: `GestureRegistryError.alreadyOwned(by:)` naming the current owner.
     public func claim(owner: String) throws(GestureRegistryError) -> GestureOwnership {
-        if owner.isEmpty { throw .emptyOwnerName }
         let generation = try holder.withLock { (holder) throws(GestureRegistryError) -> UInt64 in
             if let current = holder { throw .alreadyOwned(by: current.owner) }
             let generation = nextGeneration.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -49,7 +47,8 @@ public final class GestureRegistry: Sendable {
     /// Gives the gesture up.
     ///
     /// - Returns: true when the token was the current owner; false (nothing changes) for a stale
-    ///   token or one from another registry.
+    ///   token or one from another registry. (The token is consumed either way; a token of
+    ///   another registry, dropped here, gives up its own registry's gesture.)
     @discardableResult
     public func release(_ ownership: consuming GestureOwnership) -> Bool {
         guard ownership.registry === self else { return false }
@@ -62,11 +61,12 @@ public final class GestureRegistry: Sendable {
     ///
     /// - Returns: the new owner's token. The old token is consumed.
     /// - Throws: `GestureRegistryError.staleOwnership(owner:)` when the token no longer owns the
-    ///   gesture (nothing changes); `GestureRegistryError.emptyOwnerName` for an empty name.
+    ///   gesture, or belongs to another registry (nothing changes here; the consumed token is
+    ///   dropped, which gives up its own registry's gesture if it still held it). No other
+    ///   error is possible, so a valid token is never lost to a failed transfer.
     public func transfer(
         _ ownership: consuming GestureOwnership, to newOwner: String
     ) throws(GestureRegistryError) -> GestureOwnership {
-        if newOwner.isEmpty { throw .emptyOwnerName }
         let oldOwner = ownership.owner
         guard ownership.registry === self else { throw .staleOwnership(owner: oldOwner) }
         let oldGeneration = ownership.generation

@@ -8,7 +8,7 @@ public enum UndoChoice: String, Sendable, Hashable, CaseIterable {
 /// The prompt shake to undo asks a host to show: an Undo button, a Redo button, or both, and
 /// Cancel. Titles are made by the active stack's `UndoTitles` ("Undo Delete Name",
 /// "Redo Address Change", "Cancel").
-public struct UndoPrompt: Sendable, Hashable {
+public struct UndoPrompt: Sendable, Hashable, CustomStringConvertible {
     /// Distinguishes prompts of one `ShakeToUndo` (1, 2, 3, …).
     public let id: UInt64
     /// The undo context the titles describe; the choice is applied to it.
@@ -39,6 +39,11 @@ public struct UndoPrompt: Sendable, Hashable {
         (undoTitle == nil ? [] : [.undo]) + (redoTitle == nil ? [] : [.redo]) + [.cancel]
     }
 
+    /// The button titles in order, joined by " | ": "Undo Type Text | Redo Address Change | Cancel".
+    public var description: String {
+        choices.compactMap(title(for:)).joined(separator: " | ")
+    }
+
     /// The title of `choice`'s button, or `nil` when the prompt does not offer it.
     public func title(for choice: UndoChoice) -> String? {
         switch choice {
@@ -50,7 +55,7 @@ public struct UndoPrompt: Sendable, Hashable {
 }
 
 /// What became of a prompt's choice.
-public enum UndoPromptOutcome: Sendable, Hashable {
+public enum UndoPromptOutcome: Sendable, Hashable, CustomStringConvertible {
     /// The step named so was undone.
     case undone(ActionName?)
     /// The step named so was redone.
@@ -62,6 +67,18 @@ public enum UndoPromptOutcome: Sendable, Hashable {
     case unavailable(UndoChoice)
     /// The user moved to another context before choosing; nothing changed.
     case contextChanged
+
+    /// Words for logs: "undone Delete Name", "redone (unnamed)", "cancelled",
+    /// "undo unavailable", "context changed".
+    public var description: String {
+        switch self {
+        case .undone(let name): "undone \(name?.text ?? "(unnamed)")"
+        case .redone(let name): "redone \(name?.text ?? "(unnamed)")"
+        case .cancelled: "cancelled"
+        case .unavailable(let choice): "\(choice.rawValue) unavailable"
+        case .contextChanged: "context changed"
+        }
+    }
 }
 
 /// Shows shake-to-undo prompts for a host app.

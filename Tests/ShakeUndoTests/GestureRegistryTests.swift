@@ -177,10 +177,4 @@ import ShakeUndo
         #expect(first.currentOwner == nil)  // `editor` was consumed by the failed release: dropped
         second.release(viewer)
     }
-
-    @Test func emptyOwnerNameIsRefused() {
-        let registry = GestureRegistry()
-        #expect(throws: GestureRegistryError.emptyOwnerName) { _ = try registry.claim(owner: "") }
-        #expect(registry.currentOwner == nil)
-    }
 }

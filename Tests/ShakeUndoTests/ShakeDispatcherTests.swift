@@ -121,6 +121,7 @@ import ShakeUndo
         #expect(prompt.choices == [.undo, .redo, .cancel])
         #expect(prompt.contextID == "letter")
         #expect(prompt.time == 10)
+        #expect(prompt.description == "Undo Type Text | Redo Address Change | Cancel")
         #expect(host.letter.text == "Dear Ada, London")
         #expect(host.shakeToUndo.pendingPrompt == nil)
 
@@ -245,5 +246,6 @@ import ShakeUndo
             "screen notification success", "speaker notification success", "motor notification success",
         ])
         #expect(outcomes == [.undone(try ActionName("Type Text"))])
+        #expect(outcomes.map(\.description) == ["undone Type Text"])
     }
 }
