@@ -4,9 +4,23 @@ import ShakeUndo
 
 /// The wiring snippet of the README, checked: it must compile and do what it says.
 @Suite struct UsageSnippetTests {
+    /// 100 Hz: 1 s lying still, a firm 3 Hz shake of ±25 m/s² along x for 1.5 s (a triangle wave),
+    /// then 2.5 s still. Gravity on z.
+    func shakeRecording() -> [Sample] {
+        (0..<500).map { index in
+            let time = Double(index) / 100
+            var x = 0.0
+            if time >= 1, time < 2.5 {
+                let phase = (time - 1) * 3 - ((time - 1) * 3).rounded(.down)  // 0..<1 per period
+                x = 25 * (phase < 0.5 ? 4 * phase - 1 : 3 - 4 * phase)    // -1 ... 1 ... -1
+            }
+            return Sample(time: time, x: x, y: 0, z: standardGravity)
+        }
+    }
+
     @Test func snippetUndoesANamedActionOnShake() throws {
         var output: [String] = []
-        let events = [shakeEvent(.began, at: 3.1), shakeEvent(.ended, at: 3.9)]
+        let samples = shakeRecording()
         // README snippet begins
         let contexts = UndoContextRegistry()                  // one undo stack per document or screen
         let undo = contexts.activate("address-book")
@@ -22,7 +36,10 @@ import ShakeUndo
         let shakeToUndo = ShakeToUndo(contexts: contexts, presenter: presenter, feedback: feedback)
         let dispatcher = ShakeDispatcher()                    // the gesture has one owner at a time
         let ownership = try dispatcher.claim(owner: "address-book", handler: shakeToUndo)
-        for event in events { dispatcher.dispatch(event) }    // events from ShakeDetector.process(_:)
+        var detector = ShakeDetector()                        // ShakeDetection, default configuration
+        for sample in samples {
+            if let event = detector.process(sample) { dispatcher.dispatch(event) }
+        }
         dispatcher.registry.release(ownership)                // when the screen goes away
         // README snippet ends
         #expect(name == "Ada Lovelace")
