@@ -9,9 +9,10 @@ enum PlotCommand: ShakeCommand {
         abstract: "Draw a recording, its labelled shakes and the detected shakes as an SVG file.",
         discussion: """
             Two stacked panels over time (s): the raw x, y, z acceleration (m/s², gravity included), \
-            and the linear acceleration |a - gravity| (m/s²) with the detector's threshold as a dashed \
-            line; gravity is estimated by a one-pole low-pass with the configuration's gravity time \
-            constant. Labelled shakes (shake=1) are shaded bands; the shakes the detector finds are \
+            and the linear acceleration |a - gravity| (m/s²) with the detector's onset and release \
+            thresholds as dashed lines (and the sensor saturation level on the raw panel); gravity \
+            is estimated by a one-pole low-pass with the configuration's gravity time constant. \
+            Labelled shakes (shake=1) are shaded bands; the shakes the detector finds are \
             markers with their times (began ▲, ended ▼, cancelled ✕). The detector runs over the whole \
             recording; --from and --to only choose what is drawn. Long recordings are drawn as the \
             minimum and maximum of each pixel column. The SVG is self-contained (no fonts, no scripts).
@@ -82,6 +83,7 @@ enum PlotCommand: ShakeCommand {
         var plot = RecordingPlot(title: name, subtitle: subtitle, samples: samples, labels: labelled ? labels : nil,
                                  events: events, thresholds: RecordingPlot.thresholds(of: configuration))
         plot.gravityTimeConstantSeconds = RecordingPlot.gravityTimeConstant(of: configuration)
+        plot.saturation = RecordingPlot.saturation(of: configuration)
         plot.from = from
         plot.to = to
         do {

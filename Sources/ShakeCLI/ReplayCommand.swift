@@ -12,9 +12,10 @@ enum ReplayCommand: ShakeCommand {
             Every event is listed: began (the shake is recognised; its time is when it fired), \
             ended (shaking stopped), cancelled (with the reason). Times are in seconds from the \
             recording's time origin, peak acceleration in m/s² with gravity removed.
-            """,
+
+            """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "Recordings to replay.", variadic: true)],
-        options: DetectorOptions.specs + [DetectorOptions.detectorSpec, DetectorOptions.formatSpec]
+        options: DetectorOptions.specs + [DetectorOptions.detectorSpec, DetectorOptions.formatSpec] + ImportOptions.specs
     )
 
     struct FileReport: Encodable {
@@ -78,12 +79,13 @@ enum ReplayCommand: ShakeCommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let chosen = try DetectorOptions.detector(arguments)
+        let options = ImportOptions.options(arguments)
         var reports: [FileReport] = []
         for path in arguments.positionals {
             var detector = chosen
             let result: RecordingReplay.Result
             do {
-                result = try RecordingReplay.run(path: path, detector: &detector)
+                result = try RecordingReplay.run(path: path, options: options, detector: &detector)
             } catch {
                 throw recordingFailure(error)
             }

@@ -11,6 +11,8 @@ public enum ShakeTool {
         EvaluateCommand.self,
         TuneCommand.self,
         PlotCommand.self,
+        ConfigCommand.self,
+        SynthCommand.self,
     ]
 
     static let overview = """

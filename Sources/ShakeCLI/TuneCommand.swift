@@ -11,9 +11,10 @@ enum TuneCommand: ShakeCommand {
         abstract: "Find the detector configuration with the best recall within a false-shake budget.",
         discussion: """
             Each PATH is a labelled CSV recording or a folder of them; every file is read once into \
-            memory. The search tries a coarse grid over the threshold, reversal window, half-wave \
-            count, gravity time constant, quiet time and refractory period, then refines the best \
-            point one parameter at a time. Objective: the highest recall whose false shakes per hour \
+            memory. The search tries a coarse grid over the onset threshold, release fraction, \
+            reversal interval, half-wave count, linearity limit and gravity time constant, then \
+            refines the best few points one parameter at a time (also the reversal angle, \
+            shortest reversal interval, linearity time constant, quiet time and refractory period). Objective: the highest recall whose false shakes per hour \
             stay within --max-false-per-hour and that fires no duplicates; ties go to the lower \
             median latency, then to the configuration closest to the medium preset. The result is \
             the same for the same inputs, whatever --jobs is.

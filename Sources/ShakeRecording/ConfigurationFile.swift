@@ -3,10 +3,20 @@ import ShakeDetection
 
 /// A configuration file could not be read, parsed or written.
 public struct ConfigurationFileError: Error, CustomStringConvertible, Equatable {
+    public enum Kind: Sendable, Hashable {
+        /// The file does not exist, is a folder, or cannot be read.
+        case unreadable
+        /// The file is not a valid configuration.
+        case malformed
+        /// The file cannot be written (or exists and may not be overwritten).
+        case unwritable
+    }
     public var path: String
+    public var kind: Kind
     public var message: String
-    public init(path: String, message: String) {
+    public init(path: String, kind: Kind, message: String) {
         self.path = path
+        self.kind = kind
         self.message = message
     }
     public var description: String { "\(path): \(message)" }
@@ -21,13 +31,13 @@ public enum ConfigurationFile {
     public static func load(path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ConfigurationFileError(path: path, message: "no such file")
+            throw ConfigurationFileError(path: path, kind: .unreadable, message: "no such file")
         }
         guard !isDirectory.boolValue else {
-            throw ConfigurationFileError(path: path, message: "is a directory, not a configuration file")
+            throw ConfigurationFileError(path: path, kind: .unreadable, message: "is a directory, not a configuration file")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationFileError(path: path, message: "cannot be read (permission denied?)")
+            throw ConfigurationFileError(path: path, kind: .unreadable, message: "cannot be read (permission denied?)")
         }
         return try decode(data, path: path)
     }
@@ -36,9 +46,9 @@ public enum ConfigurationFile {
         do {
             return try JSONDecoder().decode(ShakeConfiguration.self, from: data)
         } catch let error as DecodingError {
-            throw ConfigurationFileError(path: path, message: describe(error, data: data))
+            throw ConfigurationFileError(path: path, kind: .malformed, message: describe(error, data: data))
         } catch {
-            throw ConfigurationFileError(path: path, message: "\(error)")
+            throw ConfigurationFileError(path: path, kind: .malformed, message: "\(error)")
         }
     }
 
@@ -58,12 +68,12 @@ public enum ConfigurationFile {
         throws(ConfigurationFileError)
     {
         if !overwrite && FileManager.default.fileExists(atPath: path) {
-            throw ConfigurationFileError(path: path, message: "already exists; not overwriting it")
+            throw ConfigurationFileError(path: path, kind: .unwritable, message: "already exists; not overwriting it")
         }
         do {
             try encode(configuration).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw ConfigurationFileError(path: path, message: "cannot be written: \(error.localizedDescription)")
+            throw ConfigurationFileError(path: path, kind: .unwritable, message: "cannot be written: \(error.localizedDescription)")
         }
     }
 

@@ -8,6 +8,9 @@ import ShakeDetection
 /// detection: the first one in its window; further detections in a matched window are
 /// duplicates (one shake fired twice). A detection outside every window is a false shake.
 /// When windows overlap, a detection goes to the earliest run that is still unmatched.
+///
+/// Negative time (the denominator of false shakes per hour) is the sum of the intervals between
+/// consecutive samples that start at a sample labelled `shake = 0`.
 public struct ShakeScorer: Sendable {
     /// Seconds a detection may precede a run's start or follow its end and still match it.
     public static let matchToleranceSeconds = 0.5

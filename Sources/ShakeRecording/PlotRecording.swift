@@ -16,9 +16,12 @@ public struct PlotThreshold: Sendable, Hashable {
 /// Two stacked panels over a shared time axis (seconds):
 /// 1. the raw x, y and z acceleration (m/s², gravity included);
 /// 2. the linear acceleration `|a − g|` (m/s²), where the gravity estimate `g` is a one-pole
-///    low-pass of the raw signal, `g ← g + α (a − g)` with `α = Δt / (τ + Δt)` for the
+///    low-pass of the raw signal, `g ← g + α (a − g)` with `α = 1 − exp(−Δt / τ)` for the
 ///    sample interval `Δt` (s) and time constant `τ` (`gravityTimeConstantSeconds`,
-///    default 0.5 s), started at the first sample; with the detector's thresholds as dashed lines.
+///    default 0.5 s; the detector's own filter), started at the first sample; with the
+///    detector's thresholds as dashed lines.
+///
+/// When `saturation` is set, the raw panel shows ±saturation as dotted lines.
 ///
 /// Labelled shakes (runs of `shake = 1`) are shaded bands across both panels; the detector's
 /// events are markers with their times: `began` ▲, `ended` ▼, `cancelled` ✕.
@@ -33,6 +36,8 @@ public struct RecordingPlot: Sendable {
     public var labels: [Bool]?
     public var events: [ShakeEvent]
     public var thresholds: [PlotThreshold]
+    /// Raw-axis saturation level drawn as ±lines on the raw panel, m/s²; nil: none.
+    public var saturation: Double?
     /// Time constant of the plot's gravity low-pass, s. Default 0.5.
     public var gravityTimeConstantSeconds = 0.5
     /// The time range drawn, s; nil: from the first / to the last sample.
@@ -51,9 +56,16 @@ public struct RecordingPlot: Sendable {
         self.thresholds = thresholds
     }
 
-    /// The thresholds of `configuration` to draw, m/s² (edit here when its fields change).
+    /// The thresholds of `configuration` to draw on the linear-acceleration panel, m/s²: the
+    /// half-wave onset and release (hysteresis). Edit here when the configuration's fields change.
     public static func thresholds(of configuration: ShakeConfiguration) -> [PlotThreshold] {
-        [PlotThreshold(label: "threshold", metersPerSecondSquared: configuration.thresholdMetersPerSecondSquared)]
+        [PlotThreshold(label: "onset", metersPerSecondSquared: configuration.onsetAcceleration),
+         PlotThreshold(label: "release", metersPerSecondSquared: configuration.releaseAcceleration)]
+    }
+
+    /// The raw-axis level the detector treats as sensor saturation, m/s², or nil when disabled.
+    public static func saturation(of configuration: ShakeConfiguration) -> Double? {
+        configuration.saturationAcceleration.isFinite ? configuration.saturationAcceleration : nil
     }
 
     /// The gravity time constant of `configuration`, s, so the plot filters as the detector does.
@@ -69,7 +81,7 @@ public struct RecordingPlot: Sendable {
         return samples.map { sample in
             let dt = max(0, sample.time - lastTime)
             lastTime = sample.time
-            let alpha = tau > 0 ? dt / (tau + dt) : 1
+            let alpha = tau > 0 ? 1 - exp(-dt / tau) : 1
             gravity.x += alpha * (sample.x - gravity.x)
             gravity.y += alpha * (sample.y - gravity.y)
             gravity.z += alpha * (sample.z - gravity.z)
@@ -97,7 +109,7 @@ public struct RecordingPlot: Sendable {
 
     // MARK: Drawing
 
-    static let colors = (x: "#d62728", y: "#2ca02c", z: "#1f77b4", linear: "#5b2a86", threshold: "#e6550d",
+    static let colors = (x: "#d62728", y: "#2ca02c", z: "#1f77b4", linear: "#5b2a86", threshold: "#e6550d", secondThreshold: "#fd8d3c",
                          band: "#fdd835", began: "#1a9850", ended: "#2166ac", cancelled: "#777777")
 
     public func svg() -> String {
@@ -143,6 +155,10 @@ public struct RecordingPlot: Sendable {
             rawMaximum = max(rawMaximum, s.x, s.y, s.z)
         }
         if !rawMinimum.isFinite { rawMinimum = -10; rawMaximum = 10 }
+        if let saturation {
+            rawMinimum = min(rawMinimum, -saturation)
+            rawMaximum = max(rawMaximum, saturation)
+        }
         let rawScale = PlotScale(rawMinimum, rawMaximum, count: 6)
         frame(&svg, top: panel1.top, height: panel1.height, left: left, right: right, valueScale: rawScale,
               timeScale: timeScale, xPosition: xPosition, timeLabels: false,
@@ -154,6 +170,15 @@ public struct RecordingPlot: Sendable {
             let d = envelope(visible: visible, start: start, end: end, left: left, right: right, value: { value(samples[$0]) }, y: rawY)
             svg.raw("path", [("d", d), ("fill", "none"), ("stroke", color), ("stroke-width", "1"),
                              ("stroke-linejoin", "round"), ("class", "series series-\(name)")])
+        }
+
+        if let saturation {
+            for level in [saturation, -saturation] {
+                let y = rawY(level)
+                svg.line(x1: left, y1: y, x2: right, y2: y, stroke: "#888888", width: 1, dash: "2 3", className: "saturation")
+            }
+            svg.text("sensor saturation ±\(PlotSVG.n(saturation)) m/s²", x: right - 4, y: rawY(saturation) - 5,
+                     anchor: "end", size: 11, fill: "#666666", halo: true)
         }
 
         // Panel 2: linear acceleration and thresholds.
@@ -170,12 +195,13 @@ public struct RecordingPlot: Sendable {
         let d = envelope(visible: visible, start: start, end: end, left: left, right: right, value: { linear[$0] }, y: linearY)
         svg.raw("path", [("d", d), ("fill", "none"), ("stroke", Self.colors.linear), ("stroke-width", "1"),
                          ("stroke-linejoin", "round"), ("class", "series series-linear")])
-        for threshold in thresholds {
+        for (index, threshold) in thresholds.enumerated() {
             let y = linearY(threshold.metersPerSecondSquared)
-            svg.line(x1: left, y1: y, x2: right, y2: y, stroke: Self.colors.threshold, width: 1.5, dash: "7 4",
+            let color = index == 0 ? Self.colors.threshold : Self.colors.secondThreshold
+            svg.line(x1: left, y1: y, x2: right, y2: y, stroke: color, width: 1.5, dash: index == 0 ? "7 4" : "3 3",
                      className: "threshold")
             svg.text("\(threshold.label) \(PlotSVG.n(threshold.metersPerSecondSquared)) m/s²", x: right - 4, y: y - 5,
-                     anchor: "end", size: 11, fill: Self.colors.threshold, halo: true)
+                     anchor: "end", size: 11, fill: color, halo: true)
         }
 
         // Detected events.
@@ -224,8 +250,15 @@ public struct RecordingPlot: Sendable {
             item(name) { $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: color, width: 2) }
         }
         item("|a − gravity|") { $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: Self.colors.linear, width: 2) }
-        item("threshold") {
-            $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: Self.colors.threshold, width: 2, dash: "7 4")
+        if let first = thresholds.first {
+            item(first.label) {
+                $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: Self.colors.threshold, width: 2, dash: "7 4")
+            }
+        }
+        if thresholds.count > 1 {
+            item(thresholds[1].label) {
+                $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: Self.colors.secondThreshold, width: 2, dash: "3 3")
+            }
         }
         if labels != nil {
             item("labelled shake") {

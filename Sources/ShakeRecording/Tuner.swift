@@ -27,6 +27,8 @@ public struct Tuner {
 
     /// Per candidate (indices into each axis's values), the counts per recording once replayed.
     private var cache: [[Int]: [EvaluationCounts?]] = [:]
+    /// Candidates whose configuration fails `validate()`: never replayed, ranked last.
+    private var invalid: Set<[Int]> = []
     private let counter = WorkCounter()
     private var progressHandler: @Sendable (TuningProgress) -> Void = { _ in }
     /// Work-estimate bookkeeping (samples): see `plannedDescent`.
@@ -134,6 +136,7 @@ public struct Tuner {
         }
         let ranked = known.map { score($0, counts: total($0, on: subset), budget: budget) }
             .sorted { $0.isBetter(than: $1) }
+        precondition(!ranked.isEmpty, "no configuration of the coarse grid passes validate()")
         var best: Score?
         for start in ranked.prefix(max(1, options.refinementStarts)) {
             let end = descend(from: start.candidate, on: subset, budget: budget)
@@ -170,7 +173,8 @@ public struct Tuner {
         ensure(candidates, on: subset)
         var best: (candidate: [Int], score: Score)?
         for candidate in candidates {
-            let score = self.score(candidate, counts: total(candidate, on: subset), budget: budget)
+            let counts = invalid.contains(candidate) ? EvaluationCounts() : total(candidate, on: subset)
+            let score = self.score(candidate, counts: counts, budget: budget)
             if best == nil || score.isBetter(than: best!.score) { best = (candidate, score) }
         }
         return best!.candidate
@@ -197,6 +201,10 @@ public struct Tuner {
     }
 
     func score(_ candidate: [Int], counts: EvaluationCounts, budget: Double) -> Score {
+        if invalid.contains(candidate) {
+            return Score(feasible: false, errors: .max, detected: 0, latency: .infinity, distance: .infinity,
+                         candidate: candidate)
+        }
         var distance = 0.0
         for (axis, index) in zip(options.axes, candidate) {
             distance += abs(axis.values[index] - axis.value(in: options.reference)) / axis.span
@@ -228,7 +236,15 @@ public struct Tuner {
     mutating func ensure(_ candidates: [[Int]], on subset: [Int]) {
         var work: [(candidate: [Int], recording: Int)] = []
         var seen = Set<[Int]>()
-        for candidate in candidates where seen.insert(candidate).inserted {
+        for candidate in candidates where seen.insert(candidate).inserted && !invalid.contains(candidate) {
+            if cache[candidate] == nil {
+                do {
+                    try configuration(candidate).validate()
+                } catch {
+                    invalid.insert(candidate)
+                    continue
+                }
+            }
             let cached = cache[candidate]
             for recording in subset where cached?[recording] == nil { work.append((candidate, recording)) }
         }

@@ -11,6 +11,11 @@ public struct ParameterAxis: Sendable {
         case real(WritableKeyPath<ShakeConfiguration, Double> & Sendable)
         /// A whole-number field (a count); candidate values are rounded.
         case whole(WritableKeyPath<ShakeConfiguration, Int> & Sendable)
+        /// A value derived from other fields, e.g. one threshold as a fraction of another, so every
+        /// candidate keeps the fields' constraints. Axes apply in order: `set` may read fields of
+        /// earlier axes.
+        case derived(get: @Sendable (ShakeConfiguration) -> Double,
+                     set: @Sendable (inout ShakeConfiguration, Double) -> Void)
     }
 
     /// The field's name, as in the configuration's JSON (for reports).
@@ -43,6 +48,7 @@ public struct ParameterAxis: Sendable {
         switch field {
         case .real(let path): configuration[keyPath: path]
         case .whole(let path): Double(configuration[keyPath: path])
+        case .derived(let get, _): get(configuration)
         }
     }
 
@@ -51,6 +57,7 @@ public struct ParameterAxis: Sendable {
         switch field {
         case .real(let path): configuration[keyPath: path] = value
         case .whole(let path): configuration[keyPath: path] = Int(value.rounded())
+        case .derived(_, let set): set(&configuration, value)
         }
     }
 
@@ -62,29 +69,51 @@ public struct ParameterAxis: Sendable {
 }
 
 extension ParameterAxis {
-    /// The axes `shake tune` searches by default: 6 × 3 × 3 × 3 × 2 × 2 = 648 coarse grid points,
-    /// then refinement over every listed value.
+    /// The axes `shake tune` searches by default. The coarse grid is
+    /// 4 × 2 × 2 × 3 × 3 × 2 = 288 points (onset, release fraction, reversal interval,
+    /// half-waves, linearity, gravity time constant); refinement then tries every listed value of
+    /// every axis, including those with a single coarse value (the medium preset's).
+    /// Every combination passes `ShakeConfiguration.validate()` (release below onset, minimum
+    /// below maximum reversal interval, smoothing shorter than gravity).
     ///
-    /// Written against `ShakeConfiguration`'s fields; when its field set changes, this list is
-    /// the one place to edit.
+    /// Written against `ShakeConfiguration`'s fields; when they change, this list is the one
+    /// place to edit. `saturationAcceleration` (a property of the sensor), the smoothing time
+    /// constant, `maximumGapSeconds` and `maximumShakeSeconds` are left at the reference's values.
     public static let standard: [ParameterAxis] = [
-        ParameterAxis("thresholdMetersPerSecondSquared", .real(\.thresholdMetersPerSecondSquared),
-                      values: [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20],
-                      coarse: [7, 9, 11, 13, 16, 20]),
-        ParameterAxis("reversalWindowSeconds", .real(\.reversalWindowSeconds),
-                      values: [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6],
-                      coarse: [0.2, 0.3, 0.4]),
+        ParameterAxis("onsetAcceleration", .real(\.onsetAcceleration),
+                      values: [7, 8, 9, 10, 11, 12, 13, 14, 16],
+                      coarse: [8, 10, 12, 14]),
+        ParameterAxis("releaseAcceleration / onsetAcceleration",
+                      .derived(get: { $0.releaseAcceleration / $0.onsetAcceleration },
+                               set: { $0.releaseAcceleration = $0.onsetAcceleration * $1 }),
+                      values: [0.35, 0.5, 0.6, 0.7, 0.8],
+                      coarse: [0.5, 0.7]),
+        ParameterAxis("maximumReversalIntervalSeconds", .real(\.maximumReversalIntervalSeconds),
+                      values: [0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
+                      coarse: [0.4, 0.6]),
         ParameterAxis("minimumHalfWaves", .whole(\.minimumHalfWaves),
-                      values: [2, 3, 4, 5, 6, 7],
+                      values: [3, 4, 5, 6],
                       coarse: [3, 4, 5]),
+        ParameterAxis("maximumLinearity", .real(\.maximumLinearity),
+                      values: [0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8],
+                      coarse: [0.45, 0.55, 0.7]),
         ParameterAxis("gravityTimeConstantSeconds", .real(\.gravityTimeConstantSeconds),
-                      values: [0.15, 0.25, 0.35, 0.5, 0.7, 1.0, 1.5, 2.0],
-                      coarse: [0.25, 0.5, 1.0]),
-        ParameterAxis("quietSeconds", .real(\.quietSeconds),
                       values: [0.2, 0.3, 0.4, 0.5, 0.7, 1.0],
-                      coarse: [0.3, 0.7]),
+                      coarse: [0.3, 0.5]),
+        ParameterAxis("reversalCosine", .real(\.reversalCosine),
+                      values: [-0.8, -0.6, -0.5, -0.4, -0.3, -0.2],
+                      coarse: [-0.4]),
+        ParameterAxis("minimumReversalIntervalSeconds", .real(\.minimumReversalIntervalSeconds),
+                      values: [0.03, 0.05, 0.08, 0.12],
+                      coarse: [0.05]),
+        ParameterAxis("linearityTimeConstantSeconds", .real(\.linearityTimeConstantSeconds),
+                      values: [0.25, 0.35, 0.5, 0.7, 1.0],
+                      coarse: [0.5]),
+        ParameterAxis("quietSeconds", .real(\.quietSeconds),
+                      values: [0.2, 0.3, 0.4, 0.5, 0.7],
+                      coarse: [0.4]),
         ParameterAxis("refractorySeconds", .real(\.refractorySeconds),
-                      values: [0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0],
-                      coarse: [0.25, 1.0]),
+                      values: [0, 0.15, 0.3, 0.5, 0.8],
+                      coarse: [0.3]),
     ]
 }

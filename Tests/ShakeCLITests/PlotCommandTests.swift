@@ -36,7 +36,9 @@ import Testing
         let counts = try #require(ClassCounter.parse(data))
         #expect(counts["series-x"] == 1 && counts["series-y"] == 1 && counts["series-z"] == 1)
         #expect(counts["series-linear"] == 1)
-        #expect(counts["threshold"] == 1)
+        // The onset and release thresholds, and ±saturation on the raw panel.
+        #expect(counts["threshold"] == 2)
+        #expect(counts["saturation"] == 2)
         #expect(counts["shake-band"] == 2)
         // The medium preset fires on the shakes and on the planted distractors.
         let replay = CapturedRun(["replay", folder.path + "/planted_1.csv", "--format", "json"])

@@ -29,14 +29,14 @@ final class CapturedRun: Sendable {
 }
 
 /// Labelled CSV recordings with a planted optimum, written to a fresh temporary folder:
-/// shakes oscillate at 18 m/s², distractors (labelled 0) at 11 m/s², 4 Hz along x, so the
-/// medium preset fires on the distractors and a higher threshold does not.
+/// shakes oscillate at 20 m/s², distractors (labelled 0) at 13 m/s², 4 Hz along x, so the
+/// medium preset (onset 10 m/s²) fires on the distractors and a higher threshold does not.
 struct PlantedFolder {
     let path: String
 
     init(files: [(name: String, shakes: Int, distractors: Int)] = [("alpha_1.csv", 2, 2), ("beta_1.csv", 2, 1),
                                                                     ("gamma_1.csv", 1, 2)],
-         rate: Double = 25, labelled: Bool = true) throws {
+         rate: Double = 50, labelled: Bool = true) throws {
         path = NSTemporaryDirectory() + "shake-tune-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         for file in files {
@@ -62,8 +62,8 @@ struct PlantedFolder {
         }
         rest(2)
         for index in 0..<max(shakes, distractors) {
-            if index < shakes { oscillate(18, true); rest(2) }
-            if index < distractors { oscillate(11, false); rest(2) }
+            if index < shakes { oscillate(20, true); rest(2) }
+            if index < distractors { oscillate(13, false); rest(2) }
         }
         return text
     }

@@ -57,7 +57,7 @@ enum PlantedMotion {
     }
 
     static let thresholdAxis = ParameterAxis(
-        "thresholdMetersPerSecondSquared", .real(\.thresholdMetersPerSecondSquared),
+        "onsetAcceleration", .real(\.onsetAcceleration),
         values: [6, 8, 10, 12, 14, 16, 20, 24], coarse: [6, 24])
 }
 
@@ -78,7 +78,7 @@ enum PlantedMotion {
 
         var tuner = Tuner(recordings: corpus, options: options())
         let result = tuner.run()
-        let threshold = result.configuration.thresholdMetersPerSecondSquared
+        let threshold = result.configuration.onsetAcceleration
         // Between the distractors' and the shakes' amplitude; the coarse grid (6, 24) holds no such value.
         #expect(threshold > PlantedMotion.distractorAmplitude && threshold < PlantedMotion.shakeAmplitude)
         #expect(result.metBudget)
