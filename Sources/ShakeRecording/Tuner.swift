@@ -15,7 +15,10 @@ import Synchronization
 /// coordinate descent from each of the best few (`TuningOptions.refinementStarts`) of all
 /// configurations replayed so far: for each axis in turn, every value of that axis with the
 /// others held; repeated until a pass changes nothing (at most
-/// `TuningOptions.maximumRefinementPasses`). The best end point wins.
+/// `TuningOptions.maximumRefinementPasses`). This runs for the budget and for each budget of
+/// the trade-off curve; then each picks the best of every configuration tried on all recordings.
+/// A cross-validation fold searches the same way on its training recordings, starting from the
+/// grid only (no candidate found with its held-out recordings in view).
 ///
 /// **Speed and determinism.** Each (configuration, recording) replay runs once and is cached,
 /// so the grid is shared by the main search, the trade-off curve and every cross-validation
@@ -67,15 +70,20 @@ public struct Tuner {
         remainingDescentSamples = plannedDescents.reduce(0, +)
 
         counter.stage.withLock { $0 = "refining" }
-        let best = plannedDescent(on: all, budget: budget)
-
+        _ = plannedDescent(on: all, budget: budget, startingFrom: known(on: all))
         counter.stage.withLock { $0 = "trade-off" }
-        var tradeoff: [TradeoffPoint] = []
-        for curveBudget in options.tradeoffBudgets {
-            let point = curveBudget == budget ? best : plannedDescent(on: all, budget: curveBudget)
+        for curveBudget in curveBudgets {
+            _ = plannedDescent(on: all, budget: curveBudget, startingFrom: known(on: all))
+        }
+        // What any search on all recordings found competes for every budget, so the curve and the
+        // choice are the best of everything tried (and recall never falls as the budget grows).
+        let everything = known(on: all)
+        let best = bestCandidate(everything, on: all, budget: budget)
+        let tradeoff = options.tradeoffBudgets.map { curveBudget in
+            let point = bestCandidate(everything, on: all, budget: curveBudget)
             let counts = total(point, on: all)
-            tradeoff.append(TradeoffPoint(budget: curveBudget, metBudget: isFeasible(counts, budget: curveBudget),
-                                          summary: counts.summary, configuration: configuration(point)))
+            return TradeoffPoint(budget: curveBudget, metBudget: isFeasible(counts, budget: curveBudget),
+                                 summary: counts.summary, configuration: configuration(point))
         }
 
         var crossValidation: CrossValidation?
@@ -84,7 +92,9 @@ public struct Tuner {
             var pooled = EvaluationCounts()
             var results: [CrossValidation.Fold] = []
             for fold in folds.folds {
-                let chosen = plannedDescent(on: fold.training, budget: budget)
+                // Only the grid and this fold's own descents: candidates found with the held-out
+                // recordings in view would leak them into the choice.
+                let chosen = plannedDescent(on: fold.training, budget: budget, startingFrom: gridCandidates())
                 ensure([chosen], on: fold.heldOut)
                 let trained = total(chosen, on: fold.training)
                 let heldOut = total(chosen, on: fold.heldOut)
@@ -125,18 +135,14 @@ public struct Tuner {
         return candidates
     }
 
-    /// The best result of coordinate descents on `subset` started from the
-    /// `TuningOptions.refinementStarts` best distinct candidates replayed so far on all of
-    /// `subset` (the grid, and the optima of earlier searches: so a larger budget never ends
-    /// below a smaller one's recall).
-    mutating func descend(on subset: [Int], budget: Double) -> [Int] {
-        ensure(gridCandidates(), on: subset)
-        let known = cache.compactMap { candidate, counts in
-            subset.allSatisfy { counts[$0] != nil } ? candidate : nil
-        }
-        let ranked = known.map { score($0, counts: total($0, on: subset), budget: budget) }
+    /// The best result of coordinate descents on `subset`, each started from one of the
+    /// `TuningOptions.refinementStarts` best distinct candidates of `pool`.
+    mutating func descend(on subset: [Int], budget: Double, startingFrom pool: [[Int]]) -> [Int] {
+        ensure(pool, on: subset)
+        let ranked = pool.filter { !invalid.contains($0) }
+            .map { score($0, counts: total($0, on: subset), budget: budget) }
             .sorted { $0.isBetter(than: $1) }
-        precondition(!ranked.isEmpty, "no configuration of the coarse grid passes validate()")
+        precondition(!ranked.isEmpty, "no valid configuration to start from (check the axes against validate())")
         var best: Score?
         for start in ranked.prefix(max(1, options.refinementStarts)) {
             let end = descend(from: start.candidate, on: subset, budget: budget)
@@ -144,6 +150,11 @@ public struct Tuner {
             if best == nil || endScore.isBetter(than: best!) { best = endScore }
         }
         return best!.candidate
+    }
+
+    /// Every valid candidate replayed on all of `subset` so far.
+    func known(on subset: [Int]) -> [[Int]] {
+        cache.compactMap { candidate, counts in subset.allSatisfy { counts[$0] != nil } ? candidate : nil }
     }
 
     /// Coordinate descent from `start`: each axis in turn takes its best value with the others
@@ -309,8 +320,8 @@ public struct Tuner {
     /// A descent that was counted in the work estimate; afterwards the estimate of the
     /// remaining descents is scaled by the work this and earlier ones really took (many of
     /// their replays are cache hits).
-    private mutating func plannedDescent(on subset: [Int], budget: Double) -> [Int] {
-        let result = descend(on: subset, budget: budget)
+    private mutating func plannedDescent(on subset: [Int], budget: Double, startingFrom pool: [[Int]]) -> [Int] {
+        let result = descend(on: subset, budget: budget, startingFrom: pool)
         let subsetSamples = sampleCount(subset) * 2 * max(1, options.refinementStarts) * options.axes.reduce(0) { $0 + $1.values.count }
         completedDescentSamples += subsetSamples
         remainingDescentSamples = max(0, remainingDescentSamples - subsetSamples)
