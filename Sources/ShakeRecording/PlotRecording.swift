@@ -200,8 +200,11 @@ public struct RecordingPlot: Sendable {
             let color = index == 0 ? Self.colors.threshold : Self.colors.secondThreshold
             svg.line(x1: left, y1: y, x2: right, y2: y, stroke: color, width: 1.5, dash: index == 0 ? "7 4" : "3 3",
                      className: "threshold")
-            svg.text("\(threshold.label) \(PlotSVG.n(threshold.metersPerSecondSquared)) m/s²", x: right - 4, y: y - 5,
-                     anchor: "end", size: 11, fill: color, halo: true)
+            // The first label sits at the right end, later ones at the left, so close thresholds
+            // keep readable labels.
+            svg.text("\(threshold.label) \(PlotSVG.n(threshold.metersPerSecondSquared)) m/s²",
+                     x: index == 0 ? right - 4 : left + 4, y: y - 5, anchor: index == 0 ? "end" : "start",
+                     size: 11, fill: color, halo: true)
         }
 
         // Detected events.
