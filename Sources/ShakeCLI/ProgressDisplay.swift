@@ -17,6 +17,8 @@ final class ProgressDisplay: Sendable {
         var lastDraw = -Double.infinity
         var lastDecile = -1
         var drawn = false
+        /// The largest fraction shown: the bar never moves back when the estimate grows.
+        var fraction = 0.0
     }
     private let state = Mutex(State())
 
@@ -32,9 +34,10 @@ final class ProgressDisplay: Sendable {
 
     func update(_ progress: TuningProgress) {
         let elapsed = Date().timeIntervalSince(started)
-        let fraction = progress.fraction
-        let eta = fraction > 0.02 ? elapsed * (1 - fraction) / fraction : nil
         state.withLock { state in
+            state.fraction = max(state.fraction, progress.fraction)
+            let fraction = state.fraction
+            let eta = fraction > 0.02 ? elapsed * (1 - fraction) / fraction : nil
             if io.errIsTerminal {
                 guard elapsed - state.lastDraw >= 0.1 else { return }
                 state.lastDraw = elapsed

@@ -35,8 +35,7 @@ public struct Tuner {
     private let counter = WorkCounter()
     private var progressHandler: @Sendable (TuningProgress) -> Void = { _ in }
     /// Work-estimate bookkeeping (samples): see `plannedDescent`.
-    private var workAfterGrid = 0
-    private var completedDescentSamples = 0
+    private var firstDescentRatio: Double?
     private var remainingDescentSamples = 0
 
     public init(recordings: [TuningRecording], options: TuningOptions = TuningOptions()) {
@@ -55,8 +54,10 @@ public struct Tuner {
         let budget = options.maximumFalsePerHour
         let folds = options.crossValidate ? crossValidationFolds() : nil
         let curveBudgets = options.tradeoffBudgets.filter { $0 != budget }
-        // Estimate of the work: the grid on everything, then descents of about two passes.
-        let descentCost = 2 * max(1, options.refinementStarts) * options.axes.reduce(0) { $0 + $1.values.count }
+        // Estimate of the work: the grid on everything, then descents. Measured on the dev corpus,
+        // a search replays about (1 + starts) / 3 lines of every axis that the cache does not
+        // already hold; the estimate is corrected after each search (`plannedDescent`).
+        let descentCost = descentReplays
         let allSamples = sampleCount(all)
         var plannedDescents: [Int] = [allSamples] + curveBudgets.map { _ in allSamples }
         for fold in folds?.folds ?? [] { plannedDescents.append(sampleCount(fold.training)) }
@@ -66,7 +67,6 @@ public struct Tuner {
 
         counter.stage.withLock { $0 = "grid" }
         ensure(gridCandidates(), on: all)
-        workAfterGrid = counter.done.load(ordering: .relaxed)
         remainingDescentSamples = plannedDescents.reduce(0, +)
 
         counter.stage.withLock { $0 = "refining" }
@@ -317,17 +317,22 @@ public struct Tuner {
         subset.reduce(0) { $0 + recordings[$1].samples.count }
     }
 
-    /// A descent that was counted in the work estimate; afterwards the estimate of the
-    /// remaining descents is scaled by the work this and earlier ones really took (many of
-    /// their replays are cache hits).
+    /// Configurations a search is expected to replay, for the first work estimate.
+    private var descentReplays: Int {
+        max(1, (1 + options.refinementStarts) * options.axes.reduce(0) { $0 + $1.values.count } / 3)
+    }
+
+    /// A descent that was counted in the work estimate. The first one (the main search, which
+    /// starts with little in the cache, as each cross-validation fold does) measures the real
+    /// cost per planned replay; the estimate of the remaining searches is scaled by it.
     private mutating func plannedDescent(on subset: [Int], budget: Double, startingFrom pool: [[Int]]) -> [Int] {
+        let before = counter.done.load(ordering: .relaxed)
         let result = descend(on: subset, budget: budget, startingFrom: pool)
-        let subsetSamples = sampleCount(subset) * 2 * max(1, options.refinementStarts) * options.axes.reduce(0) { $0 + $1.values.count }
-        completedDescentSamples += subsetSamples
-        remainingDescentSamples = max(0, remainingDescentSamples - subsetSamples)
+        let planned = sampleCount(subset) * descentReplays
+        remainingDescentSamples = max(0, remainingDescentSamples - planned)
         let done = counter.done.load(ordering: .relaxed)
-        let ratio = Double(done - workAfterGrid) / Double(max(1, completedDescentSamples))
-        counter.estimate.store(done + Int(ratio * Double(remainingDescentSamples)), ordering: .relaxed)
+        if firstDescentRatio == nil { firstDescentRatio = Double(done - before) / Double(max(1, planned)) }
+        counter.estimate.store(done + Int((firstDescentRatio ?? 1) * Double(remainingDescentSamples)), ordering: .relaxed)
         return result
     }
 
