@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "ShakeDetection", targets: ["ShakeDetection"]),
         // CSV recordings, synthesizer, evaluation, JSON configuration files.
         .library(name: "ShakeRecording", targets: ["ShakeRecording"]),
+        // Undo stack, shake dispatcher, single-owner gesture registry, feedback. No Foundation.
+        .library(name: "ShakeUndo", targets: ["ShakeUndo"]),
         .executable(name: "shake", targets: ["shake"]),
     ],
     targets: [
@@ -17,10 +19,12 @@ let package = Package(
             // ShakeDetection (no Foundation) links on Linux.
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
+        .target(name: "ShakeUndo", dependencies: ["ShakeDetection"]),
         .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection"]),
         .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording"]),
+        .testTarget(name: "ShakeUndoTests", dependencies: ["ShakeUndo"]),
         .testTarget(name: "ShakeCLITests", dependencies: ["ShakeCLI"]),
     ],
     swiftLanguageModes: [.v6]
