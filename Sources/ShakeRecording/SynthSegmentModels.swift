@@ -254,7 +254,7 @@ struct SynthGaitModel: Sendable {
             switch gait.placement {
             case .pocket: 0.012
             case .hand: 0.025
-            case .bag: 0.045
+            case .bag: 0.035
             }
         spikeMean = spikeWidth * (2 * Double.pi).squareRoot() * gait.stepHertz
         let degrees = Double.pi / 180
