@@ -8,16 +8,21 @@ let package = Package(
         .library(name: "ShakeDetection", targets: ["ShakeDetection"]),
         // CSV recordings, synthesizer, evaluation, JSON configuration files.
         .library(name: "ShakeRecording", targets: ["ShakeRecording"]),
+        // Live samples from Linux IIO accelerometers through libiio 0.24.
+        .library(name: "ShakeIIO", targets: ["ShakeIIO"]),
         .executable(name: "shake", targets: ["shake"]),
     ],
     targets: [
         .target(name: "ShakeDetection"),
         .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
+        .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        .target(name: "ShakeIIO", dependencies: ["CLibIIO", "ShakeDetection"]),
         .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection"]),
         .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording"]),
         .testTarget(name: "ShakeCLITests", dependencies: ["ShakeCLI"]),
+        .testTarget(name: "ShakeIIOTests", dependencies: ["ShakeIIO", "ShakeDetection"]),
     ],
     swiftLanguageModes: [.v6]
 )
