@@ -1,0 +1,61 @@
+import Foundation
+import ShakeDetection
+import ShakeRecording
+
+/// The options that choose a detector configuration, shared by `replay`, `evaluate` and `live`.
+enum DetectorOptions {
+    static let specs: [OptionSpec] = [
+        .option("config", value: "file",
+                help: "Detector configuration as JSON (as written by 'shake tune'); keys left out take the medium preset's values."),
+        .option("preset", value: "name", help: "Sensitivity preset, when no --config is given.",
+                values: ShakeConfiguration.presetNames, default: "medium"),
+    ]
+
+    static let formatSpec = OptionSpec.option(
+        "format", value: "format", help: "Output format.", values: ["text", "json"], default: "text")
+
+    /// The configuration chosen by `--config` or `--preset` (default: medium).
+    static func configuration(_ arguments: ParsedArguments) throws -> ShakeConfiguration {
+        if arguments.value("config") != nil && arguments.value("preset") != nil {
+            throw UsageError("Use either '--config' or '--preset', not both")
+        }
+        if let path = arguments.value("config") {
+            do {
+                return try ConfigurationFile.load(path: path)
+            } catch {
+                throw CommandFailure(
+                    "\(error)", exitStatus: error.kind == .unreadable ? ExitStatus.noInput : ExitStatus.dataError)
+            }
+        }
+        let name = arguments.value("preset") ?? "medium"
+        // The parser has already checked the name against the preset list.
+        return ShakeConfiguration.preset(named: name) ?? .default
+    }
+}
+
+/// Whether `--format json` was given.
+func wantsJSON(_ arguments: ParsedArguments) -> Bool { arguments.value("format") == "json" }
+
+/// JSON text of `value`: keys sorted, one line per key (pretty), ending in a newline.
+func jsonText<T: Encodable>(_ value: T) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // Encoding plain structs of numbers and strings cannot fail.
+    let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self) + "\n"
+}
+
+/// `value` with a fixed number of decimals, or "-" for nil.
+func fixed(_ value: Double?, _ decimals: Int) -> String {
+    guard let value else { return "-" }
+    return String(format: "%.\(decimals)f", value)
+}
+
+/// Maps a recording error to the exit status the CLI reports.
+func recordingFailure(_ error: any Error) -> CommandFailure {
+    if let failure = error as? CommandFailure { return failure }
+    let text = "\(error)"
+    let missing = text.contains("no such file") || text.contains("No such file") || text.contains("cannot read")
+        || text.contains("not readable") || text.contains("is a directory") || text.contains("permission")
+    return CommandFailure(text, exitStatus: missing ? ExitStatus.noInput : ExitStatus.dataError)
+}

@@ -1,0 +1,138 @@
+import Dispatch
+import Foundation
+import ShakeDetection
+import ShakeRecording
+import Synchronization
+
+/// `shake evaluate PATH...`: recall, false shakes and latency on labelled recordings.
+enum EvaluateCommand: ShakeCommand {
+    static let spec = CommandSpec(
+        name: "evaluate",
+        abstract: "Score the detector on labelled recordings: recall, false shakes per hour, latency.",
+        discussion: """
+            Each PATH is a labelled CSV recording (with a 'shake' column) or a folder searched \
+            recursively for *.csv files. A labelled shake is a run of shake=1 samples; it is detected \
+            when a 'began' event lies within [run start - 0.5 s, run end + 0.5 s]. Each run matches \
+            at most one detection; further detections in its window are duplicates (one shake fired \
+            twice); a detection outside every window is a false shake. negative_hours is the time \
+            labelled shake=0; latency is began - run start, in seconds. Files are scored on both cores.
+            """,
+        arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],
+        options: DetectorOptions.specs + [DetectorOptions.formatSpec]
+    )
+
+    struct FileRow: Encodable {
+        var file: String
+        var summary: EvaluationSummary
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: FileKey.self)
+            try container.encode(file, forKey: FileKey(stringValue: "file"))
+            try summary.encode(to: encoder)
+        }
+
+        struct FileKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+    }
+
+    struct Report: Encodable {
+        var files: [FileRow]
+        var total: EvaluationSummary
+    }
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        let configuration = try DetectorOptions.configuration(arguments)
+        let files = try recordingFiles(arguments.positionals)
+        let results = try evaluate(files: files) { ShakeDetector(configuration: configuration) }
+        var total = EvaluationCounts()
+        for counts in results { total += counts }
+        let rows = zip(files, results).map { FileRow(file: $0, summary: $1.summary) }
+        if wantsJSON(arguments) {
+            io.out(jsonText(Report(files: rows, total: total.summary)))
+        } else {
+            io.out(table(rows + [FileRow(file: "TOTAL", summary: total.summary)]))
+        }
+        return ExitStatus.success
+    }
+
+    /// Scores every file with a fresh detector from `makeDetector`, on all cores, in file order.
+    static func evaluate<Detector: ShakeDetecting & Sendable>(
+        files: [String], makeDetector: @Sendable () -> Detector
+    ) throws -> [EvaluationCounts] {
+        let results = Mutex<[Int: Result<EvaluationCounts, CommandFailure>]>([:])
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let outcome: Result<EvaluationCounts, CommandFailure>
+            do {
+                var detector = makeDetector()
+                let replay = try RecordingReplay.run(path: files[index], detector: &detector)
+                if let counts = replay.counts {
+                    outcome = .success(counts)
+                } else {
+                    outcome = .failure(CommandFailure(
+                        "\(files[index]): no 'shake' column; evaluate needs labelled recordings (use 'shake replay' for unlabelled ones)",
+                        exitStatus: ExitStatus.dataError))
+                }
+            } catch {
+                outcome = .failure(recordingFailure(error))
+            }
+            results.withLock { $0[index] = outcome }
+        }
+        return try results.withLock { all in try files.indices.map { try all[$0]!.get() } }
+    }
+
+    /// Expands folders into their *.csv files (recursively, sorted); files are kept as given.
+    static func recordingFiles(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        let manager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CommandFailure("\(path): no such file or folder", exitStatus: ExitStatus.noInput)
+            }
+            guard isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            let found = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { $0.lowercased().hasSuffix(".csv") }
+                .sorted()
+            if found.isEmpty {
+                throw CommandFailure("\(path): folder holds no .csv recordings", exitStatus: ExitStatus.noInput)
+            }
+            let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+            files += found.map { base + "/" + $0 }
+        }
+        return files
+    }
+
+    static func table(_ rows: [FileRow]) -> String {
+        let header = ["file", "shakes", "detected", "recall", "dup", "false", "neg_h", "false/h",
+                      "precision", "f1", "lat_med_s", "lat_p95_s"]
+        let cells: [[String]] = rows.map { row in
+            let s = row.summary
+            return [row.file, String(s.shakes), String(s.detected), fixed(s.recall, 3), String(s.duplicates),
+                    String(s.falseShakes), fixed(s.negativeHours, 3), fixed(s.falsePerHour, 1),
+                    fixed(s.precision, 3), fixed(s.f1, 3), fixed(s.latencyMedianSeconds, 2),
+                    fixed(s.latencyP95Seconds, 2)]
+        }
+        let nameWidth = max(4, cells.map { $0[0].count }.max() ?? 0)
+        let widths = [nameWidth] + header.dropFirst().indices.map { column in
+            max(header[column].count, cells.map { $0[column].count }.max() ?? 0)
+        }
+        func line(_ values: [String]) -> String {
+            values.enumerated().map { index, value in
+                index == 0 ? value.padding(toLength: widths[0]) : value.leftPadded(widths[index])
+            }.joined(separator: "  ") + "\n"
+        }
+        var text = line(header)
+        for (index, row) in cells.enumerated() {
+            if index == cells.count - 1 { text += String(repeating: "-", count: widths.reduce(0, +) + 2 * 11) + "\n" }
+            text += line(row)
+        }
+        return text
+    }
+}

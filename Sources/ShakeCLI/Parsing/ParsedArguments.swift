@@ -1,0 +1,164 @@
+/// A usage mistake on the command line. The tool prints it as `Error: …` with the usage line
+/// and exits with status 64 (`EX_USAGE`).
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The result of parsing one command's arguments against its `CommandSpec`.
+public struct ParsedArguments: Sendable {
+    public private(set) var positionals: [String] = []
+    private var values: [String: [String]] = [:]
+    private var flags: Set<String> = []
+    public private(set) var helpRequested = false
+
+    /// Parses `arguments` (without the tool and command names).
+    ///
+    /// Accepts `--name value`, `--name=value`, `-o value`, flags, and `--` to end options.
+    public init(_ arguments: [String], spec: CommandSpec) throws(UsageError) {
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            if argument == "-h" || argument == "--help" {
+                helpRequested = true
+                continue
+            }
+            var name: Substring
+            var inlineValue: String?
+            if argument.hasPrefix("--") {
+                name = argument.dropFirst(2)
+                if let equals = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: equals)...])
+                    name = name[..<equals]
+                }
+            } else {
+                name = argument.dropFirst()
+                if name.count > 1 {
+                    inlineValue = String(name.dropFirst())
+                    name = name.prefix(1)
+                }
+            }
+            let isShort = !argument.hasPrefix("--")
+            guard let option = spec.options.first(where: {
+                isShort ? $0.short.map(String.init) == String(name) : $0.name == name
+            }) else {
+                throw UsageError(Self.unknownOptionMessage(argument, spec: spec))
+            }
+            if option.isFlag {
+                if inlineValue != nil {
+                    throw UsageError("The flag '--\(option.name)' does not take a value")
+                }
+                flags.insert(option.name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw UsageError("Missing value for '\(argument) <\(option.valueName ?? "value")>'")
+            }
+            if let allowed = option.allowedValues, !allowed.contains(value) {
+                throw UsageError(
+                    "The value '\(value)' is invalid for '--\(option.name) <\(option.valueName ?? "value")>'"
+                        + " (values: \(allowed.joined(separator: ", ")))"
+                )
+            }
+            if values[option.name] != nil && !option.repeats {
+                throw UsageError("The option '--\(option.name)' was given more than once")
+            }
+            values[option.name, default: []].append(value)
+        }
+        if helpRequested { return }
+        try checkPositionals(spec: spec)
+    }
+
+    private func checkPositionals(spec: CommandSpec) throws(UsageError) {
+        let required = spec.arguments.filter { !$0.optional }.count
+        if positionals.count < required {
+            let missing = spec.arguments.filter { !$0.optional }[positionals.count]
+            throw UsageError("Missing expected argument '\(missing.usageText)'")
+        }
+        let variadic = spec.arguments.contains { $0.variadic }
+        if !variadic && positionals.count > spec.arguments.count {
+            throw UsageError("Unexpected argument '\(positionals[spec.arguments.count])'")
+        }
+    }
+
+    private static func unknownOptionMessage(_ argument: String, spec: CommandSpec) -> String {
+        var message = "Unknown option '\(argument)'"
+        let name = argument.split(separator: "=").first.map(String.init) ?? argument
+        let candidates = spec.options.map { "--\($0.name)" } + ["--help"]
+        let best = candidates.map { ($0, editDistance($0, name)) }.min { $0.1 < $1.1 }
+        if let best, best.1 <= max(2, name.count / 3) {
+            message += "\nDid you mean '\(best.0)'?"
+        }
+        return message
+    }
+
+    /// The value of `--name`, or nil when it was not given.
+    public func value(_ name: String) -> String? { values[name]?.last }
+
+    /// All values of a repeating option, in order.
+    public func values(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// Whether the flag `--name` was given.
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// `--name` as a finite number, or nil when it was not given.
+    public func double(_ name: String, range: ClosedRange<Double>? = nil) throws(UsageError) -> Double? {
+        guard let text = value(name) else { return nil }
+        guard let number = Double(text), number.isFinite else {
+            throw UsageError("The value '\(text)' is invalid for '--\(name)': expected a number")
+        }
+        if let range, !range.contains(number) {
+            throw UsageError(
+                "The value '\(text)' is invalid for '--\(name)': expected \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    /// `--name` as an integer, or nil when it was not given.
+    public func int(_ name: String, range: ClosedRange<Int>? = nil) throws(UsageError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text) else {
+            throw UsageError("The value '\(text)' is invalid for '--\(name)': expected a whole number")
+        }
+        if let range, !range.contains(number) {
+            throw UsageError(
+                "The value '\(text)' is invalid for '--\(name)': expected \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}
+
+/// Levenshtein distance, for "Did you mean" suggestions.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1,
+                             previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,56 @@
+/// Where a command writes. Injected so commands run in process in tests.
+public struct CommandIO: Sendable {
+    /// Standard output: results (tables, JSON, help).
+    public var out: @Sendable (String) -> Void
+    /// Standard error: errors, warnings, progress.
+    public var err: @Sendable (String) -> Void
+    /// Whether standard error is a terminal (progress bars and status lines only then).
+    public var errIsTerminal: Bool
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+                errIsTerminal: Bool = false) {
+        self.out = out
+        self.err = err
+        self.errIsTerminal = errIsTerminal
+    }
+}
+
+/// A failure that carries its own process exit status.
+public protocol ExitStatusProviding: Error {
+    var exitStatus: Int32 { get }
+}
+
+/// Exit statuses of the `shake` tool (sysexits.h where one fits).
+public enum ExitStatus {
+    public static let success: Int32 = 0
+    /// A runtime failure that fits no other status.
+    public static let failure: Int32 = 1
+    /// The command line was wrong (`EX_USAGE`).
+    public static let usage: Int32 = 64
+    /// An input file was malformed: a recording or a configuration (`EX_DATAERR`).
+    public static let dataError: Int32 = 65
+    /// An input file is missing or unreadable (`EX_NOINPUT`).
+    public static let noInput: Int32 = 66
+    /// Writing an output file failed (`EX_CANTCREAT`).
+    public static let cannotCreate: Int32 = 73
+    /// A device or connection failed (`EX_IOERR`).
+    public static let ioError: Int32 = 74
+}
+
+/// A subcommand of `shake`.
+public protocol ShakeCommand: SendableMetatype {
+    static var spec: CommandSpec { get }
+    /// Runs the command with parsed arguments; returns the exit status.
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32
+}
+
+/// A failure to report as `Error: message` with a chosen exit status.
+public struct CommandFailure: Error, ExitStatusProviding, CustomStringConvertible {
+    public var message: String
+    public var exitStatus: Int32
+    public init(_ message: String, exitStatus: Int32 = ExitStatus.failure) {
+        self.message = message
+        self.exitStatus = exitStatus
+    }
+    public var description: String { message }
+}

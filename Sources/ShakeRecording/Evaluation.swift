@@ -1,0 +1,188 @@
+import ShakeDetection
+
+/// Scores detections against labelled shakes, the way `shake evaluate` reports them.
+///
+/// A labelled shake is a run of samples with `shake = 1`, from its first sample's time to its
+/// last's. A detection (a `began` event, at its emission time) matches a run when it lies within
+/// `[run start − tolerance, run end + tolerance]` (tolerance 0.5 s). Each run matches at most one
+/// detection: the first one in its window; further detections in a matched window are
+/// duplicates (one shake fired twice). A detection outside every window is a false shake.
+/// When windows overlap, a detection goes to the earliest run that is still unmatched.
+///
+/// Negative time (the denominator of false shakes per hour) is the sum of the intervals between
+/// consecutive samples that start at a sample labelled `shake = 0`.
+public struct ShakeScorer: Sendable {
+    /// Seconds a detection may precede a run's start or follow its end and still match it.
+    public static let matchToleranceSeconds = 0.5
+
+    private var runs: [(start: Double, end: Double)] = []
+    private var runStart: Double?
+    private var lastTime: Double?
+    private var lastLabel = false
+    private var negativeSeconds = 0.0
+    private var detections: [Double] = []
+
+    public init() {}
+
+    /// Feeds one labelled sample, in time order.
+    public mutating func addSample(time: Double, isShake: Bool) {
+        if let lastTime {
+            if !lastLabel { negativeSeconds += time - lastTime }
+            if lastLabel && !isShake, let start = runStart {
+                runs.append((start, lastTime))
+                runStart = nil
+            }
+        }
+        if isShake && runStart == nil { runStart = time }
+        lastTime = time
+        lastLabel = isShake
+    }
+
+    /// Records a detection: the emission time of a `began` event, seconds.
+    public mutating func addDetection(at time: Double) {
+        detections.append(time)
+    }
+
+    /// Matches detections to runs and returns the counts.
+    public func finish() -> EvaluationCounts {
+        var runs = runs
+        if let start = runStart, let lastTime { runs.append((start, lastTime)) }
+        var matched = [Bool](repeating: false, count: runs.count)
+        var counts = EvaluationCounts()
+        counts.shakes = runs.count
+        counts.negativeSeconds = negativeSeconds
+        let tolerance = Self.matchToleranceSeconds
+        for time in detections.sorted() {
+            var inMatchedWindow = false
+            var hit: Int?
+            for (index, run) in runs.enumerated()
+            where time >= run.start - tolerance && time <= run.end + tolerance {
+                if matched[index] {
+                    inMatchedWindow = true
+                } else {
+                    hit = index
+                    break
+                }
+            }
+            if let hit {
+                matched[hit] = true
+                counts.detected += 1
+                counts.latencies.append(time - runs[hit].start)
+            } else if inMatchedWindow {
+                counts.duplicates += 1
+            } else {
+                counts.falseShakes += 1
+            }
+        }
+        return counts
+    }
+}
+
+/// Raw counts of one or more evaluated recordings; add them up with `+=`.
+public struct EvaluationCounts: Sendable, Hashable {
+    /// Labelled shakes (runs of `shake = 1`).
+    public var shakes = 0
+    /// Labelled shakes matched by a detection.
+    public var detected = 0
+    /// Detections inside an already matched shake's window.
+    public var duplicates = 0
+    /// Detections outside every labelled shake's window.
+    public var falseShakes = 0
+    /// Time labelled `shake = 0`, seconds.
+    public var negativeSeconds = 0.0
+    /// `began − run start` of each matched shake, seconds.
+    public var latencies: [Double] = []
+
+    public init() {}
+
+    public static func += (lhs: inout EvaluationCounts, rhs: EvaluationCounts) {
+        lhs.shakes += rhs.shakes
+        lhs.detected += rhs.detected
+        lhs.duplicates += rhs.duplicates
+        lhs.falseShakes += rhs.falseShakes
+        lhs.negativeSeconds += rhs.negativeSeconds
+        lhs.latencies += rhs.latencies
+    }
+
+    /// The figures `shake evaluate` reports.
+    public var summary: EvaluationSummary { EvaluationSummary(self) }
+}
+
+/// The figures `shake evaluate` reports for a file or a total. Ratios are nil where undefined
+/// (recall without labelled shakes, precision without detections).
+public struct EvaluationSummary: Sendable, Hashable, Codable {
+    public var shakes: Int
+    public var detected: Int
+    /// detected / shakes.
+    public var recall: Double?
+    public var duplicates: Int
+    public var falseShakes: Int
+    /// Time labelled `shake = 0`, hours.
+    public var negativeHours: Double
+    /// falseShakes / negativeHours.
+    public var falsePerHour: Double?
+    /// detected / (detected + duplicates + falseShakes).
+    public var precision: Double?
+    /// Harmonic mean of precision and recall.
+    public var f1: Double?
+    /// Median detection latency (`began − run start`), seconds.
+    public var latencyMedianSeconds: Double?
+    /// 95th percentile of detection latency (linear interpolation between ranks), seconds.
+    public var latencyP95Seconds: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case shakes, detected, recall, duplicates
+        case falseShakes = "false_shakes"
+        case negativeHours = "negative_hours"
+        case falsePerHour = "false_per_hour"
+        case precision, f1
+        case latencyMedianSeconds = "latency_median_s"
+        case latencyP95Seconds = "latency_p95_s"
+    }
+
+    /// Encodes every key, undefined ratios as `null`, so the key set is always the same.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(shakes, forKey: .shakes)
+        try container.encode(detected, forKey: .detected)
+        try container.encode(recall, forKey: .recall)
+        try container.encode(duplicates, forKey: .duplicates)
+        try container.encode(falseShakes, forKey: .falseShakes)
+        try container.encode(negativeHours, forKey: .negativeHours)
+        try container.encode(falsePerHour, forKey: .falsePerHour)
+        try container.encode(precision, forKey: .precision)
+        try container.encode(f1, forKey: .f1)
+        try container.encode(latencyMedianSeconds, forKey: .latencyMedianSeconds)
+        try container.encode(latencyP95Seconds, forKey: .latencyP95Seconds)
+    }
+
+    public init(_ counts: EvaluationCounts) {
+        shakes = counts.shakes
+        detected = counts.detected
+        duplicates = counts.duplicates
+        falseShakes = counts.falseShakes
+        negativeHours = counts.negativeSeconds / 3600
+        recall = shakes > 0 ? Double(detected) / Double(shakes) : nil
+        falsePerHour = negativeHours > 0 ? Double(falseShakes) / negativeHours : nil
+        let detections = detected + duplicates + falseShakes
+        precision = detections > 0 ? Double(detected) / Double(detections) : nil
+        if let recall, let precision {
+            f1 = recall + precision > 0 ? 2 * recall * precision / (recall + precision) : 0
+        } else {
+            f1 = nil
+        }
+        let sorted = counts.latencies.sorted()
+        latencyMedianSeconds = Self.percentile(sorted, 0.5)
+        latencyP95Seconds = Self.percentile(sorted, 0.95)
+    }
+
+    /// Linear interpolation between closest ranks (numpy's default), nil when empty.
+    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        let position = fraction * Double(sorted.count - 1)
+        let lower = Int(position)
+        let upper = min(lower + 1, sorted.count - 1)
+        let weight = position - Double(lower)
+        return sorted[lower] + (sorted[upper] - sorted[lower]) * weight
+    }
+}

@@ -1,0 +1,99 @@
+import Testing
+@testable import ShakeCLI
+
+@Suite struct ArgumentParsingTests {
+    static let spec = CommandSpec(
+        name: "demo", abstract: "A test command.",
+        arguments: [ArgumentSpec("file", help: "Files.", variadic: true)],
+        options: [
+            .option("preset", value: "name", help: "Preset.", values: ["light", "medium"], default: "medium"),
+            .option("output", short: "o", value: "file", help: "Output."),
+            .flag("force", help: "Overwrite."),
+        ])
+
+    @Test(arguments: [
+        (["a.csv", "--preset", "light"], "light"),
+        (["--preset=light", "a.csv"], "light"),
+        (["a.csv"], nil),
+    ] as [([String], String?)])
+    func optionValuesInBothSpellings(arguments: [String], preset: String?) throws {
+        let parsed = try ParsedArguments(arguments, spec: Self.spec)
+        #expect(parsed.value("preset") == preset)
+        #expect(parsed.positionals == ["a.csv"])
+    }
+
+    @Test func shortOptionsFlagsAndDoubleDash() throws {
+        let parsed = try ParsedArguments(["-o", "out.csv", "--force", "--", "--odd-name.csv"], spec: Self.spec)
+        #expect(parsed.value("output") == "out.csv")
+        #expect(parsed.flag("force"))
+        #expect(parsed.positionals == ["--odd-name.csv"])
+    }
+
+    @Test(arguments: [
+        (["a.csv", "--presett", "light"], "Unknown option '--presett'\nDid you mean '--preset'?"),
+        (["a.csv", "--preset", "soft"], "The value 'soft' is invalid for '--preset <name>' (values: light, medium)"),
+        (["a.csv", "--preset"], "Missing value for '--preset <name>'"),
+        ([], "Missing expected argument '<file> ...'"),
+        (["a.csv", "--force=yes"], "The flag '--force' does not take a value"),
+        (["a.csv", "-o", "x", "-o", "y"], "The option '--output' was given more than once"),
+    ] as [([String], String)])
+    func usageMistakesAreNamed(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try ParsedArguments(arguments, spec: Self.spec) }
+    }
+
+    @Test func helpListsOptionsWithValuesAndDefaults() {
+        let help = Self.spec.help(toolName: "shake")
+        #expect(help.hasPrefix("OVERVIEW: A test command."))
+        #expect(help.contains("USAGE: shake demo [--preset <name>] [-o <file>] [--force] <file> ..."))
+        #expect(help.contains("--preset <name>         Preset. (values: light, medium; default: medium)"))
+        #expect(help.contains("-o, --output <file>"))
+    }
+
+    @Test(arguments: [("kitten", "sitting", 3), ("--preset", "--prest", 1), ("", "abc", 3)])
+    func editDistanceCountsEdits(a: String, b: String, distance: Int) {
+        #expect(editDistance(a, b) == distance)
+    }
+}
+
+@Suite struct ToolTests {
+    @Test func noArgumentsAndHelpPrintOverviewToStdout() {
+        for arguments in [[], ["--help"], ["help"]] as [[String]] {
+            let run = runShake(arguments)
+            #expect(run.status == 0)
+            #expect(run.out.contains("USAGE: shake <subcommand>"))
+            #expect(run.out.contains("See 'shake help <subcommand>' for detailed help."))
+            #expect(run.err.isEmpty)
+        }
+    }
+
+    @Test func everySubcommandHasHelp() {
+        for command in ShakeTool.commands {
+            let name = command.spec.name
+            let viaFlag = runShake(name, "--help")
+            let viaHelp = runShake("help", name)
+            #expect(viaFlag.status == 0, "shake \(name) --help")
+            #expect(viaFlag.out.contains("USAGE: shake \(name)"))
+            #expect(viaFlag.out == viaHelp.out)
+        }
+    }
+
+    @Test func unknownSubcommandIsAUsageErrorWithSuggestion() {
+        let run = runShake("replya", "x.csv")
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("Error: Unknown subcommand 'replya'\nDid you mean 'replay'?"))
+    }
+
+    @Test func unknownOptionExits64WithUsageOnStderr() {
+        let run = runShake("evaluate", "--bogus", "x.csv")
+        #expect(run.status == 64)
+        #expect(run.err.hasPrefix("Error: Unknown option '--bogus'"))
+        #expect(run.err.contains("Usage: shake evaluate"))
+    }
+
+    @Test func configAndPresetTogetherIsAUsageError() {
+        let run = runShake("replay", "--preset", "hard", "--config", "c.json", "x.csv")
+        #expect(run.status == 64)
+        #expect(run.err.contains("Use either '--config' or '--preset', not both"))
+    }
+}

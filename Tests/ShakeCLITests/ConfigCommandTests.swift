@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import ShakeDetection
+import ShakeRecording
+import ShakeCLI
+
+@Suite struct ConfigCommandTests {
+    @Test(arguments: ShakeConfiguration.presetNames)
+    func presetJSONLoadsBackAsThatPreset(name: String) throws {
+        let run = runShake("config", "--preset", name)
+        #expect(run.status == 0, "\(run.err)")
+        let loaded = try ConfigurationFile.decode(Data(run.out.utf8), path: "stdout")
+        #expect(loaded == ShakeConfiguration.preset(named: name))
+    }
+
+    @Test func writesNewFileButKeepsAnExistingOne() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.file("hard.json")
+        #expect(runShake("config", "--preset", "hard", "-o", path).status == 0)
+        #expect(try ConfigurationFile.load(path: path) == .hard)
+
+        let again = runShake("config", "--preset", "light", "-o", path)
+        #expect(again.status == 73)
+        #expect(again.err.contains("\(path): already exists"))
+        #expect(try ConfigurationFile.load(path: path) == .hard, "the existing file is untouched")
+
+        #expect(runShake("config", "--preset", "light", "-o", path, "--force").status == 0)
+        #expect(try ConfigurationFile.load(path: path) == .light)
+    }
+
+    @Test(arguments: [
+        ("{ \"oops\": ", "not valid JSON"),
+        ("[1, 2]", "wrong type at the top level"),
+    ])
+    func badConfigurationFileIsNamed(text: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("bad.json", text)
+        let run = runShake("config", "--config", path)
+        #expect(run.status == 65)
+        #expect(run.err.hasPrefix("Error: \(path): \(message)"), "\(run.err)")
+    }
+
+    @Test func missingConfigurationFileIsNamed() {
+        let run = runShake("replay", "--config", "/nonexistent/c.json", "x.csv")
+        #expect(run.status == 66)
+        #expect(run.err == "Error: /nonexistent/c.json: no such file\n")
+    }
+}

@@ -1,0 +1,77 @@
+import Testing
+import ShakeRecording
+
+@Suite struct ShakeScorerTests {
+    /// 10 s at 10 Hz with one labelled shake from 2.0 s to 3.0 s and another from 6.0 s to 6.5 s.
+    func scorer(detections: [Double]) -> EvaluationCounts {
+        var scorer = ShakeScorer()
+        for step in 0..<100 {
+            let time = Double(step) / 10
+            let shaking = (time >= 1.95 && time <= 3.05) || (time >= 5.95 && time <= 6.55)
+            scorer.addSample(time: time, isShake: shaking)
+        }
+        for time in detections { scorer.addDetection(at: time) }
+        return scorer.finish()
+    }
+
+    @Test func detectionsInsideWindowsMatchOncePerShake() {
+        let counts = scorer(detections: [2.4, 6.1])
+        #expect(counts.shakes == 2)
+        #expect(counts.detected == 2)
+        #expect(counts.duplicates == 0)
+        #expect(counts.falseShakes == 0)
+        #expect(counts.latencies.count == 2)
+        #expect(abs(counts.latencies[0] - 0.4) < 1e-9)
+        #expect(abs(counts.latencies[1] - 0.1) < 1e-9)
+    }
+
+    @Test(arguments: [
+        // A detection up to 0.5 s before the start or after the end still matches.
+        ([1.55], 1, 0, 0),
+        ([3.45], 1, 0, 0),
+        ([1.45], 0, 0, 1),
+        ([3.55], 0, 0, 1),
+        // A second detection in a matched window is a duplicate.
+        ([2.2, 2.9], 1, 1, 0),
+        // Detections far from any shake are false.
+        ([0.5, 4.5, 9.0], 0, 0, 3),
+    ] as [([Double], Int, Int, Int)])
+    func windowEdgesDuplicatesAndFalseShakes(detections: [Double], detected: Int, duplicates: Int, falseShakes: Int) {
+        let counts = scorer(detections: detections)
+        #expect(counts.detected == detected)
+        #expect(counts.duplicates == duplicates)
+        #expect(counts.falseShakes == falseShakes)
+    }
+
+    @Test func negativeTimeCountsOnlyUnlabelledIntervals() {
+        let counts = scorer(detections: [])
+        // 9.9 s of sample intervals; each interval takes the label of the sample that starts it,
+        // so 11 + 6 labelled samples account for 1.7 s.
+        #expect(abs(counts.negativeSeconds - 8.2) < 1e-9)
+    }
+
+    @Test func summaryRatiosAndPercentiles() {
+        var counts = EvaluationCounts()
+        counts.shakes = 4
+        counts.detected = 3
+        counts.duplicates = 1
+        counts.falseShakes = 2
+        counts.negativeSeconds = 1800
+        counts.latencies = [0.4, 0.2, 0.8]
+        let summary = counts.summary
+        #expect(summary.recall == 0.75)
+        #expect(summary.precision == 0.5)
+        #expect(summary.falsePerHour == 4)
+        #expect(abs((summary.f1 ?? 0) - 0.6) < 1e-12)
+        #expect(summary.latencyMedianSeconds == 0.4)
+        #expect(abs((summary.latencyP95Seconds ?? 0) - 0.76) < 1e-12)
+    }
+
+    @Test func undefinedRatiosAreNil() {
+        let summary = EvaluationCounts().summary
+        #expect(summary.recall == nil)
+        #expect(summary.precision == nil)
+        #expect(summary.falsePerHour == nil)
+        #expect(summary.latencyMedianSeconds == nil)
+    }
+}
