@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .target(name: "ShakeIIO", dependencies: ["CLibIIO", "ShakeDetection"]),
-        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording"]),
+        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeIIO"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection"]),
         .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording"]),

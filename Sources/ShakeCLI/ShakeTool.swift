@@ -10,6 +10,9 @@ public enum ShakeTool {
         ReplayCommand.self,
         EvaluateCommand.self,
         ConfigCommand.self,
+        DevicesCommand.self,
+        RecordCommand.self,
+        LiveCommand.self,
     ]
 
     static let overview = """

@@ -164,6 +164,8 @@ public final class AccelerometerReader: @unchecked Sendable {
 
     private let usesPollDescriptor = Mutex(false)
 
+    func countConsumerOverrun() { state.withLock { $0.statistics.consumerOverruns += 1 } }
+
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Reads until ``stop()`` or a failure, calling `onSample` for each sample in order on the

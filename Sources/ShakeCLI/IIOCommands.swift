@@ -1,0 +1,330 @@
+import Dispatch
+import Foundation
+import ShakeDetection
+import ShakeIIO
+import Synchronization
+
+/// Options shared by the commands that read IIO devices.
+enum IIOOptions {
+    static let uri = OptionSpec.option(
+        "uri", value: "uri",
+        help: "libiio context: local: (this machine), ip:HOST (a remote iiod), usb:BUS.ADDR.INTF or usb:.",
+        default: "local:")
+    static let device = OptionSpec.option(
+        "device", value: "name", help: "Accelerometer name, label or id (default: the first accelerometer).")
+    static let rate = OptionSpec.option(
+        "rate", value: "hz", help: "Sampling rate in hertz; the nearest rate the device offers is used (default: the device's).")
+    static let mode = OptionSpec.option(
+        "mode", value: "mode", help: "buffered reads the device's buffer, polled reads in_accel_*_raw at the rate.",
+        values: ["auto", "buffered", "polled"], default: "auto")
+    static let timeout = OptionSpec.option(
+        "timeout", value: "seconds", help: "End with an error when no sample arrives for this long.", default: "2")
+    static let duration = OptionSpec.option(
+        "duration", value: "seconds", help: "Stop after this many seconds of samples (default: until Ctrl-C).")
+    static let mountMatrix = OptionSpec.option(
+        "mount-matrix", value: "matrix",
+        help: "Mount matrix \"x, y, z; x, y, z; x, y, z\" to use instead of the device's.")
+
+    static let all: [OptionSpec] = [uri, device, rate, mode, timeout, mountMatrix]
+
+    static func readOptions(_ arguments: ParsedArguments) throws -> AccelerometerReadOptions {
+        var options = AccelerometerReadOptions()
+        options.rateHertz = try arguments.double("rate", range: 0.001...1_000_000)
+        options.readTimeout = try arguments.double("timeout", range: 0.01...86_400) ?? 2
+        switch arguments.value("mode") ?? "auto" {
+        case "buffered": options.mode = .buffered
+        case "polled": options.mode = .polled
+        default: options.mode = .automatic
+        }
+        if let text = arguments.value("mount-matrix") {
+            do {
+                options.mountMatrix = try MountMatrix(parsing: text)
+            } catch {
+                throw UsageError("--mount-matrix: \(error.detail ?? "\(error)")")
+            }
+        }
+        return options
+    }
+
+    static func reader(_ arguments: ParsedArguments) throws -> AccelerometerReader {
+        let options = try readOptions(arguments)
+        do {
+            return try AccelerometerReader(
+                uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
+                options: options)
+        } catch {
+            throw deviceFailure(error)
+        }
+    }
+}
+
+/// An ``IIOError`` as a CLI failure: exit status 74 (`EX_IOERR`), 77 (`EX_NOPERM`) for access.
+func deviceFailure(_ error: IIOError) -> CommandFailure {
+    CommandFailure("\(error)", exitStatus: error.kind == .permissionDenied ? 77 : ExitStatus.ioError)
+}
+
+/// Stops a reader on SIGINT or SIGTERM while installed; restores default handling at `remove()`.
+final class SignalStopper {
+    private final class Received: Sendable {
+        let signal = Mutex<Int32?>(nil)
+    }
+
+    private let sources: [any DispatchSourceSignal]
+    private let received = Received()
+
+    init(stopping reader: AccelerometerReader) {
+        let queue = DispatchQueue(label: "shake.signals")
+        var sources: [any DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            Glibc.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [received] in
+                received.signal.withLock { $0 = number }
+                reader.stop()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        self.sources = sources
+    }
+
+    /// The signal that stopped the reader, if any.
+    var signal: Int32? { received.signal.withLock { $0 } }
+
+    func remove() {
+        for source in sources { source.cancel() }
+        Glibc.signal(SIGINT, SIG_DFL)
+        Glibc.signal(SIGTERM, SIG_DFL)
+    }
+}
+
+/// Formats `value` in hertz without needless decimals: `51`, `12.5`.
+func hertzText(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e12 ? String(Int64(value)) : String(value)
+}
+
+/// `shake devices`: the accelerometers a libiio context offers.
+enum DevicesCommand: ShakeCommand {
+    static let spec = CommandSpec(
+        name: "devices",
+        abstract: "List the IIO accelerometers of a libiio context.",
+        discussion: """
+            Lists devices with accel_x, accel_y and accel_z input channels: name, label, scale \
+            (m/s² per LSB), offset (LSB), sampling frequency and the available ones (Hz), whether \
+            samples come through a buffer (with a timestamp channel) or by polling, the current \
+            trigger and the mount matrix. Reading /sys/bus/iio and /dev/iio:device* usually needs \
+            root or a udev rule.
+            """,
+        options: [IIOOptions.uri, DetectorOptions.formatSpec])
+
+    struct Report: Encodable {
+        var uri: String
+        var backend: String
+        var accelerometers: [AccelerometerDescription]
+    }
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        let uri = arguments.value("uri") ?? IIOContext.defaultURI
+        let report: Report
+        do {
+            let context = try IIOContext(uri: uri)
+            report = Report(uri: uri, backend: context.backend, accelerometers: try context.accelerometers())
+        } catch {
+            throw deviceFailure(error)
+        }
+        if wantsJSON(arguments) {
+            io.out(jsonText(report))
+        } else {
+            io.out(text(report))
+        }
+        return ExitStatus.success
+    }
+
+    static func text(_ report: Report) -> String {
+        guard !report.accelerometers.isEmpty else {
+            return "No accelerometers at \(report.uri) (\(report.backend) backend).\n"
+        }
+        var text = ""
+        for device in report.accelerometers {
+            text += "\(device.id): \(device.name ?? "(no name)")"
+            if let label = device.label { text += " [\(label)]" }
+            text += "\n"
+            var reading = device.isBufferCapable ? "buffered" : "polled (no buffer)"
+            if device.isBufferCapable {
+                reading += device.hasTimestampChannel ? ", timestamp channel" : ", no timestamp channel"
+            }
+            if let format = device.scanFormat, device.isBufferCapable { reading += ", format \(format)" }
+            text += "    reading:        \(reading)\n"
+            text += "    scale:          \(device.scale.map { "\($0) m/s² per LSB" } ?? "none (raw values used as m/s²)")\n"
+            text += "    offset:         \(device.offset.map { "\($0) LSB" } ?? "0")\n"
+            var rate = device.samplingFrequencyHertz.map { "\(hertzText($0)) Hz" } ?? "not adjustable"
+            if !device.availableSamplingFrequenciesHertz.isEmpty {
+                rate += " (available: " + device.availableSamplingFrequenciesHertz.map(hertzText).joined(separator: " ") + ")"
+            }
+            text += "    sampling:       \(rate)\n"
+            text += "    trigger:        \(device.currentTrigger ?? "none")\n"
+            text += "    mount matrix:   \(device.mountMatrix.map { "\($0)" } ?? "none (identity)")\n"
+        }
+        return text
+    }
+}
+
+/// `shake record`: a live device to a canonical CSV recording.
+enum RecordCommand: ShakeCommand {
+    static let spec = CommandSpec(
+        name: "record",
+        abstract: "Record an IIO accelerometer to a CSV file.",
+        discussion: """
+            Writes the canonical recording (time_s,x,y,z: seconds from the first sample, m/s² with \
+            gravity, in the device's axes) with '# device:' and '# rate_hz:' lines. Stops after \
+            --duration, on Ctrl-C or SIGTERM, or when the device vanishes; every sample received \
+            until then is kept and the file is valid. The file appears under its name when \
+            recording ends (it is written next to it as a temporary file until then).
+            """,
+        options: IIOOptions.all + [
+            IIOOptions.duration,
+            .option("output", short: "o", value: "file", help: "The CSV file to write."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        guard let output = arguments.value("output") else { throw UsageError("Missing '--output <file>'") }
+        let duration = try arguments.double("duration", range: 0.000_001...1e9)
+        let reader = try IIOOptions.reader(arguments)
+        let metadata: [(key: String, value: String)] = [
+            ("device", reader.device.displayName),
+            ("rate_hz", hertzText(reader.rateHertz)),
+            ("source", "\(reader.uri) \(reader.device.id) (\(reader.mode.rawValue))"),
+            ("units", "m/s^2"),
+        ]
+        let file: CSVRecordingFile
+        do {
+            file = try CSVRecordingFile(path: output, metadata: metadata)
+        } catch {
+            throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
+        }
+        let stopper = SignalStopper(stopping: reader)
+        defer { stopper.remove() }
+        var lastProgress = 0.0
+        var writeError: (any Error)?
+        var readError: IIOError?
+        do {
+            try reader.run { sample in
+                if let duration, sample.time >= duration {
+                    reader.stop()
+                    return
+                }
+                try file.write(sample)
+                let now = AccelerometerReaderClock.now()
+                if now - lastProgress >= 0.25 {
+                    lastProgress = now
+                    try file.flush()
+                    if io.errIsTerminal { io.err("\r" + progress(reader, file: file) + "\u{1B}[K") }
+                }
+            }
+        } catch let error as IIOError {
+            readError = error
+        } catch {
+            writeError = error
+        }
+        if io.errIsTerminal { io.err("\r\u{1B}[K") }
+        do {
+            try file.finish()
+        } catch {
+            writeError = writeError ?? error
+        }
+        io.err(progress(reader, file: file) + " -> \(output)\n")
+        if let writeError { throw CommandFailure("\(writeError)", exitStatus: ExitStatus.cannotCreate) }
+        if let readError { throw deviceFailure(readError) }
+        return ExitStatus.success
+    }
+
+    static func progress(_ reader: AccelerometerReader, file: CSVRecordingFile) -> String {
+        let stats = reader.statistics
+        return "Recorded \(file.count) samples (\(fixed(stats.lastSampleTime ?? 0, 1)) s) from "
+            + "\(reader.device.displayName) at \(hertzText(reader.rateHertz)) Hz; dropped \(stats.droppedSamples)"
+            + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")"
+    }
+}
+
+/// `shake live`: shake detection on a live device.
+enum LiveCommand: ShakeCommand {
+    static let spec = CommandSpec(
+        name: "live",
+        abstract: "Detect shakes on a live IIO accelerometer.",
+        discussion: """
+            Prints each shake event as it happens (times in seconds from the first sample, peak in \
+            m/s² with gravity removed) and, on a terminal, a status line on stderr. Runs until \
+            --duration, Ctrl-C or SIGTERM (exit 0), or until the device vanishes or stalls (exit 74).
+            """,
+        options: IIOOptions.all + [IIOOptions.duration] + DetectorOptions.specs + [DetectorOptions.formatSpec])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        let configuration = try DetectorOptions.configuration(arguments)
+        let duration = try arguments.double("duration", range: 0.000_001...1e9)
+        let json = wantsJSON(arguments)
+        let reader = try IIOOptions.reader(arguments)
+        io.err("Listening to \(reader.device.displayName) at \(hertzText(reader.rateHertz)) Hz "
+            + "(\(reader.mode.rawValue), \(reader.uri)); Ctrl-C to stop.\n")
+        let stopper = SignalStopper(stopping: reader)
+        defer { stopper.remove() }
+        var detector = ShakeDetector(configuration: configuration)
+        var shakes = 0
+        var lastStatus = 0.0
+        var lastTime: Double?
+        func report(_ event: ShakeEvent) {
+            if event.phase == .began { shakes += 1 }
+            if io.errIsTerminal { io.err("\r\u{1B}[K") }
+            if json {
+                io.out(jsonLine(ReplayCommand.EventReport(event)))
+            } else {
+                var line = "\(fixed(event.time, 3)) s  shake \(event.phase.rawValue)"
+                line += "  (start \(fixed(event.startTime, 3)) s, end \(fixed(event.endTime, 3)) s, peak "
+                    + "\(fixed(event.peakAcceleration, 1)) m/s², \(event.reversals) reversals, axis \(event.dominantAxis.rawValue)"
+                if let reason = event.cancellationReason { line += ", \(reason.rawValue)" }
+                io.out(line + ")\n")
+            }
+        }
+        var failure: IIOError?
+        do {
+            try reader.run { sample in
+                if let duration, sample.time >= duration {
+                    reader.stop()
+                    return
+                }
+                lastTime = sample.time
+                if let event = detector.process(sample) { report(event) }
+                let now = AccelerometerReaderClock.now()
+                if io.errIsTerminal && now - lastStatus >= 0.2 {
+                    lastStatus = now
+                    io.err("\r\(fixed(sample.time, 1)) s  |a| \(fixed(sample.magnitude, 1)) m/s²  "
+                        + "\(detector.isShaking ? "SHAKING" : "still  ")  shakes: \(shakes)\u{1B}[K")
+                }
+            }
+        } catch let error as IIOError {
+            failure = error
+            if let lastTime, let event = detector.interrupt(at: lastTime) { report(event) }
+        }
+        if io.errIsTerminal { io.err("\r\u{1B}[K") }
+        let stats = reader.statistics
+        io.err("\(shakes) shake\(shakes == 1 ? "" : "s") in \(stats.samplesDelivered) samples "
+            + "(\(fixed(stats.lastSampleTime ?? 0, 1)) s); dropped \(stats.droppedSamples)\n")
+        if let failure { throw deviceFailure(failure) }
+        return ExitStatus.success
+    }
+
+    static func jsonLine<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+/// Monotonic seconds for progress throttling.
+enum AccelerometerReaderClock {
+    static func now() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
