@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of `shake devices`, `shake record` and `shake live` against the emulated
+/// accelerometer of `Scripts/iio-emulator`, through libiio's real local and network (iiod)
+/// backends. Need root; fail loudly otherwise unless SHAKEKIT_SKIP_IIO=1.
+@Suite(.serialized, .enabled(if: !Emulator.skipRequested, "SHAKEKIT_SKIP_IIO=1 is set"))
+struct IIOEmulatorTests {
+    static let uris = ["local:", "ip:127.0.0.1"]
+    /// The emulator's default in_accel_scale, m/s² per LSB.
+    static let scale = 0.004788
+    /// Quantisation of the raw format plus the 5-decimal rounding of fixture and recording.
+    static let tolerance = scale / 2 + 1.1e-5
+
+    let directory: URL
+    let fixture: Fixture
+
+    init() throws {
+        directory = try Emulator.temporaryDirectory()
+        fixture = try Fixture(in: directory)
+    }
+
+    func output(_ name: String = "recording.csv") -> String { directory.appendingPathComponent(name).path }
+
+    /// Expects `recorded` to equal `expected` sample by sample, within the raw format's quantisation.
+    func expectSamples(_ recorded: [Fixture.Row], match expected: ArraySlice<Fixture.Row>,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(recorded.count == expected.count, sourceLocation: sourceLocation)
+        var worst = 0.0
+        for (got, want) in zip(recorded, expected) {
+            #expect(abs(got.time - want.time) < 2e-6, "time \(got.time) vs \(want.time)", sourceLocation: sourceLocation)
+            worst = max(worst, abs(got.x - want.x), abs(got.y - want.y), abs(got.z - want.z))
+        }
+        #expect(worst <= Self.tolerance, "largest difference \(worst) m/s²", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: uris)
+    func devicesListsTheEmulatedAccelerometer(uri: String) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--iiod", "--name", "test-accel", "--label", "lid"],
+            command: [shake, "devices", "--uri", uri, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let devices = try #require(json["accelerometers"] as? [[String: Any]])
+        #expect(devices.count == 1)
+        let device = try #require(devices.first)
+        #expect(device["name"] as? String == "test-accel")
+        #expect(device["label"] as? String == "lid")
+        #expect(device["scale"] as? Double == Self.scale)
+        #expect(device["samplingFrequencyHertz"] as? Double == 50)
+        #expect((device["availableSamplingFrequenciesHertz"] as? [Double])?.contains(50) == true)
+        #expect(device["isBufferCapable"] as? Bool == true)
+        #expect(device["hasTimestampChannel"] as? Bool == true)
+        #expect(device["scanFormat"] as? String == "le:s16/16>>0")
+        #expect(device["currentTrigger"] as? String == "test-accel-dev0")
+        #expect(json["backend"] as? String == (uri == "local:" ? "local" : "network"))
+    }
+
+    @Test func devicesTextShowsPollingForADeviceWithoutBuffer() throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(fixture: fixture.path, options: ["--no-buffer"], command: [shake, "devices"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("iio:device0: shakekit-accel"))
+        #expect(result.stdout.contains("polled (no buffer)"))
+        #expect(result.stdout.contains("50 Hz"))
+    }
+
+    @Test(arguments: uris)
+    func recordGivesBackTheFixture(uri: String) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--iiod", "--fast"],
+            command: [shake, "record", "--uri", uri, "--duration", "10", "-o", output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        #expect(recording.metadata["device"] == "shakekit-accel")
+        #expect(recording.metadata["rate_hz"] == "50")
+        expectSamples(recording.rows, match: fixture.rows.prefix { $0.time < 10 })
+    }
+
+    @Test func pollingReadsADeviceWithoutBuffer() throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--no-buffer", "--speed", "2"],
+            command: [shake, "record", "--rate", "50", "--duration", "2", "-o", output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        // 2 s at 50 Hz; polling is not synchronised with the emulator's updates.
+        #expect((80...102).contains(recording.rows.count), "\(recording.rows.count) samples")
+        // Every polled sample is one of the fixture's, in playback order.
+        var position = 0
+        var unmatched = 0
+        for row in recording.rows {
+            let match = fixture.rows[position...].firstIndex {
+                abs($0.x - row.x) <= Self.tolerance && abs($0.y - row.y) <= Self.tolerance
+                    && abs($0.z - row.z) <= Self.tolerance
+            }
+            if let match { position = match } else { unmatched += 1 }
+        }
+        #expect(unmatched == 0)
+        // Played at double speed for 2 s: about 4 s of the fixture went by.
+        #expect((150...230).contains(position), "reached fixture sample \(position)")
+    }
+
+    /// (emulator's mount matrix, matrix given to `shake record`, how the recording relates to the fixture)
+    static let mountCases: [(device: String?, given: String?, expected: [[Double]])] = [
+        ("0, 1, 0; -1, 0, 0; 0, 0, 1", nil, [[1, 0, 0], [0, 1, 0], [0, 0, 1]]),
+        (nil, "0, 1, 0; -1, 0, 0; 0, 0, 1", [[0, 1, 0], [-1, 0, 0], [0, 0, 1]]),
+        ("0, 0, 1; 0, 1, 0; -1, 0, 0", "1, 0, 0; 0, 1, 0; 0, 0, 1", [[0, 0, -1], [0, 1, 0], [1, 0, 0]]),
+    ]
+
+    @Test(arguments: 0..<mountCases.count)
+    func mountMatrixIsApplied(caseIndex: Int) throws {
+        let shake = try Emulator.shake
+        let (device, given, expected) = Self.mountCases[caseIndex]
+        let options = ["--fast"] + (device.map { ["--mount-matrix", $0] } ?? [])
+        let command = [shake, "record", "--duration", "4", "-o", output()] + (given.map { ["--mount-matrix", $0] } ?? [])
+        let result = try Emulator.run(fixture: fixture.path, options: options, command: command)
+        #expect(result.status == 0, "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        let rotated = fixture.rows.prefix { $0.time < 4 }.map { row in
+            let v = [row.x, row.y, row.z]
+            let r = expected.map { $0[0] * v[0] + $0[1] * v[1] + $0[2] * v[2] }
+            return Fixture.Row(time: row.time, x: r[0], y: r[1], z: r[2])
+        }
+        expectSamples(recording.rows, match: rotated[...])
+    }
+
+    @Test(arguments: uris)
+    func deviceVanishingEndsTheRecordingAndKeepsEverySample(uri: String) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--iiod", "--fast", "--vanish-after", "300"],
+            command: [shake, "record", "--uri", uri, "--timeout", "1", "-o", output()])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("device vanished after 300 samples"), "\(result.stderr)")
+        #expect(result.stderr.contains("device \"shakekit-accel\""))
+        let recording = try Fixture.readRecording(output())
+        expectSamples(recording.rows, match: fixture.rows.prefix(300))
+    }
+
+    @Test func stalledDeviceTimesOutInsteadOfHanging() throws {
+        let shake = try Emulator.shake
+        let started = Date()
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast", "--stall-after", "120"],
+            command: [shake, "record", "--timeout", "0.5", "-o", output()])
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("no samples for 0.5 s"), "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        expectSamples(recording.rows, match: fixture.rows.prefix(120))
+    }
+
+    @Test(arguments: ["INT", "TERM"])
+    func signalStopsRecordingWithAValidFile(signal: String) throws {
+        let shake = try Emulator.shake
+        let script = "\"$0\" record -o \"$1\" & pid=$!; sleep 1.5; kill -\(signal) $pid; wait $pid"
+        let result = try Emulator.run(
+            fixture: fixture.path, options: [], command: ["sh", "-c", script, shake, output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        #expect(recording.rows.count >= 40, "\(recording.rows.count) samples in 1.5 s")
+        expectSamples(recording.rows, match: fixture.rows.prefix(recording.rows.count))
+    }
+
+    @Test(arguments: uris)
+    func liveReportsTheFixturesShakesWhenTheyHappen(uri: String) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--iiod", "--fast"],
+            command: [shake, "live", "--uri", uri, "--duration", "11.5", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let began = events.filter { $0["phase"] as? String == "began" }.compactMap { $0["time_s"] as? Double }
+        #expect(began.count == Fixture.shakes.count, "\(result.stdout)")
+        for (time, shake) in zip(began, Fixture.shakes) {
+            #expect(time >= shake.start && time <= shake.end + 1, "shake began at \(time) s, fixture \(shake)")
+        }
+    }
+}
