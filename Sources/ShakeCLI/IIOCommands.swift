@@ -267,15 +267,77 @@ enum LiveCommand: ShakeCommand {
             + "(\(reader.mode.rawValue), \(reader.uri)); Ctrl-C to stop.\n")
         let stopper = SignalStopper(stopping: reader)
         defer { stopper.remove() }
-        var detector = ShakeDetector(configuration: configuration)
+        // Reads through the async sequence (the CLI's `record` uses the callback API).
+        let outcome = LiveOutcome()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            var session = LiveSession(configuration: configuration, json: json, io: io)
+            do {
+                for try await sample in reader.samples() {
+                    if let duration, sample.time >= duration { break }
+                    session.process(sample)
+                }
+            } catch let error as IIOError {
+                session.interrupted()
+                outcome.failure.withLock { $0 = error }
+            } catch {
+                outcome.failure.withLock { $0 = IIOError(code: .ioError, function: "live", detail: "\(error)") }
+            }
+            outcome.shakes.withLock { $0 = session.shakes }
+            done.signal()
+        }
+        done.wait()
+        if io.errIsTerminal { io.err("\r\u{1B}[K") }
+        let stats = reader.statistics
+        let shakes = outcome.shakes.withLock { $0 }
+        io.err("\(shakes) shake\(shakes == 1 ? "" : "s") in \(stats.samplesDelivered) samples "
+            + "(\(fixed(stats.lastSampleTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
+            + (stats.consumerOverruns > 0 ? ", \(stats.consumerOverruns) not processed in time" : "") + "\n")
+        if let failure = outcome.failure.withLock({ $0 }) { throw deviceFailure(failure) }
+        return ExitStatus.success
+    }
+
+    final class LiveOutcome: Sendable {
+        let shakes = Mutex(0)
+        let failure = Mutex<IIOError?>(nil)
+    }
+
+    /// The detector and what `live` prints as samples arrive.
+    struct LiveSession {
+        var detector: ShakeDetector
+        let json: Bool
+        let io: CommandIO
         var shakes = 0
         var lastStatus = 0.0
         var lastTime: Double?
-        func report(_ event: ShakeEvent) {
+
+        init(configuration: ShakeConfiguration, json: Bool, io: CommandIO) {
+            detector = ShakeDetector(configuration: configuration)
+            self.json = json
+            self.io = io
+        }
+
+        mutating func process(_ sample: Sample) {
+            lastTime = sample.time
+            if let event = detector.process(sample) { report(event) }
+            let now = AccelerometerReaderClock.now()
+            if io.errIsTerminal && now - lastStatus >= 0.2 {
+                lastStatus = now
+                io.err("\r\(fixed(sample.time, 1)) s  |a| \(fixed(sample.magnitude, 1)) m/s²  "
+                    + "\(detector.isShaking ? "SHAKING" : "still  ")  shakes: \(shakes)\u{1B}[K")
+            }
+        }
+
+        /// The stream broke: a shake in progress is cancelled.
+        mutating func interrupted() {
+            if let lastTime, let event = detector.interrupt(at: lastTime) { report(event) }
+        }
+
+        mutating func report(_ event: ShakeEvent) {
             if event.phase == .began { shakes += 1 }
             if io.errIsTerminal { io.err("\r\u{1B}[K") }
             if json {
-                io.out(jsonLine(ReplayCommand.EventReport(event)))
+                io.out(LiveCommand.jsonLine(ReplayCommand.EventReport(event)))
             } else {
                 var line = "\(fixed(event.time, 3)) s  shake \(event.phase.rawValue)"
                 line += "  (start \(fixed(event.startTime, 3)) s, end \(fixed(event.endTime, 3)) s, peak "
@@ -284,32 +346,6 @@ enum LiveCommand: ShakeCommand {
                 io.out(line + ")\n")
             }
         }
-        var failure: IIOError?
-        do {
-            try reader.run { sample in
-                if let duration, sample.time >= duration {
-                    reader.stop()
-                    return
-                }
-                lastTime = sample.time
-                if let event = detector.process(sample) { report(event) }
-                let now = AccelerometerReaderClock.now()
-                if io.errIsTerminal && now - lastStatus >= 0.2 {
-                    lastStatus = now
-                    io.err("\r\(fixed(sample.time, 1)) s  |a| \(fixed(sample.magnitude, 1)) m/s²  "
-                        + "\(detector.isShaking ? "SHAKING" : "still  ")  shakes: \(shakes)\u{1B}[K")
-                }
-            }
-        } catch let error as IIOError {
-            failure = error
-            if let lastTime, let event = detector.interrupt(at: lastTime) { report(event) }
-        }
-        if io.errIsTerminal { io.err("\r\u{1B}[K") }
-        let stats = reader.statistics
-        io.err("\(shakes) shake\(shakes == 1 ? "" : "s") in \(stats.samplesDelivered) samples "
-            + "(\(fixed(stats.lastSampleTime ?? 0, 1)) s); dropped \(stats.droppedSamples)\n")
-        if let failure { throw deviceFailure(failure) }
-        return ExitStatus.success
     }
 
     static func jsonLine<T: Encodable>(_ value: T) -> String {

@@ -362,7 +362,11 @@ public final class AccelerometerReader: @unchecked Sendable {
         do {
             _ = try LibIIO.readChannelAttribute(axes.x, "raw", deviceLabel: attributes.label)
         } catch where error.kind == .deviceGone {
-            throw vanishedIfGone(error)
+            let delivered = statistics.samplesDelivered
+            throw IIOError(
+                code: error.code, function: "iio_buffer_refill", uri: uri, device: attributes.label,
+                detail: "device vanished after \(delivered) sample\(delivered == 1 ? "" : "s"): no samples for "
+                    + "\(options.readTimeout) s and its channel accel_x attribute raw is gone", kind: .deviceGone)
         } catch {
             // Busy or unreadable while buffering: the device is still there.
         }
