@@ -36,30 +36,56 @@ final class CSVRecordingFile {
     func write(_ sample: Sample) throws {
         pending += String(format: "%.6f,%.5f,%.5f,%.5f\n", sample.time, sample.x, sample.y, sample.z)
         count += 1
-        if pending.utf8.count >= 64 * 1024 { try flush() }
+        if pending.utf8.count >= 8 * 1024 { try flush() }
     }
 
+    /// Bytes of the temporary file known to hold complete lines.
+    private var committedBytes: UInt64 = 0
+    private var failed = false
+
     func flush() throws {
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty, !failed else { return }
+        let data = Data(pending.utf8)
         do {
-            try handle.write(contentsOf: Data(pending.utf8))
+            try handle.write(contentsOf: data)
         } catch {
-            throw CommandFailure("\(path): cannot write \(temporaryPath): \(error.localizedDescription)",
-                                 exitStatus: ExitStatus.cannotCreate)
+            // Disk full or similar: keep as many complete lines as fit, so the file stays valid.
+            failed = true
+            try? handle.truncate(atOffset: committedBytes)
+            var kept = 0
+            for line in pending.split(separator: "\n") {
+                let lineData = Data((line + "\n").utf8)
+                do {
+                    try handle.write(contentsOf: lineData)
+                } catch {
+                    try? handle.truncate(atOffset: committedBytes)
+                    break
+                }
+                committedBytes += UInt64(lineData.count)
+                kept += 1
+            }
+            let lost = pending.split(separator: "\n").count - kept
+            pending = ""
+            throw CommandFailure("\(path): cannot write: \(error.localizedDescription); the file keeps the "
+                + "\(count - lost) samples written before", exitStatus: ExitStatus.cannotCreate)
         }
+        committedBytes += UInt64(data.count)
         pending = ""
     }
 
-    /// Flushes, syncs and renames the temporary file to `path`.
+    /// Flushes, syncs and renames the temporary file to `path` (also after a failed write, with
+    /// the samples written until then).
     func finish() throws {
         guard !finished else { return }
         finished = true
-        try flush()
+        var flushError: (any Error)?
+        do { try flush() } catch { flushError = error }
         try? handle.synchronize()
         try? handle.close()
         guard rename(temporaryPath, path) == 0 else {
             throw CommandFailure("\(path): cannot rename \(temporaryPath) to it: \(String(cString: strerror(errno)))",
                                  exitStatus: ExitStatus.cannotCreate)
         }
+        if let flushError { throw flushError }
     }
 }

@@ -365,8 +365,8 @@ public final class AccelerometerReader: @unchecked Sendable {
             let delivered = statistics.samplesDelivered
             throw IIOError(
                 code: error.code, function: "iio_buffer_refill", uri: uri, device: attributes.label,
-                detail: "device vanished after \(delivered) sample\(delivered == 1 ? "" : "s"): no samples for "
-                    + "\(options.readTimeout) s and its channel accel_x attribute raw is gone", kind: .deviceGone)
+                detail: "device vanished after \(delivered) sample\(delivered == 1 ? "" : "s") (no samples for "
+                    + "\(options.readTimeout) s, and its attribute in_accel_x_raw is gone)", kind: .deviceGone)
         } catch {
             // Busy or unreadable while buffering: the device is still there.
         }

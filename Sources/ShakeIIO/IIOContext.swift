@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// An open libiio context: the set of IIO devices behind a URI.
 ///
 /// URIs (libiio 0.24): `local:` (this machine's sysfs, the default), `ip:HOST` (a remote
@@ -20,7 +26,12 @@ public struct IIOContext: ~Copyable {
     ///   1 s local, 5 s network); nil keeps the backend's default.
     /// - Throws: ``IIOError`` naming `iio_create_context_from_uri` and the URI.
     /// The corresponding C function is `iio_create_context_from_uri`.
+    ///
+    /// For network URIs (`ip:`), SIGPIPE is ignored process-wide from then on: libiio 0.24
+    /// writes to its socket in a way that raises SIGPIPE when `iiod` has gone away, which would
+    /// kill the process instead of returning `EPIPE`.
     public init(uri: String = IIOContext.defaultURI, timeout: Double? = nil) throws(IIOError) {
+        if uri.hasPrefix("ip:") { signal(SIGPIPE, SIG_IGN) }
         let context = try LibIIO.createContext(uri: uri)
         if let timeout {
             do {

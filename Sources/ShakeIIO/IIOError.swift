@@ -77,7 +77,7 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "/sys/bus/iio/devices/*: add a udev rule such as "
                 + "SUBSYSTEM==\"iio\", GROUP=\"iio\", MODE=\"0660\" and add yourself to group iio"
         case .deviceGone:
-            return "the device vanished (unplugged, driver unbound, or the iiod connection closed)"
+            return "it was unplugged, its driver unbound, or the connection to iiod closed"
         case .timedOut:
             return "the device sent no samples in time: is it stalled, or its trigger not running?"
         default:

@@ -140,6 +140,37 @@ struct IIOEmulatorTests {
         expectSamples(recording.rows, match: fixture.rows.prefix(300))
     }
 
+    @Test func iiodDyingEndsTheRecordingAndKeepsEverySampleReceived() throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--iiod", "--fast", "--kill-iiod-after", "300"],
+            command: [shake, "record", "--uri", "ip:127.0.0.1", "-o", output()])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("iio_buffer_refill(uri \"ip:127.0.0.1\", device \"shakekit-accel\")"), "\(result.stderr)")
+        #expect(result.stderr.contains("connection to iiod closed"))
+        let recording = try Fixture.readRecording(output())
+        // Samples iiod had read but not sent die with it; everything that arrived is kept.
+        #expect((1...300).contains(recording.rows.count), "\(recording.rows.count) samples")
+        expectSamples(recording.rows, match: fixture.rows.prefix(recording.rows.count))
+    }
+
+    @Test func fullDiskEndsTheRecordingWithAValidFile() throws {
+        let shake = try Emulator.shake
+        let small = directory.appendingPathComponent("small-disk").path
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        // A 12 KiB tmpfs inside the emulator's mount namespace; the file is copied out after.
+        let script = "mount -t tmpfs -o size=12k tmpfs \"$1\" || exit 99; \"$0\" record -o \"$1/rec.csv\"; "
+            + "status=$?; cp \"$1/rec.csv\" \"$2\"; exit $status"
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast"], command: ["sh", "-c", script, shake, small, output()])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.contains("rec.csv: cannot write"))
+        let recording = try Fixture.readRecording(output())
+        #expect(recording.rows.count > 200, "\(recording.rows.count) samples fit in 12 KiB")
+        #expect(result.stderr.contains("the file keeps the \(recording.rows.count) samples"))
+        expectSamples(recording.rows, match: fixture.rows.prefix(recording.rows.count))
+    }
+
     @Test func stalledDeviceTimesOutInsteadOfHanging() throws {
         let shake = try Emulator.shake
         let started = Date()

@@ -17,7 +17,7 @@ import Testing
     func codesMeaningTheDeviceIsGoneAreClassifiedSo(code: IIOErrno) {
         let error = IIOError(code: code, function: "iio_buffer_refill", device: "accel0")
         #expect(error.kind == .deviceGone)
-        #expect(error.description.contains("vanished"))
+        #expect(error.description.contains("unplugged"))
     }
 
     @Test func missingContextNamesTheURI() {
