@@ -5,7 +5,7 @@ import Testing
 /// accelerometer of `Scripts/iio-emulator`, through libiio's real local and network (iiod)
 /// backends. Need root; fail loudly otherwise unless SHAKEKIT_SKIP_IIO=1.
 @Suite(.serialized, .enabled(if: !Emulator.skipRequested, "SHAKEKIT_SKIP_IIO=1 is set"))
-struct IIOEmulatorTests {
+final class IIOEmulatorTests {
     static let uris = ["local:", "ip:127.0.0.1"]
     /// The emulator's default in_accel_scale, m/s² per LSB.
     static let scale = 0.004788
@@ -19,6 +19,8 @@ struct IIOEmulatorTests {
         directory = try Emulator.temporaryDirectory()
         fixture = try Fixture(in: directory)
     }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     func output(_ name: String = "recording.csv") -> String { directory.appendingPathComponent(name).path }
 
