@@ -81,6 +81,19 @@ final class IIOEmulatorTests {
         expectSamples(recording.rows, match: fixture.rows.prefix { $0.time < 10 })
     }
 
+    @Test(arguments: uris)
+    func droppedSamplesAreCountedAndReported(uri: String) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--iiod", "--fast", "--drop", "100:109"],
+            command: [shake, "record", "--uri", uri, "--duration", "4", "-o", output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("dropped 10 in 1 gap"), "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        let expected = fixture.rows.prefix(100) + fixture.rows[110..<200]
+        expectSamples(recording.rows, match: expected[...])
+    }
+
     @Test func pollingReadsADeviceWithoutBuffer() throws {
         let shake = try Emulator.shake
         let result = try Emulator.run(
