@@ -13,7 +13,11 @@ let package = Package(
         .executable(name: "shake", targets: ["shake"]),
     ],
     targets: [
-        .target(name: "ShakeDetection"),
+        .target(
+            name: "ShakeDetection",
+            // `Double.squareRoot()` may lower to libm's `sqrt`; link it so that a program using only
+            // ShakeDetection (no Foundation) links on Linux.
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .target(name: "ShakeIIO", dependencies: ["CLibIIO", "ShakeDetection"]),
