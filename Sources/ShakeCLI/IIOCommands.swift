@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import ShakeDetection
 import ShakeIIO
+import ShakeRecording
 import Synchronization
 
 /// Options shared by the commands that read IIO devices.
@@ -178,12 +179,14 @@ enum RecordCommand: ShakeCommand {
             Writes the canonical recording (time_s,x,y,z: seconds from the first sample, m/s² with \
             gravity, in the device's axes) with '# device:' and '# rate_hz:' lines. Stops after \
             --duration, on Ctrl-C or SIGTERM, or when the device vanishes; every sample received \
-            until then is kept and the file is valid. The file appears under its name when \
-            recording ends (it is written next to it as a temporary file until then).
+            until then is kept and the file is valid. Rows go to FILE.partial (valid after every \
+            flush) and the file appears under its name when recording ends; an existing file is \
+            left alone unless --overwrite is given.
             """,
         options: IIOOptions.all + [
             IIOOptions.duration,
             .option("output", short: "o", value: "file", help: "The CSV file to write."),
+            .flag("overwrite", help: "Replace the output file if it exists (by default an existing file is an error)."),
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
@@ -196,16 +199,17 @@ enum RecordCommand: ShakeCommand {
             ("source", "\(reader.uri) \(reader.device.id) (\(reader.mode.rawValue))"),
             ("units", "m/s^2"),
         ]
-        let file: CSVRecordingFile
+        let writer: RecordingWriter
         do {
-            file = try CSVRecordingFile(path: output, metadata: metadata)
+            writer = try RecordingWriter(path: output, metadata: metadata, overwrite: arguments.flag("overwrite"))
         } catch {
-            throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
+            throw CommandFailure(outputErrorText(error), exitStatus: ExitStatus.cannotCreate)
         }
         let stopper = SignalStopper(stopping: reader)
         defer { stopper.remove() }
-        var lastProgress = 0.0
-        var writeError: (any Error)?
+        var lastProgress = AccelerometerReaderClock.now()
+        let flushEvery = max(1, Int(reader.rateHertz * 0.1))
+        var writeError: RecordingError?
         var readError: IIOError?
         do {
             try reader.run { sample in
@@ -213,34 +217,62 @@ enum RecordCommand: ShakeCommand {
                     reader.stop()
                     return
                 }
-                try file.write(sample)
+                try writer.write(sample)
+                // Flush every 0.1 s of samples: a crash or full disk loses at most that much.
+                if writer.samplesWritten % flushEvery == 0 { try writer.flush() }
                 let now = AccelerometerReaderClock.now()
                 if now - lastProgress >= 0.25 {
                     lastProgress = now
-                    try file.flush()
-                    if io.errIsTerminal { io.err("\r" + progress(reader, file: file) + "\u{1B}[K") }
+                    if io.errIsTerminal { io.err("\r" + progress(reader, samples: writer.samplesWritten) + "\u{1B}[K") }
                 }
             }
         } catch let error as IIOError {
             readError = error
-        } catch {
+        } catch let error as RecordingError {
             writeError = error
         }
         if io.errIsTerminal { io.err("\r\u{1B}[K") }
-        do {
-            try file.finish()
-        } catch {
-            writeError = writeError ?? error
+        var kept = writer.samplesWritten
+        if writeError == nil {
+            do {
+                try writer.finish()
+            } catch {
+                writeError = error
+            }
         }
-        io.err(progress(reader, file: file) + " -> \(output)\n")
-        if let writeError { throw CommandFailure("\(writeError)", exitStatus: ExitStatus.cannotCreate) }
+        if writeError != nil {
+            // Disk full or similar: the writer cut its partial file back to whole lines; give it
+            // the name asked for (unless a file appeared there meanwhile) and say how much it holds.
+            kept = keepPartialRecording(writer, at: output)
+        }
+        io.err(progress(reader, samples: kept) + " -> \(output)\n")
+        if let writeError {
+            throw CommandFailure(outputErrorText(writeError) + "; \(output) keeps the \(kept) samples written before",
+                                 exitStatus: ExitStatus.cannotCreate)
+        }
         if let readError { throw deviceFailure(readError) }
         return ExitStatus.success
     }
 
-    static func progress(_ reader: AccelerometerReader, file: CSVRecordingFile) -> String {
+    static func outputErrorText(_ error: RecordingError) -> String {
+        error.description.replacingOccurrences(of: ": error: ", with: ": ")
+    }
+
+    /// Moves `<output>.partial` to `output` (never over an existing file) and counts its rows.
+    static func keepPartialRecording(_ writer: RecordingWriter, at output: String) -> Int {
+        var path = writer.partialPath
+        if !FileManager.default.fileExists(atPath: output), link(writer.partialPath, output) == 0 {
+            unlink(writer.partialPath)
+            path = output
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return 0 }
+        let lines = text.split(separator: "\n")
+        return max(0, lines.filter { !$0.hasPrefix("#") }.count - 1)
+    }
+
+    static func progress(_ reader: AccelerometerReader, samples: Int) -> String {
         let stats = reader.statistics
-        return "Recorded \(file.count) samples (\(fixed(stats.lastSampleTime ?? 0, 1)) s) from "
+        return "Recorded \(samples) samples (\(fixed(stats.lastSampleTime ?? 0, 1)) s) from "
             + "\(reader.device.displayName) at \(hertzText(reader.rateHertz)) Hz; dropped \(stats.droppedSamples)"
             + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")"
     }

@@ -94,6 +94,17 @@ final class IIOEmulatorTests {
         expectSamples(recording.rows, match: expected[...])
     }
 
+    @Test func recordLeavesAnExistingFileAlone() throws {
+        let shake = try Emulator.shake
+        try "precious\n".write(toFile: output(), atomically: true, encoding: .utf8)
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast"],
+            command: [shake, "record", "--duration", "1", "-o", output()])
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("already exists"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: output(), encoding: .utf8) == "precious\n")
+    }
+
     @Test func pollingReadsADeviceWithoutBuffer() throws {
         let shake = try Emulator.shake
         let result = try Emulator.run(
@@ -179,10 +190,10 @@ final class IIOEmulatorTests {
         let result = try Emulator.run(
             fixture: fixture.path, options: ["--fast"], command: ["sh", "-c", script, shake, small, output()])
         #expect(result.status == 73, "\(result.stderr)")
-        #expect(result.stderr.contains("rec.csv: cannot write"))
+        #expect(result.stderr.contains("No space left on device"))
         let recording = try Fixture.readRecording(output())
         #expect(recording.rows.count > 200, "\(recording.rows.count) samples fit in 12 KiB")
-        #expect(result.stderr.contains("the file keeps the \(recording.rows.count) samples"))
+        #expect(result.stderr.contains("rec.csv keeps the \(recording.rows.count) samples written before"))
         expectSamples(recording.rows, match: fixture.rows.prefix(recording.rows.count))
     }
 
