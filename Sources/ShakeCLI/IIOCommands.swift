@@ -26,6 +26,9 @@ enum IIOOptions {
         "mount-matrix", value: "matrix",
         help: "Mount matrix \"x, y, z; x, y, z; x, y, z\" to use instead of the device's.")
 
+    static let reconnect = OptionSpec.flag(
+        "reconnect", help: "When the device vanishes or stalls, wait for it to come back and go on (times stay continuous).")
+
     static let all: [OptionSpec] = [uri, device, rate, mode, timeout, mountMatrix]
 
     static func readOptions(_ arguments: ParsedArguments) throws -> AccelerometerReadOptions {
@@ -73,7 +76,15 @@ final class SignalStopper {
     private let sources: [any DispatchSourceSignal]
     private let received = Received()
 
-    init(stopping reader: AccelerometerReader) {
+    convenience init(stopping reader: AccelerometerReader) {
+        self.init { reader.stop() }
+    }
+
+    convenience init(stopping reader: ReconnectingAccelerometerReader) {
+        self.init { reader.stop() }
+    }
+
+    init(stop: @escaping @Sendable () -> Void) {
         let queue = DispatchQueue(label: "shake.signals")
         var sources: [any DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] {
@@ -81,7 +92,7 @@ final class SignalStopper {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [received] in
                 received.signal.withLock { $0 = number }
-                reader.stop()
+                stop()
             }
             source.resume()
             sources.append(source)
@@ -187,32 +198,52 @@ enum RecordCommand: ShakeCommand {
             IIOOptions.duration,
             .option("output", short: "o", value: "file", help: "The CSV file to write."),
             .flag("overwrite", help: "Replace the output file if it exists (by default an existing file is an error)."),
+            IIOOptions.reconnect,
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         guard let output = arguments.value("output") else { throw UsageError("Missing '--output <file>'") }
         let duration = try arguments.double("duration", range: 0.000_001...1e9)
-        let reader = try IIOOptions.reader(arguments)
-        let metadata: [(key: String, value: String)] = [
-            ("device", reader.device.displayName),
-            ("rate_hz", hertzText(reader.rateHertz)),
-            ("source", "\(reader.uri) \(reader.device.id) (\(reader.mode.rawValue))"),
-            ("units", "m/s^2"),
-        ]
-        let writer: RecordingWriter
-        do {
-            writer = try RecordingWriter(path: output, metadata: metadata, overwrite: arguments.flag("overwrite"))
-        } catch {
-            throw CommandFailure(outputErrorText(error), exitStatus: ExitStatus.cannotCreate)
-        }
+        let reconnect = arguments.flag("reconnect")
+        let reader = ReconnectingAccelerometerReader(
+            uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
+            options: try IIOOptions.readOptions(arguments), reconnects: reconnect)
+        var writer: RecordingWriter?
+        var rateHertz = 0.0
+        var deviceName = ""
         let stopper = SignalStopper(stopping: reader)
         defer { stopper.remove() }
         var lastProgress = AccelerometerReaderClock.now()
-        let flushEvery = max(1, Int(reader.rateHertz * 0.1))
+        var flushEvery = 1
         var writeError: RecordingError?
         var readError: IIOError?
         do {
-            try reader.run { sample in
+            try reader.run(onEvent: { event in
+                switch event {
+                case .connected(let device, let rate, let mode):
+                    if let writer {
+                        io.err("Reconnected to \(device.displayName); recording goes on.\n")
+                        try writer.flush()
+                        return
+                    }
+                    rateHertz = rate
+                    deviceName = device.displayName
+                    flushEvery = max(1, Int(rate * 0.1))
+                    let metadata: [(key: String, value: String)] = [
+                        ("device", device.displayName),
+                        ("rate_hz", hertzText(rate)),
+                        ("source", "\(reader.uri) \(device.id) (\(mode.rawValue))"),
+                        ("units", "m/s^2"),
+                    ]
+                    writer = try RecordingWriter(path: output, metadata: metadata, overwrite: arguments.flag("overwrite"))
+                case .lost(let error, _):
+                    try writer?.flush()
+                    if reconnect { io.err("Device lost: \(error)\nWaiting for it to come back (Ctrl-C to stop)...\n") }
+                case .retryFailed(let error):
+                    io.err("Still waiting: \(error)\n")
+                }
+            }) { sample in
+                guard let writer else { return }
                 if let duration, sample.time >= duration {
                     reader.stop()
                     return
@@ -223,7 +254,10 @@ enum RecordCommand: ShakeCommand {
                 let now = AccelerometerReaderClock.now()
                 if now - lastProgress >= 0.25 {
                     lastProgress = now
-                    if io.errIsTerminal { io.err("\r" + progress(reader, samples: writer.samplesWritten) + "\u{1B}[K") }
+                    if io.errIsTerminal {
+                        io.err("\r" + progress(reader, samples: writer.samplesWritten, device: deviceName, rate: rateHertz)
+                            + "\u{1B}[K")
+                    }
                 }
             }
         } catch let error as IIOError {
@@ -232,6 +266,11 @@ enum RecordCommand: ShakeCommand {
             writeError = error
         }
         if io.errIsTerminal { io.err("\r\u{1B}[K") }
+        guard let writer else {
+            if let writeError { throw CommandFailure(outputErrorText(writeError), exitStatus: ExitStatus.cannotCreate) }
+            if let readError { throw deviceFailure(readError) }
+            return ExitStatus.success
+        }
         var kept = writer.samplesWritten
         if writeError == nil {
             do {
@@ -245,7 +284,7 @@ enum RecordCommand: ShakeCommand {
             // the name asked for (unless a file appeared there meanwhile) and say how much it holds.
             kept = keepPartialRecording(writer, at: output)
         }
-        io.err(progress(reader, samples: kept) + " -> \(output)\n")
+        io.err(progress(reader, samples: kept, device: deviceName, rate: rateHertz) + " -> \(output)\n")
         if let writeError {
             throw CommandFailure(outputErrorText(writeError) + "; \(output) keeps the \(kept) samples written before",
                                  exitStatus: ExitStatus.cannotCreate)
@@ -270,10 +309,10 @@ enum RecordCommand: ShakeCommand {
         return max(0, lines.filter { !$0.hasPrefix("#") }.count - 1)
     }
 
-    static func progress(_ reader: AccelerometerReader, samples: Int) -> String {
+    static func progress(_ reader: ReconnectingAccelerometerReader, samples: Int, device: String, rate: Double) -> String {
         let stats = reader.statistics
         return "Recorded \(samples) samples (\(fixed(stats.lastSampleTime ?? 0, 1)) s) from "
-            + "\(reader.device.displayName) at \(hertzText(reader.rateHertz)) Hz; dropped \(stats.droppedSamples)"
+            + "\(device) at \(hertzText(rate)) Hz; dropped \(stats.droppedSamples)"
             + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")"
     }
 }
@@ -286,14 +325,19 @@ enum LiveCommand: ShakeCommand {
         discussion: """
             Prints each shake event as it happens (times in seconds from the first sample, peak in \
             m/s² with gravity removed) and, on a terminal, a status line on stderr. Runs until \
-            --duration, Ctrl-C or SIGTERM (exit 0), or until the device vanishes or stalls (exit 74).
+            --duration, Ctrl-C or SIGTERM (exit 0), or until the device vanishes or stalls (exit 74; \
+            with --reconnect it waits for the device to come back, cancelling a shake in progress).
             """,
-        options: IIOOptions.all + [IIOOptions.duration] + DetectorOptions.specs + [DetectorOptions.formatSpec])
+        options: IIOOptions.all + [IIOOptions.duration, IIOOptions.reconnect] + DetectorOptions.specs
+            + [DetectorOptions.formatSpec])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let configuration = try DetectorOptions.configuration(arguments)
         let duration = try arguments.double("duration", range: 0.000_001...1e9)
         let json = wantsJSON(arguments)
+        if arguments.flag("reconnect") {
+            return try runReconnecting(arguments, configuration: configuration, duration: duration, json: json, io: io)
+        }
         let reader = try IIOOptions.reader(arguments)
         io.err("Listening to \(reader.device.displayName) at \(hertzText(reader.rateHertz)) Hz "
             + "(\(reader.mode.rawValue), \(reader.uri)); Ctrl-C to stop.\n")
@@ -326,6 +370,46 @@ enum LiveCommand: ShakeCommand {
             + "(\(fixed(stats.lastSampleTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
             + (stats.consumerOverruns > 0 ? ", \(stats.consumerOverruns) not processed in time" : "") + "\n")
         if let failure = outcome.failure.withLock({ $0 }) { throw deviceFailure(failure) }
+        return ExitStatus.success
+    }
+
+    /// `--reconnect`: the callback API through ``ReconnectingAccelerometerReader``; a lost
+    /// device interrupts the detector (cancelling a shake in progress).
+    static func runReconnecting(
+        _ arguments: ParsedArguments, configuration: ShakeConfiguration, duration: Double?, json: Bool, io: CommandIO
+    ) throws -> Int32 {
+        let reader = ReconnectingAccelerometerReader(
+            uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
+            options: try IIOOptions.readOptions(arguments))
+        let stopper = SignalStopper(stopping: reader)
+        defer { stopper.remove() }
+        var session = LiveSession(configuration: configuration, json: json, io: io)
+        do {
+            try reader.run(onEvent: { event in
+                switch event {
+                case .connected(let device, let rate, let mode):
+                    io.err("Listening to \(device.displayName) at \(hertzText(rate)) Hz (\(mode.rawValue), "
+                        + "\(reader.uri)); Ctrl-C to stop.\n")
+                case .lost(let error, _):
+                    session.interrupted()
+                    io.err("Device lost: \(error)\nWaiting for it to come back (Ctrl-C to stop)...\n")
+                case .retryFailed(let error):
+                    io.err("Still waiting: \(error)\n")
+                }
+            }) { sample in
+                if let duration, sample.time >= duration {
+                    reader.stop()
+                    return
+                }
+                session.process(sample)
+            }
+        } catch let error as IIOError {
+            throw deviceFailure(error)
+        }
+        if io.errIsTerminal { io.err("\r\u{1B}[K") }
+        let stats = reader.statistics
+        io.err("\(session.shakes) shake\(session.shakes == 1 ? "" : "s") in \(stats.samplesDelivered) samples "
+            + "(\(fixed(stats.lastSampleTime ?? 0, 1)) s); dropped \(stats.droppedSamples)\n")
         return ExitStatus.success
     }
 

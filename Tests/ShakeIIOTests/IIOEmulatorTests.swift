@@ -197,6 +197,48 @@ final class IIOEmulatorTests {
         expectSamples(recording.rows, match: fixture.rows.prefix(recording.rows.count))
     }
 
+    /// (URI, emulator fault options): the device itself vanishing and returning, or iiod restarting.
+    static let outages: [(uri: String, options: [String])] = [
+        ("local:", ["--vanish-after", "200", "--return-after", "1"]),
+        ("ip:127.0.0.1", ["--iiod", "--kill-iiod-after", "200", "--restart-iiod-after", "1"]),
+    ]
+
+    @Test(arguments: 0..<outages.count)
+    func reconnectResumesRecordingWhenTheDeviceComesBack(outage: Int) throws {
+        let shake = try Emulator.shake
+        let (uri, faults) = Self.outages[outage]
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast"] + faults,
+            command: [shake, "record", "--uri", uri, "--reconnect", "--timeout", "0.5", "--duration", "8", "-o", output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Device lost"))
+        #expect(result.stderr.contains("Reconnected to shakekit-accel"))
+        let rows = try Fixture.readRecording(output()).rows
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.time < $1.time })
+        // The outage shows as a gap in time of at least half a second.
+        let split = try #require(rows.indices.dropFirst().first { rows[$0].time - rows[$0 - 1].time >= 0.5 },
+                                 "no gap in the recording's times")
+        // Before it: the fixture's first samples, exactly; all 200 on the local backend (over iiod,
+        // samples in flight when it died are lost).
+        #expect(uri == "local:" ? split == 200 : (100...200).contains(split), "\(split) samples before the outage")
+        expectSamples(Array(rows[..<split]), match: fixture.rows.prefix(split))
+        // After it: a contiguous stretch of the fixture from where playback stopped.
+        let after = Array(rows[split...])
+        try #require(after.count > 50, "\(after.count) samples after the outage")
+        let start = try #require(fixture.rows.indices.first { index in
+            index >= split && abs(fixture.rows[index].x - after[0].x) <= Self.tolerance
+                && abs(fixture.rows[index].y - after[0].y) <= Self.tolerance
+                && abs(fixture.rows[index].z - after[0].z) <= Self.tolerance
+        })
+        #expect(uri == "local:" ? start == 200 : start >= 200 && start < 264, "resumed at fixture sample \(start)")
+        let resumed = fixture.rows[start..<min(fixture.rows.count, start + after.count)]
+        var worst = 0.0
+        for (got, want) in zip(after, resumed) {
+            worst = max(worst, abs(got.x - want.x), abs(got.y - want.y), abs(got.z - want.z))
+        }
+        #expect(worst <= Self.tolerance)
+    }
+
     @Test func stalledDeviceTimesOutInsteadOfHanging() throws {
         let shake = try Emulator.shake
         let started = Date()
