@@ -28,6 +28,9 @@ enum SynthCommand: ShakeCommand {
             .option("clip", value: "g",
                     help: "Sensor range: clip each axis at +/- this many g, or 'none'.",
                     default: "none; 2 for clipped-shake"),
+            .option("quantize", value: "m/s²",
+                    help: "Round every value to a multiple of this step, m/s² (e.g. 0.0096 for 1 mg).",
+                    default: "none"),
             .option("duration", value: "s",
                     help: "Length of the recording, s: stretches the walk or run, otherwise cuts or pads with rest.",
                     default: "the scenario's"),
@@ -65,6 +68,7 @@ enum SynthCommand: ShakeCommand {
         if let clip = arguments.value("clip") {
             sensor.clipG = clip == "none" ? nil : try arguments.double("clip", range: 0.1...1000)
         }
+        if let step = try arguments.double("quantize", range: 1e-9...100) { sensor.quantizationStep = step }
         let seed: UInt64
         if let text = arguments.value("seed") {
             guard let value = UInt64(text) else {
@@ -128,6 +132,7 @@ enum SynthCommand: ShakeCommand {
         parts += ["--rate", number(sensor.rateHertz), "--seed", String(seed)]
         parts += ["--jitter", number(sensor.jitterFraction), "--noise", number(sensor.noiseRMS)]
         parts += ["--clip", sensor.clipG.map(number) ?? "none"]
+        if let step = sensor.quantizationStep { parts += ["--quantize", number(step)] }
         if let duration { parts += ["--duration", number(duration)] }
         parts += ["-o", output]
         return parts.map(shellQuoted).joined(separator: " ")

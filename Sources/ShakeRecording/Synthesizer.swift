@@ -89,7 +89,13 @@ public struct SynthesizedRecording: Sequence, Sendable {
             } else {
                 averagingOffsets = [0]
             }
-            clipLimit = sensor.clipG.map { $0 * standardGravity }
+            // With quantisation the largest output is the last whole step within the range.
+            let step = sensor.quantizationStep
+            clipLimit = sensor.clipG.map { clipG in
+                let limit = clipG * standardGravity
+                guard let step else { return limit }
+                return (limit / step).rounded(.down) * step
+            }
         }
 
         public mutating func next() -> LabeledSample? {
@@ -104,11 +110,11 @@ public struct SynthesizedRecording: Sequence, Sendable {
             }
             value /= Double(averagingOffsets.count)
             value += SIMD3(noise.gaussian(), noise.gaussian(), noise.gaussian()) * sensor.noiseRMS
-            if let clipLimit {
-                value = value.clamped(lowerBound: SIMD3(repeating: -clipLimit), upperBound: SIMD3(repeating: clipLimit))
-            }
             if let step = sensor.quantizationStep {
                 value = (value / step).rounded(.toNearestOrEven) * step
+            }
+            if let clipLimit {
+                value = value.clamped(lowerBound: SIMD3(repeating: -clipLimit), upperBound: SIMD3(repeating: clipLimit))
             }
             let time = ((sensor.startTime + motionTime) * 1e6).rounded() / 1e6
             return LabeledSample(
