@@ -10,6 +10,7 @@ public enum ShakeTool {
         ReplayCommand.self,
         EvaluateCommand.self,
         ConfigCommand.self,
+        DemoCommand.self,
         SynthCommand.self,
     ]
 
