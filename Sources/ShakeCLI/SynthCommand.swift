@@ -45,7 +45,8 @@ enum SynthCommand: ShakeCommand {
             var notes: [String] = []
             if sensor.rateHertz != 100 { notes.append("\(fixed(sensor.rateHertz, 0)) Hz") }
             if let clip = sensor.clipG { notes.append("clipped at \(fixed(clip, 0)) g") }
-            return "\(scenario.name): \(scenario.summary)" + (notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")")
+            let note = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
+            return "\(scenario.name): \(scenario.summary)" + note
         }.joined(separator: "\n")
     }
 
@@ -72,7 +73,8 @@ enum SynthCommand: ShakeCommand {
         let seed: UInt64
         if let text = arguments.value("seed") {
             guard let value = UInt64(text) else {
-                throw UsageError("The value '\(text)' is invalid for '--seed': expected a whole number from 0 to 2^64-1")
+                throw UsageError(
+                    "The value '\(text)' is invalid for '--seed': expected a whole number from 0 to 2^64-1")
             }
             seed = value
         } else {

@@ -27,7 +27,9 @@ public struct Synthesizer: Sendable {
     ///
     /// - Throws: `SynthesisError` naming the segment and parameter out of range.
     /// - Complexity: O(duration · rate) time and memory.
-    public func render(script: [MotionSegment], sensor: SensorModel = SensorModel()) throws(SynthesisError) -> [LabeledSample] {
+    public func render(
+        script: [MotionSegment], sensor: SensorModel = SensorModel()
+    ) throws(SynthesisError) -> [LabeledSample] {
         Array(try samples(script: script, sensor: sensor))
     }
 
