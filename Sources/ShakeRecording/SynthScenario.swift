@@ -90,7 +90,8 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
         switch self {
         case .walking(let placement):
             let total = seconds ?? 30
-            let stand = MotionSegment.rest(seconds: min(2, total / 4), orientation: placement.orientation, held: placement != .bag)
+            let stand = MotionSegment.rest(
+                seconds: min(2, total / 4), orientation: placement.orientation, held: placement != .bag)
             return [stand, .walk(seconds: total - 2 * stand.seconds, placement: placement), stand]
         case .running:
             let total = seconds ?? 24
@@ -137,7 +138,8 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
                 .rest(seconds: 1, orientation: .flat),
                 .tap(TapMotion(peakG: 3, seconds: 1.5)), .tap(TapMotion(peakG: 5, seconds: 1.5)),
                 .tap(TapMotion(peakG: 2, seconds: 1.5)),
-                .tap(TapMotion(peakG: 4, atSeconds: 0.2, seconds: 0.35)), .tap(TapMotion(peakG: 4, atSeconds: 0, seconds: 1.45)),
+                .tap(TapMotion(peakG: 4, atSeconds: 0.2, seconds: 0.35)),
+                .tap(TapMotion(peakG: 4, atSeconds: 0, seconds: 1.45)),
                 .rest(seconds: 1),
             ]
         case .longShake:
