@@ -65,7 +65,7 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
         case .longShake: "one 6 s shake at 5 Hz, 2.5 g"
         case .clippedShake: "two hard shakes (3-3.5 g), for a +/-2 g sensor"
         case .sameMotion: "three short shakes, to render at several rates"
-        case .demoSession: "typing for 6 s, one clear shake, rest (the shake-to-undo demo)"
+        case .demoSession: "typing for 6 s, a clear shake, rest, a second shake (the shake-to-undo demo)"
         case .mixed: "pick-up, typing, walking, pocket, shakes, put-down, tap"
         }
     }
@@ -154,7 +154,8 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
                 hold(1.5),
             ]
         case .demoSession:
-            return [hold(1, .handheld), .typing(seconds: 6), hold(1), shake(5, 2.5, x, cycles: 10), hold(3)]
+            return [hold(1, .handheld), .typing(seconds: 6), hold(1), shake(5, 2.5, x, cycles: 10), hold(4),
+                    shake(4, 2.5, y, cycles: 8), hold(3)]
         case .mixed:
             return [
                 .rest(seconds: 2, orientation: .flat), .pickUp(seconds: 1, to: .handheld), .typing(seconds: 4),
