@@ -20,7 +20,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
         .target(name: "ShakeUndo", dependencies: ["ShakeDetection"]),
-        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording"]),
+        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeUndo"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection"]),
         .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording"]),
