@@ -43,6 +43,10 @@ public struct ShakeDetector: Sendable {
         didSet { reset() }
     }
 
+    // Squared thresholds, (m/s²)², from the configuration.
+    private var onsetSquared: Double
+    private var releaseSquared: Double
+
     // Filter state.
     private var started = false
     private var lastTime = 0.0
@@ -82,6 +86,8 @@ public struct ShakeDetector: Sendable {
     /// A detector in its initial state.
     public init(configuration: ShakeConfiguration = .default) {
         self.configuration = configuration
+        onsetSquared = configuration.onsetAcceleration * configuration.onsetAcceleration
+        releaseSquared = configuration.releaseAcceleration * configuration.releaseAcceleration
     }
 
     /// True between `began` and the matching `ended` or `cancelled`.
@@ -107,31 +113,22 @@ public struct ShakeDetector: Sendable {
     /// - Complexity: O(1), no allocation.
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
         let t = sample.time
-        guard t.isFinite, sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { return nil }
+        // v · 0 is 0 for every finite v and NaN for NaN and ±infinity: one test for all four values.
+        guard t * 0 + sample.x * 0 + sample.y * 0 + sample.z * 0 == 0 else { return nil }
         guard started else {
             restartFilters(with: sample)
             return nil
         }
         let dt = t - lastTime
         if dt == 0 { return nil }
-        let c = configuration
-        if dt < 0 || dt > c.maximumGapSeconds {
-            var event: ShakeEvent? = nil
-            if shaking { event = makeEvent(.cancelled, at: t, reason: .gap) }
-            let refractory = refractoryUntil
-            reset()
-            refractoryUntil = refractory
-            restartFilters(with: sample)
-            return event
+        if dt < 0 || dt > configuration.maximumGapSeconds {
+            return restartAfterGap(with: sample)
         }
         lastTime = t
         // Recompute the smoothing factors only when the interval changes by more than 1 part in
         // 10⁴ (timestamps like i/rate differ in the last bits); α then errs by under 10⁻⁴ relative.
         if abs(dt - cachedInterval) > 1e-4 * dt {
-            cachedInterval = dt
-            alphaGravity = smoothingFactor(interval: dt, timeConstant: c.gravityTimeConstantSeconds)
-            alphaSmoothing = smoothingFactor(interval: dt, timeConstant: c.smoothingTimeConstantSeconds)
-            alphaLinearity = smoothingFactor(interval: dt, timeConstant: c.linearityTimeConstantSeconds)
+            updateSmoothingFactors(interval: dt)
         }
 
         // 1. Gravity and linear acceleration.
@@ -150,8 +147,11 @@ public struct ShakeDetector: Sendable {
         mxz += al * (lx * lz - mxz)
         myz += al * (ly * lz - myz)
 
+        // Fast path for calm motion: nothing below can change.
+        let release2 = releaseSquared
+        if !inHalfWave && m2 <= release2 && !shaking && !exhausted { return nil }
+
         // 2. Half-waves.
-        let release2 = c.releaseAcceleration * c.releaseAcceleration
         if inHalfWave {
             if m2 < release2 || lx * peakX + ly * peakY + lz * peakZ < 0 {
                 closeHalfWave()
@@ -165,10 +165,8 @@ public struct ShakeDetector: Sendable {
             }
         }
         if !inHalfWave && m2 > release2 {
-            let onset2 = c.onsetAcceleration * c.onsetAcceleration
-            let s = c.saturationAcceleration
-            let saturated = abs(sample.x) >= s || abs(sample.y) >= s || abs(sample.z) >= s
-            if m2 > onset2 || saturated {
+            let s = configuration.saturationAcceleration
+            if m2 > onsetSquared || abs(sample.x) >= s || abs(sample.y) >= s || abs(sample.z) >= s {
                 openHalfWave(at: t, squared: m2)
             }
         }
@@ -176,12 +174,12 @@ public struct ShakeDetector: Sendable {
         // 3. Reversals.
         if inHalfWave && linkable && !linked {
             let gap = peakTime - previousTime
-            if gap > c.maximumReversalIntervalSeconds {
+            if gap > configuration.maximumReversalIntervalSeconds {
                 linkable = false
-            } else if gap >= c.minimumReversalIntervalSeconds {
+            } else if gap >= configuration.minimumReversalIntervalSeconds {
                 let dot = peakX * previousX + peakY * previousY + peakZ * previousZ
                 // cos = dot / (|peak| |previous|) ≤ reversalCosine, without a division.
-                if dot <= c.reversalCosine * peakSquared.squareRoot() * previousNorm {
+                if dot <= configuration.reversalCosine * peakSquared.squareRoot() * previousNorm {
                     linked = true
                     chainCount += 1
                     if chainCount == 2 {
@@ -197,10 +195,10 @@ public struct ShakeDetector: Sendable {
         }
 
         // 4. Began.
-        if inHalfWave && !shaking && !exhausted && chainCount >= c.minimumHalfWaves
+        if inHalfWave && !shaking && !exhausted && chainCount >= configuration.minimumHalfWaves
             && t >= refractoryUntil
-            && chainLongestInterval <= c.maximumIntervalRatio * chainShortestInterval
-            && linearity() <= c.maximumLinearity {
+            && chainLongestInterval <= configuration.maximumIntervalRatio * chainShortestInterval
+            && linearity() <= configuration.maximumLinearity {
             shaking = true
             shakeStart = chainStart
             shakePeakSquared = max(chainPeakSquared, peakSquared)
@@ -213,18 +211,18 @@ public struct ShakeDetector: Sendable {
 
         // 5. Ended, too long.
         if shaking {
-            if t - lastActivity > c.quietSeconds {
+            if t - lastActivity > configuration.quietSeconds {
                 let event = makeEvent(.ended, at: t)
                 endShake(refractoryFrom: t)
                 return event
             }
-            if t - shakeStart > c.maximumShakeSeconds {
+            if t - shakeStart > configuration.maximumShakeSeconds {
                 let event = makeEvent(.cancelled, at: t, reason: .tooLong)
                 shaking = false
                 exhausted = true
                 return event
             }
-        } else if exhausted && t - lastActivity > c.quietSeconds {
+        } else if exhausted && t - lastActivity > configuration.quietSeconds {
             endShake(refractoryFrom: t)
         }
         return nil
@@ -232,12 +230,32 @@ public struct ShakeDetector: Sendable {
 
     // MARK: Steps
 
+    @inline(never)
+    private mutating func restartAfterGap(with sample: Sample) -> ShakeEvent? {
+        var event: ShakeEvent? = nil
+        if shaking { event = makeEvent(.cancelled, at: sample.time, reason: .gap) }
+        let refractory = refractoryUntil
+        reset()
+        refractoryUntil = refractory
+        restartFilters(with: sample)
+        return event
+    }
+
+    @inline(never)
+    private mutating func updateSmoothingFactors(interval dt: Double) {
+        cachedInterval = dt
+        alphaGravity = smoothingFactor(interval: dt, timeConstant: configuration.gravityTimeConstantSeconds)
+        alphaSmoothing = smoothingFactor(interval: dt, timeConstant: configuration.smoothingTimeConstantSeconds)
+        alphaLinearity = smoothingFactor(interval: dt, timeConstant: configuration.linearityTimeConstantSeconds)
+    }
+
     private mutating func restartFilters(with sample: Sample) {
         started = true
         lastTime = sample.time
         gx = sample.x; gy = sample.y; gz = sample.z
     }
 
+    @inline(never)
     private mutating func openHalfWave(at t: Double, squared m2: Double) {
         inHalfWave = true
         peakSquared = m2
@@ -249,6 +267,7 @@ public struct ShakeDetector: Sendable {
         linkable = chainCount > 0 && t - previousTime <= configuration.maximumReversalIntervalSeconds
     }
 
+    @inline(never)
     private mutating func closeHalfWave() {
         inHalfWave = false
         if linked {
@@ -278,10 +297,12 @@ public struct ShakeDetector: Sendable {
     }
 
     /// `√(λ₂/λ₁)` of the weighted second-moment matrix of linear acceleration, in [0, 1].
+    @inline(never)
     private func linearity() -> Double {
         SecondMoment(xx: mxx, yy: myy, zz: mzz, xy: mxy, xz: mxz, yz: myz).linearity
     }
 
+    @inline(never)
     private func makeEvent(_ phase: ShakeEvent.Phase, at time: Double,
                            reason: ShakeEvent.CancellationReason? = nil) -> ShakeEvent {
         let axis: ShakeAxis
