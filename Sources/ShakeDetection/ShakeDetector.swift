@@ -19,7 +19,8 @@
 ///    a link is recognised as soon as the half-wave is clearly opposite. A half-wave that ends
 ///    without linking starts a new chain.
 /// 4. **Began**: when a chain holds `minimumHalfWaves` linked half-waves and the exponentially
-///    weighted second-moment matrix of `l` (`linearityTimeConstantSeconds`) has
+///    weighted second-moment matrix of `l` (`linearityTimeConstantSeconds`; samples with
+///    `|l| ≤ releaseAcceleration` outside half-waves and shakes only decay it) has
 ///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait), the
 ///    longest peak-to-peak interval in the chain is at most `maximumIntervalRatio` times the
 ///    shortest (a steady rhythm, not a heel strike's ringing and pause), and the detector is not
@@ -55,6 +56,7 @@ public struct ShakeDetector: Sendable {
     private var mxx = 0.0, myy = 0.0, mzz = 0.0       // second moments of l, (m/s²)²
     private var mxy = 0.0, mxz = 0.0, myz = 0.0
     // Smoothing factors cached for the last sample interval.
+    private var momentTime = 0.0  // time of the last second-moment update, s
     private var cachedInterval = -1.0
     private var alphaGravity = 0.0, alphaSmoothing = 1.0, alphaLinearity = 0.0
 
@@ -113,8 +115,7 @@ public struct ShakeDetector: Sendable {
     /// - Complexity: O(1), no allocation.
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
         let t = sample.time
-        // v · 0 is 0 for every finite v and NaN for NaN and ±infinity: one test for all four values.
-        guard t * 0 + sample.x * 0 + sample.y * 0 + sample.z * 0 == 0 else { return nil }
+        guard t.isFinite, sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { return nil }
         guard started else {
             restartFilters(with: sample)
             return nil
@@ -139,6 +140,27 @@ public struct ShakeDetector: Sendable {
         ly += alphaSmoothing * (sample.y - gy - ly)
         lz += alphaSmoothing * (sample.z - gz - lz)
         let m2 = lx * lx + ly * ly + lz * lz
+
+        // Fast path for calm motion (no half-wave, no shake, |l| below the release threshold):
+        // nothing below can change. The second moments skip calm samples; their decay is
+        // applied at the next active sample instead, so only the calm samples' own (small)
+        // outer products are left out of the linearity measure.
+        let release2 = releaseSquared
+        if !inHalfWave && m2 <= release2 && !shaking && !exhausted { return nil }
+        return processActive(sample, interval: dt, squaredMagnitude: m2)
+    }
+
+    /// Steps 2–5 for a sample that is not calm; kept out of line so that the calm path stays small.
+    @inline(never)
+    private mutating func processActive(_ sample: Sample, interval dt: Double, squaredMagnitude m2: Double)
+        -> ShakeEvent?
+    {
+        let t = sample.time
+        let release2 = releaseSquared
+        if t - momentTime > 1.5 * dt {
+            decayMoments(over: t - momentTime - dt)
+        }
+        momentTime = t
         let al = alphaLinearity
         mxx += al * (lx * lx - mxx)
         myy += al * (ly * ly - myy)
@@ -146,10 +168,6 @@ public struct ShakeDetector: Sendable {
         mxy += al * (lx * ly - mxy)
         mxz += al * (lx * lz - mxz)
         myz += al * (ly * lz - myz)
-
-        // Fast path for calm motion: nothing below can change.
-        let release2 = releaseSquared
-        if !inHalfWave && m2 <= release2 && !shaking && !exhausted { return nil }
 
         // 2. Half-waves.
         if inHalfWave {
@@ -241,6 +259,13 @@ public struct ShakeDetector: Sendable {
         return event
     }
 
+    /// Scales the second moments by `exp(−duration/τ)` for the calm samples skipped.
+    @inline(never)
+    private mutating func decayMoments(over duration: Double) {
+        let k = expNegative(duration / configuration.linearityTimeConstantSeconds)
+        mxx *= k; myy *= k; mzz *= k; mxy *= k; mxz *= k; myz *= k
+    }
+
     @inline(never)
     private mutating func updateSmoothingFactors(interval dt: Double) {
         cachedInterval = dt
@@ -252,6 +277,7 @@ public struct ShakeDetector: Sendable {
     private mutating func restartFilters(with sample: Sample) {
         started = true
         lastTime = sample.time
+        momentTime = sample.time
         gx = sample.x; gy = sample.y; gz = sample.z
     }
 
