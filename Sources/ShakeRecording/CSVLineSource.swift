@@ -77,7 +77,8 @@ final class CSVLineSource {
         self.path = name
         self.maximumLineBytes = max(64, maximumLineBytes)
         input = .bytes(bytes, offset: 0)
-        capacity = self.maximumLineBytes + Self.chunkBytes
+        // The bytes cannot grow, so a small input needs only a small buffer.
+        capacity = min(self.maximumLineBytes + Self.chunkBytes, bytes.count + 1)
         buffer = Self.allocateBuffer(capacity)
     }
 
@@ -85,8 +86,10 @@ final class CSVLineSource {
     static let slackBytes = 8
 
     private static func allocateBuffer(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        // Only the slack is initialised: untouched pages of a large buffer are never faulted in,
+        // and bytes beyond the data that 8-byte loads see are masked off.
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + slackBytes)
-        buffer.initialize(repeating: 0, count: capacity + slackBytes)
+        (buffer + capacity).initialize(repeating: 0, count: slackBytes)
         return buffer
     }
 
