@@ -281,4 +281,23 @@ final class IIOEmulatorTests {
             #expect(time >= shake.start && time <= shake.end + 1, "shake began at \(time) s, fixture \(shake)")
         }
     }
+
+    @Test func liveWithReconnectGoesOnDetectingAfterTheDeviceReturns() throws {
+        let shake = try Emulator.shake
+        // The device vanishes at 6 s, between the fixture's two shakes, and returns 0.5 s later.
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast", "--vanish-after", "300", "--return-after", "0.5"],
+            command: [shake, "live", "--reconnect", "--timeout", "0.5", "--duration", "11.5", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Device lost"))
+        let began = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["phase"] as? String == "began" }.compactMap { $0["time_s"] as? Double }
+        #expect(began.count == 2, "\(result.stdout)")
+        if began.count == 2 {
+            #expect(began[0] >= 3.0 && began[0] <= 5.6)
+            // After the outage, times run on from where they were plus the outage (0.5 s to ~2 s).
+            #expect(began[1] >= 8.5 && began[1] <= 9.6 + 1 + 2.5, "second shake began at \(began[1]) s")
+        }
+    }
 }
