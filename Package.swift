@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "ShakeDetection", targets: ["ShakeDetection"]),
         // CSV recordings, synthesizer, evaluation, JSON configuration files.
         .library(name: "ShakeRecording", targets: ["ShakeRecording"]),
+        // Undo stack, shake dispatcher, single-owner gesture registry, feedback. No Foundation.
+        .library(name: "ShakeUndo", targets: ["ShakeUndo"]),
         // Live samples from Linux IIO accelerometers through libiio 0.24.
         .library(name: "ShakeIIO", targets: ["ShakeIIO"]),
         .executable(name: "shake", targets: ["shake"]),
@@ -19,12 +21,14 @@ let package = Package(
             // ShakeDetection (no Foundation) links on Linux.
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
+        .target(name: "ShakeUndo", dependencies: ["ShakeDetection"]),
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .target(name: "ShakeIIO", dependencies: ["CLibIIO", "ShakeDetection"]),
-        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeIIO"]),
+        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeUndo", "ShakeIIO"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection"]),
         .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording"]),
+        .testTarget(name: "ShakeUndoTests", dependencies: ["ShakeUndo"]),
         .testTarget(name: "ShakeCLITests", dependencies: ["ShakeCLI"]),
         .testTarget(name: "ShakeIIOTests", dependencies: ["ShakeIIO", "ShakeDetection"]),
     ],
