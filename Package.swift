@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "ShakeRecording", targets: ["ShakeRecording"]),
         // Undo stack, shake dispatcher, single-owner gesture registry, feedback. No Foundation.
         .library(name: "ShakeUndo", targets: ["ShakeUndo"]),
+        // Live samples from Linux IIO accelerometers through libiio 0.24.
+        .library(name: "ShakeIIO", targets: ["ShakeIIO"]),
         .executable(name: "shake", targets: ["shake"]),
     ],
     targets: [
@@ -20,12 +22,15 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
         .target(name: "ShakeUndo", dependencies: ["ShakeDetection"]),
-        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording"]),
+        .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        .target(name: "ShakeIIO", dependencies: ["CLibIIO", "ShakeDetection"]),
+        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeUndo", "ShakeIIO"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection"]),
         .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording"]),
         .testTarget(name: "ShakeUndoTests", dependencies: ["ShakeUndo"]),
         .testTarget(name: "ShakeCLITests", dependencies: ["ShakeCLI"]),
+        .testTarget(name: "ShakeIIOTests", dependencies: ["ShakeIIO", "ShakeDetection"]),
     ],
     swiftLanguageModes: [.v6]
 )

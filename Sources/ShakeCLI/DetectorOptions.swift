@@ -54,29 +54,20 @@ enum DetectorOptions {
 }
 
 /// The detector `replay` and `evaluate` run: ShakeKit's or the Seismic baseline.
-enum SelectedDetector: ShakeDetecting, Sendable {
+///
+/// Not itself a `ShakeDetecting`: switching per sample would copy the detector's state twice per
+/// sample. `replay` picks the concrete detector once and streams the whole file through it.
+enum SelectedDetector: Sendable {
     case shakeKit(ShakeDetector)
     case seismic(SeismicDetector)
 
-    mutating func process(_ sample: Sample) -> ShakeEvent? {
+    /// Streams `path` through a fresh copy of this detector.
+    func replay(path: String, options: CSVImportOptions) throws -> RecordingReplay.Result {
         switch self {
         case .shakeKit(var detector):
-            defer { self = .shakeKit(detector) }
-            return detector.process(sample)
+            return try RecordingReplay.run(path: path, options: options, detector: &detector)
         case .seismic(var detector):
-            defer { self = .seismic(detector) }
-            return detector.process(sample)
-        }
-    }
-
-    mutating func interrupt(at time: Double) -> ShakeEvent? {
-        switch self {
-        case .shakeKit(var detector):
-            defer { self = .shakeKit(detector) }
-            return detector.interrupt(at: time)
-        case .seismic(var detector):
-            defer { self = .seismic(detector) }
-            return detector.interrupt(at: time)
+            return try RecordingReplay.run(path: path, options: options, detector: &detector)
         }
     }
 }

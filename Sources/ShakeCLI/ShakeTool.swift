@@ -12,7 +12,11 @@ public enum ShakeTool {
         TuneCommand.self,
         PlotCommand.self,
         ConfigCommand.self,
+        DemoCommand.self,
         SynthCommand.self,
+        DevicesCommand.self,
+        RecordCommand.self,
+        LiveCommand.self,
     ]
 
     static let overview = """

@@ -52,8 +52,8 @@ public final class GestureRegistry: Sendable {
     @discardableResult
     public func release(_ ownership: consuming GestureOwnership) -> Bool {
         guard ownership.registry === self else { return false }
+        // `ownership` ends with this call; its deinit then finds it stale and does nothing.
         return releaseIfCurrent(generation: ownership.generation)
-        // `ownership` ends here; its deinit finds it stale and does nothing.
     }
 
     /// Hands the gesture from the token's holder to `newOwner` without ever leaving it free, so

@@ -105,17 +105,29 @@ private func magnitudeDeviation(_ sample: Sample) -> Double {
         }
     }
 
-    @Test func pocketImpactsAreStrongestAndBagIsDamped() throws {
-        func peakDeviation(_ placement: GaitPlacement) throws -> Double {
-            let samples = try Synthesizer(seed: 25).render(
+    @Test func pocketHitsHardestAndBagSoftensItsImpacts() throws {
+        func walk(_ placement: GaitPlacement) throws -> [LabeledSample] {
+            try Synthesizer(seed: 25).render(
                 script: [.walk(seconds: 20, placement: placement)], sensor: synthIdealSensor(rateHertz: 400))
-            return samples.map { magnitudeDeviation($0.sample) }.max()! / standardGravity
         }
-        let pocket = try peakDeviation(.pocket)
-        let hand = try peakDeviation(.hand)
-        let bag = try peakDeviation(.bag)
-        #expect(pocket > 1.5 * hand && hand > 1.5 * bag, "pocket \(pocket) g, hand \(hand) g, bag \(bag) g")
-        #expect(hand > 0.2 && hand < 0.7)
+        func peakDeviation(_ samples: [LabeledSample]) -> Double {
+            samples.map { magnitudeDeviation($0.sample) }.max()! / standardGravity
+        }
+        /// How long |a| − g stays above half its peak, s (a step's impact is the peak).
+        func impactWidth(_ samples: [LabeledSample]) -> Double {
+            let peak = peakDeviation(samples) * standardGravity
+            let above = samples.filter { magnitudeDeviation($0.sample) > peak / 2 }.count
+            return Double(above) / 400 / 40  // about 40 steps in 20 s
+        }
+        let pocket = try walk(.pocket)
+        let hand = try walk(.hand)
+        let bag = try walk(.bag)
+        // The order the corpus's walking recordings show: pocket 2.2 g, bag 1.8 g, hand 0.7 g.
+        let (pocketPeak, bagPeak, handPeak) = (peakDeviation(pocket), peakDeviation(bag), peakDeviation(hand))
+        #expect(pocketPeak > 1.2 * bagPeak && bagPeak > 1.2 * handPeak, "pocket \(pocketPeak) g, bag \(bagPeak) g, hand \(handPeak) g")
+        #expect(handPeak > 0.3 && handPeak < 0.9)
+        #expect(pocketPeak > 1.3 && pocketPeak < 2.5)
+        #expect(impactWidth(bag) > 1.5 * impactWidth(pocket), "bag \(impactWidth(bag)) s, pocket \(impactWidth(pocket)) s")
     }
 
     @Test func runningHitsHarderThanWalking() throws {

@@ -30,7 +30,7 @@ import ShakeUndo
         try undo.setActionName("delete name")                 // button: "Undo Delete Name"
         let feedback = try FeedbackCenter(sinks: [TerminalFeedbackSink { output.append($0) }])
         let presenter = ClosurePromptPresenter { prompt in
-            output.append(prompt.choices.compactMap(prompt.title(for:)).joined(separator: " | "))
+            output.append("\(prompt)")                       // "Undo Delete Name | Cancel"
             return .undo                                      // or nil, then shakeToUndo.answer(_:at:)
         }
         let shakeToUndo = ShakeToUndo(contexts: contexts, presenter: presenter, feedback: feedback)
