@@ -16,14 +16,15 @@ enum PlotCommand: ShakeCommand {
             markers with their times (began ▲, ended ▼, cancelled ✕). The detector runs over the whole \
             recording; --from and --to only choose what is drawn. Long recordings are drawn as the \
             minimum and maximum of each pixel column. The SVG is self-contained (no fonts, no scripts).
-            """,
+
+            """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "The CSV recording to draw.")],
         options: DetectorOptions.specs + [
             .option("from", value: "seconds", help: "Start of the time range drawn, s. (default: the first sample)"),
             .option("to", value: "seconds", help: "End of the time range drawn, s. (default: the last sample)"),
             .option("output", short: "o", value: "file", help: "The SVG file to write (required)."),
             .flag("force", help: "Overwrite an existing output file."),
-        ]
+        ] + ImportOptions.specs
     )
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
@@ -46,7 +47,7 @@ enum PlotCommand: ShakeCommand {
         var labels: [Bool] = []
         var labelled = true
         do {
-            var reader = try RecordingReader(path: path)
+            var reader = try RecordingReader(path: path, options: ImportOptions.options(arguments))
             while let row = try reader.next() {
                 samples.append(row.sample)
                 if let isShake = row.isShake { labels.append(isShake) } else { labelled = false }

@@ -18,13 +18,14 @@ enum TuneCommand: ShakeCommand {
             stay within --max-false-per-hour and that fires no duplicates; ties go to the lower \
             median latency, then to the configuration closest to the medium preset. The result is \
             the same for the same inputs, whatever --jobs is.
-            Reported: the in-sample figures (optimistic: tuned and scored on the same data), \
-            cross-validated figures (leave one recording group out, the group being the file name \
-            up to its first '_', e.g. wiimote, microbit, oxford; k-fold by file when there are fewer \
-            than 3 groups): each fold is tuned without its held-out recordings and scored on them, \
-            and the held-out counts are pooled), and the trade-off curve: the best recall within \
+            Reported: the in-sample figures (optimistic: tuned and scored on the same data); \
+            cross-validated figures: each recording group (the file name up to its first '_', e.g. \
+            wiimote, microbit, oxford) is held out in turn (k-fold by file when there are fewer \
+            than 3 groups), a configuration is tuned without it and scored on it, and the held-out \
+            counts are pooled; and the trade-off curve: the best recall within \
             each budget of 0, 0.5, 1, 2, 5 and 10 false shakes per hour (in sample).
-            """,
+
+            """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],
         options: [
             .option("max-false-per-hour", value: "rate",
@@ -37,7 +38,7 @@ enum TuneCommand: ShakeCommand {
             .option("jobs", short: "j", value: "n", help: "Replays run at once.",
                     default: "active processor count"),
             DetectorOptions.formatSpec,
-        ]
+        ] + ImportOptions.specs
     )
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
@@ -58,7 +59,7 @@ enum TuneCommand: ShakeCommand {
         let files = try EvaluateCommand.recordingFiles(arguments.positionals)
         let progress = ProgressDisplay(io: io, label: "tune")
         progress.note("reading \(files.count) recording\(files.count == 1 ? "" : "s")")
-        let recordings = try load(files: files, jobs: options.jobs)
+        let recordings = try load(files: files, options: ImportOptions.options(arguments), jobs: options.jobs)
 
         let started = Date()
         var tuner = Tuner(recordings: recordings, options: options)
@@ -91,7 +92,7 @@ enum TuneCommand: ShakeCommand {
     }
 
     /// Reads every file once, on `jobs` threads; the first failing file (in order) is reported.
-    static func load(files: [String], jobs: Int) throws -> [TuningRecording] {
+    static func load(files: [String], options: CSVImportOptions, jobs: Int) throws -> [TuningRecording] {
         let results = Mutex<[Int: Result<TuningRecording, CommandFailure>]>([:])
         let next = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, files.count))) { _ in
@@ -100,7 +101,7 @@ enum TuneCommand: ShakeCommand {
                 if index >= files.count { break }
                 let outcome: Result<TuningRecording, CommandFailure>
                 do {
-                    outcome = .success(try TuningRecording.load(path: files[index]))
+                    outcome = .success(try TuningRecording.load(path: files[index], options: options))
                 } catch let error as TuningError {
                     outcome = .failure(CommandFailure(error.message, exitStatus: ExitStatus.dataError))
                 } catch {
