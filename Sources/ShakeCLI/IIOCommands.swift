@@ -3,6 +3,7 @@ import Foundation
 import ShakeDetection
 import ShakeIIO
 import ShakeRecording
+import ShakeUndo
 import Synchronization
 
 /// Options shared by the commands that read IIO devices.
@@ -328,14 +329,19 @@ enum LiveCommand: ShakeCommand {
             --duration, Ctrl-C or SIGTERM (exit 0), or until the device vanishes or stalls (exit 74; \
             with --reconnect it waits for the device to come back, cancelling a shake in progress).
             """,
-        options: IIOOptions.all + [IIOOptions.duration, IIOOptions.reconnect] + DetectorOptions.specs
-            + [DetectorOptions.formatSpec])
+        options: IIOOptions.all + [
+            IIOOptions.duration, IIOOptions.reconnect,
+            .flag("undo-demo", help: "Wire the shakes to shake to undo: the 'shake demo' editing session, live."),
+            .option("choices", value: "list",
+                    help: "With --undo-demo: the scripted answers to successive prompts, comma-separated; then cancel.",
+                    default: "undo,undo"),
+        ] + DetectorOptions.specs + [DetectorOptions.formatSpec])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let configuration = try DetectorOptions.configuration(arguments)
         let duration = try arguments.double("duration", range: 0.000_001...1e9)
         let json = wantsJSON(arguments)
-        if arguments.flag("reconnect") {
+        if arguments.flag("reconnect") || arguments.flag("undo-demo") {
             return try runReconnecting(arguments, configuration: configuration, duration: duration, json: json, io: io)
         }
         let reader = try IIOOptions.reader(arguments)
@@ -380,10 +386,22 @@ enum LiveCommand: ShakeCommand {
     ) throws -> Int32 {
         let reader = ReconnectingAccelerometerReader(
             uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
-            options: try IIOOptions.readOptions(arguments))
+            options: try IIOOptions.readOptions(arguments), reconnects: arguments.flag("reconnect"))
+        var demo: LiveUndoDemo?
+        if arguments.flag("undo-demo") {
+            var choices: [UndoChoice] = []
+            for word in (arguments.value("choices") ?? "undo,undo").split(separator: ",") {
+                guard let choice = UndoChoice(rawValue: word.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                    throw UsageError("The value '\(word)' is invalid for '--choices': use undo, redo or cancel")
+                }
+                choices.append(choice)
+            }
+            demo = try LiveUndoDemo(io: io, choices: choices, ringsBell: false)
+        }
         let stopper = SignalStopper(stopping: reader)
         defer { stopper.remove() }
         var session = LiveSession(configuration: configuration, json: json, io: io)
+        var lastTime: Double?
         do {
             try reader.run(onEvent: { event in
                 switch event {
@@ -391,8 +409,10 @@ enum LiveCommand: ShakeCommand {
                     io.err("Listening to \(device.displayName) at \(hertzText(rate)) Hz (\(mode.rawValue), "
                         + "\(reader.uri)); Ctrl-C to stop.\n")
                 case .lost(let error, _):
-                    session.interrupted()
-                    io.err("Device lost: \(error)\nWaiting for it to come back (Ctrl-C to stop)...\n")
+                    if let event = session.interrupted() { demo?.handle(event) }
+                    if reader.reconnects {
+                        io.err("Device lost: \(error)\nWaiting for it to come back (Ctrl-C to stop)...\n")
+                    }
                 case .retryFailed(let error):
                     io.err("Still waiting: \(error)\n")
                 }
@@ -401,11 +421,15 @@ enum LiveCommand: ShakeCommand {
                     reader.stop()
                     return
                 }
-                session.process(sample)
+                lastTime = sample.time
+                try demo?.advance(to: sample)
+                if let event = session.process(sample) { demo?.handle(event) }
             }
         } catch let error as IIOError {
+            if let lastTime { demo?.finish(at: lastTime) }
             throw deviceFailure(error)
         }
+        if let lastTime { demo?.finish(at: lastTime) }
         if io.errIsTerminal { io.err("\r\u{1B}[K") }
         let stats = reader.statistics
         io.err("\(session.shakes) shake\(session.shakes == 1 ? "" : "s") in \(stats.samplesDelivered) samples "
@@ -433,20 +457,27 @@ enum LiveCommand: ShakeCommand {
             self.io = io
         }
 
-        mutating func process(_ sample: Sample) {
+        /// Feeds the detector; prints and returns the event it reports.
+        @discardableResult
+        mutating func process(_ sample: Sample) -> ShakeEvent? {
             lastTime = sample.time
-            if let event = detector.process(sample) { report(event) }
+            let event = detector.process(sample)
+            if let event { report(event) }
             let now = AccelerometerReaderClock.now()
             if io.errIsTerminal && now - lastStatus >= 0.2 {
                 lastStatus = now
                 io.err("\r\(fixed(sample.time, 1)) s  |a| \(fixed(sample.magnitude, 1)) m/s²  "
                     + "\(detector.isShaking ? "SHAKING" : "still  ")  shakes: \(shakes)\u{1B}[K")
             }
+            return event
         }
 
         /// The stream broke: a shake in progress is cancelled.
-        mutating func interrupted() {
-            if let lastTime, let event = detector.interrupt(at: lastTime) { report(event) }
+        @discardableResult
+        mutating func interrupted() -> ShakeEvent? {
+            guard let lastTime, let event = detector.interrupt(at: lastTime) else { return nil }
+            report(event)
+            return event
         }
 
         mutating func report(_ event: ShakeEvent) {

@@ -300,4 +300,20 @@ final class IIOEmulatorTests {
             #expect(began[1] >= 8.5 && began[1] <= 9.6 + 1 + 2.5, "second shake began at \(began[1]) s")
         }
     }
+
+    @Test func liveUndoDemoUndoesWithLiveShakes() throws {
+        let shake = try Emulator.shake
+        let session = Emulator.repositoryRoot.appendingPathComponent("Fixtures/demo_session_50hz.csv").path
+        let result = try Emulator.run(
+            fixture: session, options: ["--fast"],
+            command: [shake, "live", "--undo-demo", "--choices", "undo,redo", "--duration", "18"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("the gesture is owned by \"note editor\"") })
+        #expect(lines.contains { $0.hasSuffix("user taps [Undo Address Change]") })
+        #expect(lines.contains { $0.hasSuffix("prompt    [Undo Delete Name] [Redo Address Change] [Cancel]") })
+        #expect(lines.contains { $0.hasSuffix("user taps [Redo Address Change]") })
+        #expect(lines.last?.hasSuffix("2 prompts; final document: note: \"Call the plumber\"  name: \"\"  address: \"34 Oak Avenue\"") == true,
+                "\(lines.last ?? "")")
+    }
 }
