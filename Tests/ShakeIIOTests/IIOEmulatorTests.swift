@@ -253,12 +253,12 @@ final class IIOEmulatorTests {
         expectSamples(recording.rows, match: fixture.rows.prefix(120))
     }
 
-    @Test(arguments: ["INT", "TERM"])
-    func signalStopsRecordingWithAValidFile(signal: String) throws {
+    @Test(arguments: ["INT", "TERM"], uris)
+    func signalStopsRecordingWithAValidFile(signal: String, uri: String) throws {
         let shake = try Emulator.shake
-        let script = "\"$0\" record -o \"$1\" & pid=$!; sleep 1.5; kill -\(signal) $pid; wait $pid"
+        let script = "\"$0\" record --uri \"$2\" -o \"$1\" & pid=$!; sleep 1.5; kill -\(signal) $pid; wait $pid"
         let result = try Emulator.run(
-            fixture: fixture.path, options: [], command: ["sh", "-c", script, shake, output()])
+            fixture: fixture.path, options: ["--iiod"], command: ["sh", "-c", script, shake, output(), uri])
         #expect(result.status == 0, "\(result.stderr)")
         let recording = try Fixture.readRecording(output())
         #expect(recording.rows.count >= 40, "\(recording.rows.count) samples in 1.5 s")
