@@ -14,10 +14,11 @@ enum TuneCommand: ShakeCommand {
             memory. The search tries a coarse grid over the onset threshold, release fraction, \
             reversal interval, half-wave count, linearity limit and gravity time constant, then \
             refines the best few points one parameter at a time (also the reversal angle, \
-            shortest reversal interval, linearity time constant, quiet time and refractory period). Objective: the highest recall whose false shakes per hour \
-            stay within --max-false-per-hour and that fires no duplicates; ties go to the lower \
-            median latency, then to the configuration closest to the medium preset. The result is \
-            the same for the same inputs, whatever --jobs is.
+            shortest reversal interval, interval ratio, linearity time constant, quiet time and \
+            refractory period). Objective: the highest recall whose false shakes per hour stay \
+            within --max-false-per-hour and that fires no duplicates; ties go to the lower median \
+            latency (in steps of 50 ms), then to the configuration closest to the medium preset. \
+            The result is the same for the same inputs, whatever --jobs is.
             Reported: the in-sample figures (optimistic: tuned and scored on the same data); \
             cross-validated figures: each recording group (the file name up to its first '_', e.g. \
             wiimote, microbit, oxford) is held out in turn (k-fold by file when there are fewer \
@@ -155,7 +156,7 @@ enum TuneCommand: ShakeCommand {
         text += "Searched \(result.configurationsEvaluated) configurations in \(fixed(seconds, 1)) s with \(jobs) "
             + "job\(jobs == 1 ? "" : "s").\n"
         text += "Objective: highest recall with false/h <= \(budgetText(result.maximumFalsePerHour)) and no duplicates; "
-            + "ties: lower median latency, then closer to the medium preset.\n"
+            + "ties: lower median latency (50 ms steps), then closer to the medium preset.\n"
         if !result.metBudget {
             text += "WARNING: no configuration tried met the budget; showing the one with the fewest false shakes "
                 + "and duplicates.\n"

@@ -32,7 +32,10 @@ public struct TradeoffPlot: Sendable {
         let xScale = PlotScale(0, max(1, (xs.max() ?? 1) * 1.05), count: 8)
         let yScale = PlotScale(max(0, (ys.min() ?? 0) - 0.05), 1, count: 6)
         func px(_ value: Double) -> Double { left + (value - xScale.lower) / (xScale.upper - xScale.lower) * (right - left) }
-        func py(_ value: Double) -> Double { bottom - (value - yScale.lower) / (yScale.upper - yScale.lower) * (bottom - top) }
+        // 14 px of headroom above the top tick, so points at recall 1 stay inside the frame.
+        func py(_ value: Double) -> Double {
+            bottom - (value - yScale.lower) / (yScale.upper - yScale.lower) * (bottom - top - 14)
+        }
 
         svg.text(title, x: left, y: 28, size: 17, weight: "bold", className: "title")
         let subtitle = "\(result.recordings) recordings, \(result.inSample.shakes) labelled shakes, "
@@ -101,11 +104,18 @@ public struct TradeoffPlot: Sendable {
                 groups.append((x, y, [point.budget], point.summary.recall!))
             }
         }
+        // Labels never overlap: a label that would cover an earlier one moves down a line.
+        var boxes: [(x: Double, y: Double, width: Double)] = []
         for group in groups {
             let budgets = group.budgets.count == 1 ? PlotSVG.n(group.budgets[0])
                 : PlotSVG.n(group.budgets.first!) + " to " + PlotSVG.n(group.budgets.last!)
             let text = "budget ≤ \(budgets)/h: recall " + String(format: "%.3f", group.recall)
-            svg.text(text, x: min(group.x + 8, right - 230), y: group.y + 18, size: 11, fill: "#333333", halo: true)
+            let width = Double(text.count) * 6.3
+            let x = min(group.x + 8, right - width - 4)
+            var y = group.y + 18
+            while boxes.contains(where: { abs($0.y - y) < 14 && x < $0.x + $0.width && $0.x < x + width }) { y += 14 }
+            boxes.append((x, y, width))
+            svg.text(text, x: x, y: y, size: 11, fill: "#333333", halo: true)
         }
 
         // The chosen configuration.
@@ -114,16 +124,25 @@ public struct TradeoffPlot: Sendable {
             svg.raw("circle", [("cx", PlotSVG.n(x)), ("cy", PlotSVG.n(y)), ("r", "10"), ("fill", "none"),
                                ("stroke", Self.colors.chosen), ("stroke-width", "3"), ("class", "chosen-point")])
             let text = "chosen: recall " + String(format: "%.3f", recall) + ", " + String(format: "%.2f", rate) + " false/h"
-            let labelY = y - 14 < top + 12 ? y + 34 : y - 14
-            svg.text(text, x: min(x + 14, right - 250), y: labelY, size: 12, weight: "bold", fill: Self.colors.chosen,
-                     halo: true)
+            let labelX = min(x + 14, right - 250)
+            var labelY = y - 14 < top + 12 ? y + 18 : y - 14
+            while boxes.contains(where: { abs($0.y - labelY) < 14 && labelX < $0.x + $0.width && $0.x < labelX + 250 }) {
+                labelY += 14
+            }
+            boxes.append((labelX, labelY, 250))
+            svg.text(text, x: labelX, y: labelY, size: 12, weight: "bold", fill: Self.colors.chosen, halo: true)
         }
         if let validated, let rate = validated.falsePerHour, let recall = validated.recall {
             let x = px(rate), y = py(recall)
             svg.raw("path", [("d", diamond(x, y, 7)), ("fill", Self.colors.validated), ("class", "validated-point")])
             let text = "cross-validated: recall " + String(format: "%.3f", recall) + ", "
                 + String(format: "%.2f", rate) + " false/h"
-            svg.text(text, x: min(x + 12, right - 290), y: y + 20, size: 12, fill: Self.colors.validated, halo: true)
+            let labelX = min(x + 12, right - 290)
+            var labelY = y + 20
+            while boxes.contains(where: { abs($0.y - labelY) < 14 && labelX < $0.x + $0.width && $0.x < labelX + 290 }) {
+                labelY += 14
+            }
+            svg.text(text, x: labelX, y: labelY, size: 12, fill: Self.colors.validated, halo: true)
         }
         return svg.document(title: title)
     }

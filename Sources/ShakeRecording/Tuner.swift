@@ -7,7 +7,8 @@ import Synchronization
 /// **Objective.** A configuration is *feasible* when its false shakes per hour (over the
 /// `shake = 0` time of the recordings) stay within the budget and it fires no duplicates.
 /// Among feasible ones the tuner prefers, in order: more detected shakes (higher recall),
-/// lower median latency, a smaller distance from the reference (medium) preset — the sum over
+/// lower median latency in steps of `latencyResolutionSeconds` (50 ms: smaller differences are
+/// noise on a few dozen shakes, and chasing them drifts away from the preset), a smaller distance from the reference (medium) preset — the sum over
 /// axes of |value − reference value| / (axis span) — and finally the earlier candidate in axis
 /// order. When nothing is feasible it prefers fewer false shakes plus duplicates, then the same.
 ///
@@ -30,6 +31,9 @@ public struct Tuner {
 
     /// Per candidate (indices into each axis's values), the counts per recording once replayed.
     private var cache: [[Int]: [EvaluationCounts?]] = [:]
+    /// Median latencies closer than this compare equal in the objective, s.
+    public static let latencyResolutionSeconds = 0.05
+
     /// Candidates whose configuration fails `validate()`: never replayed, ranked last.
     private var invalid: Set<[Int]> = []
     private let counter = WorkCounter()
@@ -220,7 +224,8 @@ public struct Tuner {
         for (axis, index) in zip(options.axes, candidate) {
             distance += abs(axis.values[index] - axis.value(in: options.reference)) / axis.span
         }
-        let latency = EvaluationSummary.percentile(counts.latencies.sorted(), 0.5) ?? .infinity
+        let median = EvaluationSummary.percentile(counts.latencies.sorted(), 0.5) ?? .infinity
+        let latency = (median / Self.latencyResolutionSeconds).rounded()
         return Score(feasible: isFeasible(counts, budget: budget), errors: counts.falseShakes + counts.duplicates,
                      detected: counts.detected, latency: latency, distance: distance, candidate: candidate)
     }
