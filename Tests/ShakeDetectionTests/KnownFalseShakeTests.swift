@@ -1,0 +1,52 @@
+import Testing
+import ShakeDetection
+
+/// Motions that are not shakes but that the detector currently takes for one (false shakes of the
+/// kinds seen on the acceptance corpus). Each is wrapped in `withKnownIssue`: when a rule finally
+/// rejects it, the test fails ("known issue was not recorded") so the wrapper can be removed.
+///
+/// Investigated without success (see the algo2 report): duty cycle of the chain (fraction of time
+/// with |l| above the release threshold), amplitude consistency of the half-waves, and a minimum
+/// half-wave width all overlap between these motions and real or synthetic shakes.
+@Suite struct KnownFalseShakeTests {
+    static let rates: [Double] = [50, 100, 400]
+
+    /// Walking with the phone in a back pocket, 2 steps/s: each heel strike rings along one line
+    /// as four alternating half-sine spikes (+15, −14, +13, −12 m/s², 0.05 s wide, 0.07 s apart),
+    /// then a slower rebound (−7.5 m/s², 0.12 s wide) 0.3 s after the strike. The ring is regular
+    /// and linear and the rebound links it to the next step, so the whole walk is one chain.
+    @Test(arguments: rates)
+    func backPocketHeelRingGaitDoesNotFire(_ rate: Double) {
+        let axis = unit(0, 0.3, 1)
+        var m = Motion(noise: 0.3)
+        var step = 1.0
+        while step < 20 {
+            for (k, amplitude) in [15.0, -14, 13, -12].enumerated() {
+                m.pulses.append((step + 0.07 * Double(k), 0.05, amplitude, axis))
+            }
+            m.pulses.append((step + 0.3, 0.12, -7.5, axis))
+            step += 0.5
+        }
+        let result = events(m.samples(duration: 20, rate: rate, jitter: 0.05))
+        withKnownIssue("a regular four-spike heel ring passes every began rule") {
+            #expect(result.isEmpty, "at \(rate) Hz: \(result.map(\.phase))")
+        }
+    }
+
+    /// A vigorous push/pull of the hand (Wiimote gesture): three alternating half-sines of
+    /// `amplitudeG` (0.5 s in all) and a rebound of half that size; four half-waves in all.
+    @Test(arguments: rates, [2.0, 3.0])
+    func pushPullWithReboundDoesNotFire(_ rate: Double, amplitudeG: Double) {
+        let direction = unit(1, 0.2, 0.1)
+        let width = 0.5 / 3
+        let a = amplitudeG * standardGravity
+        var m = Motion(noise: 0.05)
+        for (k, amplitude) in [a, -a, a, -0.5 * a].enumerated() {
+            m.pulses.append((1 + width * Double(k), width, amplitude, direction))
+        }
+        let result = events(m.samples(duration: 3, rate: rate, jitter: 0.05))
+        withKnownIssue("four strong half-waves of a one-off gesture look like a short shake") {
+            #expect(result.isEmpty, "at \(rate) Hz, \(amplitudeG) g: \(result.map(\.phase))")
+        }
+    }
+}
