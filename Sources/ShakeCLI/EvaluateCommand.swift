@@ -19,7 +19,7 @@ enum EvaluateCommand: ShakeCommand {
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],
-        options: DetectorOptions.specs + [DetectorOptions.formatSpec] + ImportOptions.specs
+        options: DetectorOptions.specs + [DetectorOptions.detectorSpec, DetectorOptions.formatSpec] + ImportOptions.specs
     )
 
     struct FileRow: Encodable {
@@ -46,10 +46,10 @@ enum EvaluateCommand: ShakeCommand {
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let configuration = try DetectorOptions.configuration(arguments)
+        let chosen = try DetectorOptions.detector(arguments)
         let files = try recordingFiles(arguments.positionals)
         let options = ImportOptions.options(arguments)
-        let results = try evaluate(files: files, options: options) { ShakeDetector(configuration: configuration) }
+        let results = try evaluate(files: files, options: options, detector: chosen)
         var total = EvaluationCounts()
         for counts in results { total += counts }
         let rows = zip(files, results).map { FileRow(file: $0, summary: $1.summary) }
@@ -61,16 +61,15 @@ enum EvaluateCommand: ShakeCommand {
         return ExitStatus.success
     }
 
-    /// Scores every file with a fresh detector from `makeDetector`, on all cores, in file order.
-    static func evaluate<Detector: ShakeDetecting & Sendable>(
-        files: [String], options: CSVImportOptions = .canonical, makeDetector: @Sendable () -> Detector
+    /// Scores every file with a fresh copy of `detector`, on all cores, in file order.
+    static func evaluate(
+        files: [String], options: CSVImportOptions = .canonical, detector: SelectedDetector
     ) throws -> [EvaluationCounts] {
         let results = Mutex<[Int: Result<EvaluationCounts, CommandFailure>]>([:])
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let outcome: Result<EvaluationCounts, CommandFailure>
             do {
-                var detector = makeDetector()
-                let replay = try RecordingReplay.run(path: files[index], options: options, detector: &detector)
+                let replay = try detector.replay(path: files[index], options: options)
                 if let counts = replay.counts {
                     outcome = .success(counts)
                 } else {

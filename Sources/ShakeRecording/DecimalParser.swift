@@ -67,7 +67,9 @@ enum DecimalParser {
         let high = word & 0xF0F0_F0F0_F0F0_F0F0
         let highPlusSix = (word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
         let notDigit = (high | (highPlusSix >> 4)) ^ 0x3333_3333_3333_3333
-        let count = min(notDigit.trailingZeroBitCount >> 3, end - q)
+        let run = notDigit.trailingZeroBitCount >> 3
+        let left = end - q
+        let count = run < left ? run : left
         if count == 0 { return (0, 0) }
         var v = (word & 0x0F0F_0F0F_0F0F_0F0F) << UInt64(64 - 8 * count)
         v = (v &* 2561) >> 8 & 0x00FF_00FF_00FF_00FF
