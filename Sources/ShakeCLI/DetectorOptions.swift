@@ -40,12 +40,20 @@ enum DetectorOptions {
             throw UsageError("Use either '--config' or '--preset', not both")
         }
         if let path = arguments.value("config") {
+            let configuration: ShakeConfiguration
             do {
-                return try ConfigurationFile.load(path: path)
+                configuration = try ConfigurationFile.load(path: path)
             } catch {
                 throw CommandFailure(
                     "\(error)", exitStatus: error.kind == .unreadable ? ExitStatus.noInput : ExitStatus.dataError)
             }
+            // Decoding checks types only; the detector assumes a valid configuration.
+            do {
+                try configuration.validate()
+            } catch {
+                throw CommandFailure("\(path): \(error)", exitStatus: ExitStatus.dataError)
+            }
+            return configuration
         }
         let name = arguments.value("preset") ?? "medium"
         // The parser has already checked the name against the preset list.

@@ -117,7 +117,10 @@ enum SynthCommand: ShakeCommand {
                 throw error
             }
         } catch {
-            throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
+            // `Error: file: message`, as for recordings read (not `Error: file: error: message`).
+            var failure = recordingFailure(error)
+            failure.exitStatus = ExitStatus.cannotCreate
+            throw failure
         }
         let noun = shakes == 1 ? "shake" : "shakes"
         io.out(

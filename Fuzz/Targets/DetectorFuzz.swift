@@ -1,0 +1,146 @@
+// libFuzzer target: ShakeDetector fed arbitrary sample streams.
+//
+// Input: byte 0 picks the preset; then records, each starting with an op byte:
+//   0: a raw sample, 32 bytes = (dt, x, y, z) as little-endian Doubles (NaN, ±infinity, negative dt,
+//      1e308 all possible; finite accelerations limited to ±1e100, see below), time advanced by dt;
+//   1: a quantised sample, 7 bytes: dt = UInt8 ms, x, y, z = Int16 / 100 m/s²;
+//   2: a burst of 1...64 samples of a sine (amplitude, frequency, axis, sample interval from 4
+//      bytes), so shakes are reachable;
+//   3: interrupt(at:) the current time; 4: reset(); 5: `time = -time` (time jumps backwards).
+// Invariants checked after every call: began only when no shake is in progress, ended and
+// cancelled only when one is (so at most one began per ended/cancelled); `isShaking` agrees;
+// event times, peak and interval finite; a cancellation reason exactly on cancelled events;
+// reversals ≥ 0; the emitted time is the sample's (or interruption's) time.
+import ShakeDetection
+
+struct ByteReader {
+    let data: UnsafePointer<UInt8>
+    let size: Int
+    var index = 0
+    mutating func byte() -> UInt8? {
+        guard index < size else { return nil }
+        defer { index += 1 }
+        return data[index]
+    }
+    mutating func uint64() -> UInt64? {
+        guard index + 8 <= size else { return nil }
+        var value: UInt64 = 0
+        for k in 0..<8 { value |= UInt64(data[index + k]) << (8 * UInt64(k)) }
+        index += 8
+        return value
+    }
+    mutating func double() -> Double? { uint64().map(Double.init(bitPattern:)) }
+    mutating func int16() -> Int16? {
+        guard let lo = byte(), let hi = byte() else { return nil }
+        return Int16(bitPattern: UInt16(lo) | UInt16(hi) << 8)
+    }
+}
+
+struct Checker {
+    var detector: ShakeDetector
+    var shaking = false
+    var time = 0.0
+
+    mutating func feed(_ sample: Sample) {
+        let event = detector.process(sample)
+        check(event, at: sample.time)
+    }
+
+    mutating func check(_ event: ShakeEvent?, at time: Double) {
+        if let event {
+            guard event.time == time else { fatalError("event at \(event.time), input at \(time)") }
+            guard event.time.isFinite, event.startTime.isFinite, event.endTime.isFinite,
+                  event.peakAcceleration.isFinite, event.peakAcceleration >= 0, event.reversals >= 0
+            else { fatalError("bad event values \(event)") }
+            guard (event.phase == .cancelled) == (event.cancellationReason != nil) else {
+                fatalError("cancellation reason on the wrong phase \(event)")
+            }
+            switch event.phase {
+            case .began:
+                guard !shaking else { fatalError("began while a shake is in progress \(event)") }
+                guard event.startTime <= event.endTime, event.endTime <= event.time else {
+                    fatalError("began with times out of order \(event)")
+                }
+                shaking = true
+            case .ended:
+                guard shaking else { fatalError("ended without began \(event)") }
+                guard event.startTime <= event.endTime, event.endTime <= event.time else {
+                    fatalError("ended with times out of order \(event)")
+                }
+                shaking = false
+            case .cancelled:
+                guard shaking else { fatalError("cancelled without began \(event)") }
+                shaking = false
+            }
+        }
+        guard detector.isShaking == shaking else { fatalError("isShaking \(detector.isShaking), events say \(shaking)") }
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    var input = ByteReader(data: data, size: size)
+    guard let presetByte = input.byte() else { return 0 }
+    let presets: [ShakeConfiguration] = [.light, .medium, .hard]
+    var checker = Checker(detector: ShakeDetector(configuration: presets[Int(presetByte) % 3]))
+    while let op = input.byte() {
+        switch op % 6 {
+        case 0:
+            guard let dt = input.double(), var x = input.double(), var y = input.double(), var z = input.double() else { return 0 }
+            // Known issue (RobustnessTests.absurdSample…): a finite sample beyond ~1e154 m/s²
+            // overflows the detector's squares (peak +infinity, filters NaN). Until the detector
+            // bounds its input, finite values are limited to ±1e100 here, so the fuzzer looks for
+            // other faults; NaN and infinities still go through.
+            x = bounded(x); y = bounded(y); z = bounded(z)
+            let t = checker.time + dt
+            if t.isFinite { checker.time = t }
+            checker.feed(Sample(time: t, x: x, y: y, z: z))
+        case 1:
+            guard let dt = input.byte(), let x = input.int16(), let y = input.int16(), let z = input.int16() else { return 0 }
+            checker.time += Double(dt) / 1000
+            checker.feed(Sample(time: checker.time, x: Double(x) / 100, y: Double(y) / 100, z: 9.80665 + Double(z) / 100))
+        case 2:
+            guard let a = input.byte(), let f = input.byte(), let axisAndCount = input.byte(), let dt = input.byte() else { return 0 }
+            let amplitude = Double(a) / 4          // 0 to 64 m/s²
+            let hertz = 0.5 + Double(f) / 16       // 0.5 to 16 Hz
+            let interval = 0.001 + Double(dt) / 2000  // 1 to 128 ms
+            let axis = Int(axisAndCount % 3)
+            let count = 1 + Int(axisAndCount / 4)
+            let start = checker.time
+            for _ in 0..<count {
+                checker.time += interval
+                let v = amplitude * sin(2 * Double.pi * hertz * (checker.time - start))
+                checker.feed(Sample(time: checker.time, x: axis == 0 ? v : 0.1,
+                                    y: axis == 1 ? v : 0.2, z: 9.80665 + (axis == 2 ? v : 0)))
+            }
+        case 3:
+            checker.check(checker.detector.interrupt(at: checker.time), at: checker.time)
+            guard !checker.detector.isShaking else { fatalError("still shaking after interrupt") }
+        case 4:
+            checker.detector.reset()
+            checker.shaking = false
+            guard !checker.detector.isShaking else { fatalError("still shaking after reset") }
+        default:
+            checker.time = -checker.time
+        }
+    }
+    return 0
+}
+
+/// `value` limited to ±1e100 when finite; NaN and infinities unchanged.
+func bounded(_ value: Double) -> Double {
+    value.isFinite ? min(max(value, -1e100), 1e100) : value
+}
+
+/// sin without Foundation (ShakeDetection is Foundation-free, and so is this target):
+/// a Taylor series after range reduction, accurate to ~1e-12, enough to make a shake.
+func sin(_ x: Double) -> Double {
+    var r = x.truncatingRemainder(dividingBy: 2 * Double.pi)
+    if r > Double.pi { r -= 2 * Double.pi } else if r < -Double.pi { r += 2 * Double.pi }
+    var term = r, sum = r
+    for n in 1...12 {
+        term *= -r * r / Double((2 * n) * (2 * n + 1))
+        sum += term
+    }
+    return sum
+}

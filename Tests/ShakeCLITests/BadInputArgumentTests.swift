@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// The catalogue of bad command lines (issue 7), run in process through `ShakeTool.main`: each is
+/// a usage error (exit status 64) with `Error: …` and the usage line on stderr, nothing on
+/// stdout, and no file written.
+@Suite struct BadInputArgumentTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var arguments: [String]
+        /// The first line of stderr, after `Error: `.
+        var says: String
+        var testDescription: String { name }
+        init(_ name: String, _ arguments: [String], says: String) {
+            self.name = name
+            self.arguments = arguments
+            self.says = says
+        }
+    }
+
+    /// `OUT` in the arguments stands for an output path in a fresh folder.
+    static let cases: [Case] = [
+        Case("unknown option", ["replay", "--treshold", "9", "r.csv"], says: "Unknown option '--treshold'"),
+        Case("unknown short option", ["synth", "shakes", "-x", "-o", "OUT"], says: "Unknown option '-x'"),
+        Case("missing option value", ["synth", "shakes", "-o"], says: "Missing value for '-o <file>'"),
+        Case("missing option value at the end", ["replay", "r.csv", "--preset"], says: "Missing value for '--preset <name>'"),
+        Case("value not in the list", ["replay", "--preset", "extreme", "r.csv"],
+             says: "The value 'extreme' is invalid for '--preset <name>' (values: light, medium, hard)"),
+        Case("not a number", ["synth", "shakes", "--rate", "fast", "-o", "OUT"], says: "The value 'fast' is invalid for '--rate': expected a number"),
+        Case("NaN as a number", ["synth", "shakes", "--noise", "nan", "-o", "OUT"], says: "The value 'nan' is invalid for '--noise': expected a number"),
+        Case("infinity as a number", ["synth", "shakes", "--duration", "inf", "-o", "OUT"], says: "The value 'inf' is invalid for '--duration': expected a number"),
+        Case("number below the range", ["synth", "shakes", "--rate", "0", "-o", "OUT"], says: "The value '0' is invalid for '--rate': expected 1.0 to 20000.0"),
+        Case("number above the range", ["synth", "shakes", "--jitter", "1.5", "-o", "OUT"], says: "The value '1.5' is invalid for '--jitter': expected 0.0 to 0.9"),
+        Case("negative duration", ["synth", "shakes", "--duration", "-3", "-o", "OUT"], says: "The value '-3' is invalid for '--duration'"),
+        Case("negative seed", ["synth", "shakes", "--seed", "-1", "-o", "OUT"], says: "The value '-1' is invalid for '--seed': expected a whole number"),
+        Case("seed beyond 64 bits", ["synth", "shakes", "--seed", "18446744073709551616", "-o", "OUT"], says: "The value '18446744073709551616' is invalid for '--seed'"),
+        Case("flag given a value", ["synth", "shakes", "--force=yes", "-o", "OUT"], says: "The flag '--force' does not take a value"),
+        Case("option given twice", ["replay", "--preset", "light", "--preset", "hard", "r.csv"], says: "The option '--preset' was given more than once"),
+        Case("conflicting options", ["config", "--preset", "hard", "--config", "c.json"], says: "Use either '--config' or '--preset', not both"),
+        Case("missing argument", ["replay"], says: "Missing expected argument '<file> ...'"),
+        Case("unexpected argument", ["synth", "shakes", "run", "-o", "OUT"], says: "Unexpected argument 'run'"),
+        Case("missing required option", ["synth", "shakes"], says: "Missing the output file: '-o <file>'"),
+        Case("unknown scenario", ["synth", "shaks", "-o", "OUT"], says: "Unknown scenario 'shaks'"),
+        Case("unknown subcommand", ["shook"], says: "Unknown subcommand 'shook'"),
+        Case("help for an unknown subcommand", ["help", "nothing"], says: "Unknown subcommand 'nothing'"),
+    ]
+
+    @Test(arguments: cases)
+    func badCommandLineIsAUsageError(_ bad: Case) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let arguments = bad.arguments.map { $0 == "OUT" ? folder.file("out.csv") : $0 }
+        let run = runShake(arguments)
+        #expect(run.status == 64, "\(run.err)")
+        #expect(run.out.isEmpty)
+        let lines = run.err.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first.map { $0.hasPrefix("Error: \(bad.says)") } == true, "\(run.err)")
+        #expect(run.err.contains("Usage: shake"), "\(run.err)")
+        #expect(listing(folder.path).isEmpty, "no file is written")
+    }
+
+    /// Import options that contradict each other are refused before any row is read. The reader
+    /// finds the contradiction, so it is reported against the file with status 65, not as a
+    /// usage error (64).
+    @Test(arguments: [
+        (["--separator", "comma", "--decimal-comma"], "decimal comma"),
+        (["--no-header", "--x-column", "acc_x"], "hasHeader is false"),
+    ])
+    func contradictoryImportOptionsAreRefused(options: [String], says: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let recording = try folder.write("r.csv", "time_s,x,y,z\n0,0,0,9.8\n")
+        let run = runShake(["replay"] + options + [recording])
+        #expect(run.status == 65, "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("Error: \(recording)"), "\(run.err)")
+        #expect(run.err.contains(says), "\(run.err)")
+    }
+}

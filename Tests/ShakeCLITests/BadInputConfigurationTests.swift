@@ -1,0 +1,141 @@
+import Foundation
+import ShakeDetection
+import ShakeRecording
+import Testing
+
+/// The catalogue of bad configuration files (issue 7), through `shake config --config FILE` (which
+/// loads, checks and prints the configuration) and the commands that detect with it. Each gives
+/// `Error: FILE: …` on stderr naming what is wrong, exit status 65 (malformed) or 66 (cannot be
+/// read), and nothing on stdout.
+@Suite struct BadInputConfigurationTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var bytes: [UInt8]
+        /// The message after `Error: PATH: `.
+        var says: String
+        var testDescription: String { name }
+
+        init(_ name: String, _ text: String, says: String) {
+            self.init(name, Array(text.utf8), says: says)
+        }
+        init(_ name: String, _ bytes: [UInt8], says: String) {
+            self.name = name
+            self.bytes = bytes
+            self.says = says
+        }
+    }
+
+    static let malformed: [Case] = [
+        Case("empty file", "", says: "not valid JSON"),
+        Case("not JSON", "onsetAcceleration = 12\n", says: "not valid JSON"),
+        Case("truncated JSON", "{ \"onsetAcceleration\": 12,", says: "not valid JSON"),
+        Case("array at the top level", "[12, 6]", says: "wrong type at the top level"),
+        Case("number as a string", "{\"onsetAcceleration\": \"12\"}", says: "wrong type at 'onsetAcceleration': expected Double"),
+        // Foundation's JSONDecoder reports a number that does not fit its type (a fraction for an
+        // Int, 1e999 for a Double) as invalid JSON without a coding path, so the key is not named.
+        Case("fraction for a count", "{\"minimumHalfWaves\": 4.5}", says: "not valid JSON"),
+        Case("boolean for a time", "{\"quietSeconds\": true}", says: "wrong type at 'quietSeconds'"),
+        Case("unknown key", "{\"onsetAccel\": 12}", says: "bad value at 'onsetAccel': unknown configuration key 'onsetAccel'"),
+        Case("number too large for a Double", "{\"maximumShakeSeconds\": 1e999}", says: "not valid JSON"),
+        Case("negative time", "{\"quietSeconds\": -0.5}", says: "invalid configuration: quietSeconds: must be > 0 s, got -0.5"),
+        Case("zero time constant", "{\"gravityTimeConstantSeconds\": 0}", says: "invalid configuration: gravityTimeConstantSeconds: must be > 0 s"),
+        Case("thresholds in the wrong order", "{\"onsetAcceleration\": 5, \"releaseAcceleration\": 8}",
+             says: "invalid configuration: releaseAcceleration: must be below onsetAcceleration (5.0 m/s²), got 8.0"),
+        Case("reversal interval bounds swapped", "{\"minimumReversalIntervalSeconds\": 0.5, \"maximumReversalIntervalSeconds\": 0.1}",
+             says: "invalid configuration: maximumReversalIntervalSeconds: must be above minimumReversalIntervalSeconds (0.5 s)"),
+        Case("too few half-waves", "{\"minimumHalfWaves\": 1}", says: "invalid configuration: minimumHalfWaves: must be ≥ 2"),
+        Case("cosine out of range", "{\"reversalCosine\": 0.5}", says: "invalid configuration: reversalCosine: must be in [-1, 0), got 0.5"),
+        Case("negative saturation", "{\"saturationAcceleration\": -1}", says: "invalid configuration: saturationAcceleration: must be > 0 m/s²"),
+        Case("binary garbage", [0x7F, 0x45, 0x4C, 0x46, 0x00, 0xFF, 0x0A], says: "not valid JSON"),
+    ]
+
+    @Test(arguments: malformed)
+    func malformedConfigurationIsRejectedNamingTheProblem(_ bad: Case) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.file("bad.json")
+        try Data(bad.bytes).write(to: URL(fileURLWithPath: path))
+        let run = runShake("config", "--config", path)
+        #expect(run.status == 65, "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("Error: \(path): "), "\(run.err)")
+        #expect(run.err.contains(bad.says), "\(run.err)")
+    }
+
+    /// The detecting commands check the configuration before reading any recording.
+    @Test(arguments: ["replay", "evaluate"])
+    func detectingCommandsRefuseAnInvalidConfiguration(command: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let config = try folder.write("c.json", "{\"releaseAcceleration\": 40}")
+        let recording = try folder.write("r.csv", labelledShakeCSV(shakes: 1).text)
+        let run = runShake(command, "--config", config, recording)
+        #expect(run.status == 65)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("Error: \(config): invalid configuration: releaseAcceleration: must be below"), "\(run.err)")
+    }
+
+    /// `null` stands for "not given": the medium preset's value (documented, not an error).
+    @Test func nullTakesTheMediumValue() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("c.json", "{\"quietSeconds\": null, \"onsetAcceleration\": 14}")
+        let run = runShake("config", "--config", path)
+        #expect(run.status == 0, "\(run.err)")
+        let loaded = try ConfigurationFile.decode(Data(run.out.utf8), path: "stdout")
+        #expect(loaded.quietSeconds == ShakeConfiguration.medium.quietSeconds)
+        #expect(loaded.onsetAcceleration == 14)
+    }
+
+    /// JSON in UTF-16 (with a byte-order mark, as some Windows editors save it) is valid JSON
+    /// (RFC 8259 allows it for closed systems; Foundation reads it): it loads like UTF-8.
+    @Test func utf16WithByteOrderMarkLoadsLikeUTF8() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.file("c.json")
+        let text = "{\"onsetAcceleration\": 14}\n"
+        try Data([0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+            .write(to: URL(fileURLWithPath: path))
+        let run = runShake("config", "--config", path)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(try ConfigurationFile.decode(Data(run.out.utf8), path: "stdout").onsetAcceleration == 14)
+    }
+
+    @Test func directoryIsNotAConfiguration() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let run = runShake("config", "--config", folder.path)
+        #expect(run.status == 66)
+        #expect(run.err == "Error: \(folder.path): is a directory, not a configuration file\n")
+    }
+
+    /// A file its user may not read. Root reads any file, so as root the tool runs in a child
+    /// process as the user `nobody` (through `setpriv`).
+    @Test func unreadableFileIsNamed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("secret.json", "{}")
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: path)
+        let run: CLIRun
+        if runningAsRoot {
+            let shake = try #require(builtShakeExecutable(), "the shake executable is built with the tests")
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+            run = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
+                                                      shake, "config", "--config", path])
+        } else {
+            run = runShake("config", "--config", path)
+        }
+        #expect(run.status == 66, "\(run.err)")
+        #expect(run.err == "Error: \(path): cannot be read (permission denied?)\n")
+    }
+
+    @Test func outputIntoAMissingFolderCreatesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.file("no/such/folder/c.json")
+        let run = runShake("config", "--preset", "hard", "-o", path)
+        #expect(run.status == 73)
+        #expect(run.err.hasPrefix("Error: \(path): cannot be written"), "\(run.err)")
+        #expect(listing(folder.path).isEmpty)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// Representative rows of the CSV bad-input catalogue (Tests/ShakeRecordingTests/CSVBadInputTests)
+/// end to end through the tool: `Error: FILE:LINE:COLUMN: message` on stderr, exit status 65
+/// (malformed) or 66 (missing or unreadable), no crash; and commands that write leave no file
+/// behind, half-written or otherwise, and never lose a file the user had.
+@Suite struct BadInputRecordingTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var bytes: [UInt8]
+        /// stderr after `Error: PATH`: `:line:column: message` or `: message`.
+        var says: String
+        var testDescription: String { name }
+        init(_ name: String, _ text: String, says: String) { self.init(name, Array(text.utf8), says: says) }
+        init(_ name: String, _ bytes: [UInt8], says: String) {
+            self.name = name
+            self.bytes = bytes
+            self.says = says
+        }
+    }
+
+    static let header = "time_s,x,y,z\n"
+    static let cases: [Case] = [
+        Case("empty file", "", says: ": file is empty"),
+        Case("header only", header, says: ""),
+        Case("missing column", "time_s,x,y\n0,1,2\n", says: ":1:1: no z column"),
+        Case("extra field", header + "0,1,2,3,4\n", says: ":2:9: "),
+        Case("not a number", header + "0,1,abc,3\n", says: ":2:5: 'abc' is not a number in column 'y'"),
+        Case("NaN", header + "0,NaN,2,3\n", says: ":2:3: 'NaN'"),
+        Case("absurd magnitude", header + "0,1,2,2500\n", says: ":2:7: "),
+        Case("time going backwards", header + "1,0,0,9.8\n1.5,0,0,9.8\n0.5,0,0,9.8\n", says: ":4:1: time goes backwards"),
+        Case("truncated last line", header + "0,1,2,3\n0.01,1,2", says: ":3:9: "),
+        Case("binary garbage", Array(header.utf8) + [0x30, 0x2C, 0x31, 0x2C, 0x00, 0x07, 0xFF, 0x2C, 0x33, 0x0A], says: ":2:5: "),
+        Case("UTF-16", [0xFF, 0xFE] + Array("time_s,x,y,z\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+             says: ":1:1: UTF-16 is not supported"),
+        Case("a line of 2 MiB", Array(header.utf8) + [UInt8](repeating: UInt8(ascii: "1"), count: 2 << 20) + [0x0A], says: ":2: "),
+    ]
+
+    @Test(arguments: cases, ["replay", "evaluate"])
+    func badRecordingIsNamedWithLineAndColumn(_ bad: Case, command: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.file("bad.csv")
+        try Data(bad.bytes).write(to: URL(fileURLWithPath: path))
+        let run = runShake(command, path)
+        if bad.says.isEmpty {
+            // Header only: a valid, empty recording. replay reports it; evaluate needs labels.
+            #expect(run.status == (command == "replay" ? 0 : 65), "\(run.err)")
+            return
+        }
+        #expect(run.status == 65, "\(run.err)")
+        #expect(run.err.hasPrefix("Error: \(path)\(bad.says)"), "\(run.err)")
+        #expect(!run.err.contains(": error: "), "the tool says 'Error:' once")
+        #expect(listing(folder.path) == ["bad.csv"], "nothing else is written")
+    }
+
+    @Test(arguments: ["replay", "evaluate"])
+    func missingFileExits66(command: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let missing = runShake(command, folder.file("none.csv"))
+        #expect(missing.status == 66)
+        #expect(missing.err.hasPrefix("Error: \(folder.file("none.csv")): "), "\(missing.err)")
+    }
+
+    /// replay takes files only; evaluate also takes a folder of recordings, which must hold some.
+    @Test(arguments: [("replay", "is a directory, not a recording file"), ("evaluate", "folder holds no .csv recordings")])
+    func directoryExits66(command: String, says: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let run = runShake(command, folder.path)
+        #expect(run.status == 66)
+        #expect(run.err == "Error: \(folder.path): \(says)\n")
+    }
+
+    /// A location where even root cannot create a file (procfs).
+    @Test func synthIntoAnUncreatableLocationLeavesNothing() throws {
+        let path = "/proc/shakekit-\(UUID().uuidString).csv"
+        let run = runShake("synth", "shakes", "--duration", "2", "-o", path)
+        #expect(run.status == 73, "\(run.err)")
+        #expect(run.err.hasPrefix("Error: \(path).partial: cannot create"), "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
+    }
+
+    @Test func synthIntoAMissingFolderLeavesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.file("missing/w.csv")
+        let run = runShake("synth", "shakes", "--duration", "2", "-o", path)
+        #expect(run.status == 73, "\(run.err)")
+        #expect(run.err.hasPrefix("Error: \(path).partial: cannot create: No such file or directory"), "\(run.err)")
+        #expect(listing(folder.path).isEmpty)
+    }
+
+    /// A disk that fills up while `shake synth` writes (a 64 KiB tmpfs in a private mount
+    /// namespace; needs root and `unshare`, as the IIO emulator tests do): exit 73 naming the
+    /// error, no partial file left, and the file already there (overwritten with --force) intact.
+    @Test(.enabled(if: runningAsRoot, "mounting a small tmpfs needs root"))
+    func synthOntoAFullDiskKeepsTheOldFileAndLeavesNoPartial() throws {
+        let shake = try #require(builtShakeExecutable(), "the shake executable is built with the tests")
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let disk = folder.file("disk")
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: false)
+        // Mount, keep a file, fill the disk, then report what is left: all inside the namespace.
+        let script = """
+            set -e
+            mount -t tmpfs -o size=64k tmpfs "$1"
+            printf 'time_s,x,y,z\\n0,0,0,9.8\\n' > "$1/w.csv"
+            set +e
+            "$2" synth shakes --duration 300 --force -o "$1/w.csv"
+            echo "status=$?"
+            ls -A "$1"
+            cat "$1/w.csv"
+            """
+        let run = try runProcess("/usr/bin/unshare", ["--mount", "--propagation", "private", "--fork",
+                                                      "/bin/sh", "-c", script, "sh", disk, shake])
+        #expect(run.err.contains("Error: \(disk)/w.csv.partial: "), "\(run.err)")
+        #expect(run.err.contains("No space left on device"), "\(run.err)")
+        #expect(run.out == "status=73\nw.csv\ntime_s,x,y,z\n0,0,0,9.8\n", "\(run.out)")
+    }
+}

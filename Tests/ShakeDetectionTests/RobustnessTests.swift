@@ -1,0 +1,134 @@
+import ShakeDetection
+import Testing
+
+/// The detector under hostile sample streams (issue 7): whatever it is fed, its events keep their
+/// contract (began, then exactly one ended or cancelled; finite times), and a burst of garbage
+/// does not stop it from recognising the next real shake.
+@Suite struct RobustnessTests {
+    /// Checks the event contract on every call and counts shakes.
+    struct Checker {
+        var detector: ShakeDetector
+        var shaking = false
+        var began = 0
+        var problems: [String] = []
+
+        init(_ configuration: ShakeConfiguration) { detector = ShakeDetector(configuration: configuration) }
+
+        mutating func feed(_ sample: Sample) { check(detector.process(sample), at: sample.time) }
+
+        mutating func interrupt(at time: Double) { check(detector.interrupt(at: time), at: time) }
+
+        mutating func check(_ event: ShakeEvent?, at time: Double) {
+            if let event {
+                if event.time != time { problems.append("event at \(event.time) for input at \(time)") }
+                if !(event.startTime.isFinite && event.endTime.isFinite && event.peakAcceleration.isFinite) {
+                    problems.append("non-finite event \(event)")
+                }
+                if (event.phase == .cancelled) != (event.cancellationReason != nil) {
+                    problems.append("reason on the wrong phase \(event)")
+                }
+                switch event.phase {
+                case .began:
+                    if shaking { problems.append("began twice at \(time)") }
+                    shaking = true
+                    began += 1
+                case .ended, .cancelled:
+                    if !shaking { problems.append("\(event.phase) without began at \(time)") }
+                    shaking = false
+                }
+            }
+            if detector.isShaking != shaking { problems.append("isShaking disagrees at \(time)") }
+        }
+    }
+
+    /// Clean motion with shakes, spoilt every few samples by one kind of bad input.
+    static let spoilers: [(name: String, every: Int)] = [
+        ("NaN and infinity", 7), ("time backwards", 450), ("duplicate time", 5), ("gap of an hour", 900),
+        ("interrupt", 333), ("everything", 3),
+    ]
+
+    @Test(arguments: 0..<spoilers.count, ShakeConfiguration.presetNames)
+    func spoiltStreamsKeepTheEventContract(spoiler: Int, preset: String) throws {
+        let configuration = try #require(ShakeConfiguration.preset(named: preset))
+        let motion = Motion(shakes: (0..<8).map { i in
+            Motion.Shake(start: 2 + 6 * Double(i), duration: 2, frequency: 3 + Double(i % 3),
+                         amplitude: 30, direction: unit(1, Double(i % 2), 0))
+        }, noise: 0.1)
+        let clean = motion.samples(duration: 52, rate: 100, jitter: 0.3)
+        var random = SplitMix(seed: UInt64(spoiler + 1))
+        var checker = Checker(configuration)
+        var offset = 0.0
+        let (name, every) = Self.spoilers[spoiler]
+        for (i, sample) in clean.enumerated() {
+            var s = sample
+            s.time += offset
+            checker.feed(s)
+            guard i % every == every - 1 else { continue }
+            let kind = name == "everything" ? Int(random.next() % 5) : spoiler
+            switch kind {
+            case 0: checker.feed(Sample(time: s.time + 0.001, x: .nan, y: .infinity, z: -.infinity))
+            case 1: offset -= 3  // the rest of the stream is 3 s earlier
+            case 2: checker.feed(Sample(time: s.time, x: 1e3, y: -1e3, z: 0))
+            case 3: offset += 3600
+            default: checker.interrupt(at: s.time)
+            }
+        }
+        #expect(checker.problems.isEmpty, "\(checker.problems.prefix(5))")
+        if name != "everything" {  // a restart every 15 samples on average leaves no shake whole
+            #expect(checker.began >= 1, "the shakes still get through")
+        }
+    }
+
+    /// One sample of absurd but finite magnitude (a corrupt reading, a wrong scale) must not
+    /// silence the detector: 29 s after it, once the stream is sane again, a clear shake is
+    /// recognised.
+    ///
+    /// Known issue (reported on issue 7, for the detector's owner): the gravity estimate takes
+    /// the spike and decays by e every `gravityTimeConstantSeconds`, so recovery takes about
+    /// τ·ln(M / onset) (0.4 s · 345 ≈ 2 min for 1e150 m/s²); beyond about 1.3e154 m/s² the squared
+    /// values overflow to infinity, the second moments become NaN and the detector never fires
+    /// again. Suggested fix: ignore samples with an axis beyond a plausible bound (say 1e4 m/s²,
+    /// about 1000 g), as NaN samples are ignored.
+    @Test(arguments: [1e6, 1e20, 1e30, 1e150, 1e200, Double.greatestFiniteMagnitude])
+    func absurdSampleDoesNotSilenceTheDetector(magnitude: Double) {
+        let motion = Motion(shakes: [.init(start: 30, duration: 2.5, frequency: 4, amplitude: 30, direction: (1, 0, 0))],
+                            noise: 0.05)
+        var samples = motion.samples(duration: 36, rate: 100)
+        let bad = samples.firstIndex { $0.time >= 1 }!
+        samples[bad].x = magnitude
+        samples[bad].y = -magnitude
+        let result = events(samples)
+        #expect(result.allSatisfy { $0.peakAcceleration.isFinite && $0.time.isFinite })
+        withKnownIssue("an absurd sample silences the detector for τ·ln(M/onset), or for good past 1.3e154 m/s²") {
+            #expect(result.contains { $0.phase == .began && $0.time > 30 && $0.time < 32.5 },
+                    "\(result.map { "\($0.phase)@\($0.time)" })")
+        } when: {
+            magnitude > 1e100
+        }
+    }
+
+    /// An absurd finite sample in the middle of a shake: the events keep finite values (a peak of
+    /// +infinity would, for one, not encode as JSON). Found by the detector fuzzer
+    /// (Fuzz/Corpus/detector/absurd-value-during-shake: x = -5.5e303 m/s² during a shake gave a
+    /// `cancelled` event with `peakAcceleration: inf`). Known issue, same cause as above.
+    @Test(arguments: [1e30, 1e160, -5.5e303])
+    func absurdSampleDuringAShakeKeepsEventValuesFinite(magnitude: Double) {
+        let motion = Motion(shakes: [.init(start: 1, duration: 3, frequency: 4, amplitude: 30, direction: (1, 0, 0))],
+                            noise: 0.05)
+        var samples = motion.samples(duration: 6, rate: 100)
+        let bad = samples.firstIndex { $0.time >= 2.5 }!
+        samples[bad].x = magnitude
+        var detector = ShakeDetector()
+        var result = samples.compactMap { detector.process($0) }
+        // The stream stops (the app goes to the background): whatever is in progress is cancelled.
+        if let last = detector.interrupt(at: 6) { result.append(last) }
+        #expect(result.first?.phase == .began, "the shake began before the absurd sample")
+        #expect(result.count == 2, "began, then ended or cancelled: \(result.map(\.phase))")
+        withKnownIssue("squares of values beyond ~1.3e154 m/s² overflow to infinity") {
+            #expect(result.allSatisfy { $0.peakAcceleration.isFinite && $0.startTime.isFinite && $0.endTime.isFinite },
+                    "\(result)")
+        } when: {
+            abs(magnitude) > 1e154
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import ShakeDetection
+import ShakeUndo
+import Synchronization
+import Testing
+
+/// A list whose edits register their own undo, as an app's document would.
+final class ItemList {
+    private(set) var items: [Int] = []
+    let stack: UndoStack
+    init(stack: UndoStack) { self.stack = stack }
+
+    func set(_ new: [Int]) {
+        let old = items
+        items = new
+        stack.registerUndo { [unowned self] _ in self.set(old) }
+    }
+}
+
+/// The undo machinery under many concurrent tasks (issue 7): the registry shared by every task,
+/// the dispatcher, shake-to-undo and the undo stacks owned by one actor, as an app would have
+/// them. Invariants: one owner at a time, every event delivered once or counted unhandled, no lost
+/// or doubled undo, never a prompt over a prompt.
+@Suite struct ConcurrencyTests {
+    /// An app's editing session: one document in one undo context, shake to undo, and a prompt
+    /// that stays up until some task answers it.
+    actor EditorSession {
+        let contexts = UndoContextRegistry()
+        let dispatcher = ShakeDispatcher()
+        let shakeToUndo: ShakeToUndo
+        var ownership: GestureOwnership?
+        let stack: UndoStack
+        private let document: ItemList
+        var items: [Int] { document.items }
+        private(set) var clock = 0.0
+        private(set) var edits = 0, undone = 0, redone = 0, cancelled = 0, refused = 0
+        private(set) var answered = 0
+
+        init() throws {
+            stack = contexts.activate("doc")
+            document = ItemList(stack: stack)
+            let flags = PromptFlags()
+            shakeToUndo = ShakeToUndo(contexts: contexts, presenter: ClosurePromptPresenter { _ in
+                flags.state.withLock { f in
+                    if f.showing { f.stacked = true }
+                    f.showing = true
+                    f.count += 1
+                }
+                return nil  // answered later, by whichever task gets there
+            })
+            self.promptFlags = flags
+            ownership = try dispatcher.claim(owner: "editor", handler: shakeToUndo)
+        }
+        private let promptFlags: PromptFlags
+
+        /// An edit that registers its own undo: appends `item`.
+        func edit(_ item: Int) throws {
+            document.set(document.items + [item])
+            try stack.setActionName("add item")
+            edits += 1
+        }
+
+        /// A whole shake: began, then ended 0.6 s later.
+        func shake() {
+            clock += 1
+            dispatcher.dispatch(shakeEvent(.began, at: clock))
+            clock += 0.6
+            dispatcher.dispatch(shakeEvent(.ended, at: clock))
+        }
+
+        /// Answers the prompt on screen, if any, with one of the choices it offers (`pick` chooses).
+        func answer(pick: UInt64) {
+            clock += 0.1
+            guard let choices = shakeToUndo.pendingPrompt?.choices else { return }
+            let choice = choices[Int(pick % UInt64(choices.count))]
+            guard let outcome = shakeToUndo.answer(choice, at: clock) else { return }
+            promptFlags.state.withLock { $0.showing = false }
+            answered += 1
+            switch outcome {
+            case .undone: undone += 1
+            case .redone: redone += 1
+            case .cancelled: cancelled += 1
+            case .unavailable, .contextChanged: refused += 1
+            }
+        }
+
+        var undoDepth: Int { stack.undoCount }
+
+        var report: (presented: Int, stacked: Bool, pending: Bool) {
+            let flags = promptFlags.state.withLock { $0 }
+            return (flags.count, flags.stacked, shakeToUndo.pendingPrompt != nil)
+        }
+    }
+
+    /// What the presenter saw: whether a prompt is showing, whether one ever appeared over
+    /// another, and how many appeared.
+    final class PromptFlags: Sendable {
+        let state = Mutex((showing: false, stacked: false, count: 0))
+    }
+
+    @Test(arguments: [UInt64](1...4))
+    func editsShakesAndAnswersFromManyTasksLoseNothing(seed: UInt64) async throws {
+        let session = try EditorSession()
+        let edits = try await withThrowingTaskGroup(of: Int.self) { group in
+            for task in 0..<64 {
+                group.addTask {
+                    var random = SplitMix64(seed: seed &* 1000 &+ UInt64(task))
+                    var edits = 0
+                    for step in 0..<60 {
+                        switch random.next() % 8 {
+                        case 0, 1, 2:
+                            try await session.edit(task * 1000 + step)
+                            edits += 1
+                        case 3, 4:
+                            await session.shake()
+                        case 5, 6:
+                            await session.answer(pick: random.next())
+                        default:
+                            await Task.yield()
+                        }
+                    }
+                    return edits
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let report = await session.report
+        let items = await session.items
+        let stackDepth = await session.undoDepth
+        let (done, undone, redone, answered, refused) = await (
+            session.edits, session.undone, session.redone, session.answered, session.refused)
+        #expect(done == edits)
+        #expect(!report.stacked, "a prompt appeared over another")
+        #expect(report.presented == answered + (report.pending ? 1 : 0), "every prompt but the one showing was answered once")
+        #expect(report.presented > 0 && undone > 0, "the schedule exercised prompts and undo")
+        // A choice offered can become impossible before it is answered (redo, after a new edit
+        // cleared the redo side); it is then refused, never applied to something else.
+        #expect(refused <= answered)
+        // No lost or doubled undo: the document holds exactly the edits not undone (or redone).
+        #expect(items.count == done - undone + redone, "\(done) edits, \(undone) undone, \(redone) redone")
+        #expect(Set(items).count == items.count, "no item twice")
+        #expect(stackDepth == items.count, "one undo step per item left")
+    }
+
+    /// Registers who holds the gesture; counts overlaps and deliveries.
+    final class Ledger: Sendable {
+        private let holders = Atomic<Int>(0)
+        private let most = Atomic<Int>(0)
+        let wins = Atomic<Int>(0)
+        /// Event number → how many handlers received it.
+        private let received = Mutex<[Int: Int]>([:])
+        /// Deliveries to a handler whose owner was not the current owner.
+        let misrouted = Atomic<Int>(0)
+
+        func enter() {
+            let now = holders.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+            most.max(now, ordering: .sequentiallyConsistent)
+            wins.wrappingAdd(1, ordering: .relaxed)
+        }
+        func leave() { holders.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        var mostAtOnce: Int { most.load(ordering: .sequentiallyConsistent) }
+
+        func receive(_ number: Int) { received.withLock { $0[number, default: 0] += 1 } }
+        var receipts: [Int: Int] { received.withLock { $0 } }
+    }
+
+    /// The dispatcher's side: routes events and installs handlers for new owners. Releases and
+    /// transfers go through it too, so an owner's last event and its release are ordered.
+    actor Router {
+        let dispatcher: ShakeDispatcher
+        private(set) var dispatched = 0
+        init(registry: GestureRegistry) { dispatcher = ShakeDispatcher(registry: registry) }
+
+        func install(_ handler: any ShakeHandler & Sendable, for ownership: borrowing GestureOwnership) -> Bool {
+            dispatcher.setHandler(handler, for: ownership)
+        }
+        func release(_ ownership: consuming GestureOwnership) -> Bool { dispatcher.registry.release(ownership) }
+        func transfer(_ ownership: consuming GestureOwnership, to owner: String) throws(GestureRegistryError) -> GestureOwnership {
+            try dispatcher.registry.transfer(ownership, to: owner)
+        }
+        func dispatch(_ number: Int) {
+            dispatched += 1
+            dispatcher.dispatch(shakeEvent(number % 2 == 0 ? .began : .ended, at: Double(number)))
+        }
+        var counts: (delivered: Int, unhandled: Int) { (dispatcher.deliveredCount, dispatcher.unhandledCount) }
+    }
+
+    /// A handler that checks, on every event, that its owner is the gesture's current owner.
+    final class CheckingHandler: ShakeHandler, Sendable {
+        let owner: String
+        let registry: GestureRegistry
+        let ledger: Ledger
+        init(owner: String, registry: GestureRegistry, ledger: Ledger) {
+            self.owner = owner
+            self.registry = registry
+            self.ledger = ledger
+        }
+        func handleShake(_ event: ShakeEvent) {
+            if registry.currentOwner != owner { ledger.misrouted.wrappingAdd(1, ordering: .relaxed) }
+            ledger.receive(Int(event.time))
+        }
+    }
+
+    @Test func ownershipChurnWhileShakesArriveDeliversEachEventOnceToTheOwner() async {
+        let registry = GestureRegistry()
+        let router = Router(registry: registry)
+        let ledger = Ledger()
+        let events = 4000
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for number in 0..<events {
+                    await router.dispatch(number)
+                    if number % 16 == 0 { await Task.yield() }
+                }
+            }
+            for claimer in 0..<48 {
+                group.addTask {
+                    for attempt in 0..<12 {
+                        let name = "owner-\(claimer)-\(attempt)"
+                        do throws(GestureRegistryError) {
+                            let token = try registry.claim(owner: name)
+                            ledger.enter()
+                            let installed = await router.install(
+                                CheckingHandler(owner: name, registry: registry, ledger: ledger), for: token)
+                            #expect(installed)
+                            await Task.yield()
+                            if attempt % 3 == 0 {
+                                // Hand over to a successor, who installs a handler and then releases.
+                                let heir = "\(name)-heir"
+                                let next = try await router.transfer(token, to: heir)
+                                #expect(await router.install(
+                                    CheckingHandler(owner: heir, registry: registry, ledger: ledger), for: next))
+                                await Task.yield()
+                                ledger.leave()
+                                #expect(await router.release(next))
+                            } else {
+                                ledger.leave()
+                                #expect(await router.release(token))
+                            }
+                        } catch {
+                            #expect(error.description.contains("already owned by 'owner-"), "\(error)")
+                            await Task.yield()
+                        }
+                    }
+                }
+            }
+        }
+        let (delivered, unhandled) = await router.counts
+        let receipts = ledger.receipts
+        #expect(await router.dispatched == events)
+        #expect(delivered + unhandled == events, "every event delivered or counted unhandled")
+        #expect(receipts.values.reduce(0, +) == delivered, "each delivery reached one handler")
+        #expect(receipts.values.allSatisfy { $0 == 1 }, "no event delivered twice")
+        #expect(ledger.misrouted.load(ordering: .relaxed) == 0, "a handler got an event while not the owner")
+        #expect(ledger.mostAtOnce == 1, "two owners at once")
+        #expect(ledger.wins.load(ordering: .relaxed) > 1)
+        #expect(registry.currentOwner == nil)
+    }
+}
