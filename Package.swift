@@ -9,12 +9,15 @@ let package = Package(
         // CSV recordings, synthesizer, evaluation, JSON configuration files.
         .library(name: "ShakeRecording", targets: ["ShakeRecording"]),
         .executable(name: "shake", targets: ["shake"]),
+        .executable(name: "shake-bench", targets: ["shake-bench"]),
     ],
     targets: [
         .target(name: "ShakeDetection"),
         .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
         .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
+        // Release-built benchmarks (Scripts/bench runs them next to their anchors).
+        .executableTarget(name: "shake-bench", dependencies: ["ShakeDetection", "ShakeRecording"]),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection"]),
         .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording"]),
         .testTarget(name: "ShakeCLITests", dependencies: ["ShakeCLI"]),

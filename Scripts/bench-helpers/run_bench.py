@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Runs every ShakeKit benchmark next to its anchor, in one go, and prints a table or one JSON
+object. Called by Scripts/bench, which builds and generates what this needs first.
+
+Usage: run_bench.py --root DIR --bench-dir DIR --csv FILE --csv-100mb FILE --csv-1gb FILE
+                    [--live-csv FILE] [--samples N] [--runs N] [--json]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rusage  # noqa: E402
+
+# Targets from issue 6.
+TARGET_DETECTOR_VS_C = 0.8
+TARGET_CSV_VS_PANDAS = 2.5
+TARGET_REPLAY_VS_PANDAS = 2.0
+TARGET_PEAK_RSS_BYTES = 32 * 1024 * 1024
+# "Flat in the file's size": the 1 GB figure at most this many times the 100 MB figure.
+TARGET_RSS_GROWTH = 1.1
+
+
+def log(message):
+    sys.stderr.write(f"bench: {message}\n")
+    sys.stderr.flush()
+
+
+def run_json(command, env=None):
+    output = subprocess.run(command, check=True, stdout=subprocess.PIPE, env=env, text=True).stdout
+    return json.loads(output)
+
+
+def reference_c(binary, samples, runs):
+    """Median samples/s of the C reference over `runs` runs after one warm-up."""
+    rates, shakes = [], None
+    for index in range(runs + 1):
+        output = subprocess.run([binary, str(samples)], check=True, stdout=subprocess.PIPE, text=True).stdout
+        match = re.search(r"shakes=(\d+) sec=([\d.]+) Msamples_per_s", output)
+        if not match:
+            raise SystemExit(f"bench: unexpected output from {binary}: {output!r}")
+        shakes = int(match.group(1))
+        if index > 0:
+            rates.append(samples / float(match.group(2)))
+    return {"samples_per_second": statistics.median(rates), "runs_samples_per_second": rates,
+            "samples": samples, "shakes": shakes}
+
+
+def shake_bench(binary, arguments, env=None):
+    report = run_json([binary, "--json"] + arguments, env=env)
+    if report["build"] != "release":
+        raise SystemExit("bench: shake-bench is not a release build")
+    return {m["name"]: m for m in report["benchmarks"]}
+
+
+def replay(shake, path, runs):
+    """`shake replay FILE`, process start to exit: one warm-up, then `runs` timed runs."""
+    results = []
+    for index in range(runs + 1):
+        result = rusage.run([shake, "replay", path])
+        if result["status"] != 0:
+            raise SystemExit(f"bench: shake replay {path} exited with status {result['status']}")
+        if index > 0:
+            results.append(result)
+    return {"median_seconds": statistics.median(r["wall_seconds"] for r in results),
+            "seconds": [r["wall_seconds"] for r in results],
+            "max_rss_bytes": max(r["max_rss_bytes"] for r in results)}
+
+
+def peak_rss(shake, path):
+    result = rusage.run([shake, "replay", path])
+    if result["status"] != 0:
+        raise SystemExit(f"bench: shake replay {path} exited with status {result['status']}")
+    return result
+
+
+def live(root, shake, path, bench_dir):
+    """CPU seconds per million samples of `shake live` reading the emulated IIO device as fast
+    as it delivers, the detector running. Returns (value or None, note)."""
+    emulator = os.path.join(root, "Scripts", "iio-emulator")
+    if not os.path.exists(emulator):
+        return None, "Scripts/iio-emulator is not in this checkout (branch iio not merged)"
+    probe = subprocess.run([shake, "help", "live"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if probe.returncode != 0:
+        return None, "`shake live` is not in this build (branch iio not merged)"
+    samples = sum(1 for line in open(path, "rb")) - 1
+    out = os.path.join(bench_dir, "live-rusage.json")
+    if os.path.exists(out):
+        os.remove(out)
+    command = [sys.executable, emulator, "--fast", path, "--",
+               sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "rusage.py"), out, "--",
+               shake, "live", "--samples", str(samples)]
+    completed = subprocess.run(command, stdout=subprocess.DEVNULL)
+    if completed.returncode != 0 or not os.path.exists(out):
+        return None, f"`{' '.join(command)}` failed with status {completed.returncode}"
+    result = json.load(open(out))
+    return result["cpu_seconds"] / (samples / 1e6), f"{samples} samples, {result['cpu_seconds']:.3f} CPU s"
+
+
+def machine():
+    model = "unknown"
+    memory = None
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+        for line in open("/proc/meminfo"):
+            if line.startswith("MemTotal:"):
+                memory = int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    swift = subprocess.run(["swift", "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True).stdout.splitlines()
+    cc = subprocess.run(["cc", "--version"], stdout=subprocess.PIPE, text=True).stdout.splitlines()
+    return {"nproc": os.cpu_count(), "cpu": model, "memory_bytes": memory,
+            "swift": next((l for l in swift if "Swift version" in l), "unknown").strip(),
+            "cc": cc[0] if cc else "unknown", "python": platform.python_version(),
+            "kernel": platform.release(), "load_average_at_start": os.getloadavg()}
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ("--root", "--bench-dir", "--csv", "--csv-100mb", "--csv-1gb"):
+        parser.add_argument(name, required=True)
+    parser.add_argument("--live-csv")
+    parser.add_argument("--samples", type=int, default=20_000_000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    release = os.path.join(args.root, ".build", "release")
+    bench, shake = os.path.join(release, "shake-bench"), os.path.join(release, "shake")
+    ref = os.path.join(args.bench_dir, "ref_pipeline")
+    counter = os.path.join(args.bench_dir, "libshakebench_malloc_count.so")
+    started = datetime.datetime.now(datetime.timezone.utc)
+    info = machine()
+
+    log(f"detector: C reference, then shake-bench detector ({args.samples} samples, 1 + {args.runs} runs each)")
+    ref_c = reference_c(ref, args.samples, args.runs)
+    swift = shake_bench(bench, ["--runs", str(args.runs), "--samples", str(args.samples), "detector"])
+    detector = swift["detector"]
+
+    log(f"CSV: pandas read_csv, then shake-bench csv/pipeline/read on {args.csv}")
+    pandas = run_json([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "pandas_read.py"),
+                       args.csv, str(args.runs)])
+    files = shake_bench(bench, ["--runs", str(args.runs), "csv", args.csv, "pipeline", args.csv, "read", args.csv])
+
+    log("replay: shake replay end to end (1 + 3 runs)")
+    replayed = replay(shake, args.csv, 3)
+    size = os.path.getsize(args.csv)
+
+    log("memory: peak RSS of shake replay on the 100 MB and 1 GB recordings")
+    rss_100 = peak_rss(shake, args.csv_100mb)
+    rss_1g = peak_rss(shake, args.csv_1gb)
+
+    log("allocations: shake-bench --count-allocations (one run each)")
+    env = dict(os.environ, LD_PRELOAD=counter)
+    allocations = shake_bench(bench, ["--count-allocations", "--samples", "2000000", "detector",
+                                      "csv", args.csv_100mb], env=env)
+
+    log("live: shake live on the emulated IIO device")
+    live_value, live_note = live(args.root, shake, args.live_csv or args.csv_100mb, args.bench_dir)
+
+    detector_rate = detector["per_second"]
+    result = {
+        "date": started.strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": info,
+        "runs": args.runs,
+        "detector_samples_per_second": detector_rate,
+        "ref_c_samples_per_second": ref_c["samples_per_second"],
+        "detector_vs_ref_c": ratio(detector_rate, ref_c["samples_per_second"]),
+        "detector_shakes": detector["output"]["shakes"],
+        "ref_c_shakes": ref_c["shakes"],
+        "detector_samples": args.samples,
+        "csv_bytes_per_second": files["csv"]["per_second"],
+        "pandas_bytes_per_second": pandas["bytes_per_second"],
+        "csv_vs_pandas": ratio(files["csv"]["per_second"], pandas["bytes_per_second"]),
+        "csv_file_bytes": size,
+        "csv_rows": files["csv"]["output"]["samples"],
+        "pandas_rows": pandas["rows"],
+        "pandas_version": pandas["pandas_version"],
+        "pipeline_bytes_per_second": files["pipeline"]["per_second"],
+        "read_bytes_per_second": files["read"]["per_second"],
+        "replay_bytes_per_second": size / replayed["median_seconds"],
+        "replay_seconds": replayed["median_seconds"],
+        "pandas_seconds": pandas["median_seconds"],
+        "replay_vs_pandas": ratio(size / replayed["median_seconds"], pandas["bytes_per_second"]),
+        "peak_rss_bytes_100mb": rss_100["max_rss_bytes"],
+        "peak_rss_bytes_1gb": rss_1g["max_rss_bytes"],
+        "peak_rss_growth_1gb_vs_100mb": ratio(rss_1g["max_rss_bytes"], rss_100["max_rss_bytes"]),
+        "peak_rss_file_bytes": {"100mb": os.path.getsize(args.csv_100mb), "1gb": os.path.getsize(args.csv_1gb)},
+        "replay_seconds_1gb": rss_1g["wall_seconds"],
+        "detector_allocations_per_sample": allocations["detector"]["allocations_per_sample"],
+        "csv_allocations_per_sample": allocations["csv"]["allocations_per_sample"],
+        "live_cpu_seconds_per_million_samples": live_value,
+        "live_note": live_note,
+        "raw": {"ref_c": ref_c, "detector": detector, "pandas": pandas, "files": files,
+                "replay": replayed, "rss_100mb": rss_100, "rss_1gb": rss_1g, "allocations": allocations},
+    }
+    met = {
+        "detector": result["detector_vs_ref_c"] >= TARGET_DETECTOR_VS_C,
+        "csv": result["csv_vs_pandas"] >= TARGET_CSV_VS_PANDAS,
+        "replay": result["replay_vs_pandas"] >= TARGET_REPLAY_VS_PANDAS,
+        "peak_rss": rss_1g["max_rss_bytes"] <= TARGET_PEAK_RSS_BYTES
+                    and result["peak_rss_growth_1gb_vs_100mb"] <= TARGET_RSS_GROWTH,
+        "no_allocation_per_sample": result["detector_allocations_per_sample"] < 1e-3,
+    }
+    result["targets_met"] = met
+
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    else:
+        print(table(result))
+
+
+def table(r):
+    mb = lambda b: f"{b / 1e6:.1f} MB"
+    yes = lambda ok: "yes" if ok else "NO"
+    rows = [
+        ("detector throughput", f"{r['detector_samples_per_second'] / 1e6:.1f} M samples/s",
+         "C reference (cc -O2 -march=native)", f"{r['ref_c_samples_per_second'] / 1e6:.1f} M samples/s",
+         f"{r['detector_vs_ref_c']:.2f}x", ">= 0.8x", yes(r["targets_met"]["detector"])),
+        (f"CSV ingest ({mb(r['csv_file_bytes'])})", f"{r['csv_bytes_per_second'] / 1e6:.1f} MB/s",
+         "pandas read_csv (C engine)", f"{r['pandas_bytes_per_second'] / 1e6:.1f} MB/s",
+         f"{r['csv_vs_pandas']:.2f}x", ">= 2.5x", yes(r["targets_met"]["csv"])),
+        ("replay end to end", f"{r['replay_bytes_per_second'] / 1e6:.1f} MB/s ({r['replay_seconds']:.2f} s)",
+         "pandas load alone", f"{r['pandas_bytes_per_second'] / 1e6:.1f} MB/s ({r['pandas_seconds']:.2f} s)",
+         f"{r['replay_vs_pandas']:.2f}x", ">= 2x", yes(r["targets_met"]["replay"])),
+        ("peak RSS, replay 100 MB", f"{r['peak_rss_bytes_100mb'] / 2**20:.1f} MiB", "", "", "", "", ""),
+        ("peak RSS, replay 1 GB", f"{r['peak_rss_bytes_1gb'] / 2**20:.1f} MiB", "replay 100 MB",
+         f"{r['peak_rss_bytes_100mb'] / 2**20:.1f} MiB", f"{r['peak_rss_growth_1gb_vs_100mb']:.2f}x",
+         "<= 32 MiB, <= 1.1x", yes(r["targets_met"]["peak_rss"])),
+        ("live CPU per M samples",
+         "n/a" if r["live_cpu_seconds_per_million_samples"] is None
+         else f"{r['live_cpu_seconds_per_million_samples']:.3f} s", "", "", "", "", ""),
+        ("allocations per sample, detector", f"{r['detector_allocations_per_sample']:.4f}", "", "", "", "0",
+         yes(r["targets_met"]["no_allocation_per_sample"])),
+        ("allocations per row, CSV reader", f"{r['csv_allocations_per_sample']:.4f}", "", "", "", "", ""),
+        ("in-process replay", f"{r['pipeline_bytes_per_second'] / 1e6:.1f} MB/s", "read(2) floor",
+         f"{r['read_bytes_per_second'] / 1e6:.1f} MB/s", "", "", ""),
+    ]
+    header = ("figure", "value", "anchor", "anchor value", "ratio", "target", "met")
+    widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header))]
+    line = lambda row: "  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip()
+    m = r["machine"]
+    text = [f"ShakeKit benchmarks, {r['date']}: {m['nproc']} x {m['cpu']}, {m['swift']}",
+            f"medians of {r['runs']} runs after a warm-up (replay: 3), all in this one run", "",
+            line(header), line(["-" * w for w in widths])]
+    text += [line(row) for row in rows]
+    if r["live_cpu_seconds_per_million_samples"] is None:
+        text.append(f"\nlive: not measured: {r['live_note']}")
+    return "\n".join(text)
+
+
+if __name__ == "__main__":
+    main()
