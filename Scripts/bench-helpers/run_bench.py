@@ -220,16 +220,23 @@ def main():
     }
     result["targets_met"] = met
 
+    last = os.path.join(args.bench_dir, "last-run.json")
+    with open(last + ".tmp", "w") as out:
+        json.dump(result, out, sort_keys=True, indent=1)
+    os.replace(last + ".tmp", last)
+    log(f"saved {last} (Scripts/bench-helpers/markdown.py renders it for docs/performance.md)")
+
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
         print(table(result))
 
 
-def table(r):
+def rows(r):
+    """The report's rows: (figure, value, anchor, anchor value, ratio, target, met)."""
     mb = lambda b: f"{b / 1e6:.1f} MB"
     yes = lambda ok: "yes" if ok else "NO"
-    rows = [
+    table_rows = [
         ("detector throughput", f"{r['detector_samples_per_second'] / 1e6:.1f} M samples/s",
          "C reference (cc -O2 -march=native)", f"{r['ref_c_samples_per_second'] / 1e6:.1f} M samples/s",
          f"{r['detector_vs_ref_c']:.2f}x", ">= 0.8x", yes(r["targets_met"]["detector"])),
@@ -252,14 +259,22 @@ def table(r):
         ("in-process replay", f"{r['pipeline_bytes_per_second'] / 1e6:.1f} MB/s", "read(2) floor",
          f"{r['read_bytes_per_second'] / 1e6:.1f} MB/s", "", "", ""),
     ]
-    header = ("figure", "value", "anchor", "anchor value", "ratio", "target", "met")
-    widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header))]
+    return table_rows
+
+
+HEADER = ("figure", "value", "anchor", "anchor value", "ratio", "target", "met")
+
+
+def table(r):
+    rows_ = rows(r)
+    header = HEADER
+    widths = [max(len(str(row[i])) for row in rows_ + [header]) for i in range(len(header))]
     line = lambda row: "  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip()
     m = r["machine"]
     text = [f"ShakeKit benchmarks, {r['date']}: {m['nproc']} x {m['cpu']}, {m['swift']}",
             f"medians of {r['runs']} runs after a warm-up (replay: 3), all in this one run", "",
             line(header), line(["-" * w for w in widths])]
-    text += [line(row) for row in rows]
+    text += [line(row) for row in rows_]
     if r["live_cpu_seconds_per_million_samples"] is None:
         text.append(f"\nlive: not measured: {r['live_note']}")
     return "\n".join(text)

@@ -15,9 +15,11 @@ struct BenchOptions {
     /// Samples in the detector benchmark's synthetic signal.
     var samples = 20_000_000
     var countAllocations = false
+    /// Run each benchmark once, untimed: for profilers such as callgrind.
+    var once = false
     var help = false
 
-    static let usage = "shake-bench [--json] [--runs <n>] [--samples <n>] [--count-allocations] <benchmark> ..."
+    static let usage = "shake-bench [--json] [--runs <n>] [--samples <n>] [--once | --count-allocations] <benchmark> ..."
 
     static let help = """
         OVERVIEW: Benchmarks of ShakeKit's detection and recording paths. Build with -c release.
@@ -35,6 +37,7 @@ struct BenchOptions {
           --json                Print one JSON object instead of a table.
           --runs <n>            Timed runs after one warm-up; the median is reported. (default: 5)
           --samples <n>         Samples in the detector's synthetic signal. (default: 20000000)
+          --once                Run each benchmark once, untimed (for valgrind --tool=callgrind).
           --count-allocations   Run each benchmark once and count heap allocations instead of
                                 timing; needs LD_PRELOAD of the counter that Scripts/bench builds.
           -h, --help            Show help information.
@@ -63,6 +66,7 @@ struct BenchOptions {
             case "--runs": runs = try value(for: argument)
             case "--samples": samples = try value(for: argument)
             case "--count-allocations": countAllocations = true
+            case "--once": once = true
             case "-h", "--help": help = true
             case "detector": selections.append(.detector)
             case "csv": selections.append(.csv(try file(for: argument)))
@@ -74,5 +78,8 @@ struct BenchOptions {
             }
         }
         if selections.isEmpty { selections = [.detector] }
+        if once && countAllocations {
+            throw BenchmarkError(description: "'--once' and '--count-allocations' cannot be combined")
+        }
     }
 }

@@ -31,7 +31,8 @@ struct Measurement: Encodable {
     var summary: String
     var unit: String
     var work: Int
-    /// Wall-clock seconds of each timed run, in the order they ran (warm-up excluded).
+    /// Wall-clock seconds of each timed run, in the order they ran (warm-up excluded); empty
+    /// when the benchmark ran once untimed (`--once`, `--count-allocations`).
     var seconds: [Double]
     var output: RunOutput
     /// Heap allocations during one run, when counted (`--count-allocations`).
@@ -59,7 +60,8 @@ struct Measurement: Encodable {
         if let allocations {
             try container.encode(allocations, forKey: .allocations)
             try container.encode(Double(allocations) / Double(max(output.samples, 1)), forKey: .allocationsPerSample)
-        } else {
+        }
+        if !seconds.isEmpty {
             try container.encode(seconds, forKey: .seconds)
             try container.encode(medianSeconds, forKey: .medianSeconds)
             try container.encode(perSecond, forKey: .perSecond)
@@ -90,6 +92,12 @@ func measure(_ benchmark: Benchmark, runs: Int) throws -> Measurement {
     }
     return Measurement(name: benchmark.name, summary: benchmark.summary, unit: benchmark.unit,
                        work: benchmark.work, seconds: seconds, output: expected, allocations: nil)
+}
+
+/// Runs `benchmark` once, untimed: for a profiler.
+func runOnce(_ benchmark: Benchmark) throws -> Measurement {
+    Measurement(name: benchmark.name, summary: benchmark.summary, unit: benchmark.unit,
+                work: benchmark.work, seconds: [], output: try benchmark.run(), allocations: nil)
 }
 
 /// Runs `benchmark` once and counts the heap allocations it makes, through the counter that

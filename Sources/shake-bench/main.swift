@@ -65,6 +65,15 @@ func allocationTable(_ measurements: [Measurement]) -> String {
     return text
 }
 
+func onceTable(_ measurements: [Measurement]) -> String {
+    var text = "shake-bench (\(buildConfiguration) build): each benchmark ran once, untimed\n"
+    for m in measurements {
+        text += padded(m.name, 10) + "\(m.output.samples) samples, \(m.output.events) events, "
+            + "\(m.output.shakes) shakes\n"
+    }
+    return text
+}
+
 func main() -> Int32 {
     let options: BenchOptions
     do {
@@ -94,6 +103,8 @@ func main() -> Int32 {
             }
             if let counter, options.countAllocations {
                 measurements.append(try countAllocations(benchmark, counter: counter))
+            } else if options.once {
+                measurements.append(try runOnce(benchmark))
             } else {
                 measurements.append(try measure(benchmark, runs: options.runs))
             }
@@ -101,12 +112,15 @@ func main() -> Int32 {
         if options.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            let data = try encoder.encode(Report(build: buildConfiguration, runs: options.countAllocations ? 1 : options.runs,
-                                                 benchmarks: measurements))
+            let runs = options.countAllocations || options.once ? 1 : options.runs
+            let data = try encoder.encode(Report(build: buildConfiguration, runs: runs, benchmarks: measurements))
             write(String(decoding: data, as: UTF8.self) + "\n", to: .standardOutput)
+        } else if options.countAllocations {
+            write(allocationTable(measurements), to: .standardOutput)
+        } else if options.once {
+            write(onceTable(measurements), to: .standardOutput)
         } else {
-            write(options.countAllocations ? allocationTable(measurements) : table(measurements, runs: options.runs),
-                  to: .standardOutput)
+            write(table(measurements, runs: options.runs), to: .standardOutput)
         }
         return 0
     } catch {
