@@ -17,9 +17,6 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import rusage  # noqa: E402
-
 # Targets from issue 6.
 TARGET_DETECTOR_VS_C = 0.8
 TARGET_CSV_VS_PANDAS = 2.5
@@ -32,6 +29,15 @@ TARGET_RSS_GROWTH = 1.1
 def log(message):
     sys.stderr.write(f"bench: {message}\n")
     sys.stderr.flush()
+
+
+RUSAGE = None  # path of the compiled rusage.c wrapper, set in main()
+
+
+def measured(command):
+    """Runs `command` under the rusage wrapper: {wall_seconds, cpu_seconds, max_rss_bytes, status, ...}."""
+    completed = subprocess.run([RUSAGE, "-", "--"] + command, stdout=subprocess.PIPE, text=True)
+    return json.loads(completed.stdout)
 
 
 def run_json(command, env=None):
@@ -65,7 +71,7 @@ def replay(shake, path, runs):
     """`shake replay FILE`, process start to exit: one warm-up, then `runs` timed runs."""
     results = []
     for index in range(runs + 1):
-        result = rusage.run([shake, "replay", path])
+        result = measured([shake, "replay", path])
         if result["status"] != 0:
             raise SystemExit(f"bench: shake replay {path} exited with status {result['status']}")
         if index > 0:
@@ -76,33 +82,57 @@ def replay(shake, path, runs):
 
 
 def peak_rss(shake, path):
-    result = rusage.run([shake, "replay", path])
+    result = measured([shake, "replay", path])
     if result["status"] != 0:
         raise SystemExit(f"bench: shake replay {path} exited with status {result['status']}")
     return result
 
 
+def recording_span(path):
+    """(first, last) sample time of a canonical recording, seconds."""
+    first = None
+    with open(path, "rb") as f:
+        for line in f:
+            if line[:1].isdigit() or line[:1] in (b"-", b"."):
+                first = float(line.split(b",")[0])
+                break
+        f.seek(max(0, os.path.getsize(path) - 4096))
+        last = float(f.read().strip().split(b"\n")[-1].split(b",")[0])
+    return first, last
+
+
 def live(root, shake, path, bench_dir):
-    """CPU seconds per million samples of `shake live` reading the emulated IIO device as fast
-    as it delivers, the detector running. Returns (value or None, note)."""
+    """CPU seconds per million samples of `shake live` reading the emulated IIO device
+    (Scripts/iio-emulator --fast: as fast as the reader takes them), the detector running.
+    Returns (value or None, note)."""
     emulator = os.path.join(root, "Scripts", "iio-emulator")
     if not os.path.exists(emulator):
         return None, "Scripts/iio-emulator is not in this checkout (branch iio not merged)"
     probe = subprocess.run([shake, "help", "live"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if probe.returncode != 0:
         return None, "`shake live` is not in this build (branch iio not merged)"
-    samples = sum(1 for line in open(path, "rb")) - 1
-    out = os.path.join(bench_dir, "live-rusage.json")
-    if os.path.exists(out):
-        os.remove(out)
-    command = [sys.executable, emulator, "--fast", path, "--",
-               sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "rusage.py"), out, "--",
-               shake, "live", "--samples", str(samples)]
+    first, last = recording_span(path)
+    # Stop half a second of samples before the recording ends, so live ends by --duration
+    # (exit 0) and not by the device stalling.
+    duration = last - first - 0.5
+    out, err = os.path.join(bench_dir, "live-rusage.json"), os.path.join(bench_dir, "live-stderr.txt")
+    for stale in (out, err):
+        if os.path.exists(stale):
+            os.remove(stale)
+    command = [emulator, "--fast", path, "--", RUSAGE, out, "--stderr", err, "--",
+               shake, "live", "--duration", f"{duration:.3f}"]
     completed = subprocess.run(command, stdout=subprocess.DEVNULL)
-    if completed.returncode != 0 or not os.path.exists(out):
-        return None, f"`{' '.join(command)}` failed with status {completed.returncode}"
+    messages = open(err).read() if os.path.exists(err) else ""
+    match = re.search(r"in (\d+) samples", messages)
+    if completed.returncode != 0 or not os.path.exists(out) or not match:
+        return None, (f"`{' '.join(command)}` failed with status {completed.returncode}: "
+                      f"{messages.strip()[-300:]}")
     result = json.load(open(out))
-    return result["cpu_seconds"] / (samples / 1e6), f"{samples} samples, {result['cpu_seconds']:.3f} CPU s"
+    samples = int(match.group(1))
+    return (result["cpu_seconds"] / (samples / 1e6),
+            f"`shake live` read {samples} samples from the emulated device (iio-emulator --fast) in "
+            f"{result['wall_seconds']:.2f} s wall, {result['user_seconds']:.3f} s user + "
+            f"{result['system_seconds']:.3f} s system CPU")
 
 
 def machine():
@@ -145,6 +175,8 @@ def main():
     bench, shake = os.path.join(release, "shake-bench"), os.path.join(release, "shake")
     ref = os.path.join(args.bench_dir, "ref_pipeline")
     counter = os.path.join(args.bench_dir, "libshakebench_malloc_count.so")
+    global RUSAGE
+    RUSAGE = os.path.join(args.bench_dir, "rusage")
     started = datetime.datetime.now(datetime.timezone.utc)
     info = machine()
 
