@@ -34,10 +34,31 @@ def log(message):
 RUSAGE = None  # path of the compiled rusage.c wrapper, set in main()
 
 
-def measured(command):
+COUNTER = None  # path of the compiled malloc_count.c library, set in main()
+
+
+def measured(command, options=()):
     """Runs `command` under the rusage wrapper: {wall_seconds, cpu_seconds, max_rss_bytes, status, ...}."""
-    completed = subprocess.run([RUSAGE, "-", "--"] + command, stdout=subprocess.PIPE, text=True)
+    completed = subprocess.run([RUSAGE, "-"] + list(options) + ["--"] + command, stdout=subprocess.PIPE, text=True)
     return json.loads(completed.stdout)
+
+
+def counting(report):
+    """rusage options that preload the allocation counter into the command alone and have it
+    write its count at exit to `report`."""
+    if os.path.exists(report):
+        os.remove(report)
+    return ["--env", f"LD_PRELOAD={COUNTER}", "--env", f"SHAKEBENCH_ALLOCATION_REPORT={report}"]
+
+
+def replay_allocations(shake, path, bench_dir):
+    """Heap allocations of a whole `shake replay FILE` process, per row of the file."""
+    report = os.path.join(bench_dir, "replay-allocations.txt")
+    result = measured([shake, "replay", path], counting(report))
+    if result["status"] != 0 or not os.path.exists(report):
+        raise SystemExit(f"bench: counting allocations of shake replay {path} failed")
+    rows = sum(1 for _ in open(path, "rb")) - 1
+    return int(open(report).read()) / rows
 
 
 def run_json(command, env=None):
@@ -102,25 +123,28 @@ def recording_span(path):
 
 
 def live(root, shake, path, bench_dir):
-    """CPU seconds per million samples of `shake live` reading the emulated IIO device
-    (Scripts/iio-emulator --fast: as fast as the reader takes them), the detector running.
-    Returns (value or None, note)."""
+    """`shake live` reading the emulated IIO device (Scripts/iio-emulator --fast: as fast as
+    the reader takes them), the detector running. Returns (rusage of shake live with
+    cpu_seconds_per_million_samples and allocations_per_sample, or None; note)."""
     emulator = os.path.join(root, "Scripts", "iio-emulator")
     if not os.path.exists(emulator):
-        return None, "Scripts/iio-emulator is not in this checkout (branch iio not merged)"
+        return None, "Scripts/iio-emulator is not in this checkout (branch iio not merged yet)"
     probe = subprocess.run([shake, "help", "live"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if probe.returncode != 0:
-        return None, "`shake live` is not in this build (branch iio not merged)"
+        return None, "`shake live` is not in this build (branch iio not merged yet)"
     first, last = recording_span(path)
     # Stop half a second of samples before the recording ends, so live ends by --duration
     # (exit 0) and not by the device stalling.
     duration = last - first - 0.5
     out, err = os.path.join(bench_dir, "live-rusage.json"), os.path.join(bench_dir, "live-stderr.txt")
+    report = os.path.join(bench_dir, "live-allocations.txt")
     for stale in (out, err):
         if os.path.exists(stale):
             os.remove(stale)
-    command = [emulator, "--fast", path, "--", RUSAGE, out, "--stderr", err, "--",
-               shake, "live", "--duration", f"{duration:.3f}"]
+    # The allocation counter costs an atomic increment per allocation: nothing next to the
+    # system calls measured here.
+    command = [emulator, "--fast", path, "--", RUSAGE, out, "--stderr", err] + counting(report) + [
+               "--", shake, "live", "--duration", f"{duration:.3f}"]
     completed = subprocess.run(command, stdout=subprocess.DEVNULL)
     messages = open(err).read() if os.path.exists(err) else ""
     match = re.search(r"in (\d+) samples", messages)
@@ -129,7 +153,11 @@ def live(root, shake, path, bench_dir):
                       f"{messages.strip()[-300:]}")
     result = json.load(open(out))
     samples = int(match.group(1))
-    return (result["cpu_seconds"] / (samples / 1e6),
+    allocations = int(open(report).read()) if os.path.exists(report) else None
+    result["allocations_per_sample"] = allocations / samples if allocations is not None else None
+    result["samples"] = samples
+    result["cpu_seconds_per_million_samples"] = result["cpu_seconds"] / (samples / 1e6)
+    return (result,
             f"`shake live` read {samples} samples from the emulated device (iio-emulator --fast) in "
             f"{result['wall_seconds']:.2f} s wall, {result['user_seconds']:.3f} s user + "
             f"{result['system_seconds']:.3f} s system CPU")
@@ -175,8 +203,9 @@ def main():
     bench, shake = os.path.join(release, "shake-bench"), os.path.join(release, "shake")
     ref = os.path.join(args.bench_dir, "ref_pipeline")
     counter = os.path.join(args.bench_dir, "libshakebench_malloc_count.so")
-    global RUSAGE
+    global RUSAGE, COUNTER
     RUSAGE = os.path.join(args.bench_dir, "rusage")
+    COUNTER = counter
     started = datetime.datetime.now(datetime.timezone.utc)
     info = machine()
 
@@ -202,9 +231,10 @@ def main():
     env = dict(os.environ, LD_PRELOAD=counter)
     allocations = shake_bench(bench, ["--count-allocations", "--samples", "2000000", "detector",
                                       "csv", args.csv_100mb], env=env)
+    replay_allocations_per_row = replay_allocations(shake, args.live_csv or args.csv_100mb, args.bench_dir)
 
     log("live: shake live on the emulated IIO device")
-    live_value, live_note = live(args.root, shake, args.live_csv or args.csv_100mb, args.bench_dir)
+    live_result, live_note = live(args.root, shake, args.live_csv or args.csv_100mb, args.bench_dir)
 
     detector_rate = detector["per_second"]
     result = {
@@ -237,10 +267,13 @@ def main():
         "replay_seconds_1gb": rss_1g["wall_seconds"],
         "detector_allocations_per_sample": allocations["detector"]["allocations_per_sample"],
         "csv_allocations_per_sample": allocations["csv"]["allocations_per_sample"],
-        "live_cpu_seconds_per_million_samples": live_value,
+        "replay_allocations_per_row": replay_allocations_per_row,
+        "live_cpu_seconds_per_million_samples": live_result and live_result["cpu_seconds_per_million_samples"],
+        "live_allocations_per_sample": live_result and live_result["allocations_per_sample"],
         "live_note": live_note,
         "raw": {"ref_c": ref_c, "detector": detector, "pandas": pandas, "files": files,
-                "replay": replayed, "rss_100mb": rss_100, "rss_1gb": rss_1g, "allocations": allocations},
+                "replay": replayed, "rss_100mb": rss_100, "rss_1gb": rss_1g, "allocations": allocations,
+                "live": live_result},
     }
     met = {
         "detector": result["detector_vs_ref_c"] >= TARGET_DETECTOR_VS_C,
@@ -288,6 +321,9 @@ def rows(r):
         ("allocations per sample, detector", f"{r['detector_allocations_per_sample']:.4f}", "", "", "", "0",
          yes(r["targets_met"]["no_allocation_per_sample"])),
         ("allocations per row, CSV reader", f"{r['csv_allocations_per_sample']:.4f}", "", "", "", "", ""),
+        ("allocations per row, shake replay", f"{r['replay_allocations_per_row']:.4f}", "", "", "", "", ""),
+        ("allocations per sample, shake live", "n/a" if r["live_allocations_per_sample"] is None
+         else f"{r['live_allocations_per_sample']:.4f}", "", "", "", "", ""),
         ("in-process replay", f"{r['pipeline_bytes_per_second'] / 1e6:.1f} MB/s", "read(2) floor",
          f"{r['read_bytes_per_second'] / 1e6:.1f} MB/s", "", "", ""),
     ]

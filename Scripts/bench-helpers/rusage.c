@@ -4,8 +4,9 @@
 // kernel carries the forking process's peak RSS over into the child's ru_maxrss, so a wrapper
 // in Python would put its own 10+ MiB under every figure.
 //
-// Usage: rusage OUT.json [--stderr FILE] -- COMMAND [ARGS...]
-//   COMMAND's stdout goes to /dev/null, its stderr to FILE when given. The JSON object
+// Usage: rusage OUT.json [--stderr FILE] [--env NAME=VALUE]... -- COMMAND [ARGS...]
+//   COMMAND's stdout goes to /dev/null, its stderr to FILE when given; --env sets a variable
+//   for COMMAND only (e.g. LD_PRELOAD of the allocation counter). The JSON object
 //   {"wall_seconds", "user_seconds", "system_seconds", "cpu_seconds", "max_rss_bytes", "status"}
 //   is written to OUT.json ("-" for stdout; otherwise to OUT.json.tmp renamed into place);
 //   exits with COMMAND's status (128 + signal when it was killed).
@@ -25,11 +26,18 @@ static double seconds(struct timeval t) { return t.tv_sec + t.tv_usec / 1e6; }
 
 int main(int argc, char **argv) {
     const char *out = NULL, *errPath = NULL;
+    char *environment[32];
+    int environmentCount = 0;
     int i = 1;
     if (i < argc) out = argv[i++];
-    if (i + 1 < argc && strcmp(argv[i], "--stderr") == 0) { errPath = argv[i + 1]; i += 2; }
+    for (;;) {
+        if (i + 1 < argc && strcmp(argv[i], "--stderr") == 0) { errPath = argv[i + 1]; i += 2; }
+        else if (i + 1 < argc && strcmp(argv[i], "--env") == 0 && environmentCount < 32
+                 && strchr(argv[i + 1], '=')) { environment[environmentCount++] = argv[i + 1]; i += 2; }
+        else break;
+    }
     if (!out || i >= argc || strcmp(argv[i], "--") != 0 || i + 1 >= argc) {
-        fprintf(stderr, "usage: rusage OUT.json [--stderr FILE] -- COMMAND [ARGS...]\n");
+        fprintf(stderr, "usage: rusage OUT.json [--stderr FILE] [--env NAME=VALUE]... -- COMMAND [ARGS...]\n");
         return 64;
     }
     char **command = argv + i + 1;
@@ -44,6 +52,7 @@ int main(int argc, char **argv) {
             int err = open(errPath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
             if (err < 0 || dup2(err, STDERR_FILENO) < 0) { perror(errPath); _exit(73); }
         }
+        for (int k = 0; k < environmentCount; k++) putenv(environment[k]);
         execvp(command[0], command);
         fprintf(stderr, "rusage: %s: %s\n", command[0], strerror(errno));
         _exit(127);
