@@ -12,7 +12,11 @@ let package = Package(
         .executable(name: "shake-bench", targets: ["shake-bench"]),
     ],
     targets: [
-        .target(name: "ShakeDetection"),
+        .target(
+            name: "ShakeDetection",
+            // `Double.squareRoot()` may lower to libm's `sqrt`; link it so that a program using only
+            // ShakeDetection (no Foundation) links on Linux.
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
         .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),

@@ -51,11 +51,17 @@ func fixed(_ value: Double?, _ decimals: Int) -> String {
     return String(format: "%.\(decimals)f", value)
 }
 
-/// Maps a recording error to the exit status the CLI reports.
+/// Maps a failure reading a recording to the error and exit status the CLI reports.
 func recordingFailure(_ error: any Error) -> CommandFailure {
     if let failure = error as? CommandFailure { return failure }
-    let text = "\(error)"
-    let missing = text.contains("no such file") || text.contains("No such file") || text.contains("cannot read")
-        || text.contains("not readable") || text.contains("is a directory") || text.contains("permission")
-    return CommandFailure(text, exitStatus: missing ? ExitStatus.noInput : ExitStatus.dataError)
+    guard let error = error as? RecordingError else {
+        return CommandFailure("\(error)", exitStatus: ExitStatus.failure)
+    }
+    // `Error: file:line:column: message` (the tool already says it is an error).
+    let text = String(error.description.replacingOccurrences(of: ": error: ", with: ": "))
+    switch error.kind {
+    case .io, .isDirectory: return CommandFailure(text, exitStatus: ExitStatus.noInput)
+    case .fileExists: return CommandFailure(text, exitStatus: ExitStatus.cannotCreate)
+    default: return CommandFailure(text, exitStatus: ExitStatus.dataError)
+    }
 }

@@ -16,9 +16,10 @@ enum EvaluateCommand: ShakeCommand {
             at most one detection; further detections in its window are duplicates (one shake fired \
             twice); a detection outside every window is a false shake. negative_hours is the time \
             labelled shake=0; latency is began - run start, in seconds. Files are scored on both cores.
-            """,
+
+            """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],
-        options: DetectorOptions.specs + [DetectorOptions.formatSpec]
+        options: DetectorOptions.specs + [DetectorOptions.formatSpec] + ImportOptions.specs
     )
 
     struct FileRow: Encodable {
@@ -47,7 +48,8 @@ enum EvaluateCommand: ShakeCommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let configuration = try DetectorOptions.configuration(arguments)
         let files = try recordingFiles(arguments.positionals)
-        let results = try evaluate(files: files) { ShakeDetector(configuration: configuration) }
+        let options = ImportOptions.options(arguments)
+        let results = try evaluate(files: files, options: options) { ShakeDetector(configuration: configuration) }
         var total = EvaluationCounts()
         for counts in results { total += counts }
         let rows = zip(files, results).map { FileRow(file: $0, summary: $1.summary) }
@@ -61,14 +63,14 @@ enum EvaluateCommand: ShakeCommand {
 
     /// Scores every file with a fresh detector from `makeDetector`, on all cores, in file order.
     static func evaluate<Detector: ShakeDetecting & Sendable>(
-        files: [String], makeDetector: @Sendable () -> Detector
+        files: [String], options: CSVImportOptions = .canonical, makeDetector: @Sendable () -> Detector
     ) throws -> [EvaluationCounts] {
         let results = Mutex<[Int: Result<EvaluationCounts, CommandFailure>]>([:])
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let outcome: Result<EvaluationCounts, CommandFailure>
             do {
                 var detector = makeDetector()
-                let replay = try RecordingReplay.run(path: files[index], detector: &detector)
+                let replay = try RecordingReplay.run(path: files[index], options: options, detector: &detector)
                 if let counts = replay.counts {
                     outcome = .success(counts)
                 } else {

@@ -12,9 +12,10 @@ enum ReplayCommand: ShakeCommand {
             Every event is listed: began (the shake is recognised; its time is when it fired), \
             ended (shaking stopped), cancelled (with the reason). Times are in seconds from the \
             recording's time origin, peak acceleration in m/s² with gravity removed.
-            """,
+
+            """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "Recordings to replay.", variadic: true)],
-        options: DetectorOptions.specs + [DetectorOptions.formatSpec]
+        options: DetectorOptions.specs + [DetectorOptions.formatSpec] + ImportOptions.specs
     )
 
     struct FileReport: Encodable {
@@ -78,12 +79,13 @@ enum ReplayCommand: ShakeCommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let configuration = try DetectorOptions.configuration(arguments)
+        let options = ImportOptions.options(arguments)
         var reports: [FileReport] = []
         for path in arguments.positionals {
             var detector = ShakeDetector(configuration: configuration)
             let result: RecordingReplay.Result
             do {
-                result = try RecordingReplay.run(path: path, detector: &detector)
+                result = try RecordingReplay.run(path: path, options: options, detector: &detector)
             } catch {
                 throw recordingFailure(error)
             }

@@ -76,9 +76,12 @@ public struct CommandSpec: Sendable {
     }
 
     /// `shake replay [--config <file>] <file> ...`
+    ///
+    /// With more than four options they are summarised as `[<options>]`, as swift-argument-parser does.
     func usage(toolName: String) -> String {
         var parts = ["\(toolName) \(name)"]
-        for option in options {
+        if options.count > 4 { parts.append("[<options>]") }
+        for option in options where options.count <= 4 {
             let value = option.valueName.map { " <\($0)>" } ?? ""
             let names = option.short.map { "-\($0)" } ?? "--\(option.name)"
             parts.append("[\(names)\(value)]" + (option.repeats ? " ..." : ""))

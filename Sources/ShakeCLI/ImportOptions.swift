@@ -1,0 +1,49 @@
+import ShakeRecording
+
+/// Options for reading foreign CSV exports, shared by every command that reads recordings.
+enum ImportOptions {
+    static let specs: [OptionSpec] = [
+        .option("separator", value: "sep", help: "Field separator; auto picks the most frequent in the header.",
+                values: ["auto", "comma", "semicolon", "tab"], default: "auto"),
+        .flag("decimal-comma", help: "Numbers use a decimal comma (3,14), as in some European exports."),
+        .option("units", value: "unit", help: "Acceleration unit of the file; converted to m/s². Default: the header's unit, else m/s^2.",
+                values: ["m/s^2", "g", "mg"]),
+        .option("time-units", value: "unit", help: "Time unit of the file; converted to seconds. Default: the header's unit, else s.",
+                values: ["s", "ms", "us", "ns"]),
+        .flag("rebase-time", help: "Shift times so the first sample is at 0 s (for epoch or boot-time stamps)."),
+        .option("time-column", value: "name|n", help: "Column holding time: a header name or a 1-based position."),
+        .option("x-column", value: "name|n", help: "Column holding x acceleration."),
+        .option("y-column", value: "name|n", help: "Column holding y acceleration."),
+        .option("z-column", value: "name|n", help: "Column holding z acceleration."),
+        .option("label-column", value: "name|n", help: "Column holding the 0/1 shake label. Default: a column named 'shake' or 'label'."),
+        .flag("no-header", help: "The file has no header row: columns are time, x, y, z unless given."),
+    ]
+
+    static let discussion = """
+        Recordings are CSV: optional '# key: value' lines, a header, one row per sample. Header \
+        names match case-insensitively, ignoring quotes and a unit in parentheses, so exports of \
+        phyphox, Sensor Logger and Physics Toolbox load as they are or with a flag or two \
+        (--units g, --time-units ns --rebase-time, --separator semicolon --decimal-comma). CRLF \
+        line ends, a UTF-8 byte-order mark, blank lines and repeated timestamps are accepted; \
+        anything else unexpected is an error naming the file, line and column.
+        """
+
+    static func options(_ arguments: ParsedArguments) -> CSVImportOptions {
+        var options = CSVImportOptions.canonical
+        // The parser has already checked every value against the lists above.
+        if let text = arguments.value("separator"), let separator = CSVImportOptions.Separator(argument: text) {
+            options.separator = separator
+        }
+        if arguments.flag("decimal-comma") { options.decimalSeparator = .comma }
+        if let text = arguments.value("units") { options.accelerationUnit = .init(argument: text) }
+        if let text = arguments.value("time-units") { options.timeUnit = .init(argument: text) }
+        options.rebasesTime = arguments.flag("rebase-time")
+        options.hasHeader = !arguments.flag("no-header")
+        options.time = arguments.value("time-column").map(CSVImportOptions.Column.init(argument:))
+        options.x = arguments.value("x-column").map(CSVImportOptions.Column.init(argument:))
+        options.y = arguments.value("y-column").map(CSVImportOptions.Column.init(argument:))
+        options.z = arguments.value("z-column").map(CSVImportOptions.Column.init(argument:))
+        options.label = arguments.value("label-column").map(CSVImportOptions.Column.init(argument:))
+        return options
+    }
+}

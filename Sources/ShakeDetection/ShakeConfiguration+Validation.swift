@@ -1,0 +1,102 @@
+/// A configuration value that `ShakeDetector` cannot work with.
+public struct ShakeConfigurationError: Error, Hashable, CustomStringConvertible {
+    /// The offending field, spelled as the stored property and JSON key (`onsetAcceleration`).
+    public var field: String
+    /// Why it is wrong, with the value seen.
+    public var reason: String
+
+    public init(field: String, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
+
+    public var description: String { "invalid configuration: \(field): \(reason)" }
+}
+
+extension ShakeConfiguration {
+    /// Checks every field; throws for the first bad one, naming it and saying why.
+    ///
+    /// Rules: every value finite except `saturationAcceleration` (may be `+infinity`);
+    /// time constants ≥ 0 (gravity and linearity > 0); accelerations > 0;
+    /// `releaseAcceleration < onsetAcceleration`; `reversalCosine` in [−1, 0);
+    /// `0 ≤ minimumReversalIntervalSeconds < maximumReversalIntervalSeconds`;
+    /// `minimumHalfWaves ≥ 2`; `maximumLinearity` in (0, 1]; `quietSeconds`,
+    /// `maximumGapSeconds` and `maximumShakeSeconds` > 0; `refractorySeconds ≥ 0`.
+    public func validate() throws(ShakeConfigurationError) {
+        func bad(_ field: String, _ reason: String) -> ShakeConfigurationError {
+            ShakeConfigurationError(field: field, reason: reason)
+        }
+        let finiteFields: [(String, Double)] = [
+            ("gravityTimeConstantSeconds", gravityTimeConstantSeconds),
+            ("smoothingTimeConstantSeconds", smoothingTimeConstantSeconds),
+            ("onsetAcceleration", onsetAcceleration),
+            ("releaseAcceleration", releaseAcceleration),
+            ("reversalCosine", reversalCosine),
+            ("minimumReversalIntervalSeconds", minimumReversalIntervalSeconds),
+            ("maximumReversalIntervalSeconds", maximumReversalIntervalSeconds),
+            ("maximumLinearity", maximumLinearity),
+            ("linearityTimeConstantSeconds", linearityTimeConstantSeconds),
+            ("quietSeconds", quietSeconds),
+            ("refractorySeconds", refractorySeconds),
+            ("maximumGapSeconds", maximumGapSeconds),
+            ("maximumShakeSeconds", maximumShakeSeconds),
+        ]
+        for (name, value) in finiteFields where !value.isFinite {
+            throw bad(name, "must be a finite number, got \(value)")
+        }
+        if saturationAcceleration.isNaN || saturationAcceleration <= 0 {
+            throw bad("saturationAcceleration", "must be > 0 m/s² (or infinity to disable), got \(saturationAcceleration)")
+        }
+        if gravityTimeConstantSeconds <= 0 {
+            throw bad("gravityTimeConstantSeconds", "must be > 0 s, got \(gravityTimeConstantSeconds)")
+        }
+        if smoothingTimeConstantSeconds < 0 {
+            throw bad("smoothingTimeConstantSeconds", "must be ≥ 0 s, got \(smoothingTimeConstantSeconds)")
+        }
+        if smoothingTimeConstantSeconds >= gravityTimeConstantSeconds {
+            throw bad("smoothingTimeConstantSeconds",
+                      "must be shorter than gravityTimeConstantSeconds (\(gravityTimeConstantSeconds) s), got \(smoothingTimeConstantSeconds)")
+        }
+        if onsetAcceleration <= 0 {
+            throw bad("onsetAcceleration", "must be > 0 m/s², got \(onsetAcceleration)")
+        }
+        if releaseAcceleration <= 0 {
+            throw bad("releaseAcceleration", "must be > 0 m/s², got \(releaseAcceleration)")
+        }
+        if releaseAcceleration >= onsetAcceleration {
+            throw bad("releaseAcceleration",
+                      "must be below onsetAcceleration (\(onsetAcceleration) m/s²), got \(releaseAcceleration)")
+        }
+        if !(reversalCosine >= -1 && reversalCosine < 0) {
+            throw bad("reversalCosine", "must be in [-1, 0), got \(reversalCosine)")
+        }
+        if minimumReversalIntervalSeconds < 0 {
+            throw bad("minimumReversalIntervalSeconds", "must be ≥ 0 s, got \(minimumReversalIntervalSeconds)")
+        }
+        if maximumReversalIntervalSeconds <= minimumReversalIntervalSeconds {
+            throw bad("maximumReversalIntervalSeconds",
+                      "must be above minimumReversalIntervalSeconds (\(minimumReversalIntervalSeconds) s), got \(maximumReversalIntervalSeconds)")
+        }
+        if minimumHalfWaves < 2 {
+            throw bad("minimumHalfWaves", "must be ≥ 2 (one reversal), got \(minimumHalfWaves)")
+        }
+        if !(maximumLinearity > 0 && maximumLinearity <= 1) {
+            throw bad("maximumLinearity", "must be in (0, 1], got \(maximumLinearity)")
+        }
+        if linearityTimeConstantSeconds <= 0 {
+            throw bad("linearityTimeConstantSeconds", "must be > 0 s, got \(linearityTimeConstantSeconds)")
+        }
+        if quietSeconds <= 0 {
+            throw bad("quietSeconds", "must be > 0 s, got \(quietSeconds)")
+        }
+        if refractorySeconds < 0 {
+            throw bad("refractorySeconds", "must be ≥ 0 s, got \(refractorySeconds)")
+        }
+        if maximumGapSeconds <= 0 {
+            throw bad("maximumGapSeconds", "must be > 0 s, got \(maximumGapSeconds)")
+        }
+        if maximumShakeSeconds <= 0 {
+            throw bad("maximumShakeSeconds", "must be > 0 s, got \(maximumShakeSeconds)")
+        }
+    }
+}

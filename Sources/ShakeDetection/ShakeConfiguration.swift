@@ -1,0 +1,158 @@
+/// Every tunable parameter of `ShakeDetector`, in seconds, hertz and m/s², never in samples,
+/// so that one configuration behaves the same from 25 Hz to 1.6 kHz and under timing jitter.
+///
+/// The detector (see `ShakeDetector` for the full rule) removes gravity with a one-pole low-pass
+/// estimate, splits the remaining *linear* acceleration into half-waves with a hysteresis
+/// threshold, links half-waves that point the opposite way within a time window, and recognises
+/// a shake when enough linked half-waves have been seen and the recent motion lies close to a
+/// line.
+///
+/// Presets: `light` (gentle shakes count), `medium` (the default) and `hard` (only vigorous shakes).
+/// `validate()` names the first bad field; `ShakeDetector` assumes a valid configuration.
+public struct ShakeConfiguration: Sendable, Hashable {
+    // MARK: Filters
+
+    /// Time constant of the gravity estimate, seconds. Default 0.4 s.
+    ///
+    /// Gravity is a one-pole low-pass of the raw samples:
+    /// `g += α · (a − g)` with `α = 1 − exp(−Δt / τ)`, Δt the actual sample interval.
+    /// Linear acceleration is `a − g`.
+    public var gravityTimeConstantSeconds: Double
+
+    /// Time constant of the light smoothing applied to linear acceleration, seconds. Default 0.01 s.
+    ///
+    /// A one-pole low-pass like the gravity filter; it removes sensor noise at high sample rates
+    /// and does almost nothing at 25 Hz. Zero disables smoothing.
+    public var smoothingTimeConstantSeconds: Double
+
+    // MARK: Half-waves
+
+    /// A half-wave starts when the magnitude of linear acceleration rises above this, m/s².
+    /// Default 10 m/s² (about 1 g).
+    public var onsetAcceleration: Double
+
+    /// A half-wave ends when the magnitude of linear acceleration falls below this, m/s², or when
+    /// the acceleration turns more than 90° away from the half-wave's peak direction.
+    /// Must be below `onsetAcceleration` (hysteresis). Default 5 m/s².
+    public var releaseAcceleration: Double
+
+    /// A raw axis reading at or beyond ±this is treated as saturated, m/s². Default 19 m/s²
+    /// (just under the ±2 g range of small sensors).
+    ///
+    /// A saturated sample starts a half-wave as soon as linear acceleration exceeds
+    /// `releaseAcceleration`, because the sensor hides how strong it really was: on a clipping
+    /// sensor the half-waves that push against gravity are cut short and would otherwise be lost.
+    /// Set it to `.infinity` to disable.
+    public var saturationAcceleration: Double
+
+    // MARK: Reversals
+
+    /// Two successive half-waves form a reversal when the cosine of the angle between their peak
+    /// vectors is at most this. Default −0.4 (at least about 114° apart), which admits shakes
+    /// whose path bends or rotates a little but not circles (90° steps).
+    public var reversalCosine: Double
+
+    /// Shortest time between the peaks of two linked half-waves, seconds. Default 0.05 s
+    /// (a 10 Hz shake). Faster "reversals" are sensor ringing (a heel strike, a tap), not a hand.
+    public var minimumReversalIntervalSeconds: Double
+
+    /// Longest time between the peaks of two linked half-waves, seconds. Default 0.5 s
+    /// (a shake of 1 Hz or faster).
+    public var maximumReversalIntervalSeconds: Double
+
+    // MARK: Recognition
+
+    /// Linked half-waves needed before `began` fires. Default 4 (three reversals).
+    public var minimumHalfWaves: Int
+
+    /// Largest accepted ratio `√(λ₂/λ₁)` of the two largest eigenvalues of the recent second-moment
+    /// matrix of linear acceleration; 0 is a perfect line, 1 a circle. Default 0.55.
+    /// Rejects circles, walking gaits and other motion that is not back-and-forth.
+    public var maximumLinearity: Double
+
+    /// Time constant of the exponentially weighted second-moment matrix used for
+    /// `maximumLinearity`, seconds. Default 0.5 s.
+    public var linearityTimeConstantSeconds: Double
+
+    // MARK: Ending, debounce and limits
+
+    /// A shake ends (`ended`) when no half-wave has been active for this long, seconds. Default 0.4 s.
+    public var quietSeconds: Double
+
+    /// After `ended`, no new shake may begin for this long, seconds. Default 0.3 s.
+    public var refractorySeconds: Double
+
+    /// A gap between two samples longer than this cancels a shake in progress (reason `.gap`) and
+    /// restarts the filters, seconds. Default 0.5 s.
+    public var maximumGapSeconds: Double
+
+    /// A shake lasting longer than this (from its first half-wave) is cancelled with reason
+    /// `.tooLong`; the motion must then stop for `quietSeconds` before a new shake can begin,
+    /// seconds. Default 10 s.
+    public var maximumShakeSeconds: Double
+
+    /// Creates a configuration; every argument defaults to the `medium` preset's value.
+    public init(
+        gravityTimeConstantSeconds: Double = 0.4,
+        smoothingTimeConstantSeconds: Double = 0.01,
+        onsetAcceleration: Double = 10,
+        releaseAcceleration: Double = 5,
+        saturationAcceleration: Double = 19,
+        reversalCosine: Double = -0.4,
+        minimumReversalIntervalSeconds: Double = 0.05,
+        maximumReversalIntervalSeconds: Double = 0.5,
+        minimumHalfWaves: Int = 4,
+        maximumLinearity: Double = 0.55,
+        linearityTimeConstantSeconds: Double = 0.5,
+        quietSeconds: Double = 0.4,
+        refractorySeconds: Double = 0.3,
+        maximumGapSeconds: Double = 0.5,
+        maximumShakeSeconds: Double = 10
+    ) {
+        self.gravityTimeConstantSeconds = gravityTimeConstantSeconds
+        self.smoothingTimeConstantSeconds = smoothingTimeConstantSeconds
+        self.onsetAcceleration = onsetAcceleration
+        self.releaseAcceleration = releaseAcceleration
+        self.saturationAcceleration = saturationAcceleration
+        self.reversalCosine = reversalCosine
+        self.minimumReversalIntervalSeconds = minimumReversalIntervalSeconds
+        self.maximumReversalIntervalSeconds = maximumReversalIntervalSeconds
+        self.minimumHalfWaves = minimumHalfWaves
+        self.maximumLinearity = maximumLinearity
+        self.linearityTimeConstantSeconds = linearityTimeConstantSeconds
+        self.quietSeconds = quietSeconds
+        self.refractorySeconds = refractorySeconds
+        self.maximumGapSeconds = maximumGapSeconds
+        self.maximumShakeSeconds = maximumShakeSeconds
+    }
+
+    // MARK: Presets
+
+    /// Gentle shakes count: half-waves from 7 m/s² (release 3.5 m/s²), a little more tolerance for
+    /// motion that is not straight (linearity 0.6). More false shakes while walking vigorously.
+    public static let light = ShakeConfiguration(
+        onsetAcceleration: 7, releaseAcceleration: 3.5, maximumLinearity: 0.6)
+
+    /// The default: half-waves from 10 m/s² (about 1 g), release 5 m/s², four linked half-waves,
+    /// linearity at most 0.55. Tuned on the `dev` corpus only.
+    public static let medium = ShakeConfiguration()
+
+    /// Only vigorous shakes count: half-waves from 14 m/s², release 7 m/s².
+    public static let hard = ShakeConfiguration(onsetAcceleration: 14, releaseAcceleration: 7)
+
+    /// The default configuration, `medium`.
+    public static let `default` = medium
+
+    /// Names accepted by `preset(named:)`, in order of increasing required force.
+    public static let presetNames: [String] = ["light", "medium", "hard"]
+
+    /// The preset called `name` ("light", "medium" or "hard", case-sensitive), or nil.
+    public static func preset(named name: String) -> ShakeConfiguration? {
+        switch name {
+        case "light": return .light
+        case "medium": return .medium
+        case "hard": return .hard
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,288 @@
+/// Recognises shake gestures in a stream of timestamped accelerometer samples.
+///
+/// A synchronous, causal state machine: feed every sample in time order to `process(_:)`; it
+/// returns at most one `ShakeEvent` per sample. No allocation, no clock of its own (time comes only
+/// from the samples), O(1) work per sample.
+///
+/// ## The rule
+/// 1. **Gravity**: `g += α_g · (a − g)` per sample, `α = 1 − exp(−Δt/τ)` from the actual sample
+///    interval Δt (`gravityTimeConstantSeconds`). Linear acceleration `l = a − g`, smoothed by a
+///    second one-pole low-pass (`smoothingTimeConstantSeconds`).
+/// 2. **Half-waves**: a half-wave starts when `|l| > onsetAcceleration` (or, on a saturated sample
+///    where a raw axis reaches ±`saturationAcceleration`, when `|l| > releaseAcceleration`), keeps
+///    the vector and time of its largest `|l|` (its peak), and ends when `|l| < releaseAcceleration`
+///    or when `l` turns more than 90° from the peak direction (then the next half-wave may start on
+///    the same sample).
+/// 3. **Reversals**: a half-wave *links* to the previous one when the cosine between their peak
+///    vectors is ≤ `reversalCosine` and their peaks are `minimumReversalIntervalSeconds` to
+///    `maximumReversalIntervalSeconds` apart. It is tested on every sample while its peak grows, so
+///    a link is recognised as soon as the half-wave is clearly opposite. A half-wave that ends
+///    without linking starts a new chain.
+/// 4. **Began**: when a chain holds `minimumHalfWaves` linked half-waves and the exponentially
+///    weighted second-moment matrix of `l` (`linearityTimeConstantSeconds`) has
+///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait), and
+///    the detector is not within `refractorySeconds` of the last `ended`.
+/// 5. **Ended** when no half-wave has been active for `quietSeconds`; **cancelled** with `.tooLong`
+///    after `maximumShakeSeconds` (then the motion must pause for `quietSeconds` before another
+///    shake can begin), with `.gap` when two samples are more than `maximumGapSeconds` apart, and
+///    with `.interrupted` from `interrupt(at:)`.
+///
+/// ## Odd input
+/// - A sample with a NaN or infinite time or acceleration is ignored (returns nil, changes
+///   nothing); if the stream resumes after more than `maximumGapSeconds`, that is a gap.
+/// - A sample with the same time as the previous one is ignored.
+/// - Time going backwards is treated like a gap: a shake in progress is cancelled (`.gap`) and the
+///   filters restart from that sample.
+///
+/// The configuration is assumed valid (see `ShakeConfiguration.validate()`).
+public struct ShakeDetector: Sendable {
+    /// The parameters in use. Changing it resets the detector.
+    public var configuration: ShakeConfiguration {
+        didSet { reset() }
+    }
+
+    // Filter state.
+    private var started = false
+    private var lastTime = 0.0
+    private var gx = 0.0, gy = 0.0, gz = 0.0          // gravity estimate, m/s²
+    private var lx = 0.0, ly = 0.0, lz = 0.0          // smoothed linear acceleration, m/s²
+    private var mxx = 0.0, myy = 0.0, mzz = 0.0       // second moments of l, (m/s²)²
+    private var mxy = 0.0, mxz = 0.0, myz = 0.0
+    // Smoothing factors cached for the last sample interval.
+    private var cachedInterval = -1.0
+    private var alphaGravity = 0.0, alphaSmoothing = 1.0, alphaLinearity = 0.0
+
+    // The current half-wave.
+    private var inHalfWave = false
+    private var peakX = 0.0, peakY = 0.0, peakZ = 0.0, peakSquared = 0.0, peakTime = 0.0
+    private var halfWaveStart = 0.0
+    private var linked = false     // already linked to the previous half-wave
+    private var linkable = false   // may still link (chain open and within the interval)
+    // The previous half-wave.
+    private var previousX = 0.0, previousY = 0.0, previousZ = 0.0, previousNorm = 0.0, previousTime = 0.0
+    // The chain of linked half-waves.
+    private var chainCount = 0
+    private var chainStart = 0.0
+    private var chainPeakSquared = 0.0
+    private var chainEnergyX = 0.0, chainEnergyY = 0.0, chainEnergyZ = 0.0
+    private var lastActivity = -Double.infinity
+
+    // The shake.
+    private var shaking = false
+    private var exhausted = false  // cancelled as too long; waiting for a pause
+    private var shakeStart = 0.0
+    private var shakePeakSquared = 0.0
+    private var shakeReversals = 0
+    private var shakeEnergyX = 0.0, shakeEnergyY = 0.0, shakeEnergyZ = 0.0
+    private var refractoryUntil = -Double.infinity
+
+    /// A detector in its initial state.
+    public init(configuration: ShakeConfiguration = .default) {
+        self.configuration = configuration
+    }
+
+    /// True between `began` and the matching `ended` or `cancelled`.
+    public var isShaking: Bool { shaking }
+
+    /// Forgets everything (filters, half-waves, shake in progress, refractory period) without
+    /// emitting an event. The next sample starts the filters afresh.
+    public mutating func reset() {
+        let configuration = self.configuration
+        self = ShakeDetector(configuration: configuration)
+    }
+
+    /// The stream was interrupted at `time` (seconds): a shake in progress is cancelled with
+    /// reason `.interrupted` (returned), and the detector restarts as after `reset()`.
+    /// Returns nil if no shake was in progress.
+    public mutating func interrupt(at time: Double) -> ShakeEvent? {
+        let event = shaking ? makeEvent(.cancelled, at: time, reason: .interrupted) : nil
+        reset()
+        return event
+    }
+
+    /// Feeds one sample; returns the event it causes, if any (at most one).
+    /// - Complexity: O(1), no allocation.
+    public mutating func process(_ sample: Sample) -> ShakeEvent? {
+        let t = sample.time
+        guard t.isFinite, sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { return nil }
+        guard started else {
+            restartFilters(with: sample)
+            return nil
+        }
+        let dt = t - lastTime
+        if dt == 0 { return nil }
+        let c = configuration
+        if dt < 0 || dt > c.maximumGapSeconds {
+            var event: ShakeEvent? = nil
+            if shaking { event = makeEvent(.cancelled, at: t, reason: .gap) }
+            let refractory = refractoryUntil
+            reset()
+            refractoryUntil = refractory
+            restartFilters(with: sample)
+            return event
+        }
+        lastTime = t
+        // Recompute the smoothing factors only when the interval changes by more than 1 part in
+        // 10⁴ (timestamps like i/rate differ in the last bits); α then errs by under 10⁻⁴ relative.
+        if abs(dt - cachedInterval) > 1e-4 * dt {
+            cachedInterval = dt
+            alphaGravity = smoothingFactor(interval: dt, timeConstant: c.gravityTimeConstantSeconds)
+            alphaSmoothing = smoothingFactor(interval: dt, timeConstant: c.smoothingTimeConstantSeconds)
+            alphaLinearity = smoothingFactor(interval: dt, timeConstant: c.linearityTimeConstantSeconds)
+        }
+
+        // 1. Gravity and linear acceleration.
+        gx += alphaGravity * (sample.x - gx)
+        gy += alphaGravity * (sample.y - gy)
+        gz += alphaGravity * (sample.z - gz)
+        lx += alphaSmoothing * (sample.x - gx - lx)
+        ly += alphaSmoothing * (sample.y - gy - ly)
+        lz += alphaSmoothing * (sample.z - gz - lz)
+        let m2 = lx * lx + ly * ly + lz * lz
+        let al = alphaLinearity
+        mxx += al * (lx * lx - mxx)
+        myy += al * (ly * ly - myy)
+        mzz += al * (lz * lz - mzz)
+        mxy += al * (lx * ly - mxy)
+        mxz += al * (lx * lz - mxz)
+        myz += al * (ly * lz - myz)
+
+        // 2. Half-waves.
+        let release2 = c.releaseAcceleration * c.releaseAcceleration
+        if inHalfWave {
+            if m2 < release2 || lx * peakX + ly * peakY + lz * peakZ < 0 {
+                closeHalfWave()
+            } else {
+                lastActivity = t
+                if m2 > peakSquared {
+                    peakSquared = m2
+                    peakX = lx; peakY = ly; peakZ = lz
+                    peakTime = t
+                }
+            }
+        }
+        if !inHalfWave && m2 > release2 {
+            let onset2 = c.onsetAcceleration * c.onsetAcceleration
+            let s = c.saturationAcceleration
+            let saturated = abs(sample.x) >= s || abs(sample.y) >= s || abs(sample.z) >= s
+            if m2 > onset2 || saturated {
+                openHalfWave(at: t, squared: m2)
+            }
+        }
+
+        // 3. Reversals.
+        if inHalfWave && linkable && !linked {
+            let gap = peakTime - previousTime
+            if gap > c.maximumReversalIntervalSeconds {
+                linkable = false
+            } else if gap >= c.minimumReversalIntervalSeconds {
+                let dot = peakX * previousX + peakY * previousY + peakZ * previousZ
+                // cos = dot / (|peak| |previous|) ≤ reversalCosine, without a division.
+                if dot <= c.reversalCosine * peakSquared.squareRoot() * previousNorm {
+                    linked = true
+                    chainCount += 1
+                    if shaking { shakeReversals += 1 }
+                }
+            }
+        }
+
+        // 4. Began.
+        if inHalfWave && !shaking && !exhausted && chainCount >= c.minimumHalfWaves
+            && t >= refractoryUntil && linearity() <= c.maximumLinearity {
+            shaking = true
+            shakeStart = chainStart
+            shakePeakSquared = max(chainPeakSquared, peakSquared)
+            shakeReversals = chainCount - 1
+            shakeEnergyX = chainEnergyX + peakX * peakX
+            shakeEnergyY = chainEnergyY + peakY * peakY
+            shakeEnergyZ = chainEnergyZ + peakZ * peakZ
+            return makeEvent(.began, at: t)
+        }
+
+        // 5. Ended, too long.
+        if shaking {
+            if t - lastActivity > c.quietSeconds {
+                let event = makeEvent(.ended, at: t)
+                endShake(refractoryFrom: t)
+                return event
+            }
+            if t - shakeStart > c.maximumShakeSeconds {
+                let event = makeEvent(.cancelled, at: t, reason: .tooLong)
+                shaking = false
+                exhausted = true
+                return event
+            }
+        } else if exhausted && t - lastActivity > c.quietSeconds {
+            endShake(refractoryFrom: t)
+        }
+        return nil
+    }
+
+    // MARK: Steps
+
+    private mutating func restartFilters(with sample: Sample) {
+        started = true
+        lastTime = sample.time
+        gx = sample.x; gy = sample.y; gz = sample.z
+    }
+
+    private mutating func openHalfWave(at t: Double, squared m2: Double) {
+        inHalfWave = true
+        peakSquared = m2
+        peakX = lx; peakY = ly; peakZ = lz
+        peakTime = t
+        halfWaveStart = t
+        lastActivity = t
+        linked = false
+        linkable = chainCount > 0 && t - previousTime <= configuration.maximumReversalIntervalSeconds
+    }
+
+    private mutating func closeHalfWave() {
+        inHalfWave = false
+        if linked {
+            chainPeakSquared = max(chainPeakSquared, peakSquared)
+            chainEnergyX += peakX * peakX; chainEnergyY += peakY * peakY; chainEnergyZ += peakZ * peakZ
+        } else {
+            chainCount = 1
+            chainStart = halfWaveStart
+            chainPeakSquared = peakSquared
+            chainEnergyX = peakX * peakX; chainEnergyY = peakY * peakY; chainEnergyZ = peakZ * peakZ
+        }
+        if shaking {
+            shakePeakSquared = max(shakePeakSquared, peakSquared)
+            shakeEnergyX += peakX * peakX; shakeEnergyY += peakY * peakY; shakeEnergyZ += peakZ * peakZ
+        }
+        previousX = peakX; previousY = peakY; previousZ = peakZ
+        previousNorm = peakSquared.squareRoot()
+        previousTime = peakTime
+    }
+
+    private mutating func endShake(refractoryFrom t: Double) {
+        shaking = false
+        exhausted = false
+        refractoryUntil = t + configuration.refractorySeconds
+        chainCount = 0
+        linkable = false
+    }
+
+    /// `√(λ₂/λ₁)` of the weighted second-moment matrix of linear acceleration, in [0, 1].
+    private func linearity() -> Double {
+        SecondMoment(xx: mxx, yy: myy, zz: mzz, xy: mxy, xz: mxz, yz: myz).linearity
+    }
+
+    private func makeEvent(_ phase: ShakeEvent.Phase, at time: Double,
+                           reason: ShakeEvent.CancellationReason? = nil) -> ShakeEvent {
+        let axis: ShakeAxis
+        if shakeEnergyX >= shakeEnergyY && shakeEnergyX >= shakeEnergyZ {
+            axis = .x
+        } else if shakeEnergyY >= shakeEnergyZ {
+            axis = .y
+        } else {
+            axis = .z
+        }
+        return ShakeEvent(
+            phase: phase, time: time, startTime: shakeStart, endTime: lastActivity,
+            peakAcceleration: shakePeakSquared.squareRoot(), reversals: shakeReversals,
+            dominantAxis: axis, cancellationReason: reason)
+    }
+}

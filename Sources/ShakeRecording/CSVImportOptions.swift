@@ -1,0 +1,235 @@
+/// How to read a CSV recording: separator, which columns hold time, acceleration and label, and
+/// their units.
+///
+/// The defaults (`.canonical`) read the project's canonical recordings (`time_s,x,y,z[,shake]`,
+/// seconds and m/s²) and detect most exports of phone sensor apps on their own:
+///
+/// - **Separator**: detected from the header line (the most frequent of `,` `;` tab outside quotes).
+/// - **Columns**: header names are compared after trimming spaces and quotes, dropping a trailing unit
+///   in parentheses or brackets, lower-casing, and turning runs of other characters into `_`:
+///   `"Acceleration x (m/s^2)"` becomes `acceleration_x` with unit `m/s^2`. Candidates, in order of
+///   preference, are listed in `timeColumnNames`, `xColumnNames`, … . Columns that match no role are
+///   ignored; so is column order (Sensor Logger writes `z,y,x`).
+/// - **Units**: an explicit option wins; otherwise a unit in the header (`(s)`, `[ms]`, `(g)`,
+///   `(m/s^2)`, or a name suffix `time_ms`, `timestamp_ns`) is used; otherwise seconds and m/s².
+///   An unknown unit in a header is an error, never a guess.
+///
+/// Exports known to load: phyphox "Acceleration with g" (`"Time (s)","Acceleration x (m/s^2)",…`),
+/// Sensor Logger (`time,seconds_elapsed,z,y,x`: `seconds_elapsed` is preferred over the
+/// nanosecond `time`; export the variant that includes gravity), Physics Toolbox g-force
+/// (`time,gFx,gFy,gFz,TgF`: `gF…` columns are in g; a European export with `;` separators and decimal
+/// commas needs `decimalSeparator: .comma`).
+public struct CSVImportOptions: Sendable, Hashable {
+    /// The field separator.
+    public enum Separator: String, Sendable, Hashable, CaseIterable {
+        /// Detect from the header line: the most frequent of `,` `;` tab outside quotes.
+        case auto
+        case comma = ","
+        case semicolon = ";"
+        case tab = "\t"
+
+        /// Parses a command-line spelling: `auto`, `,`/`comma`, `;`/`semicolon`, `\t`/`tab`.
+        public init?(argument: String) {
+            switch argument.lowercased() {
+            case "auto": self = .auto
+            case ",", "comma": self = .comma
+            case ";", "semicolon": self = .semicolon
+            case "\t", "\\t", "tab": self = .tab
+            default: return nil
+            }
+        }
+
+        var byte: UInt8? {
+            switch self {
+            case .auto: nil
+            case .comma: UInt8(ascii: ",")
+            case .semicolon: UInt8(ascii: ";")
+            case .tab: UInt8(ascii: "\t")
+            }
+        }
+    }
+
+    /// The character between the integer and fractional digits of a number.
+    public enum DecimalSeparator: String, Sendable, Hashable, CaseIterable {
+        case point = "."
+        /// `1,5`: only with a `;` or tab field separator.
+        case comma = ","
+
+        var byte: UInt8 { self == .point ? UInt8(ascii: ".") : UInt8(ascii: ",") }
+    }
+
+    /// A column chosen by header name or by position.
+    public enum Column: Sendable, Hashable, CustomStringConvertible {
+        /// A header name, compared like the automatic names (case, quotes, spaces and a trailing
+        /// unit in parentheses do not matter).
+        case named(String)
+        /// 1-based position of the field in each row.
+        case index(Int)
+
+        /// Parses a command-line spelling: a positive integer is a 1-based index, anything else a name.
+        public init(argument: String) {
+            if let i = Int(argument), i > 0 { self = .index(i) } else { self = .named(argument) }
+        }
+
+        public var description: String {
+            switch self {
+            case .named(let name): "'\(name)'"
+            case .index(let i): "#\(i)"
+            }
+        }
+    }
+
+    /// Unit of the acceleration columns; values are converted to m/s².
+    public enum AccelerationUnit: String, Sendable, Hashable, CaseIterable {
+        /// Metres per second squared (no conversion).
+        case metersPerSecondSquared = "m/s^2"
+        /// Standard gravity: 1 g = 9.80665 m/s².
+        case g
+        /// Thousandths of standard gravity: 1 mg = 0.00980665 m/s².
+        case milliG = "mg"
+
+        /// Parses `m/s^2` (also `m/s2`, `m/s²`, `ms^-2`, `mps2`), `g`, `mg`, case-insensitively.
+        public init?(argument: String) {
+            let s = argument.trimmingSpaces().lowercased()
+            switch s {
+            case "m/s^2", "m/s2", "m/s²", "ms^-2", "ms-2", "m s^-2", "m*s^-2", "mps2", "m/s/s": self = .metersPerSecondSquared
+            case "g", "gf", "g-force", "gforce": self = .g
+            case "mg": self = .milliG
+            default: return nil
+            }
+        }
+
+        /// Multiply a value in this unit by this factor to get m/s².
+        public var metersPerSecondSquared: Double {
+            switch self {
+            case .metersPerSecondSquared: 1
+            case .g: 9.80665
+            case .milliG: 0.00980665
+            }
+        }
+    }
+
+    /// Unit of the time column; values are converted to seconds.
+    public enum TimeUnit: String, Sendable, Hashable, CaseIterable {
+        case seconds = "s"
+        case milliseconds = "ms"
+        case microseconds = "us"
+        case nanoseconds = "ns"
+
+        /// Parses `s`, `ms`, `us` (also `µs`), `ns` and long spellings like `seconds`, case-insensitively.
+        public init?(argument: String) {
+            switch argument.trimmingSpaces().lowercased() {
+            case "s", "sec", "secs", "second", "seconds": self = .seconds
+            case "ms", "msec", "millisecond", "milliseconds": self = .milliseconds
+            case "us", "µs", "μs", "usec", "microsecond", "microseconds": self = .microseconds
+            case "ns", "nsec", "nanosecond", "nanoseconds": self = .nanoseconds
+            default: return nil
+            }
+        }
+
+        /// Multiply a value in this unit by this factor to get seconds.
+        public var seconds: Double {
+            switch self {
+            case .seconds: 1
+            case .milliseconds: 1e-3
+            case .microseconds: 1e-6
+            case .nanoseconds: 1e-9
+            }
+        }
+    }
+
+    /// Field separator. Default: `.auto`.
+    public var separator: Separator
+    /// Decimal separator inside numbers. Default: `.point`.
+    public var decimalSeparator: DecimalSeparator
+    /// Time column; `nil` picks the first header name found in `timeColumnNames`.
+    public var time: Column?
+    /// x acceleration column; `nil` picks from `xColumnNames`.
+    public var x: Column?
+    /// y acceleration column; `nil` picks from `yColumnNames`.
+    public var y: Column?
+    /// z acceleration column; `nil` picks from `zColumnNames`.
+    public var z: Column?
+    /// Label column (values 0 or 1); `nil` uses a column named as in `labelColumnNames` if there is
+    /// one, else the recording is unlabelled.
+    public var label: Column?
+    /// When true, any label column is ignored and `LabeledSample.isShake` is nil. Default false.
+    public var ignoresLabels: Bool
+    /// Acceleration unit; `nil` uses the unit in the header, else m/s².
+    public var accelerationUnit: AccelerationUnit?
+    /// Time unit; `nil` uses the unit in the header, else seconds.
+    public var timeUnit: TimeUnit?
+    /// When true, times are shifted so the first sample is at 0 s (for epoch or boot-time stamps).
+    /// Default false: times are kept as written.
+    public var rebasesTime: Bool
+    /// Whether the first non-comment line is a header. Without a header, columns default to
+    /// time, x, y, z = fields 1, 2, 3, 4 (override with `.index`). Default true.
+    public var hasHeader: Bool
+    /// Largest acceleration accepted on any axis, m/s², after unit conversion: a larger value is
+    /// an error naming it (a sensor reading 200 g is a corrupt file or a wrong unit). Default 2000.
+    public var maximumAcceleration: Double
+    /// Longest line accepted, bytes. The reader never buffers more than about this plus 256 KiB.
+    /// Default 1 MiB.
+    public var maximumLineBytes: Int
+
+    public init(
+        separator: Separator = .auto,
+        decimalSeparator: DecimalSeparator = .point,
+        time: Column? = nil, x: Column? = nil, y: Column? = nil, z: Column? = nil,
+        label: Column? = nil,
+        ignoresLabels: Bool = false,
+        accelerationUnit: AccelerationUnit? = nil,
+        timeUnit: TimeUnit? = nil,
+        rebasesTime: Bool = false,
+        hasHeader: Bool = true,
+        maximumAcceleration: Double = 2000,
+        maximumLineBytes: Int = 1 << 20
+    ) {
+        self.separator = separator
+        self.decimalSeparator = decimalSeparator
+        self.time = time
+        self.x = x
+        self.y = y
+        self.z = z
+        self.label = label
+        self.ignoresLabels = ignoresLabels
+        self.accelerationUnit = accelerationUnit
+        self.timeUnit = timeUnit
+        self.rebasesTime = rebasesTime
+        self.hasHeader = hasHeader
+        self.maximumAcceleration = maximumAcceleration
+        self.maximumLineBytes = maximumLineBytes
+    }
+
+    /// Reads canonical recordings and detects common foreign exports (see the type's documentation).
+    public static let canonical = CSVImportOptions()
+
+    /// Normalised header names accepted for the time column, most preferred first.
+    public static let timeColumnNames = [
+        "time_s", "seconds_elapsed", "time", "timestamp", "t", "elapsed", "elapsed_time", "seconds",
+        "time_ms", "time_us", "time_ns", "timestamp_s", "timestamp_ms", "timestamp_us", "timestamp_ns",
+    ]
+    /// Normalised header names accepted for the x acceleration column, most preferred first.
+    public static let xColumnNames = axisNames("x")
+    /// Normalised header names accepted for the y acceleration column, most preferred first.
+    public static let yColumnNames = axisNames("y")
+    /// Normalised header names accepted for the z acceleration column, most preferred first.
+    public static let zColumnNames = axisNames("z")
+    /// Normalised header names accepted for the label column.
+    public static let labelColumnNames = ["shake", "is_shake", "shaking", "label"]
+
+    private static func axisNames(_ a: String) -> [String] {
+        [a, "a\(a)", "acc_\(a)", "accel_\(a)", "acceleration_\(a)", "accelerometer_\(a)", "acc\(a)",
+         "accel\(a)", "acceleration\(a)", "\(a)_acc", "\(a)_accel", "\(a)_acceleration", "a_\(a)",
+         "gf\(a)", "g_force_\(a)"]
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

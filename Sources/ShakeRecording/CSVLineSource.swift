@@ -1,0 +1,203 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Splits a file (read in chunks with `read(2)`) or a byte array into lines, in constant memory.
+///
+/// Owns one buffer of `maximumLineBytes + chunkBytes` bytes and, for files, the file descriptor;
+/// both are released in `deinit`. A line handed out stays valid until the next call to `nextLine()`.
+final class CSVLineSource {
+    /// Where the bytes come from.
+    private enum Input {
+        case file(CInt)
+        case bytes([UInt8], offset: Int)
+        case closed
+    }
+
+    /// One line: `[start, end)` without the `\n` (a trailing `\r` is kept; the caller strips it).
+    struct Line {
+        var start: UnsafePointer<UInt8>
+        var end: UnsafePointer<UInt8>
+        /// 1-based physical line number.
+        var number: Int
+        /// False for a last line that ends the file without `\n`.
+        var hasNewline: Bool
+    }
+
+    /// Bytes read per `read(2)` call: 256 KiB.
+    static let chunkBytes = 256 << 10
+
+    let path: String
+    private var input: Input
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    private let maximumLineBytes: Int
+    /// Valid unconsumed bytes are `buffer[low ..< high]`.
+    private var low = 0
+    private var high = 0
+    /// `buffer[low ..< scanned]` is known to hold no `\n`.
+    private var scanned = 0
+    private var atEnd = false
+    private(set) var lineNumber = 0
+    /// True once the first chunk has been read and a byte-order mark checked and skipped.
+    private var started = false
+
+    /// Opens `path` for reading.
+    ///
+    /// - Throws: `RecordingError` naming the path when it cannot be opened, is a directory, or
+    ///   starts with a UTF-16/UTF-32 byte-order mark.
+    init(path: String, maximumLineBytes: Int) throws(RecordingError) {
+        self.path = path
+        self.maximumLineBytes = max(64, maximumLineBytes)
+        var fd: CInt
+        repeat {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+        } while fd < 0 && errno == EINTR
+        if fd < 0 {
+            throw RecordingError(path: path, kind: .io, message: "cannot open for reading: \(errnoText(errno))")
+        }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            close(fd)
+            throw RecordingError(path: path, kind: .isDirectory, message: "is a directory, not a recording file")
+        }
+        input = .file(fd)
+        capacity = self.maximumLineBytes + Self.chunkBytes
+        buffer = .allocate(capacity: capacity)
+    }
+
+    /// Reads lines from bytes in memory; `name` stands for the path in errors.
+    init(bytes: [UInt8], name: String, maximumLineBytes: Int) {
+        self.path = name
+        self.maximumLineBytes = max(64, maximumLineBytes)
+        input = .bytes(bytes, offset: 0)
+        capacity = self.maximumLineBytes + Self.chunkBytes
+        buffer = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        if case .file(let fd) = input { close(fd) }
+        buffer.deallocate()
+    }
+
+    /// The next line, or nil at the end of the input.
+    ///
+    /// - Throws: `RecordingError` on a read error or a line longer than `maximumLineBytes`.
+    @inline(__always)
+    func nextLine() throws(RecordingError) -> Line? {
+        while true {
+            let pending = high &- scanned
+            if pending > 0, let found = memchr(buffer + scanned, 0x0A, pending) {
+                let newline = found.assumingMemoryBound(to: UInt8.self)
+                let start = buffer + low
+                let length = newline - UnsafeMutablePointer(start)
+                lineNumber &+= 1
+                if length > maximumLineBytes { throw lineTooLong() }
+                low = low &+ length &+ 1
+                scanned = low
+                return Line(start: UnsafePointer(start), end: UnsafePointer(newline), number: lineNumber, hasNewline: true)
+            }
+            scanned = high
+            if atEnd {
+                if low == high { return nil }
+                lineNumber &+= 1
+                if high - low > maximumLineBytes { throw lineTooLong() }
+                let line = Line(
+                    start: UnsafePointer(buffer + low), end: UnsafePointer(buffer + high),
+                    number: lineNumber, hasNewline: false)
+                low = high
+                scanned = high
+                return line
+            }
+            if high - low > maximumLineBytes {
+                lineNumber &+= 1
+                throw lineTooLong()
+            }
+            try refill()
+        }
+    }
+
+    private func lineTooLong() -> RecordingError {
+        RecordingError(
+            path: path, line: lineNumber, kind: .lineTooLong,
+            message: "line is longer than \(maximumLineBytes) bytes (the limit is maximumLineBytes); not a recording, or a line end is missing")
+    }
+
+    /// Moves the unconsumed bytes to the front and reads one more chunk.
+    private func refill() throws(RecordingError) {
+        if low > 0 {
+            let count = high - low
+            if count > 0 { memmove(buffer, buffer + low, count) }
+            scanned -= low
+            high = count
+            low = 0
+        }
+        let room = min(Self.chunkBytes, capacity - high)
+        var got = 0
+        switch input {
+        case .file(let fd):
+            var n: Int
+            repeat {
+                n = read(fd, buffer + high, room)
+            } while n < 0 && errno == EINTR
+            if n < 0 {
+                let code = errno
+                if code == EISDIR {
+                    throw RecordingError(path: path, kind: .isDirectory, message: "is a directory, not a recording file")
+                }
+                throw RecordingError(path: path, line: lineNumber + 1, kind: .io, message: "read failed: \(errnoText(code))")
+            }
+            got = n
+        case .bytes(let bytes, let offset):
+            got = min(room, bytes.count - offset)
+            if got > 0 {
+                bytes.withUnsafeBufferPointer { source in
+                    (buffer + high).update(from: source.baseAddress! + offset, count: got)
+                }
+            }
+            input = .bytes(bytes, offset: offset + got)
+        case .closed:
+            got = 0
+        }
+        if got == 0 {
+            atEnd = true
+            if case .file(let fd) = input { close(fd) }
+            input = .closed
+        }
+        high += got
+        if !started {
+            started = true
+            try checkEncodingMark()
+        }
+    }
+
+    /// Skips a UTF-8 byte-order mark; rejects UTF-16 and UTF-32 ones.
+    private func checkEncodingMark() throws(RecordingError) {
+        let count = high - low
+        let b = buffer + low
+        if count >= 2, (b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF) {
+            throw RecordingError(
+                path: path, line: 1, column: 1, kind: .encoding,
+                message: "UTF-16 is not supported, convert the file to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")
+        }
+        if count >= 4, b[0] == 0, b[1] == 0, b[2] == 0xFE, b[3] == 0xFF {
+            throw RecordingError(
+                path: path, line: 1, column: 1, kind: .encoding,
+                message: "UTF-32 is not supported, convert the file to UTF-8 (e.g. iconv -f UTF-32 -t UTF-8)")
+        }
+        if count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF {
+            low += 3
+            scanned = low
+        }
+    }
+}
+
+/// `strerror` text for an errno value, e.g. "No such file or directory (errno 2)".
+func errnoText(_ code: CInt) -> String {
+    if let text = strerror(code) { return "\(String(cString: text)) (errno \(code))" }
+    return "errno \(code)"
+}

@@ -1,0 +1,592 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ShakeDetection
+
+/// The engine behind `RecordingReader`: reads the metadata and header, then turns each row into a
+/// `LabeledSample`, checking everything the reader documents.
+///
+/// Rows are parsed straight from the line buffer (no `String` per line or field); numbers go
+/// through `DecimalParser`. A row that the fast path cannot take (spaces, quotes, an error) is
+/// re-read by the careful path, which finds the exact problem and its column.
+final class CSVRecordParser {
+    /// What a column holds.
+    enum Role: UInt8 {
+        case ignored = 0, time, x, y, z, label
+    }
+
+    let source: CSVLineSource
+    let options: CSVImportOptions
+    private(set) var metadata: [(key: String, value: String)] = []
+    private(set) var hasLabels = false
+    /// Header text of each column (or `#n` without a header), for messages.
+    private(set) var columnNames: [String] = []
+    private(set) var samplesRead = 0
+    private(set) var duplicateTimestampCount = 0
+    private(set) var largestTimeGap = 0.0
+
+    private var path: String { source.path }
+    /// Role of each column, `columnCount` entries.
+    private let roles: UnsafeMutablePointer<Role>
+    private var columnCount = 0
+    private var separator = UInt8(ascii: ",")
+    private let point: UInt8
+    private var timeScale = 1.0
+    private var xScale = 1.0
+    private var yScale = 1.0
+    private var zScale = 1.0
+    /// True when the time unit came neither from the options nor from the header.
+    private var timeUnitGuessed = false
+    /// The first sample's raw time (in the file's unit), subtracted when rebasing.
+    private var timeOrigin = 0.0
+    /// The same when it was written as an integer that fits an `Int64` (exact).
+    private var integerTimeOrigin: Int64?
+    private var previousTime = -Double.infinity
+    private var previousTimeLine = 0
+    /// A first row read while looking for the header (files without a header).
+    private var pendingLine: CSVLineSource.Line?
+
+    init(source: CSVLineSource, options: CSVImportOptions) throws(RecordingError) {
+        self.source = source
+        self.options = options
+        self.point = options.decimalSeparator.byte
+        roles = .allocate(capacity: 1024)
+        roles.initialize(repeating: .ignored, count: 1024)
+        // On a throw, `deinit` runs (every property is set) and releases `roles`.
+        try readHeader()
+    }
+
+    deinit {
+        roles.deallocate()
+    }
+
+    // MARK: Header
+
+    private func readHeader() throws(RecordingError) {
+        if options.decimalSeparator == .comma && options.separator == .comma {
+            throw RecordingError(
+                path: path, kind: .invalidArgument,
+                message: "a decimal comma needs a ';' or tab field separator, not ','")
+        }
+        var inLeadingComments = true
+        var sawAnything = false
+        while true {
+            guard let line = try source.nextLine() else {
+                throw RecordingError(
+                    path: path, kind: .empty,
+                    message: sawAnything
+                        ? "no header line: the file holds only comments or blank lines"
+                        : "file is empty")
+            }
+            sawAnything = true
+            let bytes = Self.trimmedBytes(line)
+            if bytes.isEmpty { continue }
+            if bytes[0] == UInt8(ascii: "#") {
+                if inLeadingComments, let entry = Self.metadataEntry(bytes) { metadata.append(entry) }
+                continue
+            }
+            inLeadingComments = false
+            try checkText(bytes, line: line.number)
+            try setUp(header: bytes, line: line)
+            return
+        }
+    }
+
+    /// The line's bytes without the line end and surrounding spaces.
+    private static func trimmedBytes(_ line: CSVLineSource.Line) -> [UInt8] {
+        var s = line.start
+        var e = line.end
+        while e > s, e[-1] == 0x0D || e[-1] == 0x20 || e[-1] == 0x09 { e -= 1 }
+        while s < e, s.pointee == 0x20 || s.pointee == 0x09 { s += 1 }
+        return Array(UnsafeBufferPointer(start: s, count: e - s))
+    }
+
+    /// `# key: value` → (key, value); other comments → nil.
+    private static func metadataEntry(_ bytes: [UInt8]) -> (key: String, value: String)? {
+        let text = String(decoding: bytes.dropFirst(), as: UTF8.self)
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let key = String(text[..<colon]).trimmingSpaces()
+        let value = String(text[text.index(after: colon)...]).trimmingSpaces()
+        return key.isEmpty ? nil : (key, value)
+    }
+
+    /// Rejects NUL bytes: UTF-16 without a byte-order mark, or binary data.
+    private func checkText(_ bytes: [UInt8], line: Int) throws(RecordingError) {
+        guard let nul = bytes.firstIndex(of: 0) else { return }
+        let zeros = bytes.count(where: { $0 == 0 })
+        if zeros * 3 >= bytes.count {
+            throw RecordingError(
+                path: path, line: line, column: 1, kind: .encoding,
+                message: "UTF-16 is not supported, convert the file to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")
+        }
+        throw RecordingError(
+            path: path, line: line, column: characterColumn(bytes, nul), kind: .encoding,
+            message: "binary data (a NUL byte): not a text CSV file")
+    }
+
+    private func setUp(header bytes: [UInt8], line: CSVLineSource.Line) throws(RecordingError) {
+        if let explicit = options.separator.byte {
+            separator = explicit
+        } else if let detected = CSVHeader.detectSeparator(bytes, allowComma: options.decimalSeparator == .point) {
+            separator = detected
+        } else {
+            throw RecordingError(
+                path: path, line: line.number, column: 1, kind: .header,
+                message: "cannot find the field separator (',', ';' or tab) in the \(options.hasHeader ? "header" : "first") line \(quotedForMessage(bytes))")
+        }
+        let header = CSVHeader(line: bytes, separator: separator)
+        columnCount = header.fields.count
+        guard columnCount <= 1024 else {
+            throw RecordingError(
+                path: path, line: line.number, column: 1, kind: .header,
+                message: "the header has \(columnCount) columns; at most 1024 are supported")
+        }
+        func fail(_ message: String, kind: RecordingError.Kind = .header, column: Int = 1) -> RecordingError {
+            RecordingError(path: path, line: line.number, column: column, kind: kind, message: message)
+        }
+
+        if !options.hasHeader {
+            columnNames = (1 ... columnCount).map { "#\($0)" }
+            var indices: [Int] = []
+            for (column, fallback) in [(options.time, 1), (options.x, 2), (options.y, 3), (options.z, 4)] {
+                switch column {
+                case .named(let name)?:
+                    throw fail("column '\(name)' is chosen by name, but hasHeader is false: choose columns by index", kind: .invalidArgument)
+                case .index(let i)?:
+                    indices.append(i)
+                case nil:
+                    indices.append(fallback)
+                }
+            }
+            var labelIndex: Int?
+            if !options.ignoresLabels {
+                switch options.label {
+                case .named(let name)?:
+                    throw fail("column '\(name)' is chosen by name, but hasHeader is false: choose columns by index", kind: .invalidArgument)
+                case .index(let i)?: labelIndex = i
+                case nil: break
+                }
+            }
+            for i in indices + (labelIndex.map { [$0] } ?? []) where i < 1 || i > columnCount {
+                throw fail("column #\(i) does not exist: the first line has \(columnCount) fields", kind: .missingColumn)
+            }
+            try assign(time: indices[0] - 1, x: indices[1] - 1, y: indices[2] - 1, z: indices[3] - 1, label: labelIndex.map { $0 - 1 }, fail: fail)
+            timeScale = (options.timeUnit ?? .seconds).seconds
+            timeUnitGuessed = options.timeUnit == nil
+            let a = (options.accelerationUnit ?? .metersPerSecondSquared).metersPerSecondSquared
+            (xScale, yScale, zScale) = (a, a, a)
+            pendingLine = line
+            return
+        }
+
+        columnNames = header.fields.map(\.text)
+        // A header made of numbers is a missing header.
+        let looksNumeric = header.fields.allSatisfy { field in
+            let utf8 = Array(field.text.utf8)
+            return utf8.withUnsafeBufferPointer { b in
+                guard let base = b.baseAddress, !b.isEmpty else { return false }
+                guard let parsed = DecimalParser.parse(base, base + b.count, point: point) else { return false }
+                return parsed.end == base + b.count
+            }
+        }
+        if looksNumeric {
+            throw fail("no header line: the first line holds numbers; expected a header like time_s,x,y,z (or set hasHeader: false)")
+        }
+
+        func find(_ role: String, _ column: CSVImportOptions.Column?, _ candidates: [String]) throws(RecordingError) -> Int {
+            let found: Int?
+            do {
+                found = try header.resolve(column, candidates: candidates)
+            } catch {
+                throw fail(error.message)
+            }
+            guard let index = found else {
+                let wanted = column.map { "column \($0)" } ?? "a column named \(candidates.prefix(6).joined(separator: ", ")), …"
+                throw fail("no \(role) column: expected \(wanted) in header \(quotedForMessage(bytes))", kind: .missingColumn)
+            }
+            return index
+        }
+        let t = try find("time", options.time, CSVImportOptions.timeColumnNames)
+        let x = try find("x", options.x, CSVImportOptions.xColumnNames)
+        let y = try find("y", options.y, CSVImportOptions.yColumnNames)
+        let z = try find("z", options.z, CSVImportOptions.zColumnNames)
+        var label: Int?
+        if !options.ignoresLabels {
+            if options.label != nil {
+                label = try find("label", options.label, CSVImportOptions.labelColumnNames)
+            } else {
+                do {
+                    label = try header.resolve(nil, candidates: CSVImportOptions.labelColumnNames)
+                } catch {
+                    throw fail(error.message)
+                }
+            }
+        }
+        try assign(time: t, x: x, y: y, z: z, label: label, fail: fail)
+
+        // Units: explicit option, else the header's, else seconds and m/s².
+        let timeField = header.fields[t]
+        if let unit = options.timeUnit {
+            timeScale = unit.seconds
+        } else if let text = timeField.unit {
+            guard let unit = CSVImportOptions.TimeUnit(argument: text) else {
+                throw fail("unknown time unit '\(text)' in column '\(timeField.text)': pass a time unit (s, ms, us, ns)", column: timeField.column)
+            }
+            timeScale = unit.seconds
+        } else if let unit = Self.timeUnit(fromName: timeField.name) {
+            timeScale = unit.seconds
+        } else {
+            timeScale = 1
+            timeUnitGuessed = true
+        }
+        var scales: [Double] = []
+        for index in [x, y, z] {
+            let field = header.fields[index]
+            if let unit = options.accelerationUnit {
+                scales.append(unit.metersPerSecondSquared)
+            } else if let text = field.unit {
+                guard let unit = CSVImportOptions.AccelerationUnit(argument: text) else {
+                    throw fail("unknown acceleration unit '\(text)' in column '\(field.text)': pass an acceleration unit (m/s^2, g, mg)", column: field.column)
+                }
+                scales.append(unit.metersPerSecondSquared)
+            } else if field.name.hasPrefix("gf") || field.name.hasPrefix("g_force") {
+                scales.append(CSVImportOptions.AccelerationUnit.g.metersPerSecondSquared)
+            } else {
+                scales.append(1)
+            }
+        }
+        (xScale, yScale, zScale) = (scales[0], scales[1], scales[2])
+    }
+
+    private static func timeUnit(fromName name: String) -> CSVImportOptions.TimeUnit? {
+        if name == "seconds_elapsed" || name == "seconds" || name == "elapsed" || name == "elapsed_time" { return .seconds }
+        guard let underscore = name.lastIndex(of: "_") else { return nil }
+        return CSVImportOptions.TimeUnit(rawValue: String(name[name.index(after: underscore)...]))
+    }
+
+    private func assign(
+        time: Int, x: Int, y: Int, z: Int, label: Int?,
+        fail: (String, RecordingError.Kind, Int) -> RecordingError
+    ) throws(RecordingError) {
+        let chosen = [(time, "time"), (x, "x"), (y, "y"), (z, "z")] + (label.map { [($0, "label")] } ?? [])
+        for i in chosen.indices {
+            for j in chosen.indices where j > i && chosen[i].0 == chosen[j].0 {
+                throw fail("the \(chosen[i].1) and \(chosen[j].1) columns are the same column #\(chosen[i].0 + 1)", .invalidArgument, 1)
+            }
+        }
+        roles[time] = .time
+        roles[x] = .x
+        roles[y] = .y
+        roles[z] = .z
+        if let label {
+            roles[label] = .label
+            hasLabels = true
+        }
+    }
+
+    // MARK: Rows
+
+    /// The next sample, or nil at the end of the file.
+    func next() throws(RecordingError) -> LabeledSample? {
+        while true {
+            let line: CSVLineSource.Line
+            if let pending = pendingLine {
+                line = pending
+                pendingLine = nil
+            } else {
+                guard let read = try source.nextLine() else { return nil }
+                line = read
+            }
+            var end = line.end
+            if end > line.start, end[-1] == 0x0D { end -= 1 }
+            let start = line.start
+            if start == end { continue }
+            let first = start.pointee
+            if first == UInt8(ascii: "#") { continue }
+            if first == 0x20 || first == 0x09 {
+                var p = start
+                while p < end, p.pointee == 0x20 || p.pointee == 0x09 { p += 1 }
+                if p == end { continue }
+            }
+            if memchr(start, 0, end - start) != nil {
+                let nul = UnsafePointer(memchr(start, 0, end - start)!.assumingMemoryBound(to: UInt8.self))
+                throw RecordingError(
+                    path: path, line: line.number, column: characterColumn(start, nul), kind: .encoding,
+                    message: "binary data (a NUL byte): not a text CSV file")
+            }
+            return try parseRow(line, start, end)
+        }
+    }
+
+    @inline(__always)
+    private func parseRow(
+        _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+    ) throws(RecordingError) -> LabeledSample {
+        var t = 0.0, x = 0.0, y = 0.0, z = 0.0
+        var label: Bool?
+        var timeStart = start, xStart = start, yStart = start, zStart = start
+        var timeInteger: Int64?
+        let rebasesTime = options.rebasesTime
+        var q = start
+        var field = 0
+        let separator = self.separator
+        let point = self.point
+        let columnCount = self.columnCount
+        while true {
+            if field >= columnCount {
+                throw RecordingError(
+                    path: path, line: line.number, column: characterColumn(start, q), kind: .fieldCount,
+                    message: "line has more fields than the \(columnCount) of the header\(truncationHint(line))")
+            }
+            let role = roles[field]
+            let fieldStart = q
+            switch role {
+            case .ignored:
+                q = skipField(q, end, separator)
+            case .label:
+                if q < end, q.pointee &- UInt8(ascii: "0") < 2, q + 1 == end || q[1] == separator {
+                    label = q.pointee == UInt8(ascii: "1")
+                    q += 1
+                } else {
+                    (label, q) = try slowLabel(line, start, q, end, field: field)
+                }
+            case .time where rebasesTime:
+                // Integer stamps (ns or ms since an epoch) are rebased exactly, in integers.
+                if let parsed = DecimalParser.parseInteger(q, end), parsed.end == end || parsed.end.pointee == separator {
+                    timeInteger = parsed.value
+                    t = Double(parsed.value)
+                    q = parsed.end
+                } else {
+                    let parsed = try number(line, start, q, end, field: field)
+                    t = parsed.0
+                    q = parsed.1
+                }
+                timeStart = fieldStart
+            default:
+                var value: Double
+                if let parsed = DecimalParser.parse(q, end, point: point), parsed.end == end || parsed.end.pointee == separator {
+                    value = parsed.value
+                    q = parsed.end
+                } else {
+                    (value, q) = try slowNumber(line, start, q, end, field: field)
+                }
+                switch role {
+                case .time:
+                    t = value
+                    timeStart = fieldStart
+                case .x:
+                    x = value
+                    xStart = fieldStart
+                case .y:
+                    y = value
+                    yStart = fieldStart
+                default:
+                    z = value
+                    zStart = fieldStart
+                }
+            }
+            field &+= 1
+            if q == end { break }
+            q += 1  // the separator
+        }
+        if field != columnCount {
+            throw RecordingError(
+                path: path, line: line.number, column: characterColumn(start, end) , kind: .fieldCount,
+                message: "line has \(field) field\(field == 1 ? "" : "s"), expected \(columnCount) like the header\(truncationHint(line))")
+        }
+
+        // Units, range, time order.
+        if rebasesTime {
+            if samplesRead == 0 {
+                timeOrigin = t
+                integerTimeOrigin = timeInteger
+            }
+            if let i = timeInteger, let origin = integerTimeOrigin,
+               case let (difference, overflow) = i.subtractingReportingOverflow(origin), !overflow {
+                t = Double(difference)
+            } else {
+                t -= timeOrigin
+            }
+        }
+        if timeScale != 1 { t *= timeScale }
+        if !t.isFinite {
+            throw numberOutOfRange(line, start, timeStart, end, field: columnIndex(of: .time))
+        }
+        x *= xScale
+        y *= yScale
+        z *= zScale
+        let limit = options.maximumAcceleration
+        if !(abs(x) <= limit && abs(y) <= limit && abs(z) <= limit) {
+            for (value, fieldStart, role) in [(x, xStart, Role.x), (y, yStart, .y), (z, zStart, .z)] where !(abs(value) <= limit) {
+                if !value.isFinite { throw numberOutOfRange(line, start, fieldStart, end, field: columnIndex(of: role)) }
+                throw RecordingError(
+                    path: path, line: line.number, column: characterColumn(start, fieldStart), kind: .outOfRange,
+                    message: "acceleration \(value) m/s² in column '\(columnNames[columnIndex(of: role)])' is beyond ±\(limit) m/s² (about \(Int(limit / standardGravity)) g): a corrupt value or a wrong unit\(truncationHint(line))")
+            }
+        }
+        if t <= previousTime {
+            if t < previousTime {
+                throw RecordingError(
+                    path: path, line: line.number, column: characterColumn(start, timeStart), kind: .timeBackwards,
+                    message: "time goes backwards: \(t) s after \(previousTime) s on line \(previousTimeLine)")
+            }
+            duplicateTimestampCount &+= 1
+        } else if samplesRead > 0 {
+            let gap = t - previousTime
+            if gap > largestTimeGap {
+                if samplesRead == 1 && timeUnitGuessed && gap > 2 {
+                    throw RecordingError(
+                        path: path, line: line.number, column: characterColumn(start, timeStart), kind: .header,
+                        message: "the time column '\(columnNames[columnIndex(of: .time)])' has no unit and its first two samples are \(gap) apart: if it is not in seconds, pass a time unit (ms, us or ns)")
+                }
+                largestTimeGap = gap
+            }
+        }
+        previousTime = t
+        previousTimeLine = line.number
+        samplesRead &+= 1
+        return LabeledSample(sample: Sample(time: t, x: x, y: y, z: z), isShake: label)
+    }
+
+    private func columnIndex(of role: Role) -> Int {
+        var i = 0
+        while i < columnCount && roles[i] != role { i += 1 }
+        return i
+    }
+
+    private func truncationHint(_ line: CSVLineSource.Line) -> String {
+        line.hasNewline ? "" : " (the last line has no line end: the file may be truncated)"
+    }
+
+    /// Skips one field that is not used: to the next unquoted separator or the end.
+    @inline(__always)
+    private func skipField(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, _ separator: UInt8) -> UnsafePointer<UInt8> {
+        var q = start
+        var quoted = false
+        while q < end {
+            let b = q.pointee
+            if b == UInt8(ascii: "\"") {
+                quoted.toggle()
+            } else if b == separator && !quoted {
+                break
+            }
+            q += 1
+        }
+        return q
+    }
+
+    /// The content of the field at `q` (spaces trimmed, quotes removed) and where the field ends.
+    private func fieldContent(
+        _ line: CSVLineSource.Line, _ lineStart: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>,
+        _ end: UnsafePointer<UInt8>
+    ) throws(RecordingError) -> (start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, next: UnsafePointer<UInt8>) {
+        var s = q
+        while s < end, s.pointee == 0x20 || (s.pointee == 0x09 && separator != 0x09) { s += 1 }
+        if s < end, s.pointee == UInt8(ascii: "\"") {
+            var r = s + 1
+            while r < end, r.pointee != UInt8(ascii: "\"") { r += 1 }
+            if r == end {
+                throw RecordingError(
+                    path: path, line: line.number, column: characterColumn(lineStart, s), kind: .notANumber,
+                    message: "unterminated quoted field (a quoted field must end on the same line)\(truncationHint(line))")
+            }
+            var after = r + 1
+            while after < end, after.pointee == 0x20 || (after.pointee == 0x09 && separator != 0x09) { after += 1 }
+            if after < end, after.pointee != separator {
+                throw RecordingError(
+                    path: path, line: line.number, column: characterColumn(lineStart, after), kind: .notANumber,
+                    message: "unexpected text after a quoted field")
+            }
+            var cs = s + 1
+            var ce = r
+            while cs < ce, cs.pointee == 0x20 { cs += 1 }
+            while ce > cs, ce[-1] == 0x20 { ce -= 1 }
+            return (cs, ce, after)
+        }
+        var r = s
+        while r < end, r.pointee != separator { r += 1 }
+        var ce = r
+        while ce > s, ce[-1] == 0x20 || (ce[-1] == 0x09 && separator != 0x09) { ce -= 1 }
+        return (s, ce, r)
+    }
+
+    /// A number field: the fast path, else the careful one.
+    @inline(__always)
+    private func number(
+        _ line: CSVLineSource.Line, _ lineStart: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>,
+        _ end: UnsafePointer<UInt8>, field: Int
+    ) throws(RecordingError) -> (Double, UnsafePointer<UInt8>) {
+        if let parsed = DecimalParser.parse(q, end, point: point), parsed.end == end || parsed.end.pointee == separator {
+            return (parsed.value, parsed.end)
+        }
+        return try slowNumber(line, lineStart, q, end, field: field)
+    }
+
+    /// A number field the fast path did not take: spaces, quotes, or an error to explain.
+    @inline(never)
+    private func slowNumber(
+        _ line: CSVLineSource.Line, _ lineStart: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>,
+        _ end: UnsafePointer<UInt8>, field: Int
+    ) throws(RecordingError) -> (Double, UnsafePointer<UInt8>) {
+        let content = try fieldContent(line, lineStart, q, end)
+        let column = characterColumn(lineStart, q)
+        let name = columnNames[field]
+        if content.start == content.end {
+            throw RecordingError(
+                path: path, line: line.number, column: column, kind: .notANumber,
+                message: "missing value in column '\(name)'\(truncationHint(line))")
+        }
+        if let parsed = DecimalParser.parse(content.start, content.end, point: point), parsed.end == content.end {
+            return (parsed.value, content.next)
+        }
+        let text = quotedForMessage(content.start, content.end)
+        let lower = String(decoding: UnsafeBufferPointer(start: content.start, count: content.end - content.start), as: UTF8.self).lowercased()
+        let unsigned = lower.hasPrefix("-") || lower.hasPrefix("+") ? String(lower.dropFirst()) : lower
+        if ["nan", "inf", "infinity", "1.#inf", "1.#qnan", "nan(ind)"].contains(unsigned) {
+            throw RecordingError(
+                path: path, line: line.number, column: column, kind: .notFinite,
+                message: "\(text) in column '\(name)' is not a finite number: NaN and infinity are not valid samples")
+        }
+        var hint = ""
+        if point == UInt8(ascii: "."), lower.contains(","), separator != UInt8(ascii: ",") {
+            hint = " (for decimal commas set decimalSeparator: .comma)"
+        }
+        throw RecordingError(
+            path: path, line: line.number, column: column, kind: .notANumber,
+            message: "\(text) is not a number in column '\(name)'\(hint)\(truncationHint(line))")
+    }
+
+    private func numberOutOfRange(
+        _ line: CSVLineSource.Line, _ lineStart: UnsafePointer<UInt8>, _ fieldStart: UnsafePointer<UInt8>,
+        _ end: UnsafePointer<UInt8>, field: Int
+    ) -> RecordingError {
+        let content = (try? fieldContent(line, lineStart, fieldStart, end)) ?? (start: fieldStart, end: end, next: end)
+        return RecordingError(
+            path: path, line: line.number, column: characterColumn(lineStart, fieldStart), kind: .notFinite,
+            message: "\(quotedForMessage(content.start, content.end)) in column '\(columnNames[field])' is too large to be a sample")
+    }
+
+    @inline(never)
+    private func slowLabel(
+        _ line: CSVLineSource.Line, _ lineStart: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>,
+        _ end: UnsafePointer<UInt8>, field: Int
+    ) throws(RecordingError) -> (Bool, UnsafePointer<UInt8>) {
+        let content = try fieldContent(line, lineStart, q, end)
+        if content.end - content.start == 1, content.start.pointee &- UInt8(ascii: "0") < 2 {
+            return (content.start.pointee == UInt8(ascii: "1"), content.next)
+        }
+        let column = characterColumn(lineStart, q)
+        if content.start == content.end {
+            throw RecordingError(
+                path: path, line: line.number, column: column, kind: .badLabel,
+                message: "missing label in column '\(columnNames[field])' (use 0 or 1)\(truncationHint(line))")
+        }
+        throw RecordingError(
+            path: path, line: line.number, column: column, kind: .badLabel,
+            message: "\(quotedForMessage(content.start, content.end)) is not a label in column '\(columnNames[field])' (use 0 or 1)\(truncationHint(line))")
+    }
+}

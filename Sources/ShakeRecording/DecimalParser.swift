@@ -1,0 +1,258 @@
+/// Fast, exact parsing of plain decimal numbers from bytes.
+///
+/// Grammar: `[+|-] (digits [point digits*] | point digits) [(e|E) [+|-] digits]`, where `point`
+/// is `.` or (by option) `,`. No spaces, no `nan`, `inf`, hexadecimal or digit separators.
+///
+/// The result is correctly rounded: with at most 19 significant digits whose integer fits in
+/// 2^53 and a decimal exponent within ±22, both the integer and the power of ten are exact
+/// `Double`s, so one multiplication or division rounds once (the classic Clinger fast path);
+/// anything else goes to the standard library's correctly rounded `Double(Substring)`.
+enum DecimalParser {
+    /// 10^k for 0 ≤ k ≤ 22, all exact `Double`s (a switch over constants becomes a table).
+    @inline(__always)
+    static func powerOfTen(_ k: Int) -> Double {
+        switch k {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
+    }
+
+    /// Parses a number starting at `start`, stopping at the first byte that cannot continue it.
+    ///
+    /// The common case (at most 19 digits in all, leading zeros included) is read in one pass;
+    /// longer digit strings go to `parseLong`.
+    ///
+    /// - Returns: the value and the position just after the number, or nil when no number starts
+    ///   at `start`. The caller checks that the number ends where the field ends. The value is
+    ///   ±infinity when the text overflows a `Double` (e.g. `1e999`).
+    @inline(__always)
+    static func parse(
+        _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8
+    ) -> (value: Double, end: UnsafePointer<UInt8>)? {
+        var q = start
+        var negative = false
+        if q < end {
+            let c = q.pointee
+            if c == UInt8(ascii: "-") {
+                negative = true
+                q += 1
+            } else if c == UInt8(ascii: "+") {
+                q += 1
+            }
+        }
+        var mantissa: UInt64 = 0
+        let integerStart = q
+        while q < end {
+            let d = q.pointee &- UInt8(ascii: "0")
+            if d >= 10 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            q += 1
+        }
+        var digits = q - integerStart
+        var exponent = 0
+        if q < end, q.pointee == point {
+            q += 1
+            let fractionStart = q
+            while q < end {
+                let d = q.pointee &- UInt8(ascii: "0")
+                if d >= 10 { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                q += 1
+            }
+            exponent = fractionStart - q
+            digits &-= exponent
+        }
+        if digits == 0 { return nil }
+        if digits > 19 { return parseLong(start, end, point: point) }
+        if q < end, q.pointee | 0x20 == UInt8(ascii: "e") {
+            var r = q + 1
+            var expNegative = false
+            if r < end {
+                if r.pointee == UInt8(ascii: "-") {
+                    expNegative = true
+                    r += 1
+                } else if r.pointee == UInt8(ascii: "+") {
+                    r += 1
+                }
+            }
+            var e = 0
+            let expStart = r
+            while r < end {
+                let d = r.pointee &- UInt8(ascii: "0")
+                if d >= 10 { break }
+                if e < 100_000 { e = e &* 10 &+ Int(d) }
+                r += 1
+            }
+            if r == expStart { return nil }
+            exponent &+= expNegative ? -e : e
+            q = r
+        }
+        if mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
+            var v = Double(mantissa)
+            if exponent >= 0 {
+                v *= powerOfTen(exponent)
+            } else {
+                v /= powerOfTen(-exponent)
+            }
+            return (negative ? -v : v, q)
+        }
+        if mantissa == 0 { return (negative ? -0.0 : 0.0, q) }
+        return (slowParse(start, q, point: point), q)
+    }
+
+    /// Parses `[+|-]digits` that fit an `Int64` (up to 19 digits), or returns nil; the
+    /// caller checks that the field ends there.
+    @inline(__always)
+    static func parseInteger(
+        _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+    ) -> (value: Int64, end: UnsafePointer<UInt8>)? {
+        var q = start
+        var negative = false
+        if q < end, q.pointee == UInt8(ascii: "-") || q.pointee == UInt8(ascii: "+") {
+            negative = q.pointee == UInt8(ascii: "-")
+            q += 1
+        }
+        let digitsStart = q
+        var value: UInt64 = 0
+        while q < end {
+            let d = q.pointee &- UInt8(ascii: "0")
+            if d >= 10 { break }
+            value = value &* 10 &+ UInt64(d)
+            q += 1
+        }
+        let digits = q - digitsStart
+        // 19 digits stay below 2^64; the value must also fit an Int64.
+        if digits == 0 || digits > 19 || value > UInt64(Int64.max) { return nil }
+        return (negative ? -Int64(value) : Int64(value), q)
+    }
+
+    /// Like `parse`, for numbers with more than 19 digits: leading zeros are skipped and digits
+    /// beyond the 19th only checked, then the standard library converts the text.
+    @inline(never)
+    static func parseLong(
+        _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8
+    ) -> (value: Double, end: UnsafePointer<UInt8>)? {
+        var q = start
+        var negative = false
+        if q < end {
+            if q.pointee == UInt8(ascii: "-") {
+                negative = true
+                q += 1
+            } else if q.pointee == UInt8(ascii: "+") {
+                q += 1
+            }
+        }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var exponent = 0
+        var sawDigit = false
+        var dropped = false
+        // Integer part.
+        while q < end {
+            let d = q.pointee &- UInt8(ascii: "0")
+            if d >= 10 { break }
+            sawDigit = true
+            if significant < 19 {
+                if mantissa != 0 || d != 0 {
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    significant &+= 1
+                }
+            } else {
+                exponent &+= 1
+                dropped = true
+            }
+            q += 1
+        }
+        // Fraction.
+        if q < end, q.pointee == point {
+            q += 1
+            while q < end {
+                let d = q.pointee &- UInt8(ascii: "0")
+                if d >= 10 { break }
+                sawDigit = true
+                if significant < 19 {
+                    if mantissa != 0 || d != 0 {
+                        mantissa = mantissa &* 10 &+ UInt64(d)
+                        significant &+= 1
+                    }
+                    exponent &-= 1
+                } else {
+                    dropped = true
+                }
+                q += 1
+            }
+        }
+        if !sawDigit { return nil }
+        // Exponent.
+        if q < end, q.pointee | 0x20 == UInt8(ascii: "e") {
+            var r = q + 1
+            var expNegative = false
+            if r < end {
+                if r.pointee == UInt8(ascii: "-") {
+                    expNegative = true
+                    r += 1
+                } else if r.pointee == UInt8(ascii: "+") {
+                    r += 1
+                }
+            }
+            var e = 0
+            var sawExpDigit = false
+            while r < end {
+                let d = r.pointee &- UInt8(ascii: "0")
+                if d >= 10 { break }
+                sawExpDigit = true
+                if e < 100_000 { e = e &* 10 &+ Int(d) }
+                r += 1
+            }
+            if !sawExpDigit { return nil }
+            exponent &+= expNegative ? -e : e
+            q = r
+        }
+        if !dropped, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
+            var v = Double(mantissa)
+            if exponent >= 0 {
+                v *= powerOfTen(exponent)
+            } else {
+                v /= powerOfTen(-exponent)
+            }
+            return (negative ? -v : v, q)
+        }
+        if mantissa == 0 && !dropped {
+            return (negative ? -0.0 : 0.0, q)
+        }
+        return (slowParse(start, q, point: point), q)
+    }
+
+    /// The correctly rounded standard-library conversion, for text already checked against the grammar.
+    @inline(never)
+    static func slowParse(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8) -> Double {
+        var bytes = Array(UnsafeBufferPointer(start: start, count: end - start))
+        if point != UInt8(ascii: ".") {
+            for i in bytes.indices where bytes[i] == point { bytes[i] = UInt8(ascii: ".") }
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        // The grammar was checked above, so this only fails on overflow spellings it cannot hit.
+        return Double(Substring(text)) ?? .nan
+    }
+}

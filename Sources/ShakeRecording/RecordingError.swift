@@ -1,0 +1,73 @@
+/// An error reading or writing a recording, naming the file and, where it applies, the line and
+/// column.
+///
+/// `description` reads like a compiler diagnostic, so editors and terminals can jump to it:
+/// `data.csv:12:7: error: 'abc' is not a number in column 'x'`.
+///
+/// - `line` is 1-based and counts every physical line of the file (comments and blank lines
+///   included); 0 when the error concerns the whole file (it cannot be opened, it is empty, …).
+/// - `column` is the 1-based *character* column (UTF-8 code points, a leading byte-order mark
+///   not counted) where the offending field starts; 0 when the error concerns a whole line or file.
+public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What went wrong, for programs that react to it (the message is for people).
+    public enum Kind: String, Sendable, Hashable {
+        /// The file cannot be opened, read, written, synced or renamed (see the message for errno).
+        case io
+        /// The path names a directory, not a file.
+        case isDirectory
+        /// The destination (or its `.partial` file) already exists and `overwrite` is false.
+        case fileExists
+        /// Zero bytes, or only comments and blank lines: no header.
+        case empty
+        /// UTF-16/UTF-32 text, or NUL bytes (binary data): only UTF-8 (or ASCII) is read.
+        case encoding
+        /// A line is longer than `CSVImportOptions.maximumLineBytes`.
+        case lineTooLong
+        /// The header is missing, has no usable separator, names a column twice, or has an unknown unit.
+        case header
+        /// A column the options ask for (time, x, y, z, or an explicit label column) is not in the header.
+        case missingColumn
+        /// A row has fewer or more fields than the header.
+        case fieldCount
+        /// A field is not a plain decimal number (or is empty).
+        case notANumber
+        /// A field is NaN or infinity, or a number too large for a `Double`.
+        case notFinite
+        /// An acceleration beyond `CSVImportOptions.maximumAcceleration`.
+        case outOfRange
+        /// A timestamp smaller than the one before it.
+        case timeBackwards
+        /// A `shake` label other than 0 or 1.
+        case badLabel
+        /// Invalid options or writer input (non-finite value, time going backwards, missing label, …).
+        case invalidArgument
+    }
+
+    /// The file the error is about, as the caller named it.
+    public var path: String
+    /// 1-based physical line, or 0 for the whole file.
+    public var line: Int
+    /// 1-based character column where the offending field starts, or 0 for the whole line.
+    public var column: Int
+    public var kind: Kind
+    /// One sentence for a person, without the location prefix.
+    public var message: String
+
+    public init(path: String, line: Int = 0, column: Int = 0, kind: Kind, message: String) {
+        self.path = path
+        self.line = line
+        self.column = column
+        self.kind = kind
+        self.message = message
+    }
+
+    /// `path:line:column: error: message`, leaving out a line or column of 0.
+    public var description: String {
+        var location = path
+        if line > 0 {
+            location += ":\(line)"
+            if column > 0 { location += ":\(column)" }
+        }
+        return "\(location): error: \(message)"
+    }
+}

@@ -1,0 +1,339 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ShakeDetection
+
+/// Writes a canonical CSV recording safely: nothing half-written ever appears at the destination.
+///
+/// Output: the `# key: value` metadata lines, the header `time_s,x,y,z` (plus `,shake` when
+/// labelled), then one row per sample with time in seconds to 6 decimals (1 µs) and accelerations
+/// in m/s² to 5 decimals, e.g. `0.019608,0.00000,-0.39227,-10.59118,0`. Reading the file back with
+/// `RecordingReader` gives the same samples to within half a unit of the last decimal.
+///
+/// Safety:
+/// - Rows go to `<path>.partial` in the same directory. `finish()` flushes, `fsync`s and then
+///   moves the file to `path` atomically (a hard link, so an existing file is never replaced
+///   unless `overwrite` is true, then `rename`).
+/// - The partial file holds only whole lines, starting with the header, so after `init` and after
+///   every `flush()` it is a valid recording (a crash loses at most the unflushed rows).
+///   `flush()` hands the rows to the kernel (`write(2)`), without `fsync`.
+/// - An existing `path` is an error unless `overwrite` is true; an existing `<path>.partial` is
+///   always an error (another recording in progress, or the leftovers of a stopped one, which are
+///   the user's data).
+/// - A failed write (disk full, I/O error) truncates the partial file back to its last whole line,
+///   throws an error naming the file, and leaves the writer failed: later calls throw.
+/// - `discard()` deletes the partial file. A writer released without `finish()` or `discard()`
+///   flushes what it holds and leaves `<path>.partial` for recovery.
+///
+/// Every value is checked before it is written, so the file always reads back: times must be
+/// finite and must not decrease, accelerations finite and within ±2000 m/s² (the reader's default
+/// limit), and `isShake` given exactly when the recording is labelled.
+///
+/// Not `Sendable`: use a writer from one task at a time.
+public final class RecordingWriter {
+    /// The destination file.
+    public let path: String
+    /// Where rows are written until `finish()`: `path` + `.partial`.
+    public var partialPath: String { path + ".partial" }
+    /// Whether rows carry a `shake` label.
+    public let isLabelled: Bool
+    /// Samples accepted by `write` so far (flushed or still buffered).
+    public private(set) var samplesWritten = 0
+
+    fileprivate enum State {
+        case open(CInt)
+        case finished
+        case discarded
+        case failed
+    }
+
+    fileprivate var state: State
+    private let overwrite: Bool
+    private var buffer: [UInt8] = []
+    private var previousTime = -Double.infinity
+    /// Buffered bytes beyond this are written by `write` without waiting for `flush()`: 64 KiB.
+    private static let bufferBytes = 64 << 10
+    /// Largest acceleration accepted, m/s²: the reader's default `maximumAcceleration`.
+    private static let maximumAcceleration = CSVImportOptions.canonical.maximumAcceleration
+
+    /// Starts a recording: creates `<path>.partial` holding the metadata and header.
+    ///
+    /// - Parameters:
+    ///   - path: the destination file.
+    ///   - metadata: `# key: value` lines, in order. Keys must be non-empty without `:`; neither
+    ///     may contain a line break.
+    ///   - labelled: whether rows carry a `shake` column (then every `write` passes `isShake`).
+    ///   - overwrite: whether `finish()` may replace an existing file at `path`. Default false.
+    /// - Throws: `RecordingError` naming the file when it exists (and `overwrite` is false), its
+    ///   `.partial` exists, the directory is not writable, or the metadata is invalid.
+    public init(
+        path: String, metadata: [(key: String, value: String)] = [], labelled: Bool = false,
+        overwrite: Bool = false
+    ) throws(RecordingError) {
+        self.path = path
+        self.isLabelled = labelled
+        self.overwrite = overwrite
+        self.state = .failed
+        for (key, value) in metadata {
+            if key.isEmpty || key.contains(":") || key.contains(where: \.isNewline) || value.contains(where: \.isNewline) {
+                throw RecordingError(
+                    path: path, kind: .invalidArgument,
+                    message: "invalid metadata '\(key)': keys must be non-empty without ':', and neither key nor value may contain a line break")
+            }
+        }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR {
+                throw RecordingError(path: path, kind: .isDirectory, message: "is a directory; give a file name for the recording")
+            }
+            if !overwrite {
+                throw RecordingError(path: path, kind: .fileExists, message: "already exists; pass overwrite to replace it")
+            }
+        }
+        let partial = path + ".partial"
+        var fd: CInt
+        repeat {
+            fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        } while fd < 0 && errno == EINTR
+        if fd < 0 {
+            let code = errno
+            if code == EEXIST {
+                throw RecordingError(
+                    path: partial, kind: .fileExists,
+                    message: "already exists: another recording to '\(path)' is in progress, or an earlier one stopped; move it away or delete it")
+            }
+            throw RecordingError(path: partial, kind: .io, message: "cannot create: \(errnoText(code))")
+        }
+        state = .open(fd)
+        for (key, value) in metadata {
+            buffer.append(contentsOf: "# \(key): \(value)\n".utf8)
+        }
+        buffer.append(contentsOf: (labelled ? "time_s,x,y,z,shake\n" : "time_s,x,y,z\n").utf8)
+        buffer.reserveCapacity(Self.bufferBytes + 256)
+        try flush()
+    }
+
+    deinit {
+        if case .open(let fd) = state {
+            try? writeBuffer(fd)
+            close(fd)
+        }
+    }
+
+    /// Appends one sample (buffered; written out every 64 KiB and by `flush()`).
+    ///
+    /// - Parameters:
+    ///   - sample: time in seconds, accelerations in m/s².
+    ///   - isShake: the label, required exactly when the writer is `labelled`.
+    /// - Throws: `RecordingError` for a value that would not read back (non-finite, time going
+    ///   backwards, |a| > 2000 m/s², label missing or unexpected) or a failed write.
+    public func write(_ sample: Sample, isShake: Bool? = nil) throws(RecordingError) {
+        guard case .open(let fd) = state else { throw notOpen() }
+        guard sample.time.isFinite, sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else {
+            throw invalid("sample \(samplesWritten + 1) is not finite: \(sample)")
+        }
+        guard sample.time >= previousTime else {
+            throw invalid("time goes backwards: \(sample.time) s after \(previousTime) s (sample \(samplesWritten + 1))")
+        }
+        let limit = Self.maximumAcceleration
+        guard abs(sample.x) <= limit, abs(sample.y) <= limit, abs(sample.z) <= limit else {
+            throw invalid("acceleration beyond ±\(limit) m/s² in sample \(samplesWritten + 1): \(sample)")
+        }
+        if isLabelled != (isShake != nil) {
+            throw invalid(isLabelled
+                ? "the recording is labelled: sample \(samplesWritten + 1) needs isShake"
+                : "the recording is not labelled: pass isShake only to a writer created with labelled: true")
+        }
+        DecimalFormatter.append(sample.time, decimals: 6, to: &buffer)
+        buffer.append(UInt8(ascii: ","))
+        DecimalFormatter.append(sample.x, decimals: 5, to: &buffer)
+        buffer.append(UInt8(ascii: ","))
+        DecimalFormatter.append(sample.y, decimals: 5, to: &buffer)
+        buffer.append(UInt8(ascii: ","))
+        DecimalFormatter.append(sample.z, decimals: 5, to: &buffer)
+        if let isShake {
+            buffer.append(UInt8(ascii: ","))
+            buffer.append(isShake ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        previousTime = sample.time
+        samplesWritten += 1
+        if buffer.count >= Self.bufferBytes { try writeOut(fd) }
+    }
+
+    /// Appends one labelled (or unlabelled) row; see `write(_:isShake:)`.
+    public func write(_ row: LabeledSample) throws(RecordingError) {
+        try write(row.sample, isShake: row.isShake)
+    }
+
+    /// Hands every buffered row to the kernel. The partial file is then a valid recording.
+    ///
+    /// - Throws: `RecordingError` naming the partial file when the write fails (e.g. disk full).
+    public func flush() throws(RecordingError) {
+        guard case .open(let fd) = state else { throw notOpen() }
+        try writeOut(fd)
+    }
+
+    /// Flushes, syncs to disk and moves the recording to `path`. The writer is then closed.
+    ///
+    /// - Throws: `RecordingError` naming the file when a write, `fsync` or the move fails; the
+    ///   partial file is then kept (with every flushed row) and its path is in the message.
+    public func finish() throws(RecordingError) {
+        guard case .open(let fd) = state else { throw notOpen() }
+        try writeOut(fd)
+        let partial = partialPath
+        if fsync(fd) != 0 {
+            let code = errno
+            close(fd)
+            state = .failed
+            throw RecordingError(path: partial, kind: .io, message: "fsync failed: \(errnoText(code)); the recording is kept in this file")
+        }
+        close(fd)
+        state = .failed
+        if overwrite {
+            if rename(partial, path) != 0 {
+                throw RecordingError(path: path, kind: .io, message: "cannot move '\(partial)' here: \(errnoText(errno)); the recording is kept in '\(partial)'")
+            }
+        } else if link(partial, path) == 0 {
+            unlink(partial)
+        } else {
+            let code = errno
+            if code == EEXIST {
+                throw RecordingError(
+                    path: path, kind: .fileExists,
+                    message: "appeared while recording and is left alone; the recording is kept in '\(partial)'")
+            }
+            // File systems without hard links: check, then rename (not atomic against a racing creator).
+            var info = stat()
+            if stat(path, &info) == 0 {
+                throw RecordingError(
+                    path: path, kind: .fileExists,
+                    message: "appeared while recording and is left alone; the recording is kept in '\(partial)'")
+            }
+            if rename(partial, path) != 0 {
+                throw RecordingError(path: path, kind: .io, message: "cannot move '\(partial)' here: \(errnoText(errno)); the recording is kept in '\(partial)'")
+            }
+        }
+        state = .finished
+        syncDirectory()
+    }
+
+    /// Abandons the recording: closes and deletes `<path>.partial`. `path` is not touched.
+    public func discard() {
+        if case .open(let fd) = state {
+            close(fd)
+            unlink(partialPath)
+        } else if case .failed = state {
+            unlink(partialPath)
+        }
+        state = .discarded
+        buffer.removeAll()
+    }
+
+    /// Writes `samples` to a new recording at `path` in one go (see the type for the guarantees).
+    public static func write(
+        samples: [LabeledSample], to path: String, metadata: [(key: String, value: String)] = [],
+        overwrite: Bool = false
+    ) throws(RecordingError) {
+        let labelled = samples.first?.isShake != nil
+        let writer = try RecordingWriter(path: path, metadata: metadata, labelled: labelled, overwrite: overwrite)
+        do {
+            for row in samples { try writer.write(row) }
+        } catch {
+            writer.discard()
+            throw error
+        }
+        try writer.finish()
+    }
+
+    /// Writes unlabelled `samples` to a new recording at `path` in one go.
+    public static func write(
+        samples: [Sample], to path: String, metadata: [(key: String, value: String)] = [],
+        overwrite: Bool = false
+    ) throws(RecordingError) {
+        try write(samples: samples.map { LabeledSample(sample: $0) }, to: path, metadata: metadata, overwrite: overwrite)
+    }
+
+    // MARK: Internals
+
+    private func writeOut(_ fd: CInt) throws(RecordingError) {
+        do {
+            try writeBuffer(fd)
+        } catch {
+            close(fd)
+            state = .failed
+            throw error
+        }
+    }
+
+    /// Writes the buffer with `write(2)`; on failure truncates the file back to its last whole line.
+    private func writeBuffer(_ fd: CInt) throws(RecordingError) {
+        if buffer.isEmpty { return }
+        let failure: CInt? = buffer.withUnsafeBytes { bytes in
+            var done = 0
+            while done < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += n
+            }
+            return nil
+        }
+        if let code = failure {
+            // Drop any part of the buffer that made it to the file, so it ends with a whole line.
+            let end = lseek(fd, 0, SEEK_CUR)
+            let committed = committedBytes
+            if end > committed { _ = ftruncate(fd, committed) }
+            buffer.removeAll()
+            let what = code == ENOSPC ? "disk full" : "write failed"
+            throw RecordingError(
+                path: partialPath, kind: .io,
+                message: "\(what) (\(errnoText(code))); the rows flushed before are kept in this file")
+        }
+        committedBytes += off_t(buffer.count)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private var committedBytes: off_t = 0
+
+    private func notOpen() -> RecordingError {
+        let why = switch state {
+        case .finished: "finished"
+        case .discarded: "discarded"
+        default: "failed after an earlier error"
+        }
+        return RecordingError(path: path, kind: .invalidArgument, message: "the writer is \(why); start a new one")
+    }
+
+    private func invalid(_ message: String) -> RecordingError {
+        RecordingError(path: path, kind: .invalidArgument, message: message)
+    }
+
+    /// Makes the rename durable: `fsync` on the directory (best effort).
+    private func syncDirectory() {
+        let directory: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            directory = "."
+        }
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = fsync(fd)
+            close(fd)
+        }
+    }
+}
+
+extension RecordingWriter {
+    /// The partial file's descriptor while the writer is open, for fault-injection tests only.
+    package var fileDescriptorForTesting: CInt? {
+        if case .open(let fd) = state { fd } else { nil }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import ShakeDetection
+
+@Suite struct ShakeConfigurationTests {
+    @Test(arguments: ShakeConfiguration.presetNames)
+    func presetsAreValidAndRoundTripThroughJSON(_ name: String) throws {
+        let preset = try #require(ShakeConfiguration.preset(named: name))
+        try preset.validate()
+        let data = try JSONEncoder().encode(preset)
+        #expect(try JSONDecoder().decode(ShakeConfiguration.self, from: data) == preset)
+    }
+
+    @Test func defaultIsMediumAndPresetsAreOrdered() {
+        #expect(ShakeConfiguration.default == .medium)
+        #expect(ShakeConfiguration.light.onsetAcceleration < ShakeConfiguration.medium.onsetAcceleration)
+        #expect(ShakeConfiguration.medium.onsetAcceleration < ShakeConfiguration.hard.onsetAcceleration)
+        #expect(ShakeConfiguration.preset(named: "extreme") == nil)
+    }
+
+    @Test func missingKeysTakeMediumValues() throws {
+        let json = #"{"onsetAcceleration": 12, "quietSeconds": 0.6}"#
+        let decoded = try JSONDecoder().decode(ShakeConfiguration.self, from: Data(json.utf8))
+        var expected = ShakeConfiguration.medium
+        expected.onsetAcceleration = 12
+        expected.quietSeconds = 0.6
+        #expect(decoded == expected)
+        #expect(try JSONDecoder().decode(ShakeConfiguration.self, from: Data("{}".utf8)) == .medium)
+    }
+
+    @Test func unknownKeyIsRejectedByName() {
+        let json = #"{"onsetAceleration": 12}"#
+        do {
+            _ = try JSONDecoder().decode(ShakeConfiguration.self, from: Data(json.utf8))
+            Issue.record("decoding a misspelt key succeeded")
+        } catch {
+            #expect("\(error)".contains("onsetAceleration"))
+        }
+    }
+
+    @Test func wrongTypeIsRejected() {
+        let json = #"{"minimumHalfWaves": "four"}"#
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(ShakeConfiguration.self, from: Data(json.utf8))
+        }
+    }
+
+    struct BadCase: CustomTestStringConvertible, Sendable {
+        var field: String
+        var change: @Sendable (inout ShakeConfiguration) -> Void
+        var testDescription: String { field }
+    }
+
+    static let badCases: [BadCase] = [
+        BadCase(field: "gravityTimeConstantSeconds") { $0.gravityTimeConstantSeconds = -1 },
+        BadCase(field: "gravityTimeConstantSeconds") { $0.gravityTimeConstantSeconds = .nan },
+        BadCase(field: "smoothingTimeConstantSeconds") { $0.smoothingTimeConstantSeconds = 1 },
+        BadCase(field: "onsetAcceleration") { $0.onsetAcceleration = .infinity },
+        BadCase(field: "releaseAcceleration") { $0.releaseAcceleration = 12 },
+        BadCase(field: "saturationAcceleration") { $0.saturationAcceleration = 0 },
+        BadCase(field: "reversalCosine") { $0.reversalCosine = 0.5 },
+        BadCase(field: "minimumReversalIntervalSeconds") { $0.minimumReversalIntervalSeconds = -0.1 },
+        BadCase(field: "maximumReversalIntervalSeconds") { $0.maximumReversalIntervalSeconds = 0.01 },
+        BadCase(field: "minimumHalfWaves") { $0.minimumHalfWaves = 1 },
+        BadCase(field: "maximumLinearity") { $0.maximumLinearity = 1.5 },
+        BadCase(field: "linearityTimeConstantSeconds") { $0.linearityTimeConstantSeconds = 0 },
+        BadCase(field: "quietSeconds") { $0.quietSeconds = 0 },
+        BadCase(field: "refractorySeconds") { $0.refractorySeconds = -0.3 },
+        BadCase(field: "maximumGapSeconds") { $0.maximumGapSeconds = -1 },
+        BadCase(field: "maximumShakeSeconds") { $0.maximumShakeSeconds = .nan },
+    ]
+
+    @Test(arguments: badCases)
+    func validateNamesTheBadField(_ bad: BadCase) {
+        var configuration = ShakeConfiguration.medium
+        bad.change(&configuration)
+        do throws(ShakeConfigurationError) {
+            try configuration.validate()
+            Issue.record("validate() accepted a bad \(bad.field)")
+        } catch {
+            #expect(error.field == bad.field)
+            #expect(error.description.contains(bad.field))
+        }
+    }
+
+    @Test func saturationMayBeDisabledWithInfinity() throws {
+        var configuration = ShakeConfiguration.medium
+        configuration.saturationAcceleration = .infinity
+        try configuration.validate()
+    }
+
+    @Test func changingTheConfigurationResetsTheDetector() {
+        var detector = ShakeDetector()
+        let m = Motion(shakes: [.init(start: 0.5, duration: 2, frequency: 4, amplitude: 25, direction: (1, 0, 0))])
+        for s in m.samples(duration: 1.5, rate: 100) { _ = detector.process(s) }
+        #expect(detector.isShaking)
+        detector.configuration = .hard
+        #expect(!detector.isShaking)
+        #expect(detector.configuration == .hard)
+    }
+}

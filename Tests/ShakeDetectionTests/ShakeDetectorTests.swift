@@ -1,0 +1,214 @@
+import Testing
+import ShakeDetection
+
+/// A shake along `direction` while the device is held in `up` orientation.
+struct ShakeCase: CustomTestStringConvertible, Sendable {
+    var frequency: Double      // Hz
+    var amplitudeG: Double     // g
+    var up: (Double, Double, Double)
+    var direction: (Double, Double, Double)
+    var testDescription: String { "\(frequency) Hz \(amplitudeG) g up \(up) along \(direction)" }
+}
+
+@Suite struct ShakeDetectorTests {
+    static let shakeStart = 1.0
+    static let shakeDuration = 2.0
+
+    static let shakeCases: [ShakeCase] = [
+        ShakeCase(frequency: 2, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0)),
+        ShakeCase(frequency: 3, amplitudeG: 1.5, up: (0, 1, 0), direction: (0, 1, 0)),
+        ShakeCase(frequency: 4, amplitudeG: 3, up: (1, 1, 0), direction: (0, 0, 1)),
+        ShakeCase(frequency: 5, amplitudeG: 4, up: (0, 0, -1), direction: (1, 1, 0)),
+        ShakeCase(frequency: 6, amplitudeG: 2, up: (1, 0, 1), direction: (1, -1, 1)),
+        ShakeCase(frequency: 8, amplitudeG: 3, up: (0, -1, 0), direction: (0, 1, 1)),
+    ]
+
+    static func motion(_ c: ShakeCase, duration: Double = shakeDuration) -> Motion {
+        Motion(gravity: gravityReading(up: c.up),
+               shakes: [.init(start: shakeStart, duration: duration, frequency: c.frequency,
+                              amplitude: c.amplitudeG * standardGravity,
+                              direction: unit(c.direction.0, c.direction.1, c.direction.2))],
+               noise: 0.05)
+    }
+
+    /// `began` comes when the fourth half-wave crosses the onset threshold:
+    /// start + 1.5 periods + asin(onset/amplitude)/(2πf), within 40 ms.
+    /// `ended` comes `quietSeconds` after the last half-wave falls below the release threshold,
+    /// which is at most half a period before the shake stops: within [stop − T/2, stop] + 0.4 s (+40 ms).
+    @Test(arguments: shakeCases)
+    func sinusoidalShakeBeginsAndEndsOnTime(_ c: ShakeCase) {
+        let result = events(Self.motion(c).samples(duration: 5, rate: 100))
+        #expect(result.map(\.phase) == [.began, .ended])
+        guard result.count == 2 else { return }
+        let period = 1 / c.frequency
+        let amplitude = c.amplitudeG * standardGravity
+        let expectedBegan = Self.shakeStart + 1.5 * period + asin(10 / amplitude) / (2 * Double.pi * c.frequency)
+        #expect(abs(result[0].time - expectedBegan) <= 0.04, "began at \(result[0].time), expected \(expectedBegan)")
+        #expect(abs(result[0].startTime - Self.shakeStart) <= 0.5 * period)
+        let stop = Self.shakeStart + Self.shakeDuration
+        #expect(result[1].time >= stop - period / 2 + 0.4 - 0.04 && result[1].time <= stop + 0.4 + 0.04,
+                "ended at \(result[1].time)")
+        #expect(result[1].endTime <= stop + 0.04 && result[1].endTime >= stop - period / 2 - 0.04)
+        #expect(result[1].reversals >= Int(2 * c.frequency * Self.shakeDuration) - 3)
+        #expect(result[0].peakAcceleration >= 0.8 * amplitude && result[0].peakAcceleration <= 1.2 * amplitude)
+    }
+
+    @Test func dominantAxisIsTheShakeAxis() {
+        for (direction, axis) in [((1.0, 0.0, 0.0), ShakeAxis.x), ((0, 1, 0), .y), ((0, 0.3, 1), .z)] {
+            let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (1, 1, 1), direction: direction)
+            let result = events(Self.motion(c).samples(duration: 5, rate: 100))
+            #expect(result.first?.dominantAxis == axis)
+        }
+    }
+
+    static let rates: [Double] = [25, 50, 100, 400, 1600]
+
+    /// The same motion at 25 Hz … 1.6 kHz, with and without jitter: the same events as at 1.6 kHz
+    /// without jitter (the closest to continuous time), times within 40 ms. With jitter a timestamp
+    /// may move by up to ±jitter/2 intervals, so the tolerance grows by that much (±10 ms at 25 Hz).
+    @Test(arguments: [shakeCases[0], shakeCases[1], shakeCases[2], shakeCases[3]], [0.0, 0.5])
+    func sameShakesAtEverySampleRate(_ c: ShakeCase, jitter: Double) {
+        var m = Self.motion(c)
+        m.shakes.append(.init(start: 5, duration: 1.5, frequency: c.frequency + 0.5, amplitude: 2.5 * standardGravity,
+                              direction: unit(1, 0, 1)))
+        let reference = events(m.samples(duration: 8, rate: 1600))
+        #expect(reference.map(\.phase) == [.began, .ended, .began, .ended])
+        for rate in Self.rates {
+            let result = events(m.samples(duration: 8, rate: rate, jitter: jitter, seed: UInt64(rate)))
+            #expect(result.map(\.phase) == reference.map(\.phase), "at \(rate) Hz")
+            for (a, b) in zip(result, reference) {
+                #expect(abs(a.time - b.time) <= 0.04 + jitter * 0.5 / rate, "at \(rate) Hz: \(a.phase) at \(a.time), at 1.6 kHz \(b.time)")
+            }
+        }
+    }
+
+    @Test func oneLongShakeIsOneEventPair() {
+        var m = Self.motion(ShakeCase(frequency: 4, amplitudeG: 2.5, up: (0, 0, 1), direction: (1, 0, 0)), duration: 8)
+        m.noise = 0.2
+        let result = events(m.samples(duration: 11, rate: 200))
+        #expect(result.map(\.phase) == [.began, .ended])
+        #expect(result.last.map { $0.duration > 7.5 } == true)
+    }
+
+    /// Walking bounces (2 Hz, 0.3–0.5 g, several orientations) never fire.
+    @Test(arguments: [0.3, 0.4, 0.5], [(0.0, 0.0, 1.0), (0, 1, 0), (1, 0, 1)])
+    func walkingDoesNotFire(_ amplitudeG: Double, up: (Double, Double, Double)) {
+        let m = Motion(gravity: gravityReading(up: up), walking: (2, amplitudeG * standardGravity), noise: 0.3)
+        #expect(events(m.samples(duration: 30, rate: 100)).isEmpty)
+    }
+
+    /// A single quick move (accelerate then brake, up to 3 g) and sensor noise never fire.
+    @Test(arguments: [0.15, 0.25, 0.4], [1.5, 3.0])
+    func singleMoveDoesNotFire(_ duration: Double, amplitudeG: Double) {
+        let m = Motion(moves: [(1, duration, amplitudeG * standardGravity, unit(1, 0.2, 0))], noise: 0.1)
+        #expect(events(m.samples(duration: 4, rate: 100)).isEmpty)
+    }
+
+    @Test func noiseDoesNotFire() {
+        let m = Motion(gravity: gravityReading(up: (0, 1, 1)), noise: 3)
+        #expect(events(m.samples(duration: 60, rate: 100)).isEmpty)
+    }
+
+    /// A ±2 g sensor clips a 3 g shake along gravity to a lopsided signal: still one shake.
+    @Test(arguments: [2.0, 3.0, 5.0])
+    func clippedShakeIsDetected(_ frequency: Double) {
+        var m = Motion(gravity: (0, 0, -standardGravity),
+                       shakes: [.init(start: 1, duration: 1.8, frequency: frequency, amplitude: 3 * standardGravity,
+                                      direction: (0, 0, 1))])
+        m.clip = 2.04 * standardGravity
+        let result = events(m.samples(duration: 4, rate: 51))
+        #expect(result.map(\.phase) == [.began, .ended])
+        #expect(result.first.map { $0.time < 2.8 } == true)
+    }
+
+    @Test func gapCancelsAShakeInProgress() {
+        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
+        let samples = Self.motion(c).samples(duration: 5, rate: 100).filter { $0.time < 2 || $0.time > 2.7 }
+        let result = events(samples)
+        #expect(result.map(\.phase).prefix(2) == [.began, .cancelled])
+        #expect(result.count >= 2 && result[1].cancellationReason == .gap)
+        #expect(result.count >= 2 && abs(result[1].time - 2.7) < 0.02)
+    }
+
+    @Test func tooLongShakeIsCancelledOnce() {
+        var configuration = ShakeConfiguration.default
+        configuration.maximumShakeSeconds = 2
+        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
+        let result = events(Self.motion(c, duration: 6).samples(duration: 9, rate: 100), configuration: configuration)
+        #expect(result.map(\.phase) == [.began, .cancelled])
+        #expect(result.last?.cancellationReason == .tooLong)
+        #expect(result.last.map { abs($0.time - ($0.startTime + 2)) < 0.02 } == true)
+    }
+
+    @Test func interruptCancelsAShakeInProgressAndResets() {
+        var detector = ShakeDetector()
+        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
+        var began: ShakeEvent?
+        for sample in Self.motion(c).samples(duration: 5, rate: 100) where sample.time < 2 {
+            if let e = detector.process(sample) { began = e }
+        }
+        #expect(began?.phase == .began)
+        #expect(detector.isShaking)
+        let cancelled = detector.interrupt(at: 2)
+        #expect(cancelled?.phase == .cancelled)
+        #expect(cancelled?.cancellationReason == .interrupted)
+        #expect(!detector.isShaking)
+        #expect(detector.interrupt(at: 2.1) == nil)
+    }
+
+    @Test func nonFiniteSamplesAreIgnored() {
+        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
+        let clean = Self.motion(c).samples(duration: 5, rate: 100)
+        var dirty: [Sample] = []
+        for (i, s) in clean.enumerated() {
+            dirty.append(s)
+            if i % 7 == 0 { dirty.append(Sample(time: s.time + 0.001, x: .nan, y: 0, z: .infinity)) }
+        }
+        #expect(events(dirty) == events(clean))
+    }
+
+    @Test func timeGoingBackwardsRestartsWithoutCrashing() {
+        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
+        var samples = Self.motion(c).samples(duration: 5, rate: 100)
+        let jump = samples.firstIndex { $0.time >= 2 }!
+        for i in jump..<samples.count { samples[i].time -= 1.5 }
+        let result = events(samples)
+        #expect(result.map(\.phase).prefix(2) == [.began, .cancelled])
+        #expect(result.count >= 2 && result[1].cancellationReason == .gap)
+    }
+
+    /// A gentle 0.85 g shake: light fires, medium and hard do not; a 1.3 g shake: medium fires, hard does not.
+    @Test func presetsOrderSensitivity() {
+        func fires(_ amplitudeG: Double, _ configuration: ShakeConfiguration) -> Bool {
+            let c = ShakeCase(frequency: 3, amplitudeG: amplitudeG, up: (0, 0, 1), direction: (1, 0, 0))
+            return events(Self.motion(c).samples(duration: 5, rate: 100), configuration: configuration).first?.phase == .began
+        }
+        #expect(fires(0.85, .light))
+        #expect(!fires(0.85, .medium))
+        #expect(fires(1.3, .medium))
+        #expect(!fires(1.3, .hard))
+        #expect(fires(2.5, .hard))
+    }
+
+    @Test func resetForgetsAShakeInProgress() {
+        var detector = ShakeDetector()
+        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
+        var phases: [ShakeEvent.Phase] = []
+        for sample in Self.motion(c).samples(duration: 5, rate: 100) {
+            if sample.time >= 2 && sample.time < 2.01 { detector.reset() }
+            if let e = detector.process(sample) { phases.append(e.phase) }
+        }
+        // The reset drops the first shake silently; the rest of the motion is a new shake.
+        #expect(phases == [.began, .began, .ended])
+    }
+}
+
+/// asin without Foundation (Newton on sin), for expected times.
+func asin(_ y: Double) -> Double {
+    var x = y
+    for _ in 0..<30 {
+        let s = sin2pi(x / (2 * Double.pi)), c = sin2pi(x / (2 * Double.pi) + 0.25)
+        x -= (s - y) / c
+    }
+    return x
+}

@@ -1,0 +1,145 @@
+import Foundation
+import ShakeDetection
+import ShakeRecording
+import Testing
+
+/// The catalogue of bad CSV input (issue 7): each must give a clear error naming the line and the
+/// character column, and never crash or hang.
+@Suite struct CSVBadInputTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var bytes: [UInt8]
+        var kind: RecordingError.Kind
+        var line: Int
+        var column: Int
+        /// Words the message must contain.
+        var says: [String]
+        var options = CSVImportOptions.canonical
+        var testDescription: String { name }
+
+        init(_ name: String, _ text: String, _ kind: RecordingError.Kind, line: Int, column: Int, says: [String], options: CSVImportOptions = .canonical) {
+            self.init(name, Array(text.utf8), kind, line: line, column: column, says: says, options: options)
+        }
+
+        init(_ name: String, _ bytes: [UInt8], _ kind: RecordingError.Kind, line: Int, column: Int, says: [String], options: CSVImportOptions = .canonical) {
+            self.name = name
+            self.bytes = bytes
+            self.kind = kind
+            self.line = line
+            self.column = column
+            self.says = says
+            self.options = options
+        }
+    }
+
+    static let header = "time_s,x,y,z\n"
+
+    static let cases: [Case] = [
+        Case("empty file", "", .empty, line: 0, column: 0, says: ["file is empty"]),
+        Case("only comments and blank lines", "# source: nowhere\n\n   \n", .empty, line: 0, column: 0, says: ["no header line"]),
+        Case("missing column", "time_s,x,y\n0,1,2\n", .missingColumn, line: 1, column: 1, says: ["no z column", "'time_s,x,y'"]),
+        Case("missing explicit column", "time_s,x,y,z\n0,1,2,3\n", .missingColumn, line: 1, column: 1, says: ["no label column", "'mark'"],
+             options: CSVImportOptions(label: .named("mark"))),
+        Case("row with too few fields", header + "0,1,2,3\n0.01,1,2\n0.02,1,2,3\n", .fieldCount, line: 3, column: 9, says: ["3 fields", "expected 4"]),
+        Case("row with too many fields", header + "0,1,2,3,4\n", .fieldCount, line: 2, column: 9, says: ["more fields than the 4"]),
+        Case("decimal comma in a comma file", header + "0,1,5,2,3\n", .fieldCount, line: 2, column: 9, says: ["more fields"]),
+        Case("not a number", header + "0,1,abc,3\n", .notANumber, line: 2, column: 5, says: ["'abc' is not a number in column 'y'"]),
+        Case("number with trailing junk", header + "0,1.5x,2,3\n", .notANumber, line: 2, column: 3, says: ["'1.5x'", "column 'x'"]),
+        Case("empty field", header + "0,,2,3\n", .notANumber, line: 2, column: 3, says: ["missing value in column 'x'"]),
+        Case("NaN", header + "0,NaN,2,3\n", .notFinite, line: 2, column: 3, says: ["'NaN'", "NaN and infinity"]),
+        Case("negative infinity", header + "0,1,2,-inf\n", .notFinite, line: 2, column: 7, says: ["'-inf'", "column 'z'"]),
+        Case("infinity in time", header + "Infinity,1,2,3\n", .notFinite, line: 2, column: 1, says: ["'Infinity'", "column 'time_s'"]),
+        Case("number overflowing a Double", header + "0,1e999,2,3\n", .notFinite, line: 2, column: 3, says: ["'1e999'", "too large"]),
+        Case("absurd magnitude", header + "0,1,2,2500\n", .outOfRange, line: 2, column: 7, says: ["2500.0 m/s²", "column 'z'", "2000"]),
+        Case("absurd magnitude after unit conversion", "time_s,x (g),y (g),z (g)\n0,0,-300,1\n", .outOfRange, line: 2, column: 5, says: ["column 'y (g)'", "wrong unit"]),
+        Case("time going backwards", header + "1,0,0,9.8\n1.5,0,0,9.8\n0.5,0,0,9.8\n", .timeBackwards, line: 4, column: 1, says: ["time goes backwards", "0.5 s after 1.5 s on line 3"]),
+        Case("truncated last line", header + "0,1,2,3\n0.01,1,2", .fieldCount, line: 3, column: 9, says: ["3 fields", "truncated"]),
+        Case("last line cut inside a number", header + "0,1,2,3\n0.01,1,2,3e", .notANumber, line: 3, column: 10, says: ["'3e'", "truncated"]),
+        Case("binary garbage", Array(header.utf8) + [0x30, 0x2C, 0x31, 0x2C, 0x00, 0x07, 0xFF, 0x2C, 0x33, 0x0A], .encoding, line: 2, column: 5, says: ["NUL", "binary"]),
+        Case("binary file", [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00, 0x0A], .encoding, line: 1, column: 8, says: ["binary"]),
+        Case("UTF-16 with byte-order mark", [0xFF, 0xFE] + Array("time_s,x,y,z\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), .encoding, line: 1, column: 1, says: ["UTF-16 is not supported", "UTF-8"]),
+        Case("UTF-16 without byte-order mark", Array("time_s,x,y,z\n".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }), .encoding, line: 1, column: 1, says: ["UTF-16 is not supported"]),
+        Case("label other than 0 or 1", "time_s,x,y,z,shake\n0,1,2,3,2\n", .badLabel, line: 2, column: 9, says: ["'2' is not a label in column 'shake'", "0 or 1"]),
+        Case("label as a word", "time_s,x,y,z,shake\n0,1,2,3,yes\n", .badLabel, line: 2, column: 9, says: ["'yes'"]),
+        Case("unterminated quote", header + "0,\"1,2,3\n", .notANumber, line: 2, column: 3, says: ["unterminated quoted field"]),
+        Case("numbers where the header should be", "0,1,2,3\n0.01,1,2,3\n", .header, line: 1, column: 1, says: ["no header line", "time_s,x,y,z"]),
+        Case("no separator in the header", "time_s x y z\n", .header, line: 1, column: 1, says: ["cannot find the field separator"]),
+        Case("column named twice", "time_s,x,x,y,z\n", .header, line: 1, column: 1, says: ["'x' appears 2 times"]),
+        Case("unknown acceleration unit", "time_s,x (ft/s^2),y (ft/s^2),z (ft/s^2)\n", .header, line: 1, column: 8, says: ["unknown acceleration unit 'ft/s^2'"]),
+        Case("unknown time unit", "Time (h),x,y,z\n", .header, line: 1, column: 1, says: ["unknown time unit 'h'"]),
+        Case("decimal comma without the option", "time_s;x;y;z\n0;1,5;2;3\n", .notANumber, line: 2, column: 3, says: ["'1,5'", "decimalSeparator"]),
+        Case("time without unit that is not in seconds", "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n", .header, line: 3, column: 1, says: ["no unit", "pass a time unit"]),
+        Case("decimal comma with comma separator", header + "0,1,2,3\n", .invalidArgument, line: 0, column: 0, says: ["decimal comma"],
+             options: CSVImportOptions(separator: .comma, decimalSeparator: .comma)),
+        Case("column by name without a header", "0,1,2,3\n", .invalidArgument, line: 1, column: 1, says: ["hasHeader is false"],
+             options: CSVImportOptions(x: .named("x"), hasHeader: false)),
+        Case("column index beyond the header", header, .header, line: 1, column: 1, says: ["#9 does not exist"], options: CSVImportOptions(z: .index(9))),
+        Case("a line of 2 MiB", Array(header.utf8) + [UInt8](repeating: UInt8(ascii: "1"), count: 2 << 20) + [0x0A], .lineTooLong, line: 2, column: 0, says: ["longer than 1048576 bytes"]),
+        Case("a header of 2 MiB without line end", [UInt8](repeating: UInt8(ascii: "x"), count: 2 << 20), .lineTooLong, line: 1, column: 0, says: ["longer than"]),
+    ]
+
+    @Test(arguments: cases)
+    func badInputGivesAClearErrorAtTheRightPlace(_ bad: Case) {
+        do {
+            var reader = try RecordingReader(bytes: bad.bytes, name: "data.csv", options: bad.options)
+            while try reader.next() != nil {}
+            Issue.record("no error for \(bad.name)")
+        } catch {
+            #expect(error.kind == bad.kind, "\(error)")
+            #expect(error.path == "data.csv")
+            #expect(error.line == bad.line, "\(error)")
+            #expect(error.column == bad.column, "\(error)")
+            for words in bad.says { #expect(error.message.contains(words), "\(error)") }
+            let location = bad.line == 0 ? "data.csv: error: " : bad.column == 0 ? "data.csv:\(bad.line): error: " : "data.csv:\(bad.line):\(bad.column): error: "
+            #expect(error.description.hasPrefix(location), "\(error)")
+        }
+    }
+
+    @Test func columnsCountCharactersNotBytes() throws {
+        // "é" takes two bytes: the bad field starts at character 10, byte 11.
+        let text = "note,time_s,x,y,z\né,0,1,2,3\né,0.01,1,abc,3\n"
+        #expect {
+            try RecordingReader.readAll(bytes: Array(text.utf8), name: "u.csv")
+        } throws: { ($0 as? RecordingError).map { $0.line == 3 && $0.column == 10 } ?? false }
+    }
+
+    @Test func aMissingFileIsNamed() {
+        let path = NSTemporaryDirectory() + "/shakekit-no-such-\(UUID().uuidString).csv"
+        #expect {
+            try RecordingReader(path: path)
+        } throws: { error in
+            let e = error as! RecordingError
+            return e.kind == .io && e.path == path && e.description.contains(path) && e.message.contains("No such file")
+        }
+    }
+
+    @Test func aDirectoryIsNotARecording() {
+        let dir = CSVTestDirectory()
+        #expect {
+            try RecordingReader(path: dir.path)
+        } throws: { error in
+            let e = error as! RecordingError
+            return e.kind == .isDirectory && e.path == dir.path && e.message.contains("directory")
+        }
+    }
+
+    @Test func aHundredMegabyteLineIsRejectedWithoutReadingItAll() throws {
+        let dir = CSVTestDirectory()
+        let path = dir.file("long.csv")
+        _ = FileManager.default.createFile(atPath: path, contents: Data(Self.header.utf8))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        let chunk = Data(repeating: UInt8(ascii: "7"), count: 1 << 20)
+        for _ in 0 ..< 100 { handle.write(chunk) }
+        try handle.close()
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect {
+            try RecordingReader.readAll(path: path)
+        } throws: { error in
+            let e = error as! RecordingError
+            return e.kind == .lineTooLong && e.line == 2 && e.path == path
+        }
+        #expect(clock.now - start < .seconds(5))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import ShakeDetection
+import ShakeRecording
+import Testing
+
+/// Exports of phone sensor apps and other CSV dialects load with at most a flag or two.
+@Suite struct CSVForeignFormatTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var text: String
+        var options: CSVImportOptions
+        var samples: [Sample]
+        var testDescription: String { name }
+    }
+
+    static let g = 9.80665
+
+    static let cases: [Case] = [
+        Case(
+            name: "phyphox: quoted headers with units in parentheses",
+            text: """
+                "Time (s)","Acceleration x (m/s^2)","Acceleration y (m/s^2)","Acceleration z (m/s^2)","Absolute acceleration (m/s^2)"
+                0.000000000E0,1.234000000E-1,-2.500000000E0,9.810000000E0,9.89
+                1.002000000E-2,1.300000000E-1,-2.400000000E0,9.800000000E0,9.88
+
+                """,
+            options: .canonical,
+            samples: [Sample(time: 0, x: 0.1234, y: -2.5, z: 9.81), Sample(time: 0.01002, x: 0.13, y: -2.4, z: 9.8)]),
+        Case(
+            name: "Sensor Logger: ns epoch time, seconds_elapsed, z,y,x order",
+            text: """
+                time,seconds_elapsed,z,y,x
+                1700000000000000000,0.0,9.7,0.2,-0.1
+                1700000000010000000,0.01,9.6,0.3,-0.2
+
+                """,
+            options: .canonical,
+            samples: [Sample(time: 0, x: -0.1, y: 0.2, z: 9.7), Sample(time: 0.01, x: -0.2, y: 0.3, z: 9.6)]),
+        Case(
+            name: "nanosecond timestamps only, rebased",
+            text: """
+                timestamp,x,y,z
+                1700000000000000000,-0.1,0.2,9.7
+                1700000000010000000,-0.2,0.3,9.6
+
+                """,
+            options: CSVImportOptions(timeUnit: .nanoseconds, rebasesTime: true),
+            samples: [Sample(time: 0, x: -0.1, y: 0.2, z: 9.7), Sample(time: 0.01, x: -0.2, y: 0.3, z: 9.6)]),
+        Case(
+            name: "time in ms from the header name",
+            text: "time_ms,ax,ay,az\n0,0,0,9.8\n10,0,0,9.8\n",
+            options: .canonical,
+            samples: [Sample(time: 0, x: 0, y: 0, z: 9.8), Sample(time: 0.01, x: 0, y: 0, z: 9.8)]),
+        Case(
+            name: "Physics Toolbox g-force: gFx in g",
+            text: "time,gFx,gFy,gFz,TgF\n0.000,0.01,-0.02,1.00,1.0\n0.010,0.5,0,-2,2.06\n",
+            options: .canonical,
+            samples: [Sample(time: 0, x: 0.01 * g, y: -0.02 * g, z: 1.0 * g), Sample(time: 0.01, x: 0.5 * g, y: 0, z: -2 * g)]),
+        Case(
+            name: "semicolons and decimal commas",
+            text: "time;gFx;gFy;gFz\n0,000;0,01;-0,02;1,00\n0,010;0,5;0;-2\n",
+            options: CSVImportOptions(decimalSeparator: .comma),
+            samples: [Sample(time: 0, x: 0.01 * g, y: -0.02 * g, z: 1.0 * g), Sample(time: 0.01, x: 0.5 * g, y: 0, z: -2 * g)]),
+        Case(
+            name: "semicolon separator",
+            text: "time_s;x;y;z\n0;1;2;3\n0.5;4;5;6\n",
+            options: .canonical,
+            samples: [Sample(time: 0, x: 1, y: 2, z: 3), Sample(time: 0.5, x: 4, y: 5, z: 6)]),
+        Case(
+            name: "tab separator",
+            text: "time_s\tx\ty\tz\n0\t1\t2\t3\n0.5\t4\t5\t6\n",
+            options: CSVImportOptions(separator: .tab),
+            samples: [Sample(time: 0, x: 1, y: 2, z: 3), Sample(time: 0.5, x: 4, y: 5, z: 6)]),
+        Case(
+            name: "milli-g by option, epoch milliseconds rebased",
+            text: "timestamp,accel_x,accel_y,accel_z\n1700000000000,0,-1000,0\n1700000000020,500,0,1000\n",
+            options: CSVImportOptions(accelerationUnit: .milliG, timeUnit: .milliseconds, rebasesTime: true),
+            samples: [Sample(time: 0, x: 0, y: -g, z: 0), Sample(time: 0.02, x: 0.5 * g, y: 0, z: g)]),
+        Case(
+            name: "columns chosen by name and units in brackets",
+            text: "t [us],a1 [g],a2 [g],a3 [g],marker\n0,0,0,1,0\n2500,0,1,0,1\n",
+            options: CSVImportOptions(x: .named("A1"), y: .named("a2"), z: .named("a3 [g]"), label: .named("marker")),
+            samples: [Sample(time: 0, x: 0, y: 0, z: g), Sample(time: 0.0025, x: 0, y: g, z: 0)]),
+        Case(
+            name: "no header, columns by index",
+            text: "17,0.5,9.8,0.1,-0.2\n18,0.51,9.7,0.2,-0.3\n",
+            options: CSVImportOptions(time: .index(2), x: .index(4), y: .index(5), z: .index(3), hasHeader: false),
+            samples: [Sample(time: 0.5, x: 0.1, y: -0.2, z: 9.8), Sample(time: 0.51, x: 0.2, y: -0.3, z: 9.7)]),
+    ]
+
+    @Test(arguments: cases)
+    func foreignExportsLoad(_ c: Case) throws {
+        let (_, rows) = try RecordingReader.readAll(bytes: Array(c.text.utf8), name: c.name, options: c.options)
+        try #require(rows.count == c.samples.count)
+        for (row, want) in zip(rows, c.samples) {
+            #expect(abs(row.sample.time - want.time) < 1e-9, "\(row.sample) vs \(want)")
+            #expect(abs(row.sample.x - want.x) < 1e-9, "\(row.sample) vs \(want)")
+            #expect(abs(row.sample.y - want.y) < 1e-9, "\(row.sample) vs \(want)")
+            #expect(abs(row.sample.z - want.z) < 1e-9, "\(row.sample) vs \(want)")
+        }
+    }
+
+    @Test func aLabelColumnChosenByNameIsRead() throws {
+        let (_, rows) = try RecordingReader.readAll(
+            bytes: Array("t [us],a1 [g],a2 [g],a3 [g],marker\n0,0,0,1,0\n2500,0,1,0,1\n".utf8),
+            options: CSVImportOptions(x: .named("A1"), y: .named("a2"), z: .named("a3 [g]"), label: .named("marker")))
+        #expect(rows.map(\.isShake) == [false, true])
+    }
+
+    @Test(arguments: [
+        ("m/s^2", CSVImportOptions.AccelerationUnit.metersPerSecondSquared), ("M/S2", .metersPerSecondSquared), ("m/s²", .metersPerSecondSquared),
+        ("g", .g), ("mg", .milliG),
+    ])
+    func accelerationUnitsParseFromArguments(text: String, unit: CSVImportOptions.AccelerationUnit) {
+        #expect(CSVImportOptions.AccelerationUnit(argument: text) == unit)
+    }
+
+    @Test(arguments: [("s", CSVImportOptions.TimeUnit.seconds), ("ms", .milliseconds), ("us", .microseconds), ("µs", .microseconds), ("ns", .nanoseconds)])
+    func timeUnitsParseFromArguments(text: String, unit: CSVImportOptions.TimeUnit) {
+        #expect(CSVImportOptions.TimeUnit(argument: text) == unit)
+        #expect(CSVImportOptions.TimeUnit(argument: "fortnights") == nil)
+    }
+}
