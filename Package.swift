@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "ShakeDetection", targets: ["ShakeDetection"]),
         // CSV recordings, synthesizer, evaluation, JSON configuration files.
         .library(name: "ShakeRecording", targets: ["ShakeRecording"]),
+        // Undo stack, shake dispatcher, single-owner gesture registry, feedback. No Foundation.
+        .library(name: "ShakeUndo", targets: ["ShakeUndo"]),
         .executable(name: "shake", targets: ["shake"]),
         .executable(name: "shake-bench", targets: ["shake-bench"]),
     ],
@@ -18,12 +20,14 @@ let package = Package(
             // ShakeDetection (no Foundation) links on Linux.
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
-        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording"]),
+        .target(name: "ShakeUndo", dependencies: ["ShakeDetection"]),
+        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeUndo"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
         // Release-built benchmarks (Scripts/bench runs them next to their anchors).
         .executableTarget(name: "shake-bench", dependencies: ["ShakeDetection", "ShakeRecording"]),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection"]),
         .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording"]),
+        .testTarget(name: "ShakeUndoTests", dependencies: ["ShakeUndo"]),
         .testTarget(name: "ShakeCLITests", dependencies: ["ShakeCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -10,6 +10,8 @@ public enum ShakeTool {
         ReplayCommand.self,
         EvaluateCommand.self,
         ConfigCommand.self,
+        DemoCommand.self,
+        SynthCommand.self,
     ]
 
     static let overview = """

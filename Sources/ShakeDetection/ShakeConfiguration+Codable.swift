@@ -6,7 +6,7 @@ extension ShakeConfiguration: Codable {
         case gravityTimeConstantSeconds, smoothingTimeConstantSeconds
         case onsetAcceleration, releaseAcceleration, saturationAcceleration
         case reversalCosine, minimumReversalIntervalSeconds, maximumReversalIntervalSeconds
-        case minimumHalfWaves, maximumLinearity, linearityTimeConstantSeconds
+        case minimumHalfWaves, maximumLinearity, maximumIntervalRatio, linearityTimeConstantSeconds
         case quietSeconds, refractorySeconds, maximumGapSeconds, maximumShakeSeconds
     }
 
@@ -39,6 +39,7 @@ extension ShakeConfiguration: Codable {
             maximumReversalIntervalSeconds: try c.decodeIfPresent(Double.self, forKey: .maximumReversalIntervalSeconds) ?? d.maximumReversalIntervalSeconds,
             minimumHalfWaves: try c.decodeIfPresent(Int.self, forKey: .minimumHalfWaves) ?? d.minimumHalfWaves,
             maximumLinearity: try c.decodeIfPresent(Double.self, forKey: .maximumLinearity) ?? d.maximumLinearity,
+            maximumIntervalRatio: try c.decodeIfPresent(Double.self, forKey: .maximumIntervalRatio) ?? d.maximumIntervalRatio,
             linearityTimeConstantSeconds: try c.decodeIfPresent(Double.self, forKey: .linearityTimeConstantSeconds) ?? d.linearityTimeConstantSeconds,
             quietSeconds: try c.decodeIfPresent(Double.self, forKey: .quietSeconds) ?? d.quietSeconds,
             refractorySeconds: try c.decodeIfPresent(Double.self, forKey: .refractorySeconds) ?? d.refractorySeconds,
@@ -58,6 +59,7 @@ extension ShakeConfiguration: Codable {
         try c.encode(maximumReversalIntervalSeconds, forKey: .maximumReversalIntervalSeconds)
         try c.encode(minimumHalfWaves, forKey: .minimumHalfWaves)
         try c.encode(maximumLinearity, forKey: .maximumLinearity)
+        try c.encode(maximumIntervalRatio, forKey: .maximumIntervalRatio)
         try c.encode(linearityTimeConstantSeconds, forKey: .linearityTimeConstantSeconds)
         try c.encode(quietSeconds, forKey: .quietSeconds)
         try c.encode(refractorySeconds, forKey: .refractorySeconds)

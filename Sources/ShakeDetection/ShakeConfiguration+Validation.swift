@@ -20,7 +20,7 @@ extension ShakeConfiguration {
     /// time constants ≥ 0 (gravity and linearity > 0); accelerations > 0;
     /// `releaseAcceleration < onsetAcceleration`; `reversalCosine` in [−1, 0);
     /// `0 ≤ minimumReversalIntervalSeconds < maximumReversalIntervalSeconds`;
-    /// `minimumHalfWaves ≥ 2`; `maximumLinearity` in (0, 1]; `quietSeconds`,
+    /// `minimumHalfWaves ≥ 2`; `maximumLinearity` in (0, 1]; `maximumIntervalRatio ≥ 1`; `quietSeconds`,
     /// `maximumGapSeconds` and `maximumShakeSeconds` > 0; `refractorySeconds ≥ 0`.
     public func validate() throws(ShakeConfigurationError) {
         func bad(_ field: String, _ reason: String) -> ShakeConfigurationError {
@@ -35,6 +35,7 @@ extension ShakeConfiguration {
             ("minimumReversalIntervalSeconds", minimumReversalIntervalSeconds),
             ("maximumReversalIntervalSeconds", maximumReversalIntervalSeconds),
             ("maximumLinearity", maximumLinearity),
+            ("maximumIntervalRatio", maximumIntervalRatio),
             ("linearityTimeConstantSeconds", linearityTimeConstantSeconds),
             ("quietSeconds", quietSeconds),
             ("refractorySeconds", refractorySeconds),
@@ -82,6 +83,9 @@ extension ShakeConfiguration {
         }
         if !(maximumLinearity > 0 && maximumLinearity <= 1) {
             throw bad("maximumLinearity", "must be in (0, 1], got \(maximumLinearity)")
+        }
+        if maximumIntervalRatio < 1 {
+            throw bad("maximumIntervalRatio", "must be ≥ 1, got \(maximumIntervalRatio)")
         }
         if linearityTimeConstantSeconds <= 0 {
             throw bad("linearityTimeConstantSeconds", "must be > 0 s, got \(linearityTimeConstantSeconds)")

@@ -70,6 +70,13 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// Rejects circles, walking gaits and other motion that is not back-and-forth.
     public var maximumLinearity: Double
 
+    /// Largest accepted ratio between the longest and the shortest peak-to-peak interval of the
+    /// linked half-waves that make a shake begin (dimensionless, ≥ 1). Default 4.
+    ///
+    /// A hand shakes with a steady rhythm; a heel strike felt in a pocket rings fast (0.06 s) and
+    /// then pauses until the next step (0.2–0.4 s), which this rejects even when it is linear.
+    public var maximumIntervalRatio: Double
+
     /// Time constant of the exponentially weighted second-moment matrix used for
     /// `maximumLinearity`, seconds. Default 0.5 s.
     public var linearityTimeConstantSeconds: Double
@@ -103,6 +110,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
         maximumReversalIntervalSeconds: Double = 0.5,
         minimumHalfWaves: Int = 4,
         maximumLinearity: Double = 0.55,
+        maximumIntervalRatio: Double = 4,
         linearityTimeConstantSeconds: Double = 0.5,
         quietSeconds: Double = 0.4,
         refractorySeconds: Double = 0.3,
@@ -119,6 +127,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
         self.maximumReversalIntervalSeconds = maximumReversalIntervalSeconds
         self.minimumHalfWaves = minimumHalfWaves
         self.maximumLinearity = maximumLinearity
+        self.maximumIntervalRatio = maximumIntervalRatio
         self.linearityTimeConstantSeconds = linearityTimeConstantSeconds
         self.quietSeconds = quietSeconds
         self.refractorySeconds = refractorySeconds

@@ -20,8 +20,10 @@
 ///    without linking starts a new chain.
 /// 4. **Began**: when a chain holds `minimumHalfWaves` linked half-waves and the exponentially
 ///    weighted second-moment matrix of `l` (`linearityTimeConstantSeconds`) has
-///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait), and
-///    the detector is not within `refractorySeconds` of the last `ended`.
+///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait), the
+///    longest peak-to-peak interval in the chain is at most `maximumIntervalRatio` times the
+///    shortest (a steady rhythm, not a heel strike's ringing and pause), and the detector is not
+///    within `refractorySeconds` of the last `ended`.
 /// 5. **Ended** when no half-wave has been active for `quietSeconds`; **cancelled** with `.tooLong`
 ///    after `maximumShakeSeconds` (then the motion must pause for `quietSeconds` before another
 ///    shake can begin), with `.gap` when two samples are more than `maximumGapSeconds` apart, and
@@ -63,6 +65,7 @@ public struct ShakeDetector: Sendable {
     // The chain of linked half-waves.
     private var chainCount = 0
     private var chainStart = 0.0
+    private var chainShortestInterval = 0.0, chainLongestInterval = 0.0  // between linked peaks, s
     private var chainPeakSquared = 0.0
     private var chainEnergyX = 0.0, chainEnergyY = 0.0, chainEnergyZ = 0.0
     private var lastActivity = -Double.infinity
@@ -181,6 +184,13 @@ public struct ShakeDetector: Sendable {
                 if dot <= c.reversalCosine * peakSquared.squareRoot() * previousNorm {
                     linked = true
                     chainCount += 1
+                    if chainCount == 2 {
+                        chainShortestInterval = gap
+                        chainLongestInterval = gap
+                    } else {
+                        chainShortestInterval = min(chainShortestInterval, gap)
+                        chainLongestInterval = max(chainLongestInterval, gap)
+                    }
                     if shaking { shakeReversals += 1 }
                 }
             }
@@ -188,7 +198,9 @@ public struct ShakeDetector: Sendable {
 
         // 4. Began.
         if inHalfWave && !shaking && !exhausted && chainCount >= c.minimumHalfWaves
-            && t >= refractoryUntil && linearity() <= c.maximumLinearity {
+            && t >= refractoryUntil
+            && chainLongestInterval <= c.maximumIntervalRatio * chainShortestInterval
+            && linearity() <= c.maximumLinearity {
             shaking = true
             shakeStart = chainStart
             shakePeakSquared = max(chainPeakSquared, peakSquared)

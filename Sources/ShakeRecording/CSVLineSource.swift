@@ -43,6 +43,8 @@ final class CSVLineSource {
     private var scanned = 0
     private var atEnd = false
     private(set) var lineNumber = 0
+    /// Set once a chunk read holds a NUL byte; until then lines need not be searched for one.
+    private(set) var mayContainNul = false
     /// True once the first chunk has been read and a byte-order mark checked and skipped.
     private var started = false
 
@@ -67,7 +69,7 @@ final class CSVLineSource {
         }
         input = .file(fd)
         capacity = self.maximumLineBytes + Self.chunkBytes
-        buffer = .allocate(capacity: capacity)
+        buffer = Self.allocateBuffer(capacity)
     }
 
     /// Reads lines from bytes in memory; `name` stands for the path in errors.
@@ -76,8 +78,21 @@ final class CSVLineSource {
         self.maximumLineBytes = max(64, maximumLineBytes)
         input = .bytes(bytes, offset: 0)
         capacity = self.maximumLineBytes + Self.chunkBytes
-        buffer = .allocate(capacity: capacity)
+        buffer = Self.allocateBuffer(capacity)
     }
+
+    /// Bytes after `capacity` that may be read (never written) by 8-byte loads: zeros.
+    static let slackBytes = 8
+
+    private static func allocateBuffer(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + slackBytes)
+        buffer.initialize(repeating: 0, count: capacity + slackBytes)
+        return buffer
+    }
+
+    /// End of the memory that may be read: any line's bytes and at least 8 more can be loaded
+    /// at once (beyond the line they are unrelated bytes, which callers mask off).
+    var readableEnd: UnsafePointer<UInt8> { UnsafePointer(buffer + capacity + Self.slackBytes) }
 
     deinit {
         if case .file(let fd) = input { close(fd) }
@@ -87,7 +102,7 @@ final class CSVLineSource {
     /// The next line, or nil at the end of the input.
     ///
     /// - Throws: `RecordingError` on a read error or a line longer than `maximumLineBytes`.
-    @inline(__always)
+    @inline(always)
     func nextLine() throws(RecordingError) -> Line? {
         while true {
             let pending = high &- scanned
@@ -168,6 +183,7 @@ final class CSVLineSource {
             if case .file(let fd) = input { close(fd) }
             input = .closed
         }
+        if got > 0, memchr(buffer + high, 0, got) != nil { mayContainNul = true }
         high += got
         if !started {
             started = true

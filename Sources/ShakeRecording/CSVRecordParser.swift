@@ -47,6 +47,8 @@ final class CSVRecordParser {
     private var integerTimeOrigin: Int64?
     private var previousTime = -Double.infinity
     private var previousTimeLine = 0
+    /// Set after the header: see `isCanonicalLayout()`.
+    private var canonicalLayout = false
     /// A first row read while looking for the header (files without a header).
     private var pendingLine: CSVLineSource.Line?
 
@@ -92,6 +94,7 @@ final class CSVRecordParser {
             inLeadingComments = false
             try checkText(bytes, line: line.number)
             try setUp(header: bytes, line: line)
+            canonicalLayout = isCanonicalLayout()
             return
         }
     }
@@ -312,29 +315,70 @@ final class CSVRecordParser {
                 while p < end, p.pointee == 0x20 || p.pointee == 0x09 { p += 1 }
                 if p == end { continue }
             }
-            if memchr(start, 0, end - start) != nil {
-                let nul = UnsafePointer(memchr(start, 0, end - start)!.assumingMemoryBound(to: UInt8.self))
+            if source.mayContainNul, let found = memchr(start, 0, end - start) {
+                let nul = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
                 throw RecordingError(
                     path: path, line: line.number, column: characterColumn(start, nul), kind: .encoding,
                     message: "binary data (a NUL byte): not a text CSV file")
             }
-            return try parseRow(line, start, end)
+            if canonicalLayout, let row = canonicalRow(start, end) {
+                return try checked(row, line, start, end)
+            }
+            return try checked(parseFields(line, start, end), line, start, end)
         }
     }
 
-    @inline(__always)
-    private func parseRow(
-        _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
-    ) throws(RecordingError) -> LabeledSample {
+    /// A row's values as written in the file, before units and checks.
+    struct RawRow {
         var t = 0.0, x = 0.0, y = 0.0, z = 0.0
         var label: Bool?
-        var timeStart = start, xStart = start, yStart = start, zStart = start
+        /// The time field when it is an integer (only read when rebasing).
         var timeInteger: Int64?
+    }
+
+    /// Whether columns are exactly `time,x,y,z[,label]` and times are not rebased, so
+    /// `canonicalRow` may try a row first.
+    private func isCanonicalLayout() -> Bool {
+        (columnCount == 4 || (columnCount == 5 && roles[4] == .label))
+            && roles[0] == .time && roles[1] == .x && roles[2] == .y && roles[3] == .z && !options.rebasesTime
+    }
+
+    /// The fast path for canonical rows: four plain numbers and an optional 0/1, nothing else.
+    /// Returns nil for anything unusual (spaces, quotes, errors), which `parseFields` then handles.
+    @inline(always)
+    private func canonicalRow(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> RawRow? {
+        let separator = self.separator
+        let point = self.point
+        let readable = source.readableEnd
+        guard let t = DecimalParser.parse(start, end, point: point, readable: readable),
+              t.end < end, t.end.pointee == separator,
+              let x = DecimalParser.parse(t.end + 1, end, point: point, readable: readable),
+              x.end < end, x.end.pointee == separator,
+              let y = DecimalParser.parse(x.end + 1, end, point: point, readable: readable),
+              y.end < end, y.end.pointee == separator,
+              let z = DecimalParser.parse(y.end + 1, end, point: point, readable: readable)
+        else { return nil }
+        var row = RawRow(t: t.value, x: x.value, y: y.value, z: z.value)
+        if columnCount == 5 {
+            guard end - z.end == 2, z.end.pointee == separator else { return nil }
+            let digit = z.end[1] &- UInt8(ascii: "0")
+            guard digit < 2 else { return nil }
+            row.label = digit == 1
+        } else if z.end != end {
+            return nil
+        }
+        return row
+    }
+
+    /// Splits and parses any row, throwing the precise error for a bad one.
+    private func parseFields(
+        _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+    ) throws(RecordingError) -> RawRow {
+        var row = RawRow()
         let rebasesTime = options.rebasesTime
         var q = start
         var field = 0
         let separator = self.separator
-        let point = self.point
         let columnCount = self.columnCount
         while true {
             if field >= columnCount {
@@ -343,50 +387,33 @@ final class CSVRecordParser {
                     message: "line has more fields than the \(columnCount) of the header\(truncationHint(line))")
             }
             let role = roles[field]
-            let fieldStart = q
             switch role {
             case .ignored:
                 q = skipField(q, end, separator)
             case .label:
                 if q < end, q.pointee &- UInt8(ascii: "0") < 2, q + 1 == end || q[1] == separator {
-                    label = q.pointee == UInt8(ascii: "1")
+                    row.label = q.pointee == UInt8(ascii: "1")
                     q += 1
                 } else {
-                    (label, q) = try slowLabel(line, start, q, end, field: field)
+                    (row.label, q) = try slowLabel(line, start, q, end, field: field)
                 }
             case .time where rebasesTime:
                 // Integer stamps (ns or ms since an epoch) are rebased exactly, in integers.
                 if let parsed = DecimalParser.parseInteger(q, end), parsed.end == end || parsed.end.pointee == separator {
-                    timeInteger = parsed.value
-                    t = Double(parsed.value)
+                    row.timeInteger = parsed.value
+                    row.t = Double(parsed.value)
                     q = parsed.end
                 } else {
-                    let parsed = try number(line, start, q, end, field: field)
-                    t = parsed.0
-                    q = parsed.1
+                    (row.t, q) = try number(line, start, q, end, field: field)
                 }
-                timeStart = fieldStart
             default:
-                var value: Double
-                if let parsed = DecimalParser.parse(q, end, point: point), parsed.end == end || parsed.end.pointee == separator {
-                    value = parsed.value
-                    q = parsed.end
-                } else {
-                    (value, q) = try slowNumber(line, start, q, end, field: field)
-                }
+                let value: Double
+                (value, q) = try number(line, start, q, end, field: field)
                 switch role {
-                case .time:
-                    t = value
-                    timeStart = fieldStart
-                case .x:
-                    x = value
-                    xStart = fieldStart
-                case .y:
-                    y = value
-                    yStart = fieldStart
-                default:
-                    z = value
-                    zStart = fieldStart
+                case .time: row.t = value
+                case .x: row.x = value
+                case .y: row.y = value
+                default: row.z = value
                 }
             }
             field &+= 1
@@ -395,17 +422,24 @@ final class CSVRecordParser {
         }
         if field != columnCount {
             throw RecordingError(
-                path: path, line: line.number, column: characterColumn(start, end) , kind: .fieldCount,
+                path: path, line: line.number, column: characterColumn(start, end), kind: .fieldCount,
                 message: "line has \(field) field\(field == 1 ? "" : "s"), expected \(columnCount) like the header\(truncationHint(line))")
         }
+        return row
+    }
 
-        // Units, range, time order.
-        if rebasesTime {
+    /// Converts units and checks range and time order; counts duplicates and gaps.
+    @inline(always)
+    private func checked(
+        _ row: RawRow, _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+    ) throws(RecordingError) -> LabeledSample {
+        var t = row.t
+        if options.rebasesTime {
             if samplesRead == 0 {
                 timeOrigin = t
-                integerTimeOrigin = timeInteger
+                integerTimeOrigin = row.timeInteger
             }
-            if let i = timeInteger, let origin = integerTimeOrigin,
+            if let i = row.timeInteger, let origin = integerTimeOrigin,
                case let (difference, overflow) = i.subtractingReportingOverflow(origin), !overflow {
                 t = Double(difference)
             } else {
@@ -414,24 +448,24 @@ final class CSVRecordParser {
         }
         if timeScale != 1 { t *= timeScale }
         if !t.isFinite {
-            throw numberOutOfRange(line, start, timeStart, end, field: columnIndex(of: .time))
+            throw numberOutOfRange(line, start, end, role: .time)
         }
-        x *= xScale
-        y *= yScale
-        z *= zScale
+        let x = row.x * xScale
+        let y = row.y * yScale
+        let z = row.z * zScale
         let limit = options.maximumAcceleration
-        if !(abs(x) <= limit && abs(y) <= limit && abs(z) <= limit) {
-            for (value, fieldStart, role) in [(x, xStart, Role.x), (y, yStart, .y), (z, zStart, .z)] where !(abs(value) <= limit) {
-                if !value.isFinite { throw numberOutOfRange(line, start, fieldStart, end, field: columnIndex(of: role)) }
+        if !(x.magnitude <= limit && y.magnitude <= limit && z.magnitude <= limit) {
+            for (value, role) in [(x, Role.x), (y, .y), (z, .z)] where !(value.magnitude <= limit) {
+                if !value.isFinite { throw numberOutOfRange(line, start, end, role: role) }
                 throw RecordingError(
-                    path: path, line: line.number, column: characterColumn(start, fieldStart), kind: .outOfRange,
+                    path: path, line: line.number, column: characterColumn(start, fieldStart(of: role, start, end)), kind: .outOfRange,
                     message: "acceleration \(value) m/s² in column '\(columnNames[columnIndex(of: role)])' is beyond ±\(limit) m/s² (about \(Int(limit / standardGravity)) g): a corrupt value or a wrong unit\(truncationHint(line))")
             }
         }
         if t <= previousTime {
             if t < previousTime {
                 throw RecordingError(
-                    path: path, line: line.number, column: characterColumn(start, timeStart), kind: .timeBackwards,
+                    path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .timeBackwards,
                     message: "time goes backwards: \(t) s after \(previousTime) s on line \(previousTimeLine)")
             }
             duplicateTimestampCount &+= 1
@@ -440,7 +474,7 @@ final class CSVRecordParser {
             if gap > largestTimeGap {
                 if samplesRead == 1 && timeUnitGuessed && gap > 2 {
                     throw RecordingError(
-                        path: path, line: line.number, column: characterColumn(start, timeStart), kind: .header,
+                        path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .header,
                         message: "the time column '\(columnNames[columnIndex(of: .time)])' has no unit and its first two samples are \(gap) apart: if it is not in seconds, pass a time unit (ms, us or ns)")
                 }
                 largestTimeGap = gap
@@ -449,7 +483,20 @@ final class CSVRecordParser {
         previousTime = t
         previousTimeLine = line.number
         samplesRead &+= 1
-        return LabeledSample(sample: Sample(time: t, x: x, y: y, z: z), isShake: label)
+        return LabeledSample(sample: Sample(time: t, x: x, y: y, z: z), isShake: row.label)
+    }
+
+    /// Where the field holding `role` starts in a row that parsed (for error columns).
+    private func fieldStart(of role: Role, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+        let index = columnIndex(of: role)
+        var q = start
+        var field = 0
+        while field < index, q < end {
+            q = skipField(q, end, separator)
+            if q < end { q += 1 }
+            field += 1
+        }
+        return q
     }
 
     private func columnIndex(of role: Role) -> Int {
@@ -463,7 +510,7 @@ final class CSVRecordParser {
     }
 
     /// Skips one field that is not used: to the next unquoted separator or the end.
-    @inline(__always)
+    @inline(always)
     private func skipField(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, _ separator: UInt8) -> UnsafePointer<UInt8> {
         var q = start
         var quoted = false
@@ -515,12 +562,12 @@ final class CSVRecordParser {
     }
 
     /// A number field: the fast path, else the careful one.
-    @inline(__always)
+    @inline(always)
     private func number(
         _ line: CSVLineSource.Line, _ lineStart: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>,
         _ end: UnsafePointer<UInt8>, field: Int
     ) throws(RecordingError) -> (Double, UnsafePointer<UInt8>) {
-        if let parsed = DecimalParser.parse(q, end, point: point), parsed.end == end || parsed.end.pointee == separator {
+        if let parsed = DecimalParser.parse(q, end, point: point, readable: source.readableEnd), parsed.end == end || parsed.end.pointee == separator {
             return (parsed.value, parsed.end)
         }
         return try slowNumber(line, lineStart, q, end, field: field)
@@ -561,13 +608,13 @@ final class CSVRecordParser {
     }
 
     private func numberOutOfRange(
-        _ line: CSVLineSource.Line, _ lineStart: UnsafePointer<UInt8>, _ fieldStart: UnsafePointer<UInt8>,
-        _ end: UnsafePointer<UInt8>, field: Int
+        _ line: CSVLineSource.Line, _ lineStart: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, role: Role
     ) -> RecordingError {
+        let fieldStart = fieldStart(of: role, lineStart, end)
         let content = (try? fieldContent(line, lineStart, fieldStart, end)) ?? (start: fieldStart, end: end, next: end)
         return RecordingError(
             path: path, line: line.number, column: characterColumn(lineStart, fieldStart), kind: .notFinite,
-            message: "\(quotedForMessage(content.start, content.end)) in column '\(columnNames[field])' is too large to be a sample")
+            message: "\(quotedForMessage(content.start, content.end)) in column '\(columnNames[columnIndex(of: role)])' is too large to be a sample")
     }
 
     @inline(never)

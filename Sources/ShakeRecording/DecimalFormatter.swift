@@ -8,9 +8,9 @@ enum DecimalFormatter {
     /// Appends `value` with `decimals` (1…9) digits after the point.
     ///
     /// - Precondition: `value` is finite.
-    @inline(__always)
+    @inline(always)
     static func append(_ value: Double, decimals: Int, to out: inout [UInt8]) {
-        let scaled = (abs(value) * DecimalParser.powerOfTen(decimals)).rounded(.toNearestOrAwayFromZero)
+        let scaled = (value.magnitude * DecimalParser.powerOfTen(decimals)).rounded(.toNearestOrAwayFromZero)
         guard scaled < 9_007_199_254_740_992 else {
             out.append(contentsOf: "\(value)".utf8)
             return

@@ -9,7 +9,7 @@
 /// anything else goes to the standard library's correctly rounded `Double(Substring)`.
 enum DecimalParser {
     /// 10^k for 0 ≤ k ≤ 22, all exact `Double`s (a switch over constants becomes a table).
-    @inline(__always)
+    @inline(always)
     static func powerOfTen(_ k: Int) -> Double {
         switch k {
         case 0: 1e0
@@ -38,15 +38,94 @@ enum DecimalParser {
         }
     }
 
+    /// 10^k as an integer for 0 ≤ k ≤ 8.
+    @inline(always)
+    static func integerPowerOfTen(_ k: Int) -> UInt64 {
+        switch k {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        default: 100_000_000
+        }
+    }
+
+    /// Reads the run of up to 8 ASCII digits at `q` (not beyond `end`) with one 8-byte load.
+    ///
+    /// A byte is a digit when its high nibble is 3 and adding 6 keeps it so; the first byte
+    /// failing that ends the run. The digits are then moved to the high bytes (the low ones
+    /// become leading zeros) and combined pairwise, then in fours, then in eights.
+    ///
+    /// - Precondition: 8 bytes from `q` are readable.
+    @inline(always)
+    static func digitRun(_ q: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> (count: Int, value: UInt64) {
+        let word = UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(as: UInt64.self))
+        let high = word & 0xF0F0_F0F0_F0F0_F0F0
+        let highPlusSix = (word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
+        let notDigit = (high | (highPlusSix >> 4)) ^ 0x3333_3333_3333_3333
+        let count = min(notDigit.trailingZeroBitCount >> 3, end - q)
+        if count == 0 { return (0, 0) }
+        var v = (word & 0x0F0F_0F0F_0F0F_0F0F) << UInt64(64 - 8 * count)
+        v = (v &* 2561) >> 8 & 0x00FF_00FF_00FF_00FF
+        v = (v &* 6_553_601) >> 16 & 0x0000_FFFF_0000_FFFF
+        v = (v &* 42_949_672_960_001) >> 32
+        return (count, v)
+    }
+
     /// Parses a number starting at `start`, stopping at the first byte that cannot continue it.
     ///
-    /// The common case (at most 19 digits in all, leading zeros included) is read in one pass;
-    /// longer digit strings go to `parseLong`.
+    /// The common case (at most 7 digits before and 7 after the point) reads each digit run
+    /// with one 8-byte load when `readable` allows it; everything else goes digit by digit.
     ///
+    /// - Parameter readable: end of the memory that may be read (≥ `end`); loads past `end`
+    ///   happen only below it and their extra bytes are ignored.
     /// - Returns: the value and the position just after the number, or nil when no number starts
     ///   at `start`. The caller checks that the number ends where the field ends. The value is
     ///   ±infinity when the text overflows a `Double` (e.g. `1e999`).
-    @inline(__always)
+    @inline(always)
+    static func parse(
+        _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8,
+        readable: UnsafePointer<UInt8>
+    ) -> (value: Double, end: UnsafePointer<UInt8>)? {
+        #if _endian(little)
+        var q = start
+        let negative = q < end && q.pointee == UInt8(ascii: "-")
+        if q < end, negative || q.pointee == UInt8(ascii: "+") { q += 1 }
+        guard readable - q >= 16 else { return parse(start, end, point: point) }
+        let integer = digitRun(q, end)
+        guard integer.count < 8 else { return parse(start, end, point: point) }
+        q += integer.count
+        var mantissa = integer.value
+        var exponent = 0
+        if q < end, q.pointee == point {
+            let fraction = digitRun(q + 1, end)
+            guard fraction.count < 8 else { return parse(start, end, point: point) }
+            if integer.count == 0 && fraction.count == 0 { return nil }
+            mantissa = mantissa &* integerPowerOfTen(fraction.count) &+ fraction.value
+            exponent = -fraction.count
+            q += 1 &+ fraction.count
+        } else if integer.count == 0 {
+            return nil
+        }
+        if q < end, q.pointee | 0x20 == UInt8(ascii: "e") { return parse(start, end, point: point) }
+        // At most 14 digits: the mantissa is below 2^53 and 10^-exponent is exact.
+        var v = Double(mantissa)
+        if exponent < 0 { v /= powerOfTen(-exponent) }
+        return (negative ? -v : v, q)
+        #else
+        return parse(start, end, point: point)
+        #endif
+    }
+
+    /// Parses a number digit by digit (see `parse(_:_:point:readable:)`).
+    ///
+    /// The common case (at most 19 digits in all, leading zeros included) is read in one pass;
+    /// longer digit strings go to `parseLong`.
+    @inline(never)
     static func parse(
         _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8
     ) -> (value: Double, end: UnsafePointer<UInt8>)? {
@@ -123,7 +202,7 @@ enum DecimalParser {
 
     /// Parses `[+|-]digits` that fit an `Int64` (up to 19 digits), or returns nil; the
     /// caller checks that the field ends there.
-    @inline(__always)
+    @inline(always)
     static func parseInteger(
         _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
     ) -> (value: Int64, end: UnsafePointer<UInt8>)? {

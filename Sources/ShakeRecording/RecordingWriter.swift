@@ -140,7 +140,7 @@ public final class RecordingWriter {
             throw invalid("time goes backwards: \(sample.time) s after \(previousTime) s (sample \(samplesWritten + 1))")
         }
         let limit = Self.maximumAcceleration
-        guard abs(sample.x) <= limit, abs(sample.y) <= limit, abs(sample.z) <= limit else {
+        guard sample.x.magnitude <= limit, sample.y.magnitude <= limit, sample.z.magnitude <= limit else {
             throw invalid("acceleration beyond ±\(limit) m/s² in sample \(samplesWritten + 1): \(sample)")
         }
         if isLabelled != (isShake != nil) {

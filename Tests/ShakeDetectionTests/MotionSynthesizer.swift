@@ -18,6 +18,9 @@ struct Motion {
     var walking: (frequency: Double, amplitude: Double)? = nil
     /// Single quick moves: one period of `amplitude · sin` (accelerate, then brake) along `direction`.
     var moves: [(start: Double, duration: Double, amplitude: Double, direction: (Double, Double, Double))] = []
+    /// Half-sine pulses (a heel strike, a knock): `amplitude · sin(π (t − time)/width)` along
+    /// `direction` for `width` seconds; amplitude may be negative.
+    var pulses: [(time: Double, width: Double, amplitude: Double, direction: (Double, Double, Double))] = []
     /// Peak of uniform noise added to every axis, m/s².
     var noise = 0.0
     /// Each axis is clamped to ±this (a saturating sensor), m/s².
@@ -37,6 +40,10 @@ struct Motion {
         for m in moves where t >= m.start && t < m.start + m.duration {
             let a = m.amplitude * sin2pi((t - m.start) / m.duration)
             x += a * m.direction.0; y += a * m.direction.1; z += a * m.direction.2
+        }
+        for p in pulses where t >= p.time && t < p.time + p.width {
+            let a = p.amplitude * sin2pi((t - p.time) / (2 * p.width))
+            x += a * p.direction.0; y += a * p.direction.1; z += a * p.direction.2
         }
         if noise > 0 {
             x += noise * noiseSource.uniform(); y += noise * noiseSource.uniform(); z += noise * noiseSource.uniform()

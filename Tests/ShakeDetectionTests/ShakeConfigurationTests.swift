@@ -63,6 +63,7 @@ import ShakeDetection
         BadCase(field: "maximumReversalIntervalSeconds") { $0.maximumReversalIntervalSeconds = 0.01 },
         BadCase(field: "minimumHalfWaves") { $0.minimumHalfWaves = 1 },
         BadCase(field: "maximumLinearity") { $0.maximumLinearity = 1.5 },
+        BadCase(field: "maximumIntervalRatio") { $0.maximumIntervalRatio = 0.5 },
         BadCase(field: "linearityTimeConstantSeconds") { $0.linearityTimeConstantSeconds = 0 },
         BadCase(field: "quietSeconds") { $0.quietSeconds = 0 },
         BadCase(field: "refractorySeconds") { $0.refractorySeconds = -0.3 },

@@ -104,6 +104,36 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(events(m.samples(duration: 4, rate: 100)).isEmpty)
     }
 
+    /// Walking with the phone in a back pocket: each step (every 0.55 s) is a heel strike that rings
+    /// along one line (+15, −14, +13 m/s², 0.07 s apart) and then a slower rebound 0.3 s later.
+    /// Linear and strong, but without a steady rhythm: never fires. The same pulses evenly spaced
+    /// (a real shake rhythm) do fire, so the test can tell the difference.
+    @Test(arguments: [(0.0, 0.0, 1.0), (1, 0, 0), (0, 1, 1)])
+    func heelStrikeGaitDoesNotFire(_ up: (Double, Double, Double)) {
+        let axis = unit(up.0, up.1, up.2)
+        func gait(spacing: [Double]) -> Motion {
+            var m = Motion(gravity: gravityReading(up: up), noise: 0.3)
+            var t = 1.0
+            let amplitudes = [15.0, -14, 13, -12]
+            while t < 20 {
+                var s = t
+                for (k, a) in amplitudes.enumerated() {
+                    m.pulses.append((s, 0.05, a, axis))
+                    s += spacing[k % spacing.count]
+                }
+                t += 0.55 + spacing.reduce(0, +)
+            }
+            return m
+        }
+        let irregular = gait(spacing: [0.07, 0.3, 0.07]).samples(duration: 20, rate: 100)
+        #expect(events(irregular).isEmpty)
+        // It is the rhythm rule that rejects it: without it the gait would count as shakes.
+        var noRhythmRule = ShakeConfiguration.default
+        noRhythmRule.maximumIntervalRatio = 100
+        #expect(!events(irregular, configuration: noRhythmRule).isEmpty)
+        #expect(events(gait(spacing: [0.09, 0.09, 0.09]).samples(duration: 20, rate: 100)).first?.phase == .began)
+    }
+
     @Test func noiseDoesNotFire() {
         let m = Motion(gravity: gravityReading(up: (0, 1, 1)), noise: 3)
         #expect(events(m.samples(duration: 60, rate: 100)).isEmpty)

@@ -1,0 +1,127 @@
+/// A brief name for an undoable action, as it appears after "Undo " or "Redo " in a button title
+/// ("Delete Name" in "Undo Delete Name").
+///
+/// `ActionName` normalises what it is given, so every name reads the same way in a prompt:
+///
+/// 1. Runs of whitespace (spaces, tabs, newlines) become one space; leading and trailing
+///    whitespace is removed.
+/// 2. Trailing punctuation is removed ("Delete Name." and "Delete Name!" become "Delete Name"),
+///    repeatedly, together with any whitespace it leaves at the end. Punctuation inside the name
+///    (an apostrophe, a hyphen) is kept.
+/// 3. Title-style capitalisation, word by word (a word is what lies between spaces):
+///    - a *minor word* (see `minorWords`: articles, coordinating conjunctions, prepositions of
+///      four or fewer letters) is written in lower case, unless it is the first or last word;
+///    - every other word, and the first and last word, gets an upper-case first letter;
+///      the rest of the word is kept as written, so "URL" and "iPhone" survive. A word written
+///      in lower case is capitalised ("name" → "Name"); a word that already contains a capital
+///      letter after its first letter ("iPhone", "macOS") is left exactly as written.
+/// 4. Length rule: the normalised name may have at most `maximumLength` (24) characters
+///    (grapheme clusters). A longer name is **rejected** with `ActionNameError.tooLong`
+///    rather than truncated: a truncated button title is hard to decipher, and the words
+///    to keep are the app's choice. "Undo " plus 24 characters is a 29-character title.
+///
+/// A name that is empty after normalisation is rejected with `ActionNameError.empty`;
+/// an unnamed action is written as `nil` (its titles are plain "Undo" / "Redo").
+///
+/// The rule is English. An app that localises its titles (see `UndoTitles`) can still use
+/// `ActionName` for whitespace, punctuation and length; capitalisation only changes letters
+/// that have case.
+public struct ActionName: Sendable, Hashable, CustomStringConvertible {
+    /// The normalised name, for example "Delete Name".
+    public let text: String
+
+    /// Longest normalised name accepted, in characters (grapheme clusters). Default 24.
+    public static let maximumLength = 24
+
+    /// Words written in lower case unless first or last (compared case-insensitively):
+    /// the articles *a, an, the*; the coordinating conjunctions *and, but, or, nor, for, so, yet*;
+    /// and the prepositions of four or fewer letters *as, at, by, down, for, from, in, into,
+    /// like, near, of, off, on, onto, out, over, past, per, than, till, to, unto, up, upon, via,
+    /// with*.
+    ///
+    /// Words such as "up", "out", "off", "down" and "over" are also adverbs in phrasal verbs
+    /// ("Turn Off Sound"); the rule cannot tell the two uses apart and lowers them in the middle
+    /// of a name. At the end of a name they are capitalised ("Clean Up").
+    public static let minorWords: Set<String> = [
+        // articles
+        "a", "an", "the",
+        // coordinating conjunctions
+        "and", "but", "or", "nor", "for", "so", "yet",
+        // prepositions of four or fewer letters
+        // ("for" is listed once, above)
+        "as", "at", "by", "down", "from", "in", "into", "like", "near", "of", "off", "on",
+        "onto", "out", "over", "past", "per", "than", "till", "to", "unto", "up", "upon", "via",
+        "with",
+    ]
+
+    /// Normalises `raw` (see the type's documentation).
+    ///
+    /// - Throws: `ActionNameError.empty` when nothing but whitespace and punctuation is left;
+    ///   `ActionNameError.tooLong` when the normalised name has more than `maximumLength`
+    ///   characters.
+    public init(_ raw: String) throws(ActionNameError) {
+        let text = ActionName.normalise(raw)
+        if text.isEmpty { throw .empty(raw: raw) }
+        let count = text.count
+        if count > ActionName.maximumLength {
+            throw .tooLong(name: text, length: count, limit: ActionName.maximumLength)
+        }
+        self.text = text
+    }
+
+    public var description: String { text }
+
+    /// The normalisation applied by `init(_:)`, without the length check. Exposed for tools
+    /// that want to show what a name would become.
+    public static func normalise(_ raw: String) -> String {
+        var words = raw.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        // Strip trailing punctuation (and symbols such as "…" are punctuation too), repeatedly:
+        // "Delete Name ..." → "Delete Name".
+        while let last = words.last {
+            let trimmed = String(last.reversed().drop(while: { $0.isPunctuation }).reversed())
+            if trimmed.isEmpty {
+                words.removeLast()
+            } else {
+                words[words.count - 1] = trimmed
+                break
+            }
+        }
+        let lastIndex = words.count - 1
+        for index in words.indices {
+            let word = words[index]
+            let lower = word.lowercased()
+            if index != 0 && index != lastIndex && minorWords.contains(lower) {
+                words[index] = lower
+            } else {
+                words[index] = capitalisingFirstLetter(word)
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// Upper-cases the first letter of `word` (after any leading punctuation such as a quote),
+    /// unless the word already has a capital after its first letter ("iPhone", "URL").
+    private static func capitalisingFirstLetter(_ word: String) -> String {
+        guard let first = word.firstIndex(where: { $0.isLetter || $0.isNumber }) else { return word }
+        let rest = word[word.index(after: first)...]
+        if rest.contains(where: { $0.isUppercase }) { return word }
+        return String(word[..<first]) + word[first].uppercased() + rest
+    }
+}
+
+/// Why a string was refused as an `ActionName`.
+public enum ActionNameError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Nothing was left after removing whitespace and trailing punctuation.
+    case empty(raw: String)
+    /// The normalised `name` has `length` characters, more than `limit`.
+    case tooLong(name: String, length: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .empty(let raw):
+            return "action name \"\(raw)\" is empty after removing whitespace and punctuation"
+        case .tooLong(let name, let length, let limit):
+            return "action name \"\(name)\" has \(length) characters; at most \(limit) fit in a button title"
+        }
+    }
+}

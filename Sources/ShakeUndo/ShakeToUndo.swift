@@ -1,0 +1,125 @@
+import ShakeDetection
+
+/// The shake-to-undo gesture owner: a shake offers to undo or redo in the user's active context.
+///
+/// Install it as the gesture owner's handler on a `ShakeDispatcher`. For each shake:
+///
+/// - `began`: asks the feedback sinks to prepare, so feedback is ready when the shake ends.
+/// - `ended`: builds an `UndoPrompt` from the active context's stack (titles such as
+///   "Undo Delete Name", "Redo Address Change", and "Cancel") and hands it to the presenter,
+///   with `promptFeedback` (default `impactMedium`) as it appears. **No prompt** when no context
+///   is active or there is nothing to undo or redo; **no second prompt** while one is showing
+///   (further shakes are ignored until it is answered).
+/// - `cancelled`: nothing visible happens.
+///
+/// The choice, from the presenter at once or later through `answer(_:at:)`, is applied to the
+/// prompt's context, which must still be the active one: undo or redo is followed by
+/// `notificationSuccess` feedback, a choice that can no longer be applied by
+/// `notificationError`, cancel by nothing.
+///
+/// `isEnabled` is the user's setting: when false, shakes are ignored entirely.
+///
+/// Non-`Sendable`: use it from the isolation domain of the undo stacks and the dispatcher.
+public final class ShakeToUndo: ShakeHandler {
+    /// The undo contexts; the active one is offered.
+    public let contexts: UndoContextRegistry
+    /// Shows the prompts.
+    public var presenter: any UndoPromptPresenter
+    /// Feedback for the user's actions; `nil` for none.
+    public let feedback: FeedbackCenter?
+    /// The user's setting. When false, shakes are ignored (no preparation, no prompt). Default true.
+    public var isEnabled = true
+    /// Feedback given as a prompt appears (the shake was recognised); `nil` for none.
+    /// Default `impactMedium`.
+    public var promptFeedback: FeedbackType? = .impactMedium
+    /// Called after every answered prompt with the prompt, the choice and what became of it.
+    public var onOutcome: ((UndoPrompt, UndoChoice, UndoPromptOutcome) -> Void)?
+
+    /// The prompt on screen, waiting for `answer(_:at:)`; `nil` when none is showing.
+    public private(set) var pendingPrompt: UndoPrompt?
+    /// Number of prompts presented so far.
+    public private(set) var promptCount: UInt64 = 0
+
+    /// - Parameters:
+    ///   - contexts: the undo contexts; a shake acts on the active one.
+    ///   - presenter: shows prompts.
+    ///   - feedback: delivers feedback; `nil` (default) for none.
+    public init(
+        contexts: UndoContextRegistry, presenter: any UndoPromptPresenter, feedback: FeedbackCenter? = nil
+    ) {
+        self.contexts = contexts
+        self.presenter = presenter
+        self.feedback = feedback
+    }
+
+    public func handleShake(_ event: ShakeEvent) {
+        guard isEnabled else { return }
+        switch event.phase {
+        case .began:
+            feedback?.prepare()
+        case .cancelled:
+            break
+        case .ended:
+            offerPrompt(at: event.time)
+        }
+    }
+
+    private func offerPrompt(at time: Double) {
+        guard pendingPrompt == nil,
+              let contextID = contexts.activeContextID,
+              let stack = contexts.activeStack else { return }
+        let undoTitle = stack.undoMenuItemTitle
+        let redoTitle = stack.redoMenuItemTitle
+        guard undoTitle != nil || redoTitle != nil else { return }
+        promptCount += 1
+        let prompt = UndoPrompt(
+            id: promptCount, contextID: contextID, undoTitle: undoTitle, redoTitle: redoTitle,
+            cancelTitle: stack.titles.title(.cancel, nil), time: time)
+        pendingPrompt = prompt
+        if let promptFeedback, let feedback {
+            feedback.deliver(promptFeedback, at: time, initiatedByUser: true)
+            feedback.prepare()  // the answer's feedback comes next
+        }
+        if let choice = presenter.present(prompt) {
+            answer(choice, at: time)
+        }
+    }
+
+    /// Applies the user's choice to the prompt on screen and closes it.
+    ///
+    /// - Parameters:
+    ///   - choice: what the user chose.
+    ///   - time: when, s (same clock as the shake events); used for the feedback rate limit.
+    /// - Returns: what became of the choice, or `nil` when no prompt is showing.
+    @discardableResult
+    public func answer(_ choice: UndoChoice, at time: Double) -> UndoPromptOutcome? {
+        guard let prompt = pendingPrompt else { return nil }
+        pendingPrompt = nil
+        let outcome = apply(choice, to: prompt)
+        switch outcome {
+        case .undone, .redone:
+            feedback?.deliver(.notificationSuccess, at: time, initiatedByUser: true)
+        case .unavailable, .contextChanged:
+            feedback?.deliver(.notificationError, at: time, initiatedByUser: true)
+        case .cancelled:
+            break
+        }
+        onOutcome?(prompt, choice, outcome)
+        return outcome
+    }
+
+    private func apply(_ choice: UndoChoice, to prompt: UndoPrompt) -> UndoPromptOutcome {
+        if choice == .cancel { return .cancelled }
+        guard contexts.activeContextID == prompt.contextID, let stack = contexts.activeStack else {
+            return .contextChanged
+        }
+        guard prompt.title(for: choice) != nil else { return .unavailable(choice) }
+        if choice == .undo {
+            let name = stack.undoActionName
+            return stack.undo() ? .undone(name) : .unavailable(.undo)
+        } else {
+            let name = stack.redoActionName
+            return stack.redo() ? .redone(name) : .unavailable(.redo)
+        }
+    }
+}

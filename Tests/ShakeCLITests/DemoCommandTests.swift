@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import ShakeCLI
+
+@Suite struct DemoCommandTests {
+    @Test func bundledDemoUndoesTheLastNamedActionOnAShake() {
+        let run = runShake("demo")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.isEmpty)
+        let lines = run.out.split(separator: "\n").map(String.init)
+        func index(_ text: String) -> Int? { lines.firstIndex { $0.contains(text) } }
+        // Edits, then the shake, then the prompt naming the last edit, then the undo applied.
+        let edit = index("changes the address")
+        let began = index("shake     began")
+        let prepare = index("[feedback] prepare")
+        let ended = index("shake     ended")
+        let prompt = index("prompt    [Undo Address Change] [Cancel]")
+        let undone = index("undone Address Change")
+        #expect(edit != nil && began != nil && prepare != nil && ended != nil && prompt != nil && undone != nil,
+                "\(run.out)")
+        if let edit, let began, let prepare, let ended, let prompt, let undone {
+            #expect(edit < began && began < prepare && prepare < ended && ended < prompt && prompt < undone)
+            #expect(lines[undone + 1].contains("address: \"12 Elm Street\""), "the address is back")
+        }
+        #expect(lines.contains { $0.contains("[feedback] visual+audible: notification success") })
+    }
+
+    @Test func choicesAreFollowedAndCancelLeavesTheDocument() throws {
+        let run = runShake("demo", "--choices", "cancel")
+        #expect(run.status == 0)
+        #expect(run.out.contains("user taps [Cancel]"))
+        #expect(run.out.contains("cancelled"))
+        #expect(run.out.contains("final document: note: \"Call the plumber\"  name: \"\"  address: \"34 Oak Avenue\""))
+    }
+
+    @Test func badChoiceIsAUsageError() {
+        let run = runShake("demo", "--choices", "undo,maybe")
+        #expect(run.status == 64)
+        #expect(run.err.contains("The value 'maybe' is invalid for '--choices'"))
+    }
+
+    @Test func anotherRecordingCanBeGiven() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        // Shakes at 10 s and 16 s, after the scripted edits at 2, 4 and 6 s.
+        let path = try folder.write("session.csv", labelledShakeCSV(shakes: 2, shakeSeconds: 1.5, restSeconds: 10).text)
+        let run = runShake("demo", path, "--choices", "undo,redo")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("replaying \(path)"))
+        #expect(run.out.contains("prompt    [Undo Address Change] [Cancel]"))
+        #expect(run.out.contains("prompt    [Undo Delete Name] [Redo Address Change] [Cancel]"))
+        #expect(run.out.contains("redone Address Change"))
+    }
+
+    @Test func helpSaysHowToUseAnotherRecording() {
+        let run = runShake("demo", "--help")
+        #expect(run.status == 0)
+        #expect(run.out.contains("USAGE: shake demo [<options>] [<recording>]"))
+        #expect(run.out.replacingOccurrences(of: "\n", with: " ").contains("To use another recording, give its path"))
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import ShakeCLI
+import ShakeDetection
+import ShakeRecording
+import Testing
+
+/// The committed recordings under `Fixtures/` (see `Fixtures/README.md`).
+enum CommittedFixture {
+    static let folder = repositoryRoot + "/Fixtures"
+
+    /// Fixtures holding labelled shakes.
+    static let withShakes = [
+        "shakes_100hz.csv", "long_shake_100hz.csv", "clipped_shake_2g_50hz.csv", "demo_session_50hz.csv",
+        "mixed_100hz.csv", "same_motion_25hz.csv", "same_motion_50hz.csv", "same_motion_100hz.csv",
+        "same_motion_400hz.csv", "same_motion_1600hz.csv",
+    ]
+    /// Fixtures of everyday motion that must never fire a shake.
+    static let withoutShakes = [
+        "walking_hand_50hz.csv", "walking_pocket_100hz.csv", "bag_100hz.csv", "pickup_putdown_100hz.csv",
+        "table_tap_400hz.csv",
+    ]
+    /// Running: labelled without shakes, but rhythmic enough that a detector may begin one.
+    static let running = "running_100hz.csv"
+    static let all = withShakes + withoutShakes + [running]
+    static let sameMotionRates = [25, 50, 100, 400, 1600]
+
+    static func path(_ name: String) -> String { folder + "/" + name }
+
+    /// Runs of `shake=1` samples: (first, last) sample times, s.
+    static func labelledRuns(_ name: String) throws -> [(start: Double, end: Double)] {
+        var reader = try RecordingReader(path: path(name))
+        var runs: [(start: Double, end: Double)] = []
+        var inRun = false
+        while let row = try reader.next() {
+            if row.isShake == true {
+                if inRun { runs[runs.count - 1].end = row.sample.time } else { runs.append((row.sample.time, row.sample.time)) }
+                inRun = true
+            } else {
+                inRun = false
+            }
+        }
+        return runs
+    }
+
+    /// Every event `ShakeDetector(configuration: .medium)` emits replaying the fixture.
+    static func events(_ name: String) throws -> [ShakeEvent] {
+        var detector = ShakeDetector(configuration: .medium)
+        return try RecordingReplay.run(path: path(name), detector: &detector).events
+    }
+}
+
+/// Replays the committed fixtures through the default detector.
+///
+/// Tolerance: a labelled shake counts as found when exactly one `began` falls inside its run of
+/// `shake=1` samples (from its first to its last labelled sample; no earlier than the shake
+/// starts, at most 1.5 s after) and that shake ends with `ended`, not `cancelled`. Nothing may
+/// begin outside the runs.
+@Suite struct FixtureReplayTests {
+    @Test func fixturesFolderHoldsExactlyTheListedRecordings() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: CommittedFixture.folder).filter { $0.hasSuffix(".csv") }
+        #expect(Set(files) == Set(CommittedFixture.all))
+    }
+
+    @Test(arguments: CommittedFixture.withShakes)
+    func everyLabelledShakeFiresOnceWhileItLasts(fixture: String) throws {
+        let runs = try CommittedFixture.labelledRuns(fixture)
+        let events = try CommittedFixture.events(fixture)
+        let began = events.filter { $0.phase == .began }
+        #expect(!runs.isEmpty)
+        #expect(began.count == runs.count, "began at \(began.map(\.time)) for runs \(runs)")
+        for run in runs {
+            let inside = began.filter { $0.time >= run.start && $0.time <= run.end }
+            #expect(inside.count == 1, "run \(run.start)–\(run.end) s: began at \(inside.map(\.time))")
+            if let first = inside.first { #expect(first.time - run.start <= 1.5) }
+        }
+        #expect(events.filter { $0.phase == .ended }.count == runs.count)
+        #expect(!events.contains { $0.phase == .cancelled }, "\(events.filter { $0.phase == .cancelled })")
+    }
+
+    @Test(arguments: CommittedFixture.withoutShakes)
+    func everydayMotionNeverFires(fixture: String) throws {
+        #expect(try CommittedFixture.labelledRuns(fixture).isEmpty)
+        let events = try CommittedFixture.events(fixture)
+        #expect(events.isEmpty, "\(events.map { "\($0.phase) at \($0.time) s" })")
+    }
+
+    @Test func runningNeverEndsInAShake() throws {
+        #expect(try CommittedFixture.labelledRuns(CommittedFixture.running).isEmpty)
+        let events = try CommittedFixture.events(CommittedFixture.running)
+        // A shake may begin (running is rhythmic), but it must not end as one: nothing is undone.
+        #expect(!events.contains { $0.phase == .ended }, "\(events.map { "\($0.phase) at \($0.time) s" })")
+    }
+
+    @Test func longShakeIsOneEvent() throws {
+        let events = try CommittedFixture.events("long_shake_100hz.csv")
+        #expect(events.map(\.phase) == [.began, .ended])
+    }
+
+    @Test(arguments: CommittedFixture.sameMotionRates.filter { $0 != 100 })
+    func sameMotionGivesTheSameShakesAtEveryRate(rateHertz: Int) throws {
+        let reference = try CommittedFixture.events("same_motion_100hz.csv").filter { $0.phase == .began }
+        let began = try CommittedFixture.events("same_motion_\(rateHertz)hz.csv").filter { $0.phase == .began }
+        #expect(reference.count == 3)
+        #expect(began.count == reference.count)
+        // Known: at 25 Hz the third shake (3 Hz, 2.5 g along z) begins one half-wave (0.2 s)
+        // late. Its first half-wave peaks at 10.8 m/s² at 100 Hz, just over the medium onset of
+        // 10 m/s²; sampled at 25 Hz through the sensor's low-pass it stays under it. Remove the
+        // known-issue wrapper once the detector times `began` independently of that half-wave
+        // (the test then fails, as a reminder, if the wrapper stays).
+        withKnownIssue("25 Hz misses a half-wave at the onset threshold") {
+            for (event, want) in zip(began, reference) {
+                #expect(
+                    abs(event.time - want.time) <= 0.040,
+                    "\(rateHertz) Hz began at \(event.time) s, 100 Hz at \(want.time) s")
+            }
+        } when: {
+            rateHertz == 25
+        }
+    }
+
+    @Test(arguments: CommittedFixture.all)
+    func fixtureIsExactlyWhatItsSourceCommandWrites(fixture: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let committed = try String(contentsOfFile: CommittedFixture.path(fixture), encoding: .utf8)
+        let sourcePrefix = "# source: "
+        let source = try #require(committed.split(separator: "\n").first { $0.hasPrefix(sourcePrefix) })
+        // Generated from the repository root: '... -o Fixtures/NAME.csv'; the commands hold no quotes.
+        var words = source.dropFirst(sourcePrefix.count).split(separator: " ").map(String.init)
+        #expect(Array(words.prefix(2)) == ["shake", "synth"])
+        #expect(words.suffix(2) == ["-o", "Fixtures/" + fixture])
+        let output = folder.file(fixture)
+        words[words.count - 1] = output
+        let run = runShake(Array(words.dropFirst()))
+        #expect(run.status == 0, "\(run.err)")
+        let regenerated = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(regenerated.replacingOccurrences(of: output, with: "Fixtures/" + fixture) == committed)
+    }
+}

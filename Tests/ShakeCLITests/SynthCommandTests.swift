@@ -1,0 +1,117 @@
+import Foundation
+import ShakeCLI
+import ShakeDetection
+import ShakeRecording
+import Testing
+
+/// All rows of a recording and its metadata.
+private func readRecording(_ path: String) throws -> (rows: [LabeledSample], metadata: [(key: String, value: String)]) {
+    var reader = try RecordingReader(path: path)
+    var rows: [LabeledSample] = []
+    while let row = try reader.next() { rows.append(row) }
+    return (rows, reader.metadata)
+}
+
+/// Splits a `# source:` command line into words, undoing the single quotes `shake synth` adds.
+private func shellWords(_ line: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var quoted = false
+    var started = false
+    for character in line {
+        if character == "'" {
+            quoted.toggle()
+            started = true
+        } else if character == " " && !quoted {
+            if started { words.append(current) }
+            current = ""
+            started = false
+        } else {
+            current.append(character)
+            started = true
+        }
+    }
+    if started { words.append(current) }
+    return words
+}
+
+@Suite struct SynthCommandTests {
+    @Test func helpListsEveryScenario() {
+        let run = runShake("synth", "--help")
+        #expect(run.status == 0)
+        for scenario in SynthScenario.allCases {
+            #expect(run.out.contains("\(scenario.name): "), "\(scenario.name) listed")
+        }
+        #expect(runShake("--help").out.contains("synth"))
+    }
+
+    @Test func writesTheSynthesizedSamplesWithLabels() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.file("shakes.csv")
+        let run = runShake("synth", "shakes", "--rate", "50", "--seed", "7", "--jitter", "0.2", "-o", path)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("5 labelled shakes"))
+        let (rows, metadata) = try readRecording(path)
+        let expected = try Synthesizer(seed: 7).render(
+            script: SynthScenario.shakes.script(),
+            sensor: SensorModel(rateHertz: 50, jitterFraction: 0.2, noiseRMS: 0.03))
+        #expect(rows.count == expected.count)
+        for (row, want) in zip(rows, expected) {
+            #expect(abs(row.sample.time - want.sample.time) <= 5e-7)
+            #expect(abs(row.sample.x - want.sample.x) <= 5e-6 && abs(row.sample.z - want.sample.z) <= 5e-6)
+            #expect(row.isShake == want.isShake)
+        }
+        #expect(metadata.first?.key == "source")
+        #expect(metadata.contains { $0.key == "rate_hz" && $0.value == "50" })
+    }
+
+    @Test func sourceLineRecreatesTheFileExactly() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let first = folder.file("first.csv")
+        let run = runShake(
+            "synth", "clipped-shake", "--seed", "3", "--noise", "0.1", "--duration", "8", "-o", first)
+        #expect(run.status == 0, "\(run.err)")
+        let source = try #require(try readRecording(first).metadata.first { $0.key == "source" }?.value)
+        var words = shellWords(source)
+        #expect(Array(words.prefix(2)) == ["shake", "synth"])
+        let second = folder.file("second.csv")
+        words[words.count - 1] = second
+        #expect(runShake(Array(words.dropFirst())).status == 0)
+        let firstText = try String(contentsOfFile: first, encoding: .utf8)
+        let secondText = try String(contentsOfFile: second, encoding: .utf8)
+        #expect(firstText.replacingOccurrences(of: first, with: second) == secondText)
+        let rows = try readRecording(second).rows
+        #expect(abs(rows.last!.sample.time - 8) < 0.03)
+        #expect(rows.allSatisfy { max(abs($0.sample.x), abs($0.sample.y), abs($0.sample.z)) <= 2 * standardGravity + 1e-5 })
+    }
+
+    @Test func keepsAnExistingFileUnlessForced() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("mine.csv", "precious\n")
+        let refused = runShake("synth", "long-shake", "-o", path)
+        #expect(refused.status == 73)
+        #expect(refused.err.contains(path))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
+        #expect(runShake("synth", "long-shake", "--force", "-o", path).status == 0)
+        #expect(try readRecording(path).rows.count > 900)
+    }
+
+    @Test(arguments: [
+        (["synth", "juggling", "-o", "x.csv"], "Unknown scenario 'juggling'"),
+        (["synth", "shakse", "-o", "x.csv"], "Did you mean 'shakes'?"),
+        (["synth", "shakes"], "-o <file>"),
+        (["synth", "shakes", "--rate", "0", "-o", "x.csv"], "--rate"),
+        (["synth", "shakes", "--jitter", "1.5", "-o", "x.csv"], "--jitter"),
+        (["synth", "shakes", "--seed", "-4", "-o", "x.csv"], "--seed"),
+        (["synth", "shakes", "--clip", "lots", "-o", "x.csv"], "--clip"),
+    ])
+    func usageMistakesExit64(arguments: [String], message: String) {
+        let run = runShake(arguments)
+        #expect(run.status == 64)
+        #expect(run.err.contains("Error: "))
+        #expect(run.err.contains(message), "\(run.err)")
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import ShakeDetection
+import ShakeRecording
+import Testing
+
+/// Distance from `sample` to `gravity`, m/s²: the linear acceleration while the device does not turn.
+private func deviation(_ sample: Sample, from gravity: SIMD3<Double>) -> Double {
+    let d = SIMD3(sample.x, sample.y, sample.z) - gravity
+    return (d * d).sum().squareRoot()
+}
+
+private func vector(_ sample: Sample) -> SIMD3<Double> {
+    SIMD3(sample.x, sample.y, sample.z)
+}
+
+/// |‖a‖ − g|, m/s²: how far the total acceleration is from a still device's, whatever the orientation.
+private func magnitudeDeviation(_ sample: Sample) -> Double {
+    abs(sample.magnitude - standardGravity)
+}
+
+@Suite struct SynthMotionTests {
+    struct ShakeCase: Sendable, CustomTestStringConvertible {
+        var hertz: Double
+        var g: Double
+        var direction: SIMD3<Double>
+        var orientation: DeviceOrientation
+        var testDescription: String { "\(hertz) Hz, \(g) g along \(direction)" }
+    }
+
+    static let shakeCases = [
+        ShakeCase(hertz: 2, g: 1, direction: SIMD3(1, 0, 0), orientation: .handheld),
+        ShakeCase(hertz: 4, g: 2, direction: SIMD3(0, 1, 0), orientation: .portrait),
+        ShakeCase(hertz: 5, g: 3, direction: SIMD3(0, 0, 1), orientation: .flat),
+        ShakeCase(hertz: 8, g: 4, direction: SIMD3(1, 1, 0.5), orientation: .landscape),
+    ]
+
+    /// A shake between rests lying still, so the rest's samples are exactly gravity.
+    static func script(_ shake: ShakeMotion, _ orientation: DeviceOrientation) -> [MotionSegment] {
+        [.rest(seconds: 1, orientation: orientation), .shake(shake), .rest(seconds: 1)]
+    }
+
+    @Test(arguments: shakeCases)
+    func shakePeaksAtTheRequestedAmplitude(shake: ShakeCase) throws {
+        // Without wrist rotation gravity stays put, so the deviation from it is the linear acceleration.
+        let motion = ShakeMotion(
+            frequencyHertz: shake.hertz, amplitudeG: shake.g, direction: shake.direction, seconds: 3,
+            rotationDegrees: 0)
+        let samples = try Synthesizer(seed: 21).render(
+            script: Self.script(motion, shake.orientation), sensor: synthIdealSensor(rateHertz: 2000))
+        let gravity = vector(samples[0].sample)
+        #expect(abs((gravity * gravity).sum().squareRoot() - standardGravity) < 1e-9)
+        let peak = samples.filter { $0.isShake == true }.map { deviation($0.sample, from: gravity) }.max()!
+        let peakG = peak / standardGravity
+        #expect(peakG > 0.92 * shake.g && peakG < 1.1 * shake.g, "peak \(peakG) g")
+        // Still before and after.
+        let outside = samples.filter { $0.isShake == false }.map { deviation($0.sample, from: gravity) }.max()!
+        #expect(outside < 1e-6)
+    }
+
+    @Test(arguments: shakeCases)
+    func shakeOscillatesAtTheRequestedFrequency(shake: ShakeCase) throws {
+        let motion = ShakeMotion(frequencyHertz: shake.hertz, amplitudeG: shake.g, direction: shake.direction, seconds: 3)
+        let samples = try Synthesizer(seed: 22).render(
+            script: Self.script(motion, shake.orientation), sensor: synthIdealSensor(rateHertz: 1000))
+        let gravity = vector(samples[0].sample)
+        let unit = shake.direction / (shake.direction * shake.direction).sum().squareRoot()
+        // Count sign changes of the strong part of the motion along the shake direction.
+        var crossings = 0
+        var lastSign = 0.0
+        for labeled in samples where labeled.isShake == true {
+            let along = ((vector(labeled.sample) - gravity) * unit).sum()
+            guard abs(along) > 0.3 * shake.g * standardGravity else { continue }
+            let sign: Double = along > 0 ? 1 : -1
+            if lastSign != 0, sign != lastSign { crossings += 1 }
+            lastSign = sign
+        }
+        let cycles = Double(crossings) / 2
+        // 3 s of shaking, less the ramps' weak half-waves; the frequency wobbles by ±6 %.
+        #expect(cycles >= 3 * shake.hertz * 0.8 && cycles <= 3 * shake.hertz * 1.08, "\(cycles) cycles")
+    }
+
+    @Test func wristRotationTurnsGravityDuringAShake() throws {
+        let motion = ShakeMotion(frequencyHertz: 4, amplitudeG: 2, direction: SIMD3(1, 0, 0), seconds: 2, rotationDegrees: 15)
+        let samples = try Synthesizer(seed: 23).render(
+            script: Self.script(motion, .portrait), sensor: synthIdealSensor(rateHertz: 500))
+        // With the shake along x and the device upright, a turn shows up on z.
+        let zDuringShake = samples.filter { $0.isShake == true }.map { abs($0.sample.z) }.max()!
+        let tilt = asin(min(1, zDuringShake / standardGravity)) * 180 / Double.pi
+        #expect(tilt > 3 && tilt < 20, "gravity tilted by about \(tilt)°")
+    }
+
+    @Test func walkingSteps() throws {
+        for placement in GaitPlacement.allCases {
+            let samples = try Synthesizer(seed: 24).render(
+                script: [.walk(seconds: 20, placement: placement)], sensor: synthIdealSensor(rateHertz: 100))
+            // Autocorrelation of |a| − g peaks at one step (0.5 s at the default 2 steps/s).
+            let signal = samples.map { $0.sample.magnitude - standardGravity }
+            let mean = signal.reduce(0, +) / Double(signal.count)
+            let centred = signal.map { $0 - mean }
+            func correlation(_ lag: Int) -> Double {
+                zip(centred, centred.dropFirst(lag)).map { $0 * $1 }.reduce(0, +)
+            }
+            let best = (30...70).max { correlation($0) < correlation($1) }!
+            #expect(abs(Double(best) / 100 - 0.5) <= 0.04, "\(placement): step period \(Double(best) / 100) s")
+        }
+    }
+
+    @Test func pocketHitsHardestAndBagSoftensItsImpacts() throws {
+        func walk(_ placement: GaitPlacement) throws -> [LabeledSample] {
+            try Synthesizer(seed: 25).render(
+                script: [.walk(seconds: 20, placement: placement)], sensor: synthIdealSensor(rateHertz: 400))
+        }
+        func peakDeviation(_ samples: [LabeledSample]) -> Double {
+            samples.map { magnitudeDeviation($0.sample) }.max()! / standardGravity
+        }
+        /// How long |a| − g stays above half its peak, s (a step's impact is the peak).
+        func impactWidth(_ samples: [LabeledSample]) -> Double {
+            let peak = peakDeviation(samples) * standardGravity
+            let above = samples.filter { magnitudeDeviation($0.sample) > peak / 2 }.count
+            return Double(above) / 400 / 40  // about 40 steps in 20 s
+        }
+        let pocket = try walk(.pocket)
+        let hand = try walk(.hand)
+        let bag = try walk(.bag)
+        // The order the corpus's walking recordings show: pocket 2.2 g, bag 1.8 g, hand 0.7 g.
+        let (pocketPeak, bagPeak, handPeak) = (peakDeviation(pocket), peakDeviation(bag), peakDeviation(hand))
+        #expect(pocketPeak > 1.2 * bagPeak && bagPeak > 1.2 * handPeak, "pocket \(pocketPeak) g, bag \(bagPeak) g, hand \(handPeak) g")
+        #expect(handPeak > 0.3 && handPeak < 0.9)
+        #expect(pocketPeak > 1.3 && pocketPeak < 2.5)
+        #expect(impactWidth(bag) > 1.5 * impactWidth(pocket), "bag \(impactWidth(bag)) s, pocket \(impactWidth(pocket)) s")
+    }
+
+    @Test func runningHitsHarderThanWalking() throws {
+        let samples = try Synthesizer(seed: 26).render(
+            script: SynthScenario.running.script(), sensor: synthIdealSensor(rateHertz: 400))
+        let peak = samples.map { magnitudeDeviation($0.sample) }.max()! / standardGravity
+        #expect(peak > 1 && peak < 3, "running peak \(peak) g")
+    }
+
+    @Test func pickingUpAndPuttingDownStaysGentle() throws {
+        let samples = try Synthesizer(seed: 27).render(
+            script: SynthScenario.pickUpPutDown.script(), sensor: synthIdealSensor(rateHertz: 400))
+        let peak = samples.map { magnitudeDeviation($0.sample) }.max()! / standardGravity
+        #expect(peak <= 0.5)
+        #expect(peak >= 0.1, "the moves are visible")
+        #expect(samples.allSatisfy { $0.isShake == false })
+        // Back on the table face up at the end.
+        let last = samples.last!.sample
+        #expect(abs(last.z - standardGravity) < 1e-6 && abs(last.x) < 1e-6 && abs(last.y) < 1e-6)
+    }
+
+    @Test func tooQuickAPickUpIsRejected() {
+        #expect(throws: SynthesisError.self) {
+            try Synthesizer(seed: 1).render(script: [.pickUp(seconds: 0.3, to: .portrait, liftMeters: 0.3)])
+        }
+    }
+
+    @Test(arguments: [2.0, 3, 5])
+    func tapIsOneSharpSpike(peakG: Double) throws {
+        let samples = try Synthesizer(seed: 28).render(
+            script: [.rest(seconds: 0.5, orientation: .flat), .tap(TapMotion(peakG: peakG, seconds: 1))],
+            sensor: synthIdealSensor(rateHertz: 4000))
+        let gravity = SIMD3(0, 0, standardGravity)
+        let deviations = samples.map { deviation($0.sample, from: gravity) }
+        let peak = deviations.max()! / standardGravity
+        #expect(abs(peak - peakG) < 0.03 * peakG, "peak \(peak) g")
+        let moving = samples.indices.filter { deviations[$0] > 0.1 * standardGravity }
+        let span = samples[moving.last!].sample.time - samples[moving.first!].sample.time
+        #expect(span < 0.04, "spike lasts \(span) s")
+        #expect(samples[moving.first!].sample.time >= 0.7 - 1e-9, "tap 0.2 s into its segment")
+    }
+
+    @Test func typingIsLightTapsOnAHeldDevice() throws {
+        let samples = try Synthesizer(seed: 29).render(
+            script: [.typing(seconds: 6)], sensor: synthIdealSensor(rateHertz: 400))
+        let peak = samples.map { magnitudeDeviation($0.sample) }.max()! / standardGravity
+        #expect(peak > 0.02 && peak < 0.15, "typing peak \(peak) g")
+    }
+}

@@ -1,0 +1,111 @@
+import ShakeDetection
+import ShakeRecording
+import Testing
+
+@Suite struct SynthScenarioTests {
+    @Test func everyScenarioIsFoundByItsName() {
+        let names = SynthScenario.allCases.map(\.name)
+        #expect(Set(names).count == names.count)
+        for scenario in SynthScenario.allCases {
+            #expect(SynthScenario(name: scenario.name) == scenario)
+            #expect(SynthScenario(name: scenario.name.uppercased()) == scenario)
+            #expect(!scenario.summary.isEmpty)
+        }
+        #expect(SynthScenario(name: "juggling") == nil)
+    }
+
+    @Test(arguments: SynthScenario.allCases)
+    func everyScenarioRendersThroughItsOwnSensor(scenario: SynthScenario) throws {
+        let script = scenario.script()
+        let samples = try Synthesizer(seed: 1).render(script: script, sensor: scenario.defaultSensor)
+        let duration = script.reduce(0) { $0 + $1.seconds }
+        #expect(abs(Double(samples.count) - duration * scenario.defaultSensor.rateHertz) <= 1)
+        #expect(samples.allSatisfy { $0.sample.x.isFinite && $0.sample.y.isFinite && $0.sample.z.isFinite })
+        #expect(samples.synthShakeRuns.count == synthShakeSpans(script).count)
+    }
+
+    @Test(arguments: [
+        (SynthScenario.shakes, 5), (.longShake, 1), (.clippedShake, 2), (.sameMotion, 3), (.demoSession, 1),
+        (.mixed, 2), (.walking(.pocket), 0), (.running, 0), (.pickUpPutDown, 0), (.tableTap, 0),
+    ])
+    func scenariosHoldTheShakesTheirDocumentationPromises(scenario: SynthScenario, shakes: Int) {
+        #expect(synthShakeSpans(scenario.script()).count == shakes)
+    }
+
+    @Test(arguments: [SynthScenario.shakes, .walking(.hand), .running, .tableTap, .mixed], [3.0, 12.5, 60])
+    func durationIsHonoured(scenario: SynthScenario, seconds: Double) throws {
+        let script = scenario.script(seconds: seconds)
+        #expect(abs(script.reduce(0) { $0 + $1.seconds } - seconds) < 1e-9)
+        let samples = try Synthesizer(seed: 1).render(script: script, sensor: SensorModel(rateHertz: 50))
+        #expect(abs(Double(samples.count) - seconds * 50) <= 1)
+    }
+
+    @Test func longShakeIsOneSixSecondShake() {
+        let spans = synthShakeSpans(SynthScenario.longShake.script())
+        #expect(spans.count == 1)
+        #expect(abs(spans[0].upperBound - spans[0].lowerBound - 6) < 1e-9)
+    }
+
+    @Test func sameMotionStaysShortEnoughForSixteenHundredHertz() {
+        #expect(SynthScenario.sameMotion.script().reduce(0) { $0 + $1.seconds } <= 20)
+    }
+
+    @Test func demoSessionTypesThenShakesOnce() {
+        let script = SynthScenario.demoSession.script()
+        let typing = script.firstIndex { if case .typing(let seconds, _) = $0 { seconds >= 5.5 } else { false } }
+        let shake = script.firstIndex(where: \.isShake)
+        #expect(typing != nil && shake != nil && typing! < shake!)
+    }
+}
+
+@Suite struct SynthErrorTests {
+    struct BadScript: Sendable, CustomTestStringConvertible {
+        var script: [MotionSegment]
+        var location: String
+        var parameter: String
+        var testDescription: String { "\(location) \(parameter)" }
+    }
+
+    static let badScripts = [
+        BadScript(script: [], location: "script", parameter: "segments"),
+        BadScript(
+            script: [.rest(seconds: 1), .shake(frequencyHertz: 30, amplitudeG: 2, axis: .x, cycles: 4)],
+            location: "segment 2 (shake)", parameter: "frequencyHertz"),
+        BadScript(
+            script: [.shake(frequencyHertz: 4, amplitudeG: .nan, axis: .x, cycles: 4)],
+            location: "segment 1 (shake)", parameter: "amplitudeG"),
+        BadScript(
+            script: [.shake(ShakeMotion(frequencyHertz: 4, amplitudeG: 2, direction: SIMD3(0, 0, 0), seconds: 1))],
+            location: "segment 1 (shake)", parameter: "direction length"),
+        BadScript(script: [.rest(seconds: -1)], location: "segment 1 (rest)", parameter: "seconds"),
+        BadScript(
+            script: [.gait(GaitMotion(kind: .walk, placement: .hand, seconds: 5, stepHertz: 5))],
+            location: "segment 1 (walk)", parameter: "stepHertz"),
+        BadScript(
+            script: [.tap(TapMotion(peakG: 3, atSeconds: 2, seconds: 1))],
+            location: "segment 1 (tap)", parameter: "atSeconds"),
+    ]
+
+    @Test(arguments: badScripts)
+    func badScriptNamesTheSegmentAndParameter(bad: BadScript) {
+        let error = #expect(throws: SynthesisError.self) {
+            try Synthesizer(seed: 1).render(script: bad.script)
+        }
+        #expect(error?.location == bad.location)
+        #expect(error?.parameter == bad.parameter)
+        #expect(error?.description.contains(bad.parameter) == true)
+    }
+
+    @Test(arguments: [
+        (SensorModel(rateHertz: 0), "rateHertz"), (SensorModel(rateHertz: .infinity), "rateHertz"),
+        (SensorModel(jitterFraction: 1), "jitterFraction"), (SensorModel(noiseRMS: -1), "noiseRMS"),
+        (SensorModel(clipG: 0), "clipG"), (SensorModel(quantizationStep: 0), "quantizationStep"),
+    ])
+    func badSensorNamesTheSetting(sensor: SensorModel, parameter: String) {
+        let error = #expect(throws: SynthesisError.self) {
+            try Synthesizer(seed: 1).render(script: [.rest(seconds: 1)], sensor: sensor)
+        }
+        #expect(error?.location == "sensor")
+        #expect(error?.parameter == parameter)
+    }
+}

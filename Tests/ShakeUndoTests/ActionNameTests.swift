@@ -1,0 +1,78 @@
+import Testing
+import ShakeUndo
+
+@Suite struct ActionNameTests {
+    static let capitalisation: [(raw: String, expected: String)] = [
+        ("delete name", "Delete Name"),
+        ("address change.", "Address Change"),
+        ("  move   the\tpicture \n", "Move the Picture"),
+        ("the end", "The End"),
+        ("save as", "Save As"),
+        ("paste and match style", "Paste and Match Style"),
+        ("Copy From Disk Onto Card", "Copy from Disk onto Card"),
+        ("move to trash", "Move to Trash"),
+        ("bring to front!!", "Bring to Front"),
+        ("sort by date…", "Sort by Date"),
+        ("set font size?", "Set Font Size"),
+        ("typing with a pen", "Typing with a Pen"),
+        ("cut, copy or paste", "Cut, Copy or Paste"),
+        ("split between pages", "Split Between Pages"),
+        ("change URL", "Change URL"),
+        ("rename iPhone", "Rename iPhone"),
+        ("don't save", "Don't Save"),
+        ("clean up", "Clean Up"),
+        ("what it is for", "What It Is For"),
+        ("crop but keep ratio", "Crop but Keep Ratio"),
+        ("cost per unit", "Cost per Unit"),
+        ("über änderung", "Über Änderung"),
+        ("add 2 items", "Add 2 Items"),
+        ("Delete Name ...", "Delete Name"),
+    ]
+
+    @Test(arguments: capitalisation)
+    func namesTakeTitleStyleCapitalisationWithoutTrailingPunctuation(raw: String, expected: String) throws {
+        let name = try ActionName(raw)
+        #expect(name.text == expected)
+    }
+
+    @Test(arguments: ActionName.minorWords.sorted())
+    func minorWordIsLowerInTheMiddleAndCapitalAtEitherEnd(word: String) throws {
+        let capital = word.prefix(1).uppercased() + word.dropFirst()
+        #expect(try ActionName("look \(word.uppercased()) there").text == "Look \(word) There")
+        #expect(try ActionName("\(word) here").text == "\(capital) Here")
+        #expect(try ActionName("go \(word)").text == "Go \(capital)")
+    }
+
+    @Test func minorWordsAreArticlesConjunctionsAndShortPrepositions() {
+        for word in ActionName.minorWords {
+            #expect(word.count <= 4, "\(word) is longer than four letters")
+        }
+        for word in ["a", "an", "the", "and", "but", "or", "nor", "so", "yet", "of", "with", "from"] {
+            #expect(ActionName.minorWords.contains(word))
+        }
+        for word in ["name", "about", "under", "between", "it", "is"] {
+            #expect(!ActionName.minorWords.contains(word))
+        }
+    }
+
+    @Test func nameOfExactlyTheLimitIsAccepted() throws {
+        let raw = "replace all occurrences." // 23 characters after removing the period
+        #expect(try ActionName(raw).text.count == 23)
+        let limit = try ActionName("replace every occurrence")  // 24
+        #expect(limit.text == "Replace Every Occurrence")
+        #expect(limit.text.count == ActionName.maximumLength)
+    }
+
+    @Test func longerNameIsRejectedNamingItsLength() {
+        #expect(throws: ActionNameError.tooLong(name: "Replace Every Occurrences", length: 25, limit: 24)) {
+            try ActionName("replace every occurrences")
+        }
+        let error = ActionNameError.tooLong(name: "Replace Every Occurrences", length: 25, limit: 24)
+        #expect(error.description.contains("25 characters"))
+    }
+
+    @Test(arguments: ["", "   ", "...", " !? "])
+    func emptyNameIsRejected(raw: String) {
+        #expect(throws: ActionNameError.empty(raw: raw)) { try ActionName(raw) }
+    }
+}

@@ -1,0 +1,251 @@
+import ShakeDetection
+import Testing
+import ShakeUndo
+
+@Suite struct ShakeDispatcherTests {
+    final class Recorder: ShakeHandler {
+        var phases: [ShakeEvent.Phase] = []
+        func handleShake(_ event: ShakeEvent) { phases.append(event.phase) }
+    }
+
+    @Test func withoutAnOwnerNothingHappensAndTheEventIsCounted() {
+        let dispatcher = ShakeDispatcher()
+        #expect(dispatcher.dispatch(shakeEvent(.began, at: 1)) == false)
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 2)) == false)
+        #expect(dispatcher.unhandledCount == 2)
+        #expect(dispatcher.deliveredCount == 0)
+    }
+
+    @Test func onlyTheCurrentOwnerReceivesEvents() throws {
+        let dispatcher = ShakeDispatcher()
+        let editor = Recorder()
+        let map = Recorder()
+        let editorToken = try dispatcher.claim(owner: "editor", handler: editor)
+        #expect(throws: GestureRegistryError.alreadyOwned(by: "editor")) {
+            _ = try dispatcher.claim(owner: "map", handler: map)
+        }
+        dispatcher.dispatch(shakeEvent(.began, at: 1))
+        dispatcher.dispatch(shakeEvent(.ended, at: 2))
+        #expect(editor.phases == [.began, .ended])
+        #expect(map.phases.isEmpty)
+
+        dispatcher.registry.release(editorToken)
+        let mapToken = try dispatcher.claim(owner: "map", handler: map)
+        dispatcher.dispatch(shakeEvent(.began, at: 3))
+        dispatcher.dispatch(shakeEvent(.cancelled, at: 4))
+        #expect(editor.phases == [.began, .ended])
+        #expect(map.phases == [.began, .cancelled])
+        #expect(dispatcher.deliveredCount == 4)
+        #expect(dispatcher.unhandledCount == 0)
+        dispatcher.registry.release(mapToken)
+    }
+
+    @Test func ownerWithoutHandlerAndStaleHandlersGetNothing() throws {
+        let dispatcher = ShakeDispatcher()
+        let editor = Recorder()
+        let token = try dispatcher.registry.claim(owner: "editor")
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 1)) == false)  // owned, no handler yet
+        let installed = dispatcher.setHandler(editor, for: token)
+        #expect(installed)
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 2)))
+
+        let viewer = try dispatcher.registry.transfer(token, to: "viewer")
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 3)) == false)  // the editor no longer owns it
+        #expect(editor.phases == [.ended])
+
+        dispatcher.registry.reset()
+        let refused = dispatcher.setHandler(Recorder(), for: viewer)  // stale token
+        #expect(refused == false)
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 4)) == false)
+        #expect(dispatcher.unhandledCount == 3)
+        #expect(dispatcher.deliveredCount == 1)
+    }
+}
+
+@Suite struct ShakeToUndoTests {
+    /// A host: two documents in two contexts, a presenter that records prompts and answers with
+    /// the scripted choice (or later, when `answer` is nil), and recorded feedback.
+    final class Host {
+        let contexts = UndoContextRegistry()
+        let letter: TextDocument
+        let invoice: TextDocument
+        let log = RecordingSink.Log()
+        let feedback: FeedbackCenter
+        let shakeToUndo: ShakeToUndo
+        let dispatcher = ShakeDispatcher()
+        var prompts: [UndoPrompt] = []
+        var answer: UndoChoice? = .undo
+        var ownership: GestureOwnership?
+
+        init() throws {
+            invoice = TextDocument("", stack: contexts.stack(for: "invoice"))
+            letter = TextDocument("", stack: contexts.activate("letter"))
+            feedback = try FeedbackCenter(sinks: [
+                RecordingSink("screen", modes: [.visual], log: log),
+                RecordingSink("speaker", modes: [.audible], log: log),
+                RecordingSink("motor", modes: [.haptic], log: log),
+            ])
+            var record: (UndoPrompt) -> UndoChoice? = { _ in nil }
+            shakeToUndo = ShakeToUndo(
+                contexts: contexts, presenter: ClosurePromptPresenter { record($0) }, feedback: feedback)
+            record = { [unowned self] prompt in
+                self.prompts.append(prompt)
+                return self.answer
+            }
+            ownership = try dispatcher.claim(owner: "shake-to-undo", handler: shakeToUndo)
+        }
+
+        func shake(endingAt time: Double) {
+            dispatcher.dispatch(shakeEvent(.began, at: time - 0.5))
+            dispatcher.dispatch(shakeEvent(.ended, at: time))
+        }
+    }
+
+    @Test func shakeOffersUndoAndRedoAndAppliesTheChoice() throws {
+        let host = try Host()
+        host.letter.setText("Dear Ada,", name: "type text")
+        host.letter.setText("Dear ,", name: "delete name")
+        host.letter.stack.undo()
+        host.letter.stack.redo()
+        host.letter.stack.undo()  // letter reads "Dear Ada,"; redo offers the deletion again
+        host.letter.setText("Dear Ada, London", name: "address change")
+        host.letter.stack.undo()
+        #expect(host.letter.text == "Dear Ada,")
+
+        host.answer = .redo
+        host.shake(endingAt: 10)
+        let prompt = try #require(host.prompts.first)
+        #expect(prompt.undoTitle == "Undo Type Text")
+        #expect(prompt.redoTitle == "Redo Address Change")
+        #expect(prompt.cancelTitle == "Cancel")
+        #expect(prompt.choices == [.undo, .redo, .cancel])
+        #expect(prompt.contextID == "letter")
+        #expect(prompt.time == 10)
+        #expect(prompt.description == "Undo Type Text | Redo Address Change | Cancel")
+        #expect(host.letter.text == "Dear Ada, London")
+        #expect(host.shakeToUndo.pendingPrompt == nil)
+
+        host.answer = .undo
+        host.shake(endingAt: 20)
+        #expect(host.prompts.last?.undoTitle == "Undo Address Change")
+        #expect(host.prompts.last?.redoTitle == nil)
+        #expect(host.prompts.last?.choices == [.undo, .cancel])
+        #expect(host.letter.text == "Dear Ada,")
+    }
+
+    @Test func noPromptWhenThereIsNothingToUndoOrRedo() throws {
+        let host = try Host()
+        host.shake(endingAt: 5)
+        #expect(host.prompts.isEmpty)
+        #expect(host.shakeToUndo.pendingPrompt == nil)
+        host.contexts.deactivate()
+        host.letter.setText("x")
+        host.shake(endingAt: 10)
+        #expect(host.prompts.isEmpty)  // no active context
+        #expect(host.log.entries.allSatisfy { $0.hasSuffix("prepare") })  // prepared, nothing given
+    }
+
+    @Test func shakeActsOnTheActiveContextOnly() throws {
+        let host = try Host()
+        host.invoice.setText("42 EUR", name: "change amount")
+        host.shake(endingAt: 5)
+        #expect(host.prompts.isEmpty)  // the letter is active and has nothing
+        host.contexts.activate("invoice")
+        host.shake(endingAt: 10)
+        #expect(host.prompts.map(\.undoTitle) == ["Undo Change Amount"])
+        #expect(host.invoice.text == "")
+    }
+
+    @Test func noSecondPromptWhileOneIsShowing() throws {
+        let host = try Host()
+        host.answer = nil  // the prompt stays up until the host answers
+        host.letter.setText("Dear Ada,", name: "type text")
+        host.shake(endingAt: 5)
+        host.shake(endingAt: 7)
+        host.shake(endingAt: 9)
+        #expect(host.prompts.count == 1)
+        #expect(host.shakeToUndo.pendingPrompt?.undoTitle == "Undo Type Text")
+
+        #expect(host.shakeToUndo.answer(.undo, at: 11) == .undone(try ActionName("Type Text")))
+        #expect(host.letter.text == "")
+        #expect(host.shakeToUndo.answer(.undo, at: 12) == nil)  // nothing showing any more
+        host.shake(endingAt: 15)
+        #expect(host.prompts.count == 2)
+        #expect(host.prompts.last?.redoTitle == "Redo Type Text")
+        #expect(host.shakeToUndo.answer(.cancel, at: 16) == .cancelled)
+        #expect(host.letter.text == "")
+    }
+
+    @Test func settingOffIgnoresShakes() throws {
+        let host = try Host()
+        host.letter.setText("Dear Ada,", name: "type text")
+        host.shakeToUndo.isEnabled = false
+        host.shake(endingAt: 5)
+        #expect(host.prompts.isEmpty)
+        #expect(host.log.entries.isEmpty)  // not even prepared
+        #expect(host.letter.text == "Dear Ada,")
+        #expect(host.dispatcher.deliveredCount == 2)  // the owner got them, and chose to ignore them
+        host.shakeToUndo.isEnabled = true
+        host.shake(endingAt: 10)
+        #expect(host.prompts.count == 1)
+    }
+
+    @Test func cancelledShakeDoesNothingVisible() throws {
+        let host = try Host()
+        host.letter.setText("Dear Ada,", name: "type text")
+        host.dispatcher.dispatch(shakeEvent(.began, at: 1))
+        host.dispatcher.dispatch(shakeEvent(.cancelled, at: 2))
+        #expect(host.prompts.isEmpty)
+        #expect(host.log.entries == ["screen prepare", "speaker prepare", "motor prepare"])
+        #expect(host.letter.text == "Dear Ada,")
+    }
+
+    @Test func choiceAfterTheContextChangedIsNotApplied() throws {
+        let host = try Host()
+        host.answer = nil
+        host.letter.setText("Dear Ada,", name: "type text")
+        host.invoice.setText("42 EUR", name: "change amount")
+        host.shake(endingAt: 5)
+        host.contexts.activate("invoice")
+        #expect(host.shakeToUndo.answer(.undo, at: 6) == .contextChanged)
+        #expect(host.letter.text == "Dear Ada,")
+        #expect(host.invoice.text == "42 EUR")
+        #expect(host.log.entries.suffix(3) == [
+            "screen notification error", "speaker notification error", "motor notification error",
+        ])
+    }
+
+    @Test func choiceNoLongerPossibleIsReportedAsAnError() throws {
+        let host = try Host()
+        host.answer = nil
+        host.letter.setText("Dear Ada,", name: "type text")
+        host.shake(endingAt: 5)
+        host.letter.stack.removeAllActions()
+        #expect(host.shakeToUndo.answer(.undo, at: 6) == .unavailable(.undo))
+        host.letter.setText("Dear Ada, London")
+        host.shake(endingAt: 8)
+        #expect(host.shakeToUndo.answer(.redo, at: 9) == .unavailable(.redo))  // not offered
+        #expect(host.letter.text == "Dear Ada, London")
+    }
+
+    @Test func feedbackIsPreparedWhenTheShakeBeginsAndGivenWhenItEnds() throws {
+        let host = try Host()
+        host.letter.setText("Dear Ada,", name: "type text")
+        var outcomes: [UndoPromptOutcome] = []
+        host.shakeToUndo.onOutcome = { _, _, outcome in outcomes.append(outcome) }
+        host.dispatcher.dispatch(shakeEvent(.began, at: 1))
+        #expect(host.log.entries == ["screen prepare", "speaker prepare", "motor prepare"])
+        host.dispatcher.dispatch(shakeEvent(.ended, at: 2))
+        #expect(host.log.entries == [
+            "screen prepare", "speaker prepare", "motor prepare",
+            // the prompt appears: the recognised gesture is an impact
+            "screen impact medium", "speaker impact medium", "motor impact medium",
+            // ready for the answer
+            "screen prepare", "speaker prepare", "motor prepare",
+            // undo applied: a success notification, not an impact
+            "screen notification success", "speaker notification success", "motor notification success",
+        ])
+        #expect(outcomes == [.undone(try ActionName("Type Text"))])
+        #expect(outcomes.map(\.description) == ["undone Type Text"])
+    }
+}

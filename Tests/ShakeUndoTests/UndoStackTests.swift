@@ -1,0 +1,203 @@
+import Testing
+import ShakeUndo
+
+@Suite struct UndoStackTests {
+    @Test func titlesNameTheStepsAndVanishWhenNothingIsLeft() throws {
+        let stack = UndoStack()
+        let document = TextDocument("", stack: stack)
+        #expect(stack.undoMenuItemTitle == nil)
+        #expect(stack.redoMenuItemTitle == nil)
+
+        document.setText("Ada Lovelace")
+        #expect(stack.undoMenuItemTitle == "Undo")  // unnamed step
+
+        document.setText("", name: "delete name")
+        #expect(stack.undoMenuItemTitle == "Undo Delete Name")
+        stack.undo()
+        #expect(document.text == "Ada Lovelace")
+        #expect(stack.undoMenuItemTitle == "Undo")
+        #expect(stack.redoMenuItemTitle == "Redo Delete Name")
+        stack.undo()
+        #expect(document.text == "")
+        #expect(stack.undoMenuItemTitle == nil)
+        #expect(stack.redoMenuItemTitle == "Redo")  // the unnamed typing is next to redo
+        stack.redo()
+        #expect(stack.redoMenuItemTitle == "Redo Delete Name")
+    }
+
+    @Test func registeringDuringUndoGoesToTheRedoSide() {
+        let stack = UndoStack()
+        var seen: [String] = []
+        let document = TextDocument("a", stack: stack)
+        stack.addObserver { change in
+            if case .registered = change {
+                seen.append(stack.isUndoing ? "while undoing" : stack.isRedoing ? "while redoing" : "normal")
+            }
+        }
+        document.setText("b")
+        stack.undo()
+        #expect(document.text == "a")
+        #expect(stack.canRedo && !stack.canUndo)
+        stack.redo()
+        #expect(document.text == "b")
+        #expect(stack.canUndo && !stack.canRedo)
+        #expect(seen == ["normal", "while undoing", "while redoing"])
+        #expect(!stack.isUndoing && !stack.isRedoing)
+    }
+
+    @Test func nestedGroupsUndoAsOneStep() throws {
+        let stack = UndoStack()
+        let document = TextDocument("", stack: stack)
+        stack.beginUndoGrouping()
+        document.setText("Ada")
+        stack.beginUndoGrouping()
+        document.setText("Ada Lovelace")
+        try stack.setActionName("type text")
+        document.setText("Ada Lovelace, London")
+        try stack.endUndoGrouping()
+        #expect(!stack.canUndo)  // the outer group is still open
+        try stack.endUndoGrouping()
+        #expect(stack.undoCount == 1)
+        #expect(stack.undoMenuItemTitle == "Undo Type Text")
+        stack.undo()
+        #expect(document.text == "")
+        stack.redo()
+        #expect(document.text == "Ada Lovelace, London")
+    }
+
+    @Test func emptyGroupLeavesNoStep() throws {
+        let stack = UndoStack()
+        stack.beginUndoGrouping()
+        try stack.endUndoGrouping()
+        #expect(!stack.canUndo)
+        #expect(stack.undoCount == 0)
+    }
+
+    @Test func unbalancedEndIsAnError() {
+        let stack = UndoStack()
+        #expect(throws: UndoStackError.noOpenGroup) { try stack.endUndoGrouping() }
+        #expect(UndoStackError.noOpenGroup.description.contains("endUndoGrouping"))
+    }
+
+    @Test func newChangeAfterUndoClearsTheRedoSide() {
+        let stack = UndoStack()
+        let document = TextDocument("a", stack: stack)
+        var changes: [UndoStack.Change] = []
+        document.setText("b")
+        document.setText("c")
+        stack.undo()
+        stack.undo()
+        #expect(stack.redoCount == 2)
+        stack.addObserver { changes.append($0) }
+        document.setText("x")
+        #expect(!stack.canRedo)
+        #expect(changes == [.registered, .redoDiscarded(count: 2)])
+        stack.undo()
+        #expect(document.text == "a")
+    }
+
+    @Test(arguments: [(levels: 1, left: 1), (levels: 3, left: 3), (levels: 0, left: 5)])
+    func levelsOfUndoDropTheOldestSteps(levels: Int, left: Int) {
+        let stack = UndoStack(levelsOfUndo: levels)
+        let document = TextDocument("0", stack: stack)
+        for value in 1...5 { document.setText("\(value)") }
+        #expect(stack.undoCount == left)
+        while stack.undo() {}
+        #expect(document.text == "\(5 - left)")
+    }
+
+    @Test func loweringLevelsDropsStepsAtOnceAndReportsIt() {
+        let stack = UndoStack()
+        let document = TextDocument("0", stack: stack)
+        for value in 1...5 { document.setText("\(value)") }
+        stack.undo()
+        var changes: [UndoStack.Change] = []
+        stack.addObserver { changes.append($0) }
+        stack.levelsOfUndo = 2
+        #expect(stack.undoCount == 2 && stack.redoCount == 1)
+        #expect(changes == [.stepsDropped(undo: 2, redo: 0)])
+        stack.levelsOfUndo = -3
+        #expect(stack.levelsOfUndo == 0)
+    }
+
+    @Test func observersSeeEveryKindOfChangeUntilRemoved() throws {
+        let stack = UndoStack()
+        let document = TextDocument("", stack: stack)
+        var changes: [UndoStack.Change] = []
+        let token = stack.addObserver { changes.append($0) }
+        stack.beginUndoGrouping()
+        document.setText("Ada")
+        try stack.setActionName("type name")
+        try stack.endUndoGrouping()
+        stack.undo()
+        stack.redo()
+        stack.removeAllActions()
+        let name = try ActionName("Type Name")
+        #expect(changes == [
+            .groupOpened(level: 1), .registered, .actionNameChanged(name), .groupClosed(level: 0),
+            .registered, .undone(name), .registered, .redone(name), .cleared,
+        ])
+        stack.removeObserver(token)
+        document.setText("Grace")
+        #expect(changes.count == 9)
+    }
+
+    @Test func tooLongNameIsRefusedAndTheOldNameKept() throws {
+        let stack = UndoStack()
+        let document = TextDocument("", stack: stack)
+        document.setText("x", name: "address change")
+        #expect(throws: ActionNameError.self) {
+            try stack.setActionName("change the shipping address of the customer")
+        }
+        #expect(stack.undoMenuItemTitle == "Undo Address Change")
+        try stack.setActionName("")
+        #expect(stack.undoMenuItemTitle == "Undo")
+    }
+
+    @Test func undoAndRedoDoNothingWhileAGroupIsOpen() {
+        let stack = UndoStack()
+        let document = TextDocument("a", stack: stack)
+        document.setText("b")
+        stack.beginUndoGrouping()
+        #expect(!stack.canUndo)
+        #expect(stack.undo() == false)
+        #expect(document.text == "b")
+    }
+
+    @Test func localisationHookMakesEveryTitle() throws {
+        let german = UndoTitles { kind, name in
+            switch kind {
+            case .undo: name.map { "\($0.text) widerrufen" } ?? "Widerrufen"
+            case .redo: name.map { "\($0.text) wiederholen" } ?? "Wiederholen"
+            case .cancel: "Abbrechen"
+            }
+        }
+        let stack = UndoStack(titles: german)
+        let document = TextDocument("", stack: stack)
+        document.setText("x")
+        #expect(stack.undoMenuItemTitle == "Widerrufen")
+        try stack.setActionName("Name löschen")
+        #expect(stack.undoMenuItemTitle == "Name Löschen widerrufen")
+        stack.undo()
+        #expect(stack.redoMenuItemTitle == "Name Löschen wiederholen")
+        #expect(stack.titles.title(.cancel, nil) == "Abbrechen")
+    }
+
+    @Test func contextsKeepTheirOwnHistory() {
+        let contexts = UndoContextRegistry(defaultLevelsOfUndo: 10)
+        let letter = TextDocument("", stack: contexts.activate("letter"))
+        letter.setText("Dear Ada", name: "type text")
+        let invoice = TextDocument("", stack: contexts.activate("invoice"))
+        #expect(contexts.activeStack?.canUndo == false)
+        invoice.setText("42 EUR", name: "change amount")
+        #expect(contexts.activate("letter") === letter.stack)
+        #expect(contexts.activeStack?.undoMenuItemTitle == "Undo Type Text")
+        #expect(contexts.activeStack?.levelsOfUndo == 10)
+        #expect(contexts.contextIDs == ["letter", "invoice"])
+        contexts.removeContext("letter")
+        #expect(contexts.activeContextID == nil)
+        #expect(contexts.activeStack == nil)
+        #expect(contexts.existingStack(for: "letter") == nil)
+        #expect(contexts.existingStack(for: "invoice")?.undoMenuItemTitle == "Undo Change Amount")
+    }
+}

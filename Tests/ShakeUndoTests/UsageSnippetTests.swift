@@ -1,0 +1,54 @@
+import ShakeDetection
+import Testing
+import ShakeUndo
+
+/// The wiring snippet of the README, checked: it must compile and do what it says.
+@Suite struct UsageSnippetTests {
+    /// 100 Hz: 1 s lying still, a firm 3 Hz shake of ±25 m/s² along x for 1.5 s (a triangle wave),
+    /// then 2.5 s still. Gravity on z.
+    func shakeRecording() -> [Sample] {
+        (0..<500).map { index in
+            let time = Double(index) / 100
+            var x = 0.0
+            if time >= 1, time < 2.5 {
+                let phase = (time - 1) * 3 - ((time - 1) * 3).rounded(.down)  // 0..<1 per period
+                x = 25 * (phase < 0.5 ? 4 * phase - 1 : 3 - 4 * phase)    // -1 ... 1 ... -1
+            }
+            return Sample(time: time, x: x, y: 0, z: standardGravity)
+        }
+    }
+
+    @Test func snippetUndoesANamedActionOnShake() throws {
+        var output: [String] = []
+        let samples = shakeRecording()
+        // README snippet begins
+        let contexts = UndoContextRegistry()                  // one undo stack per document or screen
+        let undo = contexts.activate("address-book")
+        var name = "Ada Lovelace"
+        name = ""                                             // the user deletes the name...
+        undo.registerUndo { _ in name = "Ada Lovelace" }      // ...and the app registers its undo
+        try undo.setActionName("delete name")                 // button: "Undo Delete Name"
+        let feedback = try FeedbackCenter(sinks: [TerminalFeedbackSink { output.append($0) }])
+        let presenter = ClosurePromptPresenter { prompt in
+            output.append("\(prompt)")                       // "Undo Delete Name | Cancel"
+            return .undo                                      // or nil, then shakeToUndo.answer(_:at:)
+        }
+        let shakeToUndo = ShakeToUndo(contexts: contexts, presenter: presenter, feedback: feedback)
+        let dispatcher = ShakeDispatcher()                    // the gesture has one owner at a time
+        let ownership = try dispatcher.claim(owner: "address-book", handler: shakeToUndo)
+        var detector = ShakeDetector()                        // ShakeDetection, default configuration
+        for sample in samples {
+            if let event = detector.process(sample) { dispatcher.dispatch(event) }
+        }
+        dispatcher.registry.release(ownership)                // when the screen goes away
+        // README snippet ends
+        #expect(name == "Ada Lovelace")
+        #expect(output == [
+            "[feedback] visual+audible: impact medium",
+            "Undo Delete Name | Cancel",
+            "[feedback] visual+audible: notification success",
+        ])
+        #expect(dispatcher.registry.currentOwner == nil)
+        #expect(dispatcher.deliveredCount == 2)
+    }
+}
