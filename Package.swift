@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "ShakeRecording", targets: ["ShakeRecording"]),
         // Undo stack, shake dispatcher, single-owner gesture registry, feedback. No Foundation.
         .library(name: "ShakeUndo", targets: ["ShakeUndo"]),
+        // Live samples from Linux IIO accelerometers through libiio 0.24.
+        .library(name: "ShakeIIO", targets: ["ShakeIIO"]),
         .executable(name: "shake", targets: ["shake"]),
         .executable(name: "shake-bench", targets: ["shake-bench"]),
     ],
@@ -21,7 +23,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
         .target(name: "ShakeUndo", dependencies: ["ShakeDetection"]),
-        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeUndo"]),
+        .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        .target(name: "ShakeIIO", dependencies: ["CLibIIO", "ShakeDetection"]),
+        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeUndo", "ShakeIIO"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
         // Release-built benchmarks (Scripts/bench runs them next to their anchors).
         .executableTarget(name: "shake-bench", dependencies: ["ShakeDetection", "ShakeRecording"]),
@@ -29,6 +33,7 @@ let package = Package(
         .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording"]),
         .testTarget(name: "ShakeUndoTests", dependencies: ["ShakeUndo"]),
         .testTarget(name: "ShakeCLITests", dependencies: ["ShakeCLI"]),
+        .testTarget(name: "ShakeIIOTests", dependencies: ["ShakeIIO", "ShakeDetection"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -106,7 +106,7 @@ enum DemoCommand: ShakeCommand {
         }
         let dispatcher = ShakeDispatcher()
         let ownership = try dispatcher.claim(owner: "note editor", handler: shakeToUndo)
-        timeline.line("gesture   shake owned by \"\(dispatcher.registry.currentOwner ?? "")\"")
+        timeline.line("The shake gesture is owned by \"\(dispatcher.registry.currentOwner ?? "")\"; times are seconds from the first sample.")
 
         // Undoing restores the state before the edit and registers the way back, so the step can
         // be redone (UndoManager's pattern); the stack carries the action name across.

@@ -12,6 +12,9 @@ public enum ShakeTool {
         ConfigCommand.self,
         DemoCommand.self,
         SynthCommand.self,
+        DevicesCommand.self,
+        RecordCommand.self,
+        LiveCommand.self,
     ]
 
     static let overview = """

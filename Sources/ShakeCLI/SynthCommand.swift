@@ -28,6 +28,9 @@ enum SynthCommand: ShakeCommand {
             .option("clip", value: "g",
                     help: "Sensor range: clip each axis at +/- this many g, or 'none'.",
                     default: "none; 2 for clipped-shake"),
+            .option("quantize", value: "m/s²",
+                    help: "Round every value to a multiple of this step, m/s² (e.g. 0.0096 for 1 mg).",
+                    default: "none"),
             .option("duration", value: "s",
                     help: "Length of the recording, s: stretches the walk or run, otherwise cuts or pads with rest.",
                     default: "the scenario's"),
@@ -42,7 +45,8 @@ enum SynthCommand: ShakeCommand {
             var notes: [String] = []
             if sensor.rateHertz != 100 { notes.append("\(fixed(sensor.rateHertz, 0)) Hz") }
             if let clip = sensor.clipG { notes.append("clipped at \(fixed(clip, 0)) g") }
-            return "\(scenario.name): \(scenario.summary)" + (notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")")
+            let note = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
+            return "\(scenario.name): \(scenario.summary)" + note
         }.joined(separator: "\n")
     }
 
@@ -65,10 +69,12 @@ enum SynthCommand: ShakeCommand {
         if let clip = arguments.value("clip") {
             sensor.clipG = clip == "none" ? nil : try arguments.double("clip", range: 0.1...1000)
         }
+        if let step = try arguments.double("quantize", range: 1e-9...100) { sensor.quantizationStep = step }
         let seed: UInt64
         if let text = arguments.value("seed") {
             guard let value = UInt64(text) else {
-                throw UsageError("The value '\(text)' is invalid for '--seed': expected a whole number from 0 to 2^64-1")
+                throw UsageError(
+                    "The value '\(text)' is invalid for '--seed': expected a whole number from 0 to 2^64-1")
             }
             seed = value
         } else {
@@ -128,6 +134,7 @@ enum SynthCommand: ShakeCommand {
         parts += ["--rate", number(sensor.rateHertz), "--seed", String(seed)]
         parts += ["--jitter", number(sensor.jitterFraction), "--noise", number(sensor.noiseRMS)]
         parts += ["--clip", sensor.clipG.map(number) ?? "none"]
+        if let step = sensor.quantizationStep { parts += ["--quantize", number(step)] }
         if let duration { parts += ["--duration", number(duration)] }
         parts += ["-o", output]
         return parts.map(shellQuoted).joined(separator: " ")

@@ -76,7 +76,8 @@ public enum MotionSegment: Sendable, Hashable {
             gait.seconds = seconds
             return .gait(gait)
         case .pickUp(_, let orientation, let lift): return .pickUp(seconds: seconds, to: orientation, liftMeters: lift)
-        case .putDown(_, let orientation, let lower): return .putDown(seconds: seconds, to: orientation, lowerMeters: lower)
+        case .putDown(_, let orientation, let lower):
+            return .putDown(seconds: seconds, to: orientation, lowerMeters: lower)
         case .tap(var tap):
             tap.seconds = seconds
             tap.atSeconds = min(tap.atSeconds, seconds)

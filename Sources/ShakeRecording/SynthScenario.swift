@@ -65,7 +65,7 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
         case .longShake: "one 6 s shake at 5 Hz, 2.5 g"
         case .clippedShake: "two hard shakes (3-3.5 g), for a +/-2 g sensor"
         case .sameMotion: "three short shakes, to render at several rates"
-        case .demoSession: "typing for 6 s, one clear shake, rest (the shake-to-undo demo)"
+        case .demoSession: "typing for 6 s, a clear shake, rest, a second shake (the shake-to-undo demo)"
         case .mixed: "pick-up, typing, walking, pocket, shakes, put-down, tap"
         }
     }
@@ -90,7 +90,8 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
         switch self {
         case .walking(let placement):
             let total = seconds ?? 30
-            let stand = MotionSegment.rest(seconds: min(2, total / 4), orientation: placement.orientation, held: placement != .bag)
+            let stand = MotionSegment.rest(
+                seconds: min(2, total / 4), orientation: placement.orientation, held: placement != .bag)
             return [stand, .walk(seconds: total - 2 * stand.seconds, placement: placement), stand]
         case .running:
             let total = seconds ?? 24
@@ -137,7 +138,8 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
                 .rest(seconds: 1, orientation: .flat),
                 .tap(TapMotion(peakG: 3, seconds: 1.5)), .tap(TapMotion(peakG: 5, seconds: 1.5)),
                 .tap(TapMotion(peakG: 2, seconds: 1.5)),
-                .tap(TapMotion(peakG: 4, atSeconds: 0.2, seconds: 0.35)), .tap(TapMotion(peakG: 4, atSeconds: 0, seconds: 1.45)),
+                .tap(TapMotion(peakG: 4, atSeconds: 0.2, seconds: 0.35)),
+                .tap(TapMotion(peakG: 4, atSeconds: 0, seconds: 1.45)),
                 .rest(seconds: 1),
             ]
         case .longShake:
@@ -152,7 +154,8 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
                 hold(1.5),
             ]
         case .demoSession:
-            return [hold(1, .handheld), .typing(seconds: 6), hold(1), shake(5, 2.5, x, cycles: 10), hold(3)]
+            return [hold(1, .handheld), .typing(seconds: 6), hold(1), shake(5, 2.5, x, cycles: 10), hold(4),
+                    shake(4, 2.5, y, cycles: 8), hold(3)]
         case .mixed:
             return [
                 .rest(seconds: 2, orientation: .flat), .pickUp(seconds: 1, to: .handheld), .typing(seconds: 4),

@@ -171,7 +171,9 @@ struct SynthShakeModel: Sendable {
             shake.crossAxisLeakage * random.uniform(0.4, 1), shake.crossAxisLeakage * random.uniform(0.2, 0.7)
         )
         leakPhases = (random.uniform(0, 2 * .pi), random.uniform(0, 2 * .pi))
-        harmonics = (random.uniform(0.04, 0.12), random.uniform(0, 2 * .pi), random.uniform(0.06, 0.16), random.uniform(0, 2 * .pi))
+        harmonics = (
+            random.uniform(0.04, 0.12), random.uniform(0, 2 * .pi), random.uniform(0.06, 0.16),
+            random.uniform(0, 2 * .pi))
         var peak = 0.0
         for i in 0..<2048 {
             let φ = 2 * Double.pi * Double(i) / 2048
@@ -234,7 +236,8 @@ struct SynthGaitModel: Sendable {
     init(_ gait: GaitMotion, from orientation: DeviceOrientation, random: inout SynthRandom) {
         seconds = gait.seconds
         stepHertz = gait.stepHertz
-        turn = SynthTurn(from: orientation, to: gait.orientation ?? gait.placement.orientation, segmentSeconds: gait.seconds)
+        turn = SynthTurn(
+            from: orientation, to: gait.orientation ?? gait.placement.orientation, segmentSeconds: gait.seconds)
         var times: [Double] = []
         var bounces: [Double] = []
         var impacts: [Double] = []

@@ -5,7 +5,8 @@
 /// any `jitterFraction < 1` and the median interval is `1 / rateHertz`. The value is the
 /// motion averaged over one nominal interval centred on `t_n` (the sensor's own low-pass, which
 /// follows its output rate; turn off with `averagesOverInterval`), plus white Gaussian noise of
-/// `noiseRMS` per axis, then clipped to ±`clipG` g, then quantised to `quantizationStep`.
+/// `noiseRMS` per axis, then quantised to `quantizationStep`, then clipped to ±`clipG` g (with
+/// quantisation: to the last whole step within ±`clipG` g, as a converter's largest code).
 public struct SensorModel: Sendable, Hashable, Codable {
     /// Output data rate, Hz. Allowed: 1…20 000. Default 100.
     public var rateHertz: Double

@@ -59,7 +59,8 @@ struct SynthTimeline: Sendable {
             case .shake(let shake):
                 try SynthesisError.check(shake.frequencyHertz, in: 1...12, "frequencyHertz", location)
                 try SynthesisError.check(shake.amplitudeG, in: 0.1...8, "amplitudeG", location)
-                try SynthesisError.check(SynthVector.length(shake.direction), in: 1e-6...1e6, "direction length", location)
+                try SynthesisError.check(
+                    SynthVector.length(shake.direction), in: 1e-6...1e6, "direction length", location)
                 try SynthesisError.check(shake.rotationDegrees, in: 0...45, "rotationDegrees", location)
                 try SynthesisError.check(shake.crossAxisLeakage, in: 0...1, "crossAxisLeakage", location)
                 try SynthesisError.check(shake.frequencyWobble, in: 0...0.3, "frequencyWobble", location)

@@ -27,7 +27,9 @@ public struct Synthesizer: Sendable {
     ///
     /// - Throws: `SynthesisError` naming the segment and parameter out of range.
     /// - Complexity: O(duration · rate) time and memory.
-    public func render(script: [MotionSegment], sensor: SensorModel = SensorModel()) throws(SynthesisError) -> [LabeledSample] {
+    public func render(
+        script: [MotionSegment], sensor: SensorModel = SensorModel()
+    ) throws(SynthesisError) -> [LabeledSample] {
         Array(try samples(script: script, sensor: sensor))
     }
 
@@ -89,7 +91,13 @@ public struct SynthesizedRecording: Sequence, Sendable {
             } else {
                 averagingOffsets = [0]
             }
-            clipLimit = sensor.clipG.map { $0 * standardGravity }
+            // With quantisation the largest output is the last whole step within the range.
+            let step = sensor.quantizationStep
+            clipLimit = sensor.clipG.map { clipG in
+                let limit = clipG * standardGravity
+                guard let step else { return limit }
+                return (limit / step).rounded(.down) * step
+            }
         }
 
         public mutating func next() -> LabeledSample? {
@@ -104,11 +112,11 @@ public struct SynthesizedRecording: Sequence, Sendable {
             }
             value /= Double(averagingOffsets.count)
             value += SIMD3(noise.gaussian(), noise.gaussian(), noise.gaussian()) * sensor.noiseRMS
-            if let clipLimit {
-                value = value.clamped(lowerBound: SIMD3(repeating: -clipLimit), upperBound: SIMD3(repeating: clipLimit))
-            }
             if let step = sensor.quantizationStep {
                 value = (value / step).rounded(.toNearestOrEven) * step
+            }
+            if let clipLimit {
+                value = value.clamped(lowerBound: SIMD3(repeating: -clipLimit), upperBound: SIMD3(repeating: clipLimit))
             }
             let time = ((sensor.startTime + motionTime) * 1e6).rounded() / 1e6
             return LabeledSample(

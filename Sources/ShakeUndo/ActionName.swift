@@ -5,9 +5,11 @@
 ///
 /// 1. Runs of whitespace (spaces, tabs, newlines) become one space; leading and trailing
 ///    whitespace is removed.
-/// 2. Trailing punctuation is removed ("Delete Name." and "Delete Name!" become "Delete Name"),
-///    repeatedly, together with any whitespace it leaves at the end. Punctuation inside the name
-///    (an apostrophe, a hyphen) is kept.
+/// 2. Trailing punctuation (see `trailingPunctuation`: full stops, commas, colons, semicolons,
+///    exclamation and question marks, ellipses, dashes) is removed ("Delete Name." and
+///    "Delete Name!" become "Delete Name"), repeatedly, together with any whitespace it leaves at
+///    the end. Closing brackets and quotes stay, so "Rename (Draft)" keeps its parenthesis;
+///    punctuation inside the name (an apostrophe, a hyphen) is kept.
 /// 3. Title-style capitalisation, word by word (a word is what lies between spaces):
 ///    - a *minor word* (see `minorWords`: articles, coordinating conjunctions, prepositions of
 ///      four or fewer letters) is written in lower case, unless it is the first or last word;
@@ -29,6 +31,12 @@
 public struct ActionName: Sendable, Hashable, CustomStringConvertible {
     /// The normalised name, for example "Delete Name".
     public let text: String
+
+    /// Punctuation removed from the end of a name.
+    public static let trailingPunctuation: Set<Character> = [
+        ".", ",", ";", ":", "!", "?", "…", "‼", "⁇", "⁈", "⁉", "-", "‐", "–", "—",
+        "。", "、", "，", "；", "：", "！", "？",
+    ]
 
     /// Longest normalised name accepted, in characters (grapheme clusters). Default 24.
     public static let maximumLength = 24
@@ -75,10 +83,9 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
     /// that want to show what a name would become.
     public static func normalise(_ raw: String) -> String {
         var words = raw.split(whereSeparator: { $0.isWhitespace }).map(String.init)
-        // Strip trailing punctuation (and symbols such as "…" are punctuation too), repeatedly:
-        // "Delete Name ..." → "Delete Name".
+        // Strip trailing punctuation, repeatedly: "Delete Name ..." → "Delete Name".
         while let last = words.last {
-            let trimmed = String(last.reversed().drop(while: { $0.isPunctuation }).reversed())
+            let trimmed = String(last.reversed().drop(while: trailingPunctuation.contains).reversed())
             if trimmed.isEmpty {
                 words.removeLast()
             } else {

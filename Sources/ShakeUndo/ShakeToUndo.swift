@@ -19,6 +19,18 @@ import ShakeDetection
 ///
 /// `isEnabled` is the user's setting: when false, shakes are ignored entirely.
 ///
+/// A host whose prompt stays on screen while the user decides returns `nil` from its presenter
+/// and answers later, on the same isolation domain:
+///
+/// ```swift
+/// let presenter = ClosurePromptPresenter { prompt in
+///     alert.show(prompt)      // buttons: prompt.choices, titled by prompt.title(for:)
+///     return nil              // the answer comes later
+/// }
+/// // when a button is tapped:
+/// shakeToUndo.answer(.undo, at: now)
+/// ```
+///
 /// Non-`Sendable`: use it from the isolation domain of the undo stacks and the dispatcher.
 public final class ShakeToUndo: ShakeHandler {
     /// The undo contexts; the active one is offered.
@@ -32,8 +44,33 @@ public final class ShakeToUndo: ShakeHandler {
     /// Feedback given as a prompt appears (the shake was recognised); `nil` for none.
     /// Default `impactMedium`.
     public var promptFeedback: FeedbackType? = .impactMedium
-    /// Called after every answered prompt with the prompt, the choice and what became of it.
+    /// Called after every answered prompt with the prompt, the choice and what became of it
+    /// (after the choice is applied, before its feedback is given).
     public var onOutcome: ((UndoPrompt, UndoChoice, UndoPromptOutcome) -> Void)?
+    /// Called when a shake ended without a prompt, with the reason (for logs and timelines).
+    public var onIgnoredShake: ((ShakeEvent, IgnoreReason) -> Void)?
+
+    /// Why a shake that ended brought up no prompt.
+    public enum IgnoreReason: String, Sendable, Hashable, CustomStringConvertible {
+        /// The user's setting (`isEnabled`) is off.
+        case disabled
+        /// No undo context is active.
+        case noActiveContext
+        /// The active context has nothing to undo or redo (no alert without a purpose).
+        case nothingToUndoOrRedo
+        /// A prompt is already showing.
+        case promptShowing
+
+        /// Words for logs: "shake to undo is off", "nothing to undo or redo", ...
+        public var description: String {
+            switch self {
+            case .disabled: "shake to undo is off"
+            case .noActiveContext: "no active undo context"
+            case .nothingToUndoOrRedo: "nothing to undo or redo"
+            case .promptShowing: "a prompt is already showing"
+            }
+        }
+    }
 
     /// The prompt on screen, waiting for `answer(_:at:)`; `nil` when none is showing.
     public private(set) var pendingPrompt: UndoPrompt?
@@ -52,25 +89,29 @@ public final class ShakeToUndo: ShakeHandler {
         self.feedback = feedback
     }
 
+    /// Reacts to one shake event (see the type's documentation): prepares feedback on `began`,
+    /// offers a prompt on `ended`, ignores `cancelled`; does nothing at all when `isEnabled` is false.
     public func handleShake(_ event: ShakeEvent) {
-        guard isEnabled else { return }
         switch event.phase {
         case .began:
-            feedback?.prepare()
+            if isEnabled { feedback?.prepare() }
         case .cancelled:
             break
         case .ended:
-            offerPrompt(at: event.time)
+            if let reason = offerPrompt(at: event.time) { onIgnoredShake?(event, reason) }
         }
     }
 
-    private func offerPrompt(at time: Double) {
-        guard pendingPrompt == nil,
-              let contextID = contexts.activeContextID,
-              let stack = contexts.activeStack else { return }
+    /// Presents a prompt, or returns why not.
+    private func offerPrompt(at time: Double) -> IgnoreReason? {
+        guard isEnabled else { return .disabled }
+        guard pendingPrompt == nil else { return .promptShowing }
+        guard let contextID = contexts.activeContextID, let stack = contexts.activeStack else {
+            return .noActiveContext
+        }
         let undoTitle = stack.undoMenuItemTitle
         let redoTitle = stack.redoMenuItemTitle
-        guard undoTitle != nil || redoTitle != nil else { return }
+        guard undoTitle != nil || redoTitle != nil else { return .nothingToUndoOrRedo }
         promptCount += 1
         let prompt = UndoPrompt(
             id: promptCount, contextID: contextID, undoTitle: undoTitle, redoTitle: redoTitle,
@@ -83,6 +124,7 @@ public final class ShakeToUndo: ShakeHandler {
         if let choice = presenter.present(prompt) {
             answer(choice, at: time)
         }
+        return nil
     }
 
     /// Applies the user's choice to the prompt on screen and closes it.
@@ -96,6 +138,7 @@ public final class ShakeToUndo: ShakeHandler {
         guard let prompt = pendingPrompt else { return nil }
         pendingPrompt = nil
         let outcome = apply(choice, to: prompt)
+        onOutcome?(prompt, choice, outcome)
         switch outcome {
         case .undone, .redone:
             feedback?.deliver(.notificationSuccess, at: time, initiatedByUser: true)
@@ -104,7 +147,6 @@ public final class ShakeToUndo: ShakeHandler {
         case .cancelled:
             break
         }
-        onOutcome?(prompt, choice, outcome)
         return outcome
     }
 

@@ -52,6 +52,11 @@ import Testing
         #expect(run.out.contains("redone Address Change"))
     }
 
+    @Test func builtInRecordingIsTheFixture() throws {
+        let fixture = try String(contentsOfFile: repositoryRoot + "/Fixtures/demo_session_50hz.csv", encoding: .utf8)
+        #expect(DemoRecording.csv == fixture, "run Scripts/embed-demo-recording after regenerating the fixture")
+    }
+
     @Test func helpSaysHowToUseAnotherRecording() {
         let run = runShake("demo", "--help")
         #expect(run.status == 0)

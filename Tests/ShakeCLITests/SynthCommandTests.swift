@@ -71,7 +71,8 @@ private func shellWords(_ line: String) -> [String] {
         defer { folder.cleanUp() }
         let first = folder.file("first.csv")
         let run = runShake(
-            "synth", "clipped-shake", "--seed", "3", "--noise", "0.1", "--duration", "8", "-o", first)
+            "synth", "clipped-shake", "--seed", "3", "--noise", "0.1", "--duration", "8", "--quantize", "0.0625",
+            "-o", first)
         #expect(run.status == 0, "\(run.err)")
         let source = try #require(try readRecording(first).metadata.first { $0.key == "source" }?.value)
         var words = shellWords(source)
@@ -85,6 +86,8 @@ private func shellWords(_ line: String) -> [String] {
         let rows = try readRecording(second).rows
         #expect(abs(rows.last!.sample.time - 8) < 0.03)
         #expect(rows.allSatisfy { max(abs($0.sample.x), abs($0.sample.y), abs($0.sample.z)) <= 2 * standardGravity + 1e-5 })
+        // 0.0625 m/s² steps are exact in 5 decimals.
+        #expect(rows.allSatisfy { ($0.sample.y / 0.0625).rounded() * 0.0625 == $0.sample.y })
     }
 
     @Test func keepsAnExistingFileUnlessForced() throws {
@@ -107,6 +110,7 @@ private func shellWords(_ line: String) -> [String] {
         (["synth", "shakes", "--jitter", "1.5", "-o", "x.csv"], "--jitter"),
         (["synth", "shakes", "--seed", "-4", "-o", "x.csv"], "--seed"),
         (["synth", "shakes", "--clip", "lots", "-o", "x.csv"], "--clip"),
+        (["synth", "shakes", "--quantize", "0", "-o", "x.csv"], "--quantize"),
     ])
     func usageMistakesExit64(arguments: [String], message: String) {
         let run = runShake(arguments)

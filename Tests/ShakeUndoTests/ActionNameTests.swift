@@ -27,6 +27,10 @@ import ShakeUndo
         ("über änderung", "Über Änderung"),
         ("add 2 items", "Add 2 Items"),
         ("Delete Name ...", "Delete Name"),
+        ("rename (draft)", "Rename (Draft)"),
+        ("say \"hello\".", "Say \"Hello\""),
+        ("undo – ", "Undo"),
+        ("删除名称。", "删除名称"),
     ]
 
     @Test(arguments: capitalisation)
@@ -71,7 +75,7 @@ import ShakeUndo
         #expect(error.description.contains("25 characters"))
     }
 
-    @Test(arguments: ["", "   ", "...", " !? "])
+    @Test(arguments: ["", "   ", "...", " !? ", "— .", "\t\n"])
     func emptyNameIsRejected(raw: String) {
         #expect(throws: ActionNameError.empty(raw: raw)) { try ActionName(raw) }
     }

@@ -74,6 +74,7 @@ import ShakeUndo
         let shakeToUndo: ShakeToUndo
         let dispatcher = ShakeDispatcher()
         var prompts: [UndoPrompt] = []
+        var ignored: [ShakeToUndo.IgnoreReason] = []
         var answer: UndoChoice? = .undo
         var ownership: GestureOwnership?
 
@@ -91,6 +92,10 @@ import ShakeUndo
             record = { [unowned self] prompt in
                 self.prompts.append(prompt)
                 return self.answer
+            }
+            shakeToUndo.onIgnoredShake = { [unowned self] event, reason in
+                #expect(event.phase == .ended)
+                self.ignored.append(reason)
             }
             ownership = try dispatcher.claim(owner: "shake-to-undo", handler: shakeToUndo)
         }
@@ -143,6 +148,8 @@ import ShakeUndo
         host.shake(endingAt: 10)
         #expect(host.prompts.isEmpty)  // no active context
         #expect(host.log.entries.allSatisfy { $0.hasSuffix("prepare") })  // prepared, nothing given
+        #expect(host.ignored == [.nothingToUndoOrRedo, .noActiveContext])
+        #expect(host.ignored.map(\.description) == ["nothing to undo or redo", "no active undo context"])
     }
 
     @Test func shakeActsOnTheActiveContextOnly() throws {
@@ -164,6 +171,7 @@ import ShakeUndo
         host.shake(endingAt: 7)
         host.shake(endingAt: 9)
         #expect(host.prompts.count == 1)
+        #expect(host.ignored == [.promptShowing, .promptShowing])
         #expect(host.shakeToUndo.pendingPrompt?.undoTitle == "Undo Type Text")
 
         #expect(host.shakeToUndo.answer(.undo, at: 11) == .undone(try ActionName("Type Text")))
@@ -185,6 +193,7 @@ import ShakeUndo
         #expect(host.log.entries.isEmpty)  // not even prepared
         #expect(host.letter.text == "Dear Ada,")
         #expect(host.dispatcher.deliveredCount == 2)  // the owner got them, and chose to ignore them
+        #expect(host.ignored == [.disabled])
         host.shakeToUndo.isEnabled = true
         host.shake(endingAt: 10)
         #expect(host.prompts.count == 1)
@@ -198,6 +207,7 @@ import ShakeUndo
         #expect(host.prompts.isEmpty)
         #expect(host.log.entries == ["screen prepare", "speaker prepare", "motor prepare"])
         #expect(host.letter.text == "Dear Ada,")
+        #expect(host.ignored.isEmpty)  // a cancelled shake is not even reported as ignored
     }
 
     @Test func choiceAfterTheContextChangedIsNotApplied() throws {
@@ -232,7 +242,11 @@ import ShakeUndo
         let host = try Host()
         host.letter.setText("Dear Ada,", name: "type text")
         var outcomes: [UndoPromptOutcome] = []
-        host.shakeToUndo.onOutcome = { _, _, outcome in outcomes.append(outcome) }
+        let log = host.log
+        host.shakeToUndo.onOutcome = { _, _, outcome in
+            outcomes.append(outcome)
+            log.entries.append("outcome: \(outcome)")
+        }
         host.dispatcher.dispatch(shakeEvent(.began, at: 1))
         #expect(host.log.entries == ["screen prepare", "speaker prepare", "motor prepare"])
         host.dispatcher.dispatch(shakeEvent(.ended, at: 2))
@@ -242,7 +256,8 @@ import ShakeUndo
             "screen impact medium", "speaker impact medium", "motor impact medium",
             // ready for the answer
             "screen prepare", "speaker prepare", "motor prepare",
-            // undo applied: a success notification, not an impact
+            // undo applied, then a success notification (not an impact)
+            "outcome: undone Type Text",
             "screen notification success", "speaker notification success", "motor notification success",
         ])
         #expect(outcomes == [.undone(try ActionName("Type Text"))])

@@ -1,0 +1,76 @@
+import CLibIIO
+
+/// What discovery knows about one accelerometer. `Codable` for `shake devices --format json`.
+public struct AccelerometerDescription: Hashable, Sendable, Codable {
+    /// libiio's device id, e.g. `"iio:device0"`.
+    public var id: String
+    /// The driver's device name, e.g. `"lis3dh"`; nil when it has none.
+    public var name: String?
+    /// The `label` attribute (e.g. `"accel-display"`), when the firmware gives one.
+    public var label: String?
+    /// `in_accel_scale`: m/s² per LSB after offset. nil when absent (raw values are used as-is).
+    public var scale: Double?
+    /// `in_accel_offset`, in LSB, added to raw before scaling. nil when absent (0).
+    public var offset: Double?
+    /// Current `sampling_frequency` in hertz; nil when the device has none.
+    public var samplingFrequencyHertz: Double?
+    /// `sampling_frequency_available` in hertz, ascending; empty when not published.
+    public var availableSamplingFrequenciesHertz: [Double]
+    /// True when the axes are scan elements and can be read through a buffer; false means
+    /// samples are read by polling `in_accel_*_raw`.
+    public var isBufferCapable: Bool
+    /// True when a `timestamp` scan element supplies nanosecond timestamps.
+    public var hasTimestampChannel: Bool
+    /// Storage format of the axes, e.g. `"le:s16/16>>0"` (little-endian, signed, 16 of 16 bits, shift 0).
+    public var scanFormat: String?
+    /// The name of the current trigger, when one is set.
+    public var currentTrigger: String?
+    /// The device's mount matrix, when it publishes one.
+    public var mountMatrix: MountMatrix?
+
+    /// A name to show and to select the device by: the name, else the id.
+    public var displayName: String { name ?? id }
+
+    public init(
+        id: String, name: String? = nil, label: String? = nil, scale: Double? = nil, offset: Double? = nil,
+        samplingFrequencyHertz: Double? = nil, availableSamplingFrequenciesHertz: [Double] = [],
+        isBufferCapable: Bool = false, hasTimestampChannel: Bool = false, scanFormat: String? = nil,
+        currentTrigger: String? = nil, mountMatrix: MountMatrix? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.label = label
+        self.scale = scale
+        self.offset = offset
+        self.samplingFrequencyHertz = samplingFrequencyHertz
+        self.availableSamplingFrequenciesHertz = availableSamplingFrequenciesHertz
+        self.isBufferCapable = isBufferCapable
+        self.hasTimestampChannel = hasTimestampChannel
+        self.scanFormat = scanFormat
+        self.currentTrigger = currentTrigger
+        self.mountMatrix = mountMatrix
+    }
+
+    init(device: OpaquePointer, axes: AccelerometerChannels) throws(IIOError) {
+        let attributes = DeviceAttributes(device: device, axes: axes)
+        id = LibIIO.id(ofDevice: device)
+        name = LibIIO.name(ofDevice: device)
+        label = LibIIO.label(ofDevice: device)
+        scale = try attributes.number(channelAttribute: "scale")
+        offset = try attributes.number(channelAttribute: "offset")
+        samplingFrequencyHertz = try attributes.samplingFrequency()
+        availableSamplingFrequenciesHertz = try attributes.availableSamplingFrequencies()
+        isBufferCapable = axes.areScanElements
+        hasTimestampChannel = axes.timestamp != nil
+        scanFormat = LibIIO.dataFormat(axes.x).map(Self.describe)
+        currentTrigger = try LibIIO.trigger(of: device, deviceLabel: attributes.label).map {
+            LibIIO.name(ofDevice: $0) ?? LibIIO.id(ofDevice: $0)
+        }
+        mountMatrix = try attributes.mountMatrix()
+    }
+
+    /// `le:s16/16>>0` from libiio's data format.
+    static func describe(_ format: iio_data_format) -> String {
+        "\(format.is_be ? "be" : "le"):\(format.is_signed ? "s" : "u")\(format.bits)/\(format.length)>>\(format.shift)"
+    }
+}

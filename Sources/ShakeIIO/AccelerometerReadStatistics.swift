@@ -1,0 +1,21 @@
+/// Counters kept while reading, so that lost samples are reported, never hidden.
+public struct AccelerometerReadStatistics: Hashable, Sendable, Codable {
+    /// Samples handed to the caller.
+    public var samplesDelivered = 0
+    /// Buffer refills (buffered mode) or attribute polls (polled mode) that returned data.
+    public var reads = 0
+    /// Samples missing, estimated from gaps: in buffered mode from timestamps further apart than
+    /// 1.5 sample periods (`round(Δt · rate) − 1` each), in polled mode from poll ticks missed
+    /// because the reader ran late.
+    public var droppedSamples = 0
+    /// Number of gaps (each may drop several samples).
+    public var gaps = 0
+    /// Samples whose timestamp did not increase; they are discarded.
+    public var outOfOrderSamples = 0
+    /// Samples the async stream's consumer did not take in time (queue full); discarded.
+    public var consumerOverruns = 0
+    /// Time of the last delivered sample, seconds since the first one.
+    public var lastSampleTime: Double?
+
+    public init() {}
+}

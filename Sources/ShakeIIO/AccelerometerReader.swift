@@ -1,0 +1,386 @@
+import CLibIIO
+import ShakeDetection
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reads samples from one IIO accelerometer, in m/s² with gravity included, in the device's
+/// axes (mount matrix applied), with times in seconds since the first sample.
+///
+/// Buffered mode enables the `accel_x/y/z` scan elements (and `timestamp`, whose nanoseconds
+/// give the sample times; without it a monotonic clock does), refills a buffer of
+/// ``AccelerometerReadOptions/bufferDuration`` seconds of samples, converts each scan with
+/// libiio's `iio_channel_convert` (endianness, sign, shift) and computes
+/// `a = (raw + offset) · scale`. Polled mode reads `in_accel_*_raw` at the sampling rate.
+///
+/// Use ``run(_:)`` (blocking, callback per sample), ``start(onSample:onFinish:)`` (a
+/// background thread) or ``samples()`` (an async sequence). Reading ends normally after
+/// ``stop()``, and with an ``IIOError`` when the device vanishes (`.deviceGone`), stalls for
+/// ``AccelerometerReadOptions/readTimeout`` seconds (`.timedOut`) or denies access.
+///
+/// Thread safety: libiio is only called from the thread that created the reader and then from
+/// the one thread running ``run(_:)``; ``stop()`` and ``statistics`` may be used from any
+/// thread (a pipe, `iio_buffer_cancel` and a mutex), hence `@unchecked Sendable`.
+public final class AccelerometerReader: @unchecked Sendable {
+    /// The device as discovered (its sampling frequency is the one configured for reading).
+    public let device: AccelerometerDescription
+    /// The context URI, e.g. `"local:"`.
+    public let uri: String
+    /// ``AccelerometerReadOptions/Mode/buffered`` or ``AccelerometerReadOptions/Mode/polled``.
+    public let mode: AccelerometerReadOptions.Mode
+    /// Sampling rate in hertz in effect: the device's after setting the nearest available value.
+    public let rateHertz: Double
+    /// The rotation applied to every sample (identity when the device publishes none).
+    public let mountMatrix: MountMatrix
+    /// Samples per buffer refill (1 in polled mode).
+    public let samplesPerRead: Int
+    /// The options given.
+    public let options: AccelerometerReadOptions
+
+    private let context: IIOContext
+    private let devicePointer: OpaquePointer
+    private let axes: AccelerometerChannels
+    private let attributes: DeviceAttributes
+    private let scale: Double
+    private let offset: Double
+    private let wakeRead: CInt
+    private let wakeWrite: CInt
+    private let state = Mutex(State())
+
+    private struct State {
+        var statistics = AccelerometerReadStatistics()
+        var stopped = false
+        var running = false
+        var buffer: BufferHandle?
+    }
+
+    /// A buffer pointer that `stop()` may pass to `iio_buffer_cancel` from another thread.
+    private struct BufferHandle: @unchecked Sendable { let pointer: OpaquePointer }
+
+    /// Opens `uri`, finds the accelerometer `deviceName` (name, label or id; the first one when
+    /// nil) and configures it: sampling frequency set to the value nearest
+    /// ``AccelerometerReadOptions/rateHertz``, trigger attached when one is named.
+    /// - Throws: ``IIOError`` naming the C function, device and attribute that failed.
+    public init(uri: String = IIOContext.defaultURI, device deviceName: String? = nil,
+                options: AccelerometerReadOptions = AccelerometerReadOptions()) throws(IIOError) {
+        let context = try IIOContext(uri: uri, timeout: max(0.001, options.readTimeout))
+        let (device, axes) = try context.accelerometer(named: deviceName)
+        let attributes = DeviceAttributes(device: device, axes: axes)
+        var description = try AccelerometerDescription(device: device, axes: axes)
+
+        let mode: AccelerometerReadOptions.Mode
+        switch options.mode {
+        case .automatic: mode = description.isBufferCapable ? .buffered : .polled
+        case .buffered:
+            guard description.isBufferCapable else {
+                throw IIOError(code: .notImplemented, function: "iio_device_create_buffer", uri: uri,
+                               device: attributes.label,
+                               detail: "the device has no buffer (its accel channels are not scan elements); use polled mode")
+            }
+            mode = .buffered
+        case .polled: mode = .polled
+        }
+
+        if let requested = options.rateHertz {
+            guard requested > 0, requested.isFinite else {
+                throw IIOError(code: .invalidArgument, function: "sampling_frequency", device: attributes.label,
+                               attribute: "sampling_frequency", detail: "rate \(requested) Hz is not positive",
+                               kind: .badValue)
+            }
+            if description.samplingFrequencyHertz != nil {
+                let chosen = SamplingFrequencies.nearest(to: requested, in: description.availableSamplingFrequenciesHertz)
+                if chosen != description.samplingFrequencyHertz {
+                    try attributes.setSamplingFrequency(chosen)
+                }
+                description.samplingFrequencyHertz = try attributes.samplingFrequency() ?? chosen
+            }
+        }
+        let rate = mode == .polled
+            ? (options.rateHertz ?? description.samplingFrequencyHertz ?? 100)
+            : (description.samplingFrequencyHertz ?? options.rateHertz ?? 100)
+
+        if let triggerName = options.trigger {
+            guard let trigger = LibIIO.devices(context.pointer).first(where: {
+                LibIIO.isTrigger($0) && (LibIIO.name(ofDevice: $0) == triggerName || LibIIO.id(ofDevice: $0) == triggerName)
+            }) else {
+                throw IIOError(code: .noSuchDevice, function: "iio_device_set_trigger", uri: uri,
+                               device: attributes.label, attribute: "trigger/current_trigger",
+                               detail: "no trigger named '\(triggerName)'", kind: .notFound)
+            }
+            try LibIIO.setTrigger(device, trigger, deviceLabel: attributes.label)
+            description.currentTrigger = triggerName
+        }
+
+        var fds: [CInt] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            throw IIOError(code: IIOErrno(rawValue: errno), function: "pipe", device: attributes.label)
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+
+        self.context = context
+        self.device = description
+        self.uri = uri
+        self.mode = mode
+        self.rateHertz = rate
+        self.mountMatrix = options.mountMatrix ?? description.mountMatrix ?? .identity
+        self.samplesPerRead = mode == .polled ? 1 : max(1, Int((rate * options.bufferDuration).rounded()))
+        self.options = options
+        self.devicePointer = device
+        self.axes = axes
+        self.attributes = attributes
+        self.scale = description.scale ?? 1
+        self.offset = description.offset ?? 0
+        self.wakeRead = fds[0]
+        self.wakeWrite = fds[1]
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// Counters so far (samples delivered, dropped, gaps, overruns).
+    public var statistics: AccelerometerReadStatistics { state.withLock { $0.statistics } }
+
+    /// Ends reading: ``run(_:)`` returns normally (after the sample it is delivering), the async
+    /// sequence finishes. Safe from any thread, and more than once.
+    public func stop() {
+        let buffer = state.withLock { state -> BufferHandle? in
+            state.stopped = true
+            return state.buffer
+        }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+        if let buffer, mode == .buffered, !usesPollDescriptor.withLock({ $0 }) {
+            LibIIO.cancel(buffer.pointer)
+        }
+    }
+
+    private let usesPollDescriptor = Mutex(false)
+
+    func countConsumerOverrun() { state.withLock { $0.statistics.consumerOverruns += 1 } }
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// Reads until ``stop()`` or a failure, calling `onSample` for each sample in order on the
+    /// calling thread. Call it once per reader.
+    /// - Throws: ``IIOError`` when the device vanishes, stalls or fails; whatever `onSample` throws.
+    public func run(_ onSample: (Sample) throws -> Void) throws {
+        let alreadyRunning = state.withLock { state -> Bool in
+            defer { state.running = true }
+            return state.running
+        }
+        guard !alreadyRunning else {
+            throw IIOError(code: .busy, function: "AccelerometerReader.run", device: attributes.label,
+                           detail: "this reader is already reading; create one reader per stream")
+        }
+        switch mode {
+        case .polled: try runPolled(onSample)
+        default: try runBuffered(onSample)
+        }
+    }
+
+    // MARK: Delivery
+
+    private var previousTime: Double?
+    private var firstTimestampNanoseconds: Int64?
+    private let startMonotonic = AccelerometerReader.monotonicSeconds()
+
+    /// Applies offset, scale and mount matrix; checks time order and counts gaps; delivers.
+    private func deliver(time: Double, raw: (Int64, Int64, Int64), _ onSample: (Sample) throws -> Void) rethrows {
+        if let previousTime {
+            let step = time - previousTime
+            if !(step > 0) {
+                state.withLock { $0.statistics.outOfOrderSamples += 1 }
+                return
+            }
+            if step > 1.5 / rateHertz {
+                let missing = max(1, Int((step * rateHertz).rounded()) - 1)
+                state.withLock {
+                    $0.statistics.droppedSamples += missing
+                    $0.statistics.gaps += 1
+                }
+            }
+        }
+        previousTime = time
+        let sensor = (x: (Double(raw.0) + offset) * scale,
+                      y: (Double(raw.1) + offset) * scale,
+                      z: (Double(raw.2) + offset) * scale)
+        let rotated = mountMatrix.isIdentity ? sensor : mountMatrix.apply(x: sensor.x, y: sensor.y, z: sensor.z)
+        state.withLock {
+            $0.statistics.samplesDelivered += 1
+            $0.statistics.lastSampleTime = time
+        }
+        try onSample(Sample(time: time, x: rotated.x, y: rotated.y, z: rotated.z))
+    }
+
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    // MARK: Polled
+
+    private func runPolled(_ onSample: (Sample) throws -> Void) throws {
+        let period = 1 / rateHertz
+        var due = Self.monotonicSeconds()
+        while true {
+            if try waitForWake(until: due) { return }
+            let x = try readRaw(axes.x)
+            let y = try readRaw(axes.y)
+            let z = try readRaw(axes.z)
+            let now = Self.monotonicSeconds()
+            state.withLock { $0.statistics.reads += 1 }
+            try deliver(time: now - startMonotonic, raw: (x, y, z), onSample)
+            if isStopped { return }
+            due += period
+            if now - due > period {
+                let missed = Int((now - due) / period)
+                due += Double(missed) * period
+                state.withLock {
+                    $0.statistics.droppedSamples += missed
+                    $0.statistics.gaps += 1
+                }
+            }
+        }
+    }
+
+    private func readRaw(_ channel: OpaquePointer) throws(IIOError) -> Int64 {
+        let text: String
+        do {
+            text = try LibIIO.readChannelAttribute(channel, "raw", deviceLabel: attributes.label)
+        } catch {
+            throw vanishedIfGone(error)
+        }
+        guard let value = Int64(text) ?? Double(text).map({ Int64($0) }) else {
+            throw IIOError(code: .invalidArgument, function: "iio_channel_attr_read", device: attributes.label,
+                           channel: LibIIO.id(ofChannel: channel), attribute: "raw",
+                           detail: "'\(text)' is not an integer", kind: .badValue)
+        }
+        return value
+    }
+
+    /// Sleeps until `deadline` (monotonic seconds) or a stop; true when stopped.
+    private func waitForWake(until deadline: Double) throws(IIOError) -> Bool {
+        while true {
+            if isStopped { return true }
+            let remaining = deadline - Self.monotonicSeconds()
+            if remaining <= 0 { return false }
+            var descriptor = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, CInt(min(1000, (remaining * 1000).rounded(.up))))
+        }
+    }
+
+    // MARK: Buffered
+
+    private func runBuffered(_ onSample: (Sample) throws -> Void) throws {
+        for channel in LibIIO.channels(devicePointer) { LibIIO.setEnabled(channel, false) }
+        for channel in axes.axes { LibIIO.setEnabled(channel, true) }
+        if let timestamp = axes.timestamp { LibIIO.setEnabled(timestamp, true) }
+        let buffer = try LibIIO.createBuffer(devicePointer, samples: samplesPerRead, deviceLabel: attributes.label)
+        defer {
+            state.withLock { $0.buffer = nil }
+            LibIIO.destroyBuffer(buffer)
+        }
+        let pollDescriptor: CInt? = LibIIO.setBlocking(buffer, false) ? LibIIO.pollDescriptor(buffer) : nil
+        if pollDescriptor == nil { _ = LibIIO.setBlocking(buffer, true) }
+        usesPollDescriptor.withLock { $0 = pollDescriptor != nil }
+        state.withLock { $0.buffer = BufferHandle(pointer: buffer) }
+        if isStopped { return }
+
+        let formats = axes.axes.map { LibIIO.dataFormat($0)! }
+        let timestampFormat = axes.timestamp.flatMap(LibIIO.dataFormat)
+        var lastData = Self.monotonicSeconds()
+
+        while true {
+            if let pollDescriptor {
+                var descriptors = [pollfd(fd: pollDescriptor, events: Int16(POLLIN), revents: 0),
+                                   pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+                let remaining = lastData + options.readTimeout - Self.monotonicSeconds()
+                if remaining <= 0 { try stalled() }
+                let ready = poll(&descriptors, 2, CInt(min(1000, (remaining * 1000).rounded(.up))))
+                if isStopped { return }
+                if ready == 0 { continue }
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    throw IIOError(code: IIOErrno(rawValue: errno), function: "poll", device: attributes.label)
+                }
+            }
+            switch LibIIO.refill(buffer) {
+            case .failed(let code):
+                if isStopped { return }
+                if code == .tryAgain { continue }
+                if code == .timedOut { try stalled() }
+                throw vanishedIfGone(IIOError(code: code, function: "iio_buffer_refill", uri: uri, device: attributes.label))
+            case .bytes(let count):
+                if count <= 0 { continue }
+                lastData = Self.monotonicSeconds()
+                state.withLock { $0.statistics.reads += 1 }
+                try decode(buffer, formats: formats, timestampFormat: timestampFormat, received: lastData, onSample)
+                if isStopped { return }
+            }
+        }
+    }
+
+    private func decode(
+        _ buffer: OpaquePointer, formats: [iio_data_format], timestampFormat: iio_data_format?,
+        received: Double, _ onSample: (Sample) throws -> Void
+    ) throws {
+        let x = LibIIO.layout(buffer, first: axes.x)
+        guard let xFirst = x.first, let end = x.end, x.step > 0 else { return }
+        let yFirst = LibIIO.layout(buffer, first: axes.y).first!
+        let zFirst = LibIIO.layout(buffer, first: axes.z).first!
+        let timestampFirst = axes.timestamp.flatMap { LibIIO.layout(buffer, first: $0).first }
+        let count = (end - xFirst + x.step - 1) / x.step
+        for index in 0..<count {
+            let offset = index * x.step
+            let raw = (LibIIO.convert(axes.x, from: xFirst + offset, format: formats[0]),
+                       LibIIO.convert(axes.y, from: yFirst + offset, format: formats[1]),
+                       LibIIO.convert(axes.z, from: zFirst + offset, format: formats[2]))
+            let time: Double
+            if let timestampFirst, let timestampFormat, let channel = axes.timestamp {
+                let nanoseconds = LibIIO.convert(channel, from: timestampFirst + offset, format: timestampFormat)
+                let origin = firstTimestampNanoseconds ?? nanoseconds
+                firstTimestampNanoseconds = origin
+                time = Double(nanoseconds &- origin) / 1e9
+            } else {
+                time = received - startMonotonic - Double(count - 1 - index) / rateHertz
+            }
+            try deliver(time: time, raw: raw, onSample)
+        }
+    }
+
+    /// No data for `readTimeout` seconds: a vanished device, or a stall.
+    private func stalled() throws(IIOError) -> Never {
+        do {
+            _ = try LibIIO.readChannelAttribute(axes.x, "raw", deviceLabel: attributes.label)
+        } catch where error.kind == .deviceGone {
+            let delivered = statistics.samplesDelivered
+            throw IIOError(
+                code: error.code, function: "iio_buffer_refill", uri: uri, device: attributes.label,
+                detail: "device vanished after \(delivered) sample\(delivered == 1 ? "" : "s") (no samples for "
+                    + "\(options.readTimeout) s, and its attribute in_accel_x_raw is gone)", kind: .deviceGone)
+        } catch {
+            // Busy or unreadable while buffering: the device is still there.
+        }
+        throw IIOError(code: .timedOut, function: "iio_buffer_refill", uri: uri, device: attributes.label,
+                       detail: "no samples for \(options.readTimeout) s", kind: .timedOut)
+    }
+
+    /// Rewrites errors that mean the device is gone into one clear `.deviceGone` error.
+    private func vanishedIfGone(_ error: IIOError) -> IIOError {
+        guard error.kind == .deviceGone || error.code == .ioError else { return error }
+        var gone = error
+        gone.kind = .deviceGone
+        let delivered = statistics.samplesDelivered
+        gone.detail = "device vanished after \(delivered) sample\(delivered == 1 ? "" : "s")"
+        return gone
+    }
+}

@@ -1,0 +1,75 @@
+/// Reads an accelerometer's attributes wherever the driver put them: on the device
+/// (`sampling_frequency`) or shared by the accel channels (`in_accel_sampling_frequency`,
+/// which libiio lists as the channel attribute `sampling_frequency`).
+struct DeviceAttributes {
+    let device: OpaquePointer
+    let axes: AccelerometerChannels
+    /// The device's name (or id) for error messages.
+    let label: String
+
+    init(device: OpaquePointer, axes: AccelerometerChannels) {
+        self.device = device
+        self.axes = axes
+        label = LibIIO.name(ofDevice: device) ?? LibIIO.id(ofDevice: device)
+    }
+
+    var deviceAttributeNames: Set<String> { Set(LibIIO.attributeNames(ofDevice: device)) }
+
+    /// The text of a device attribute, or of the x channel's attribute of the same name; nil if neither exists.
+    func text(_ attribute: String) throws(IIOError) -> (text: String, onChannel: Bool)? {
+        if deviceAttributeNames.contains(attribute) {
+            return (try LibIIO.readAttribute(device, attribute, deviceLabel: label), false)
+        }
+        if LibIIO.hasAttribute(axes.x, attribute) {
+            return (try LibIIO.readChannelAttribute(axes.x, attribute, deviceLabel: label), true)
+        }
+        return nil
+    }
+
+    /// A numeric channel attribute of `accel_x` (`scale`, `offset`); nil when absent.
+    func number(channelAttribute attribute: String) throws(IIOError) -> Double? {
+        guard LibIIO.hasAttribute(axes.x, attribute) else { return nil }
+        let text = try LibIIO.readChannelAttribute(axes.x, attribute, deviceLabel: label)
+        guard let value = Double(text), value.isFinite else {
+            throw IIOError(code: .invalidArgument, function: "iio_channel_attr_read", device: label,
+                           channel: "accel_x", attribute: attribute,
+                           detail: "'\(text)' is not a number", kind: .badValue)
+        }
+        return value
+    }
+
+    func samplingFrequency() throws(IIOError) -> Double? {
+        guard let (text, _) = try text("sampling_frequency") else { return nil }
+        return Double(text)
+    }
+
+    func availableSamplingFrequencies() throws(IIOError) -> [Double] {
+        guard let (text, _) = try text("sampling_frequency_available") else { return [] }
+        return SamplingFrequencies.parse(text)
+    }
+
+    /// Writes `sampling_frequency` (hertz) where it lives.
+    func setSamplingFrequency(_ hertz: Double) throws(IIOError) {
+        let value = hertz == hertz.rounded() ? String(Int64(hertz)) : String(hertz)
+        if deviceAttributeNames.contains("sampling_frequency") {
+            try LibIIO.writeAttribute(device, "sampling_frequency", value, deviceLabel: label)
+        } else if LibIIO.hasAttribute(axes.x, "sampling_frequency") {
+            try LibIIO.writeChannelAttribute(axes.x, "sampling_frequency", value, deviceLabel: label)
+        }
+    }
+
+    /// `in_accel_mount_matrix` (a channel attribute `mount_matrix` to libiio) or
+    /// `in_mount_matrix` / `mount_matrix` on the device; nil when the device has none.
+    func mountMatrix() throws(IIOError) -> MountMatrix? {
+        if LibIIO.hasAttribute(axes.x, "mount_matrix") {
+            let text = try LibIIO.readChannelAttribute(axes.x, "mount_matrix", deviceLabel: label)
+            return try MountMatrix(parsing: text, device: label, attribute: "in_accel_mount_matrix")
+        }
+        for attribute in ["in_accel_mount_matrix", "in_mount_matrix", "mount_matrix"]
+        where deviceAttributeNames.contains(attribute) {
+            let text = try LibIIO.readAttribute(device, attribute, deviceLabel: label)
+            return try MountMatrix(parsing: text, device: label, attribute: attribute)
+        }
+        return nil
+    }
+}

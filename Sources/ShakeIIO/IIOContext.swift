@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An open libiio context: the set of IIO devices behind a URI.
+///
+/// URIs (libiio 0.24): `local:` (this machine's sysfs, the default), `ip:HOST` (a remote
+/// `iiod`, `ip:127.0.0.1` for one on this machine), `usb:BUS.ADDRESS.INTERFACE` (`usb:` for the
+/// first one found), `xml:FILE` (a description only, no samples).
+///
+/// The handle has a single owner: copying is impossible, and the C context is destroyed when
+/// the value goes away (`deinit`) or at ``close()``. Not thread-safe: use it from one thread at
+/// a time.
+public struct IIOContext: ~Copyable {
+    let pointer: OpaquePointer
+    /// The URI this context was created from, e.g. `"local:"`.
+    public let uri: String
+
+    /// The URI used when none is given: `local:`.
+    public static let defaultURI = "local:"
+
+    /// Opens the context at `uri`.
+    /// - Parameter timeout: I/O timeout in seconds for this context's backend (libiio defaults:
+    ///   1 s local, 5 s network); nil keeps the backend's default.
+    /// - Throws: ``IIOError`` naming `iio_create_context_from_uri` and the URI.
+    /// The corresponding C function is `iio_create_context_from_uri`.
+    ///
+    /// For network URIs (`ip:`), SIGPIPE is ignored process-wide from then on: libiio 0.24
+    /// writes to its socket in a way that raises SIGPIPE when `iiod` has gone away, which would
+    /// kill the process instead of returning `EPIPE`.
+    public init(uri: String = IIOContext.defaultURI, timeout: Double? = nil) throws(IIOError) {
+        if uri.hasPrefix("ip:") { signal(SIGPIPE, SIG_IGN) }
+        let context = try LibIIO.createContext(uri: uri)
+        if let timeout {
+            do {
+                try LibIIO.setTimeout(context, milliseconds: UInt32(max(1, (timeout * 1000).rounded())), uri: uri)
+            } catch {
+                LibIIO.destroyContext(context)
+                throw error
+            }
+        }
+        pointer = context
+        self.uri = uri
+    }
+
+    deinit { LibIIO.destroyContext(pointer) }
+
+    /// Destroys the C context now. The corresponding C function is `iio_context_destroy`.
+    public consuming func close() {}
+
+    /// The backend serving this context: `"local"`, `"network"`, `"usb"` or `"xml"`.
+    public var backend: String { LibIIO.backendName(pointer) }
+
+    /// Sets the I/O timeout in seconds (0: wait forever).
+    /// The corresponding C function is `iio_context_set_timeout`.
+    public func setTimeout(_ seconds: Double) throws(IIOError) {
+        try LibIIO.setTimeout(pointer, milliseconds: UInt32(max(0, (seconds * 1000).rounded())), uri: uri)
+    }
+
+    /// Every accelerometer in the context: devices with `accel_x`, `accel_y` and `accel_z`
+    /// input channels. Reads each one's attributes (scale, offset, sampling frequency...).
+    public func accelerometers() throws(IIOError) -> [AccelerometerDescription] {
+        var found: [AccelerometerDescription] = []
+        for device in LibIIO.devices(pointer) where !LibIIO.isTrigger(device) {
+            guard let axes = AccelerometerChannels(device: device) else { continue }
+            found.append(try AccelerometerDescription(device: device, axes: axes))
+        }
+        return found
+    }
+
+    /// Finds the accelerometer whose name, label or id is `name`; the first accelerometer when
+    /// `name` is nil.
+    /// - Throws: ``IIOError`` of kind `.notFound` listing the accelerometers present.
+    func accelerometer(named name: String?) throws(IIOError) -> (device: OpaquePointer, axes: AccelerometerChannels) {
+        var candidates: [(OpaquePointer, AccelerometerChannels)] = []
+        for device in LibIIO.devices(pointer) where !LibIIO.isTrigger(device) {
+            if let axes = AccelerometerChannels(device: device) { candidates.append((device, axes)) }
+        }
+        if let name {
+            if let match = candidates.first(where: { device, _ in
+                LibIIO.name(ofDevice: device) == name || LibIIO.label(ofDevice: device) == name
+                    || LibIIO.id(ofDevice: device) == name
+            }) {
+                return match
+            }
+        } else if let first = candidates.first {
+            return first
+        }
+        let present = candidates.map { device, _ in
+            LibIIO.name(ofDevice: device) ?? LibIIO.id(ofDevice: device)
+        }
+        throw IIOError(
+            code: .noSuchDevice, function: "iio_context_find_device", uri: uri, device: name,
+            detail: present.isEmpty
+                ? "no accelerometer (device with accel_x, accel_y and accel_z input channels) in this context"
+                : "no such accelerometer; present: \(present.joined(separator: ", "))",
+            kind: .notFound)
+    }
+}

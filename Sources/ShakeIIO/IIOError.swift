@@ -1,0 +1,94 @@
+/// A failure talking to an IIO device through libiio.
+///
+/// Names the C function that failed and, where there is one, the context URI, device, channel
+/// and attribute, e.g.
+/// `iio_device_attr_read(device "accel0", attribute "sampling_frequency"): Permission denied (EACCES)`,
+/// followed by a hint for permission errors and vanished devices.
+public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of failure this is, for code that reacts to it.
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// The device, its files or the connection to a remote `iiod` went away mid-use.
+        case deviceGone
+        /// No permission to read sysfs or `/dev/iio:deviceN`.
+        case permissionDenied
+        /// No samples arrived within the read timeout while the device was still present.
+        case timedOut
+        /// No such context, device or accelerometer.
+        case notFound
+        /// A value read from the device could not be understood.
+        case badValue
+        /// Anything else libiio reported.
+        case other
+    }
+
+    /// The errno code from libiio or the C library (`EINVAL` for values this library rejected).
+    public var code: IIOErrno
+    /// The C function (or library step) that failed, e.g. `"iio_buffer_refill"`.
+    public var function: String
+    /// The context URI, e.g. `"ip:127.0.0.1"`, when the failure concerns a whole context.
+    public var uri: String?
+    /// The device name (or id when it has no name).
+    public var device: String?
+    /// The channel id, e.g. `"accel_x"`.
+    public var channel: String?
+    /// The attribute, e.g. `"sampling_frequency"` or `"raw"`.
+    public var attribute: String?
+    /// Extra explanation appended after the errno text.
+    public var detail: String?
+    /// The kind, derived from the code unless set explicitly.
+    public var kind: Kind
+
+    public init(
+        code: IIOErrno, function: String, uri: String? = nil, device: String? = nil,
+        channel: String? = nil, attribute: String? = nil, detail: String? = nil, kind: Kind? = nil
+    ) {
+        self.code = code
+        self.function = function
+        self.uri = uri
+        self.device = device
+        self.channel = channel
+        self.attribute = attribute
+        self.detail = detail
+        self.kind = kind ?? Self.kind(for: code)
+    }
+
+    static func kind(for code: IIOErrno) -> Kind {
+        if code == .permissionDenied || code == .operationNotPermitted { return .permissionDenied }
+        if code == .timedOut { return .timedOut }
+        if code.meansDeviceGone { return .deviceGone }
+        return .other
+    }
+
+    /// Where it happened: `uri "ip:host", device "accel0", channel "accel_x", attribute "raw"`.
+    public var subject: String {
+        var parts: [String] = []
+        if let uri { parts.append("uri \"\(uri)\"") }
+        if let device { parts.append("device \"\(device)\"") }
+        if let channel { parts.append("channel \"\(channel)\"") }
+        if let attribute { parts.append("attribute \"\(attribute)\"") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// What the user can do about it, or nil.
+    public var hint: String? {
+        switch kind {
+        case .permissionDenied:
+            return "run as root, or give your user access to /dev/iio:device* and "
+                + "/sys/bus/iio/devices/*: add a udev rule such as "
+                + "SUBSYSTEM==\"iio\", GROUP=\"iio\", MODE=\"0660\" and add yourself to group iio"
+        case .deviceGone:
+            return "it was unplugged, its driver unbound, or the connection to iiod closed"
+        case .timedOut:
+            return "the device sent no samples in time: is it stalled, or its trigger not running?"
+        default:
+            return nil
+        }
+    }
+
+    public var description: String {
+        var text = "\(function)(\(subject)): \(code)"
+        if let detail { text += ": \(detail)" }
+        if let hint { text += "; \(hint)" }
+        return text
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A synthetic recording for the emulator tests: a device at rest (gravity on z, a small
+/// wobble so that every sample differs) with two strong shakes along x.
+struct Fixture {
+    /// Sample rate, Hz.
+    static let rateHertz = 50.0
+    /// Length, s.
+    static let duration = 12.0
+    /// Shakes: start and end in seconds; 3.5 Hz, ±22 m/s² along x.
+    static let shakes: [(start: Double, end: Double)] = [(3.0, 4.6), (8.0, 9.6)]
+
+    struct Row: Equatable {
+        var time: Double
+        var x: Double
+        var y: Double
+        var z: Double
+    }
+
+    let rows: [Row]
+    let path: String
+
+    /// Writes the fixture as a canonical CSV into `directory`.
+    init(in directory: URL) throws {
+        var rows: [Row] = []
+        let count = Int(Self.duration * Self.rateHertz)
+        for index in 0..<count {
+            let t = Double(index) / Self.rateHertz
+            var x = 0.4 * sin(2 * .pi * 0.37 * t) + 0.002 * Double(index % 7)
+            let y = 0.3 * cos(2 * .pi * 0.23 * t) - 0.15
+            let z = 9.80665 + 0.2 * sin(2 * .pi * 0.11 * t)
+            for shake in Self.shakes where t >= shake.start && t < shake.end {
+                x += 22 * sin(2 * .pi * 3.5 * (t - shake.start))
+            }
+            rows.append(Row(time: Self.round(t, 6), x: Self.round(x, 5), y: Self.round(y, 5), z: Self.round(z, 5)))
+        }
+        self.rows = rows
+        path = directory.appendingPathComponent("fixture.csv").path
+        var text = "# device: synthetic shakes for ShakeIIO tests\n# rate_hz: 50\n# units: m/s^2\ntime_s,x,y,z,shake\n"
+        for row in rows {
+            let inShake = Self.shakes.contains { row.time >= $0.start && row.time < $0.end }
+            text += String(format: "%.6f,%.5f,%.5f,%.5f,%d\n", row.time, row.x, row.y, row.z, inShake ? 1 : 0)
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    static func round(_ value: Double, _ decimals: Int) -> Double {
+        let factor = pow(10, Double(decimals))
+        return (value * factor).rounded() / factor
+    }
+
+    /// Reads a canonical CSV written by `shake record`: metadata and rows.
+    static func readRecording(_ path: String) throws -> (metadata: [String: String], rows: [Row]) {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var metadata: [String: String] = [:]
+        var rows: [Row] = []
+        var sawHeader = false
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("#") {
+                let parts = line.dropFirst().split(separator: ":", maxSplits: 1)
+                if parts.count == 2 {
+                    metadata[parts[0].trimmingCharacters(in: .whitespaces)] = parts[1].trimmingCharacters(in: .whitespaces)
+                }
+                continue
+            }
+            if !sawHeader {
+                sawHeader = true
+                guard line == "time_s,x,y,z" else { throw RecordingFormatError(line: String(line)) }
+                continue
+            }
+            let fields = line.split(separator: ",").map { Double($0) }
+            guard fields.count == 4, fields.allSatisfy({ $0 != nil }) else {
+                throw RecordingFormatError(line: String(line))
+            }
+            rows.append(Row(time: fields[0]!, x: fields[1]!, y: fields[2]!, z: fields[3]!))
+        }
+        guard sawHeader else { throw RecordingFormatError(line: "(no header)") }
+        return (metadata, rows)
+    }
+
+    struct RecordingFormatError: Error { var line: String }
+}

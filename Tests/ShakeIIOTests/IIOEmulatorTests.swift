@@ -1,0 +1,283 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of `shake devices`, `shake record` and `shake live` against the emulated
+/// accelerometer of `Scripts/iio-emulator`, through libiio's real local and network (iiod)
+/// backends. Need root; fail loudly otherwise unless SHAKEKIT_SKIP_IIO=1.
+@Suite(.serialized, .enabled(if: !Emulator.skipRequested, "SHAKEKIT_SKIP_IIO=1 is set"))
+final class IIOEmulatorTests {
+    static let uris = ["local:", "ip:127.0.0.1"]
+    /// The emulator's default in_accel_scale, m/s² per LSB.
+    static let scale = 0.004788
+    /// Quantisation of the raw format plus the 5-decimal rounding of fixture and recording.
+    static let tolerance = scale / 2 + 1.1e-5
+
+    let directory: URL
+    let fixture: Fixture
+
+    init() throws {
+        directory = try Emulator.temporaryDirectory()
+        fixture = try Fixture(in: directory)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func output(_ name: String = "recording.csv") -> String { directory.appendingPathComponent(name).path }
+
+    /// Expects `recorded` to equal `expected` sample by sample, within the raw format's quantisation.
+    func expectSamples(_ recorded: [Fixture.Row], match expected: ArraySlice<Fixture.Row>,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(recorded.count == expected.count, sourceLocation: sourceLocation)
+        var worst = 0.0
+        for (got, want) in zip(recorded, expected) {
+            #expect(abs(got.time - want.time) < 2e-6, "time \(got.time) vs \(want.time)", sourceLocation: sourceLocation)
+            worst = max(worst, abs(got.x - want.x), abs(got.y - want.y), abs(got.z - want.z))
+        }
+        #expect(worst <= Self.tolerance, "largest difference \(worst) m/s²", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: uris)
+    func devicesListsTheEmulatedAccelerometer(uri: String) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--iiod", "--name", "test-accel", "--label", "lid"],
+            command: [shake, "devices", "--uri", uri, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let devices = try #require(json["accelerometers"] as? [[String: Any]])
+        #expect(devices.count == 1)
+        let device = try #require(devices.first)
+        #expect(device["name"] as? String == "test-accel")
+        #expect(device["label"] as? String == "lid")
+        #expect(device["scale"] as? Double == Self.scale)
+        #expect(device["samplingFrequencyHertz"] as? Double == 50)
+        #expect((device["availableSamplingFrequenciesHertz"] as? [Double])?.contains(50) == true)
+        #expect(device["isBufferCapable"] as? Bool == true)
+        #expect(device["hasTimestampChannel"] as? Bool == true)
+        #expect(device["scanFormat"] as? String == "le:s16/16>>0")
+        #expect(device["currentTrigger"] as? String == "test-accel-dev0")
+        #expect(json["backend"] as? String == (uri == "local:" ? "local" : "network"))
+    }
+
+    @Test func devicesTextShowsPollingForADeviceWithoutBuffer() throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(fixture: fixture.path, options: ["--no-buffer"], command: [shake, "devices"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("iio:device0: shakekit-accel"))
+        #expect(result.stdout.contains("polled (no buffer)"))
+        #expect(result.stdout.contains("50 Hz"))
+    }
+
+    @Test(arguments: uris)
+    func recordGivesBackTheFixture(uri: String) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--iiod", "--fast"],
+            command: [shake, "record", "--uri", uri, "--duration", "10", "-o", output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        #expect(recording.metadata["device"] == "shakekit-accel")
+        #expect(recording.metadata["rate_hz"] == "50")
+        expectSamples(recording.rows, match: fixture.rows.prefix { $0.time < 10 })
+    }
+
+    @Test(arguments: uris)
+    func droppedSamplesAreCountedAndReported(uri: String) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--iiod", "--fast", "--drop", "100:109"],
+            command: [shake, "record", "--uri", uri, "--duration", "4", "-o", output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("dropped 10 in 1 gap"), "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        let expected = fixture.rows.prefix(100) + fixture.rows[110..<200]
+        expectSamples(recording.rows, match: expected[...])
+    }
+
+    @Test func recordLeavesAnExistingFileAlone() throws {
+        let shake = try Emulator.shake
+        try "precious\n".write(toFile: output(), atomically: true, encoding: .utf8)
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast"],
+            command: [shake, "record", "--duration", "1", "-o", output()])
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("already exists"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: output(), encoding: .utf8) == "precious\n")
+    }
+
+    @Test func pollingReadsADeviceWithoutBuffer() throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--no-buffer", "--speed", "2"],
+            command: [shake, "record", "--rate", "50", "--duration", "2", "-o", output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        // 2 s at 50 Hz; polling is not synchronised with the emulator's updates.
+        #expect((80...102).contains(recording.rows.count), "\(recording.rows.count) samples")
+        // Every polled sample is one of the fixture's, in playback order.
+        var position = 0
+        var unmatched = 0
+        for row in recording.rows {
+            let match = fixture.rows[position...].firstIndex {
+                abs($0.x - row.x) <= Self.tolerance && abs($0.y - row.y) <= Self.tolerance
+                    && abs($0.z - row.z) <= Self.tolerance
+            }
+            if let match { position = match } else { unmatched += 1 }
+        }
+        #expect(unmatched == 0)
+        // Played at double speed for 2 s: about 4 s of the fixture went by.
+        #expect((150...230).contains(position), "reached fixture sample \(position)")
+    }
+
+    /// (emulator's mount matrix, matrix given to `shake record`, how the recording relates to the fixture)
+    static let mountCases: [(device: String?, given: String?, expected: [[Double]])] = [
+        ("0, 1, 0; -1, 0, 0; 0, 0, 1", nil, [[1, 0, 0], [0, 1, 0], [0, 0, 1]]),
+        (nil, "0, 1, 0; -1, 0, 0; 0, 0, 1", [[0, 1, 0], [-1, 0, 0], [0, 0, 1]]),
+        ("0, 0, 1; 0, 1, 0; -1, 0, 0", "1, 0, 0; 0, 1, 0; 0, 0, 1", [[0, 0, -1], [0, 1, 0], [1, 0, 0]]),
+    ]
+
+    @Test(arguments: 0..<mountCases.count)
+    func mountMatrixIsApplied(caseIndex: Int) throws {
+        let shake = try Emulator.shake
+        let (device, given, expected) = Self.mountCases[caseIndex]
+        let options = ["--fast"] + (device.map { ["--mount-matrix", $0] } ?? [])
+        let command = [shake, "record", "--duration", "4", "-o", output()] + (given.map { ["--mount-matrix", $0] } ?? [])
+        let result = try Emulator.run(fixture: fixture.path, options: options, command: command)
+        #expect(result.status == 0, "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        let rotated = fixture.rows.prefix { $0.time < 4 }.map { row in
+            let v = [row.x, row.y, row.z]
+            let r = expected.map { $0[0] * v[0] + $0[1] * v[1] + $0[2] * v[2] }
+            return Fixture.Row(time: row.time, x: r[0], y: r[1], z: r[2])
+        }
+        expectSamples(recording.rows, match: rotated[...])
+    }
+
+    @Test(arguments: uris)
+    func deviceVanishingEndsTheRecordingAndKeepsEverySample(uri: String) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--iiod", "--fast", "--vanish-after", "300"],
+            command: [shake, "record", "--uri", uri, "--timeout", "1", "-o", output()])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("device vanished after 300 samples"), "\(result.stderr)")
+        #expect(result.stderr.contains("device \"shakekit-accel\""))
+        let recording = try Fixture.readRecording(output())
+        expectSamples(recording.rows, match: fixture.rows.prefix(300))
+    }
+
+    @Test func iiodDyingEndsTheRecordingAndKeepsEverySampleReceived() throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--iiod", "--fast", "--kill-iiod-after", "300"],
+            command: [shake, "record", "--uri", "ip:127.0.0.1", "-o", output()])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("iio_buffer_refill(uri \"ip:127.0.0.1\", device \"shakekit-accel\")"), "\(result.stderr)")
+        #expect(result.stderr.contains("connection to iiod closed"))
+        let recording = try Fixture.readRecording(output())
+        // Samples iiod had read but not sent die with it; everything that arrived is kept.
+        #expect((1...300).contains(recording.rows.count), "\(recording.rows.count) samples")
+        expectSamples(recording.rows, match: fixture.rows.prefix(recording.rows.count))
+    }
+
+    @Test func fullDiskEndsTheRecordingWithAValidFile() throws {
+        let shake = try Emulator.shake
+        let small = directory.appendingPathComponent("small-disk").path
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        // A 12 KiB tmpfs inside the emulator's mount namespace; the file is copied out after.
+        let script = "mount -t tmpfs -o size=12k tmpfs \"$1\" || exit 99; \"$0\" record -o \"$1/rec.csv\"; "
+            + "status=$?; cp \"$1/rec.csv\" \"$2\"; exit $status"
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast"], command: ["sh", "-c", script, shake, small, output()])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.contains("No space left on device"))
+        let recording = try Fixture.readRecording(output())
+        #expect(recording.rows.count > 200, "\(recording.rows.count) samples fit in 12 KiB")
+        #expect(result.stderr.contains("rec.csv keeps the \(recording.rows.count) samples written before"))
+        expectSamples(recording.rows, match: fixture.rows.prefix(recording.rows.count))
+    }
+
+    /// (URI, emulator fault options): the device itself vanishing and returning, or iiod restarting.
+    static let outages: [(uri: String, options: [String])] = [
+        ("local:", ["--vanish-after", "200", "--return-after", "1"]),
+        ("ip:127.0.0.1", ["--iiod", "--kill-iiod-after", "200", "--restart-iiod-after", "1"]),
+    ]
+
+    @Test(arguments: 0..<outages.count)
+    func reconnectResumesRecordingWhenTheDeviceComesBack(outage: Int) throws {
+        let shake = try Emulator.shake
+        let (uri, faults) = Self.outages[outage]
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast"] + faults,
+            command: [shake, "record", "--uri", uri, "--reconnect", "--timeout", "0.5", "--duration", "8", "-o", output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Device lost"))
+        #expect(result.stderr.contains("Reconnected to shakekit-accel"))
+        let rows = try Fixture.readRecording(output()).rows
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.time < $1.time })
+        // The outage shows as a gap in time of at least half a second.
+        let split = try #require(rows.indices.dropFirst().first { rows[$0].time - rows[$0 - 1].time >= 0.5 },
+                                 "no gap in the recording's times")
+        // Before it: the fixture's first samples, exactly; all 200 on the local backend (over iiod,
+        // samples in flight when it died are lost).
+        #expect(uri == "local:" ? split == 200 : (100...200).contains(split), "\(split) samples before the outage")
+        expectSamples(Array(rows[..<split]), match: fixture.rows.prefix(split))
+        // After it: a contiguous stretch of the fixture from where playback stopped.
+        let after = Array(rows[split...])
+        try #require(after.count > 50, "\(after.count) samples after the outage")
+        let start = try #require(fixture.rows.indices.first { index in
+            index >= split && abs(fixture.rows[index].x - after[0].x) <= Self.tolerance
+                && abs(fixture.rows[index].y - after[0].y) <= Self.tolerance
+                && abs(fixture.rows[index].z - after[0].z) <= Self.tolerance
+        })
+        #expect(uri == "local:" ? start == 200 : start >= 200 && start < 264, "resumed at fixture sample \(start)")
+        let resumed = fixture.rows[start..<min(fixture.rows.count, start + after.count)]
+        var worst = 0.0
+        for (got, want) in zip(after, resumed) {
+            worst = max(worst, abs(got.x - want.x), abs(got.y - want.y), abs(got.z - want.z))
+        }
+        #expect(worst <= Self.tolerance)
+    }
+
+    @Test func stalledDeviceTimesOutInsteadOfHanging() throws {
+        let shake = try Emulator.shake
+        let started = Date()
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast", "--stall-after", "120"],
+            command: [shake, "record", "--timeout", "0.5", "-o", output()])
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("no samples for 0.5 s"), "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        expectSamples(recording.rows, match: fixture.rows.prefix(120))
+    }
+
+    @Test(arguments: ["INT", "TERM"])
+    func signalStopsRecordingWithAValidFile(signal: String) throws {
+        let shake = try Emulator.shake
+        let script = "\"$0\" record -o \"$1\" & pid=$!; sleep 1.5; kill -\(signal) $pid; wait $pid"
+        let result = try Emulator.run(
+            fixture: fixture.path, options: [], command: ["sh", "-c", script, shake, output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        #expect(recording.rows.count >= 40, "\(recording.rows.count) samples in 1.5 s")
+        expectSamples(recording.rows, match: fixture.rows.prefix(recording.rows.count))
+    }
+
+    @Test(arguments: uris)
+    func liveReportsTheFixturesShakesWhenTheyHappen(uri: String) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--iiod", "--fast"],
+            command: [shake, "live", "--uri", uri, "--duration", "11.5", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let began = events.filter { $0["phase"] as? String == "began" }.compactMap { $0["time_s"] as? Double }
+        #expect(began.count == Fixture.shakes.count, "\(result.stdout)")
+        for (time, shake) in zip(began, Fixture.shakes) {
+            #expect(time >= shake.start && time <= shake.end + 1, "shake began at \(time) s, fixture \(shake)")
+        }
+    }
+}

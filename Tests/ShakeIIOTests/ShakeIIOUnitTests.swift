@@ -1,0 +1,69 @@
+import Testing
+@testable import ShakeIIO
+
+/// What users see from the library without a device: error texts, mount matrices, rates.
+@Suite struct ShakeIIOUnitTests {
+    @Test func permissionErrorNamesFunctionDeviceAttributeAndHowToGetAccess() {
+        let error = IIOError(code: .permissionDenied, function: "iio_device_attr_read",
+                             device: "accel0", attribute: "sampling_frequency")
+        #expect(error.kind == .permissionDenied)
+        #expect(error.description.hasPrefix(
+            "iio_device_attr_read(device \"accel0\", attribute \"sampling_frequency\"): Permission denied (EACCES)"))
+        #expect(error.description.contains("udev rule"))
+        #expect(error.description.contains("/dev/iio:device"))
+    }
+
+    @Test(arguments: [IIOErrno.noSuchDevice, .connectionReset, .brokenPipe, .notConnected, .noSuchFile])
+    func codesMeaningTheDeviceIsGoneAreClassifiedSo(code: IIOErrno) {
+        let error = IIOError(code: code, function: "iio_buffer_refill", device: "accel0")
+        #expect(error.kind == .deviceGone)
+        #expect(error.description.contains("unplugged"))
+    }
+
+    @Test func missingContextNamesTheURI() {
+        do {
+            _ = try IIOContext(uri: "bogus:thing")
+            Issue.record("a context from an unknown URI scheme was created")
+        } catch {
+            #expect(error.function == "iio_create_context_from_uri")
+            #expect(error.description.contains("uri \"bogus:thing\""))
+        }
+    }
+
+    @Test(arguments: [
+        ("1, 0, 0; 0, 1, 0; 0, 0, 1", (1.0, 2.0, 3.0), (1.0, 2.0, 3.0)),
+        ("0, 1, 0; -1, 0, 0; 0, 0, 1", (1.0, 2.0, 3.0), (2.0, -1.0, 3.0)),
+        ("-1, 0, 0; 0, -1, 0; 0, 0, -1", (1.0, 2.0, 3.0), (-1.0, -2.0, -3.0)),
+        ("0.5, 0, 0; 0, 1, 0; 0, 0, 1", (4.0, 2.0, 3.0), (2.0, 2.0, 3.0)),
+    ])
+    func mountMatrixRotatesSensorAxesToDeviceAxes(
+        text: String, sensor: (Double, Double, Double), device: (Double, Double, Double)
+    ) throws {
+        let matrix = try MountMatrix(parsing: text)
+        let result = matrix.apply(x: sensor.0, y: sensor.1, z: sensor.2)
+        #expect(result.x == device.0 && result.y == device.1 && result.z == device.2)
+        #expect(try MountMatrix(parsing: matrix.description) == matrix)
+    }
+
+    @Test(arguments: ["", "1, 0, 0; 0, 1, 0", "1, 0, 0; 0, 1, 0; 0, 0, x", "1, 0; 0, 1; 0, 0, 1, 0", "nan, 0, 0; 0, 1, 0; 0, 0, 1"])
+    func malformedMountMatrixIsRejectedNamingTheAttribute(text: String) {
+        do {
+            _ = try MountMatrix(parsing: text, device: "accel0", attribute: "in_accel_mount_matrix")
+            Issue.record("'\(text)' was accepted")
+        } catch {
+            #expect(error.kind == .badValue)
+            #expect(error.description.contains("device \"accel0\", attribute \"in_accel_mount_matrix\""))
+        }
+    }
+
+    @Test(arguments: [
+        ("12.5 25 50 100 200", 60.0, 50.0),
+        ("12.5 25 50 100 200", 75.0, 100.0),
+        ("12.5 25 50 100 200", 1000.0, 200.0),
+        ("[10 10 100]", 44.0, 40.0),
+        ("", 60.0, 60.0),
+    ])
+    func samplingFrequencyIsSetToTheNearestAvailable(available: String, requested: Double, chosen: Double) {
+        #expect(SamplingFrequencies.nearest(to: requested, in: SamplingFrequencies.parse(available)) == chosen)
+    }
+}
