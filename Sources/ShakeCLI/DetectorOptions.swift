@@ -11,6 +11,26 @@ enum DetectorOptions {
                 values: ShakeConfiguration.presetNames, default: "medium"),
     ]
 
+    /// `--detector shakekit|seismic`, for `replay` and `evaluate`.
+    static let detectorSpec = OptionSpec.option(
+        "detector", value: "name",
+        help: "Detector: ShakeKit's, or the Seismic baseline (3/4 of samples with |a| above 11/13/15 m/s² "
+            + "for light/medium/hard in a 0.5 s window; takes --preset, not --config).",
+        values: ["shakekit", "seismic"], default: "shakekit")
+
+    /// The detector chosen by `--detector` with its `--preset` or `--config`.
+    static func detector(_ arguments: ParsedArguments) throws -> SelectedDetector {
+        guard arguments.value("detector") == "seismic" else {
+            return .shakeKit(ShakeDetector(configuration: try configuration(arguments)))
+        }
+        if arguments.value("config") != nil {
+            throw UsageError("'--config' configures ShakeKit's detector; the seismic detector takes only '--preset'")
+        }
+        let name = arguments.value("preset") ?? "medium"
+        return .seismic(SeismicDetector(
+            thresholdMetersPerSecondSquared: SeismicDetector.threshold(preset: name) ?? SeismicDetector.mediumThreshold))
+    }
+
     static let formatSpec = OptionSpec.option(
         "format", value: "format", help: "Output format.", values: ["text", "json"], default: "text")
 
@@ -30,6 +50,34 @@ enum DetectorOptions {
         let name = arguments.value("preset") ?? "medium"
         // The parser has already checked the name against the preset list.
         return ShakeConfiguration.preset(named: name) ?? .default
+    }
+}
+
+/// The detector `replay` and `evaluate` run: ShakeKit's or the Seismic baseline.
+enum SelectedDetector: ShakeDetecting, Sendable {
+    case shakeKit(ShakeDetector)
+    case seismic(SeismicDetector)
+
+    mutating func process(_ sample: Sample) -> ShakeEvent? {
+        switch self {
+        case .shakeKit(var detector):
+            defer { self = .shakeKit(detector) }
+            return detector.process(sample)
+        case .seismic(var detector):
+            defer { self = .seismic(detector) }
+            return detector.process(sample)
+        }
+    }
+
+    mutating func interrupt(at time: Double) -> ShakeEvent? {
+        switch self {
+        case .shakeKit(var detector):
+            defer { self = .shakeKit(detector) }
+            return detector.interrupt(at: time)
+        case .seismic(var detector):
+            defer { self = .seismic(detector) }
+            return detector.interrupt(at: time)
+        }
     }
 }
 

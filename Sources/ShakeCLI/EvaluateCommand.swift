@@ -19,7 +19,7 @@ enum EvaluateCommand: ShakeCommand {
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],
-        options: DetectorOptions.specs + [DetectorOptions.formatSpec] + ImportOptions.specs
+        options: DetectorOptions.specs + [DetectorOptions.detectorSpec, DetectorOptions.formatSpec] + ImportOptions.specs
     )
 
     struct FileRow: Encodable {
@@ -46,10 +46,10 @@ enum EvaluateCommand: ShakeCommand {
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let configuration = try DetectorOptions.configuration(arguments)
+        let chosen = try DetectorOptions.detector(arguments)
         let files = try recordingFiles(arguments.positionals)
         let options = ImportOptions.options(arguments)
-        let results = try evaluate(files: files, options: options) { ShakeDetector(configuration: configuration) }
+        let results = try evaluate(files: files, options: options) { chosen }
         var total = EvaluationCounts()
         for counts in results { total += counts }
         let rows = zip(files, results).map { FileRow(file: $0, summary: $1.summary) }

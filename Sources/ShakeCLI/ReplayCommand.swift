@@ -15,7 +15,7 @@ enum ReplayCommand: ShakeCommand {
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "Recordings to replay.", variadic: true)],
-        options: DetectorOptions.specs + [DetectorOptions.formatSpec] + ImportOptions.specs
+        options: DetectorOptions.specs + [DetectorOptions.detectorSpec, DetectorOptions.formatSpec] + ImportOptions.specs
     )
 
     struct FileReport: Encodable {
@@ -78,11 +78,11 @@ enum ReplayCommand: ShakeCommand {
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let configuration = try DetectorOptions.configuration(arguments)
+        let chosen = try DetectorOptions.detector(arguments)
         let options = ImportOptions.options(arguments)
         var reports: [FileReport] = []
         for path in arguments.positionals {
-            var detector = ShakeDetector(configuration: configuration)
+            var detector = chosen
             let result: RecordingReplay.Result
             do {
                 result = try RecordingReplay.run(path: path, options: options, detector: &detector)

@@ -9,6 +9,8 @@ public enum ShakeTool {
     public static let commands: [any ShakeCommand.Type] = [
         ReplayCommand.self,
         EvaluateCommand.self,
+        TuneCommand.self,
+        PlotCommand.self,
         ConfigCommand.self,
         DemoCommand.self,
         SynthCommand.self,

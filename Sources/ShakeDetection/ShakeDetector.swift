@@ -19,7 +19,8 @@
 ///    a link is recognised as soon as the half-wave is clearly opposite. A half-wave that ends
 ///    without linking starts a new chain.
 /// 4. **Began**: when a chain holds `minimumHalfWaves` linked half-waves and the exponentially
-///    weighted second-moment matrix of `l` (`linearityTimeConstantSeconds`) has
+///    weighted second-moment matrix of `l` (`linearityTimeConstantSeconds`; samples with
+///    `|l| ≤ releaseAcceleration` outside half-waves and shakes only decay it) has
 ///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait), the
 ///    longest peak-to-peak interval in the chain is at most `maximumIntervalRatio` times the
 ///    shortest (a steady rhythm, not a heel strike's ringing and pause), and the detector is not
@@ -43,6 +44,10 @@ public struct ShakeDetector: Sendable {
         didSet { reset() }
     }
 
+    // Squared thresholds, (m/s²)², from the configuration.
+    private var onsetSquared: Double
+    private var releaseSquared: Double
+
     // Filter state.
     private var started = false
     private var lastTime = 0.0
@@ -51,6 +56,7 @@ public struct ShakeDetector: Sendable {
     private var mxx = 0.0, myy = 0.0, mzz = 0.0       // second moments of l, (m/s²)²
     private var mxy = 0.0, mxz = 0.0, myz = 0.0
     // Smoothing factors cached for the last sample interval.
+    private var momentTime = 0.0  // time of the last second-moment update, s
     private var cachedInterval = -1.0
     private var alphaGravity = 0.0, alphaSmoothing = 1.0, alphaLinearity = 0.0
 
@@ -82,6 +88,8 @@ public struct ShakeDetector: Sendable {
     /// A detector in its initial state.
     public init(configuration: ShakeConfiguration = .default) {
         self.configuration = configuration
+        onsetSquared = configuration.onsetAcceleration * configuration.onsetAcceleration
+        releaseSquared = configuration.releaseAcceleration * configuration.releaseAcceleration
     }
 
     /// True between `began` and the matching `ended` or `cancelled`.
@@ -114,24 +122,14 @@ public struct ShakeDetector: Sendable {
         }
         let dt = t - lastTime
         if dt == 0 { return nil }
-        let c = configuration
-        if dt < 0 || dt > c.maximumGapSeconds {
-            var event: ShakeEvent? = nil
-            if shaking { event = makeEvent(.cancelled, at: t, reason: .gap) }
-            let refractory = refractoryUntil
-            reset()
-            refractoryUntil = refractory
-            restartFilters(with: sample)
-            return event
+        if dt < 0 || dt > configuration.maximumGapSeconds {
+            return restartAfterGap(with: sample)
         }
         lastTime = t
         // Recompute the smoothing factors only when the interval changes by more than 1 part in
         // 10⁴ (timestamps like i/rate differ in the last bits); α then errs by under 10⁻⁴ relative.
         if abs(dt - cachedInterval) > 1e-4 * dt {
-            cachedInterval = dt
-            alphaGravity = smoothingFactor(interval: dt, timeConstant: c.gravityTimeConstantSeconds)
-            alphaSmoothing = smoothingFactor(interval: dt, timeConstant: c.smoothingTimeConstantSeconds)
-            alphaLinearity = smoothingFactor(interval: dt, timeConstant: c.linearityTimeConstantSeconds)
+            updateSmoothingFactors(interval: dt)
         }
 
         // 1. Gravity and linear acceleration.
@@ -142,6 +140,27 @@ public struct ShakeDetector: Sendable {
         ly += alphaSmoothing * (sample.y - gy - ly)
         lz += alphaSmoothing * (sample.z - gz - lz)
         let m2 = lx * lx + ly * ly + lz * lz
+
+        // Fast path for calm motion (no half-wave, no shake, |l| below the release threshold):
+        // nothing below can change. The second moments skip calm samples; their decay is
+        // applied at the next active sample instead, so only the calm samples' own (small)
+        // outer products are left out of the linearity measure.
+        let release2 = releaseSquared
+        if !inHalfWave && m2 <= release2 && !shaking && !exhausted { return nil }
+        return processActive(sample, interval: dt, squaredMagnitude: m2)
+    }
+
+    /// Steps 2–5 for a sample that is not calm; kept out of line so that the calm path stays small.
+    @inline(never)
+    private mutating func processActive(_ sample: Sample, interval dt: Double, squaredMagnitude m2: Double)
+        -> ShakeEvent?
+    {
+        let t = sample.time
+        let release2 = releaseSquared
+        if t - momentTime > 1.5 * dt {
+            decayMoments(over: t - momentTime - dt)
+        }
+        momentTime = t
         let al = alphaLinearity
         mxx += al * (lx * lx - mxx)
         myy += al * (ly * ly - myy)
@@ -151,7 +170,6 @@ public struct ShakeDetector: Sendable {
         myz += al * (ly * lz - myz)
 
         // 2. Half-waves.
-        let release2 = c.releaseAcceleration * c.releaseAcceleration
         if inHalfWave {
             if m2 < release2 || lx * peakX + ly * peakY + lz * peakZ < 0 {
                 closeHalfWave()
@@ -165,10 +183,8 @@ public struct ShakeDetector: Sendable {
             }
         }
         if !inHalfWave && m2 > release2 {
-            let onset2 = c.onsetAcceleration * c.onsetAcceleration
-            let s = c.saturationAcceleration
-            let saturated = abs(sample.x) >= s || abs(sample.y) >= s || abs(sample.z) >= s
-            if m2 > onset2 || saturated {
+            let s = configuration.saturationAcceleration
+            if m2 > onsetSquared || abs(sample.x) >= s || abs(sample.y) >= s || abs(sample.z) >= s {
                 openHalfWave(at: t, squared: m2)
             }
         }
@@ -176,12 +192,12 @@ public struct ShakeDetector: Sendable {
         // 3. Reversals.
         if inHalfWave && linkable && !linked {
             let gap = peakTime - previousTime
-            if gap > c.maximumReversalIntervalSeconds {
+            if gap > configuration.maximumReversalIntervalSeconds {
                 linkable = false
-            } else if gap >= c.minimumReversalIntervalSeconds {
+            } else if gap >= configuration.minimumReversalIntervalSeconds {
                 let dot = peakX * previousX + peakY * previousY + peakZ * previousZ
                 // cos = dot / (|peak| |previous|) ≤ reversalCosine, without a division.
-                if dot <= c.reversalCosine * peakSquared.squareRoot() * previousNorm {
+                if dot <= configuration.reversalCosine * peakSquared.squareRoot() * previousNorm {
                     linked = true
                     chainCount += 1
                     if chainCount == 2 {
@@ -197,10 +213,10 @@ public struct ShakeDetector: Sendable {
         }
 
         // 4. Began.
-        if inHalfWave && !shaking && !exhausted && chainCount >= c.minimumHalfWaves
+        if inHalfWave && !shaking && !exhausted && chainCount >= configuration.minimumHalfWaves
             && t >= refractoryUntil
-            && chainLongestInterval <= c.maximumIntervalRatio * chainShortestInterval
-            && linearity() <= c.maximumLinearity {
+            && chainLongestInterval <= configuration.maximumIntervalRatio * chainShortestInterval
+            && linearity() <= configuration.maximumLinearity {
             shaking = true
             shakeStart = chainStart
             shakePeakSquared = max(chainPeakSquared, peakSquared)
@@ -213,18 +229,18 @@ public struct ShakeDetector: Sendable {
 
         // 5. Ended, too long.
         if shaking {
-            if t - lastActivity > c.quietSeconds {
+            if t - lastActivity > configuration.quietSeconds {
                 let event = makeEvent(.ended, at: t)
                 endShake(refractoryFrom: t)
                 return event
             }
-            if t - shakeStart > c.maximumShakeSeconds {
+            if t - shakeStart > configuration.maximumShakeSeconds {
                 let event = makeEvent(.cancelled, at: t, reason: .tooLong)
                 shaking = false
                 exhausted = true
                 return event
             }
-        } else if exhausted && t - lastActivity > c.quietSeconds {
+        } else if exhausted && t - lastActivity > configuration.quietSeconds {
             endShake(refractoryFrom: t)
         }
         return nil
@@ -232,12 +248,40 @@ public struct ShakeDetector: Sendable {
 
     // MARK: Steps
 
+    @inline(never)
+    private mutating func restartAfterGap(with sample: Sample) -> ShakeEvent? {
+        var event: ShakeEvent? = nil
+        if shaking { event = makeEvent(.cancelled, at: sample.time, reason: .gap) }
+        let refractory = refractoryUntil
+        reset()
+        refractoryUntil = refractory
+        restartFilters(with: sample)
+        return event
+    }
+
+    /// Scales the second moments by `exp(−duration/τ)` for the calm samples skipped.
+    @inline(never)
+    private mutating func decayMoments(over duration: Double) {
+        let k = expNegative(duration / configuration.linearityTimeConstantSeconds)
+        mxx *= k; myy *= k; mzz *= k; mxy *= k; mxz *= k; myz *= k
+    }
+
+    @inline(never)
+    private mutating func updateSmoothingFactors(interval dt: Double) {
+        cachedInterval = dt
+        alphaGravity = smoothingFactor(interval: dt, timeConstant: configuration.gravityTimeConstantSeconds)
+        alphaSmoothing = smoothingFactor(interval: dt, timeConstant: configuration.smoothingTimeConstantSeconds)
+        alphaLinearity = smoothingFactor(interval: dt, timeConstant: configuration.linearityTimeConstantSeconds)
+    }
+
     private mutating func restartFilters(with sample: Sample) {
         started = true
         lastTime = sample.time
+        momentTime = sample.time
         gx = sample.x; gy = sample.y; gz = sample.z
     }
 
+    @inline(never)
     private mutating func openHalfWave(at t: Double, squared m2: Double) {
         inHalfWave = true
         peakSquared = m2
@@ -249,6 +293,7 @@ public struct ShakeDetector: Sendable {
         linkable = chainCount > 0 && t - previousTime <= configuration.maximumReversalIntervalSeconds
     }
 
+    @inline(never)
     private mutating func closeHalfWave() {
         inHalfWave = false
         if linked {
@@ -278,10 +323,12 @@ public struct ShakeDetector: Sendable {
     }
 
     /// `√(λ₂/λ₁)` of the weighted second-moment matrix of linear acceleration, in [0, 1].
+    @inline(never)
     private func linearity() -> Double {
         SecondMoment(xx: mxx, yy: myy, zz: mzz, xy: mxy, xz: mxz, yz: myz).linearity
     }
 
+    @inline(never)
     private func makeEvent(_ phase: ShakeEvent.Phase, at time: Double,
                            reason: ShakeEvent.CancellationReason? = nil) -> ShakeEvent {
         let axis: ShakeAxis

@@ -12,13 +12,21 @@
 ///   ignored; so is column order (Sensor Logger writes `z,y,x`).
 /// - **Units**: an explicit option wins; otherwise a unit in the header (`(s)`, `[ms]`, `(g)`,
 ///   `(m/s^2)`, or a name suffix `time_ms`, `timestamp_ns`) is used; otherwise seconds and m/s².
-///   An unknown unit in a header is an error, never a guess.
+///   An unknown unit in a header is an error, never a guess. A time column whose unit was not
+///   stated anywhere and whose first two samples are more than 2 s apart is an error asking for
+///   `timeUnit` (epoch milliseconds or nanoseconds read as seconds would be silently wrong).
 ///
-/// Exports known to load: phyphox "Acceleration with g" (`"Time (s)","Acceleration x (m/s^2)",…`),
-/// Sensor Logger (`time,seconds_elapsed,z,y,x`: `seconds_elapsed` is preferred over the
-/// nanosecond `time`; export the variant that includes gravity), Physics Toolbox g-force
-/// (`time,gFx,gFy,gFz,TgF`: `gF…` columns are in g; a European export with `;` separators and decimal
-/// commas needs `decimalSeparator: .comma`).
+/// Export layouts covered by tests (with made-up rows, not files from the apps themselves):
+/// - phyphox style: `"Time (s)","Acceleration x (m/s^2)",…,"Absolute acceleration (m/s^2)"`; no flag.
+/// - Sensor Logger style: `time,seconds_elapsed,z,y,x`, where `time` is in nanoseconds since the
+///   epoch: `seconds_elapsed` is preferred, and column order does not matter; no flag. Use the
+///   export that includes gravity, and pass `accelerationUnit` if its values are not in m/s².
+///   With nanosecond stamps only: `timeUnit: .nanoseconds, rebasesTime: true` (integer stamps are
+///   rebased exactly).
+/// - Physics Toolbox g-force style: `time,gFx,gFy,gFz,TgF`, `gF…` columns read as g; no flag.
+///   With `;` separators and decimal commas: `decimalSeparator: .comma`.
+/// - Headerless files: `hasHeader: false` and columns by `.index`.
+/// Times written as dates (`2024-01-01 12:00:00.00`) are not supported.
 public struct CSVImportOptions: Sendable, Hashable {
     /// The field separator.
     public enum Separator: String, Sendable, Hashable, CaseIterable {

@@ -70,6 +70,7 @@ final class CSVLineSource {
         input = .file(fd)
         capacity = self.maximumLineBytes + Self.chunkBytes
         buffer = Self.allocateBuffer(capacity)
+        readableEnd = UnsafePointer(buffer + capacity + Self.slackBytes)
     }
 
     /// Reads lines from bytes in memory; `name` stands for the path in errors.
@@ -77,22 +78,26 @@ final class CSVLineSource {
         self.path = name
         self.maximumLineBytes = max(64, maximumLineBytes)
         input = .bytes(bytes, offset: 0)
-        capacity = self.maximumLineBytes + Self.chunkBytes
+        // The bytes cannot grow, so a small input needs only a small buffer.
+        capacity = min(self.maximumLineBytes + Self.chunkBytes, bytes.count + 1)
         buffer = Self.allocateBuffer(capacity)
+        readableEnd = UnsafePointer(buffer + capacity + Self.slackBytes)
     }
 
     /// Bytes after `capacity` that may be read (never written) by 8-byte loads: zeros.
     static let slackBytes = 8
 
     private static func allocateBuffer(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        // Only the slack is initialised: untouched pages of a large buffer are never faulted in,
+        // and bytes beyond the data that 8-byte loads see are masked off.
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + slackBytes)
-        buffer.initialize(repeating: 0, count: capacity + slackBytes)
+        (buffer + capacity).initialize(repeating: 0, count: slackBytes)
         return buffer
     }
 
     /// End of the memory that may be read: any line's bytes and at least 8 more can be loaded
     /// at once (beyond the line they are unrelated bytes, which callers mask off).
-    var readableEnd: UnsafePointer<UInt8> { UnsafePointer(buffer + capacity + Self.slackBytes) }
+    let readableEnd: UnsafePointer<UInt8>
 
     deinit {
         if case .file(let fd) = input { close(fd) }
@@ -134,6 +139,21 @@ final class CSVLineSource {
             }
             try refill()
         }
+    }
+
+    /// The bytes read but not yet handed out, `[start, end)`: the next line(s), possibly partial.
+    var unconsumed: (start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
+        @inline(always) get { (UnsafePointer(buffer + low), UnsafePointer(buffer + high)) }
+    }
+
+    /// Hands out the line that ends with the `\n` at `newline`, found by the caller in
+    /// `unconsumed`, and returns its line number.
+    @inline(always)
+    func takeLine(endingAt newline: UnsafePointer<UInt8>) -> Int {
+        low = newline - UnsafePointer(buffer) + 1
+        scanned = low
+        lineNumber &+= 1
+        return lineNumber
     }
 
     private func lineTooLong() -> RecordingError {

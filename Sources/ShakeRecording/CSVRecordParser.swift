@@ -35,6 +35,7 @@ final class CSVRecordParser {
     private var columnCount = 0
     private var separator = UInt8(ascii: ",")
     private let point: UInt8
+    private let maximumLineBytes: Int
     private var timeScale = 1.0
     private var xScale = 1.0
     private var yScale = 1.0
@@ -56,6 +57,7 @@ final class CSVRecordParser {
         self.source = source
         self.options = options
         self.point = options.decimalSeparator.byte
+        self.maximumLineBytes = max(64, options.maximumLineBytes)
         roles = .allocate(capacity: 1024)
         roles.initialize(repeating: .ignored, count: 1024)
         // On a throw, `deinit` runs (every property is set) and releases `roles`.
@@ -295,6 +297,15 @@ final class CSVRecordParser {
 
     /// The next sample, or nil at the end of the file.
     func next() throws(RecordingError) -> LabeledSample? {
+        // Canonical rows are parsed straight from the read buffer, their line end checked after.
+        if canonicalLayout, pendingLine == nil, !source.mayContainNul {
+            let (start, available) = source.unconsumed
+            if let (row, end, newline) = canonicalRow(start, available) {
+                let number = source.takeLine(endingAt: newline)
+                let line = CSVLineSource.Line(start: start, end: newline, number: number, hasNewline: true)
+                return try checked(row, line, start, end)
+            }
+        }
         while true {
             let line: CSVLineSource.Line
             if let pending = pendingLine {
@@ -321,9 +332,6 @@ final class CSVRecordParser {
                     path: path, line: line.number, column: characterColumn(start, nul), kind: .encoding,
                     message: "binary data (a NUL byte): not a text CSV file")
             }
-            if canonicalLayout, let row = canonicalRow(start, end) {
-                return try checked(row, line, start, end)
-            }
             return try checked(parseFields(line, start, end), line, start, end)
         }
     }
@@ -343,31 +351,45 @@ final class CSVRecordParser {
             && roles[0] == .time && roles[1] == .x && roles[2] == .y && roles[3] == .z && !options.rebasesTime
     }
 
-    /// The fast path for canonical rows: four plain numbers and an optional 0/1, nothing else.
-    /// Returns nil for anything unusual (spaces, quotes, errors), which `parseFields` then handles.
+    /// The fast path for canonical rows: four plain numbers, an optional 0/1 and a line end
+    /// (`\n` or `\r\n`), parsed from `start` without looking for the line end first.
+    ///
+    /// - Parameter available: end of the bytes read so far.
+    /// - Returns: the row, where its content ends (before `\r\n` or `\n`) and its `\n`; nil for
+    ///   anything else (spaces, quotes, comments, blank lines, errors, a line not yet read in full),
+    ///   which the general path then handles.
     @inline(always)
-    private func canonicalRow(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> RawRow? {
+    private func canonicalRow(
+        _ start: UnsafePointer<UInt8>, _ available: UnsafePointer<UInt8>
+    ) -> (RawRow, end: UnsafePointer<UInt8>, newline: UnsafePointer<UInt8>)? {
         let separator = self.separator
         let point = self.point
         let readable = source.readableEnd
-        guard let t = DecimalParser.parse(start, end, point: point, readable: readable),
-              t.end < end, t.end.pointee == separator,
-              let x = DecimalParser.parse(t.end + 1, end, point: point, readable: readable),
-              x.end < end, x.end.pointee == separator,
-              let y = DecimalParser.parse(x.end + 1, end, point: point, readable: readable),
-              y.end < end, y.end.pointee == separator,
-              let z = DecimalParser.parse(y.end + 1, end, point: point, readable: readable)
+        guard let t = DecimalParser.parse(start, available, point: point, readable: readable),
+              t.end < available, t.end.pointee == separator,
+              let x = DecimalParser.parse(t.end + 1, available, point: point, readable: readable),
+              x.end < available, x.end.pointee == separator,
+              let y = DecimalParser.parse(x.end + 1, available, point: point, readable: readable),
+              y.end < available, y.end.pointee == separator,
+              let z = DecimalParser.parse(y.end + 1, available, point: point, readable: readable)
         else { return nil }
         var row = RawRow(t: t.value, x: x.value, y: y.value, z: z.value)
+        var r = z.end
         if columnCount == 5 {
-            guard end - z.end == 2, z.end.pointee == separator else { return nil }
-            let digit = z.end[1] &- UInt8(ascii: "0")
+            guard available - r >= 2, r.pointee == separator else { return nil }
+            let digit = r[1] &- UInt8(ascii: "0")
             guard digit < 2 else { return nil }
             row.label = digit == 1
-        } else if z.end != end {
-            return nil
+            r += 2
         }
-        return row
+        guard r < available else { return nil }
+        let end = r
+        if r.pointee == 0x0D {
+            r += 1
+            guard r < available else { return nil }
+        }
+        guard r.pointee == 0x0A, r - start <= maximumLineBytes else { return nil }
+        return (row, end, r)
     }
 
     /// Splits and parses any row, throwing the precise error for a bad one.

@@ -1,38 +1,60 @@
-/// Fast fixed-point formatting of `Double`s into a byte buffer, like C's `%.Nf`.
+/// Fast fixed-point formatting of `Double`s into bytes, like C's `%.Nf`.
 ///
 /// The value is scaled by 10^decimals and rounded to the nearest integer (ties away from zero),
 /// then its digits are written with the decimal point inserted. The sign is written whenever the
 /// value's sign bit is set, as `printf` does (`-0.00000` for -0.000001 at 5 decimals).
 /// Values whose scaled magnitude reaches 2^53 fall back to the standard library's description.
 enum DecimalFormatter {
-    /// Appends `value` with `decimals` (1…9) digits after the point.
+    /// Most bytes `write` produces: a sign, 16 digits, a point and 9 decimals, or a description.
+    static let maximumBytes = 40
+
+    /// Writes `value` with `decimals` (1…9) digits after the point at `out`.
     ///
-    /// - Precondition: `value` is finite.
+    /// - Precondition: `value` is finite; `maximumBytes` bytes are writable at `out`.
+    /// - Returns: the position after the last byte written.
     @inline(always)
-    static func append(_ value: Double, decimals: Int, to out: inout [UInt8]) {
+    static func write(_ value: Double, decimals: Int, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         let scaled = (value.magnitude * DecimalParser.powerOfTen(decimals)).rounded(.toNearestOrAwayFromZero)
-        guard scaled < 9_007_199_254_740_992 else {
-            out.append(contentsOf: "\(value)".utf8)
-            return
+        guard scaled < 9_007_199_254_740_992 else { return writeDescription(value, to: out) }
+        var p = out
+        if value.sign == .minus {
+            p.pointee = UInt8(ascii: "-")
+            p += 1
         }
-        if value.sign == .minus { out.append(UInt8(ascii: "-")) }
         var n = UInt64(scaled)
-        // Up to 16 digits before the point plus `decimals` after: at most 26 bytes.
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { raw in
-            var i = 32
-            var written = 0
-            while n > 0 || written <= decimals {
-                if written == decimals {
-                    i -= 1
-                    raw[i] = UInt8(ascii: ".")
-                }
-                i -= 1
-                raw[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n % 10)
-                n /= 10
-                written += 1
-            }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[i ..< 32]))
+        // Count the digits: at least decimals + 1 (a leading 0 before the point).
+        var digits = 1
+        var limit: UInt64 = 10
+        while n >= limit && digits < 16 {
+            digits += 1
+            limit &*= 10
         }
+        if digits <= decimals { digits = decimals + 1 }
+        // Fill right to left: `decimals` digits, the point, then the integer digits.
+        var q = p + digits + 1
+        let end = q
+        for _ in 0 ..< decimals {
+            q -= 1
+            q.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n % 10)
+            n /= 10
+        }
+        q -= 1
+        q.pointee = UInt8(ascii: ".")
+        while q > p {
+            q -= 1
+            q.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n % 10)
+            n /= 10
+        }
+        return end
+    }
+
+    @inline(never)
+    private static func writeDescription(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var p = out
+        for byte in "\(value)".utf8.prefix(maximumBytes) {
+            p.pointee = byte
+            p += 1
+        }
+        return p
     }
 }

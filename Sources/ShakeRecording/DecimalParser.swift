@@ -67,12 +67,11 @@ enum DecimalParser {
         let high = word & 0xF0F0_F0F0_F0F0_F0F0
         let highPlusSix = (word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
         let notDigit = (high | (highPlusSix >> 4)) ^ 0x3333_3333_3333_3333
-        // Written out rather than `min(_:_:)`, which the optimiser left as a call per run, and
-        // with a masking shift: count is 1...8 here, so the shift is 0...56 and needs no check.
-        let run = notDigit.trailingZeroBitCount &>> 3
-        let remaining = end - q
-        let count = run < remaining ? run : remaining
-        if count <= 0 { return (0, 0) }
+        let run = notDigit.trailingZeroBitCount >> 3
+        let left = end - q
+        let count = run < left ? run : left
+        if count == 0 { return (0, 0) }
+        // A masking shift: count is 1...8 here, so the shift is 0...56 and needs no range check.
         var v = (word & 0x0F0F_0F0F_0F0F_0F0F) &<< UInt64(truncatingIfNeeded: 64 &- 8 &* count)
         v = (v &* 2561) >> 8 & 0x00FF_00FF_00FF_00FF
         v = (v &* 6_553_601) >> 16 & 0x0000_FFFF_0000_FFFF

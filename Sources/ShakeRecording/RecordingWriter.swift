@@ -148,18 +148,25 @@ public final class RecordingWriter {
                 ? "the recording is labelled: sample \(samplesWritten + 1) needs isShake"
                 : "the recording is not labelled: pass isShake only to a writer created with labelled: true")
         }
-        DecimalFormatter.append(sample.time, decimals: 6, to: &buffer)
-        buffer.append(UInt8(ascii: ","))
-        DecimalFormatter.append(sample.x, decimals: 5, to: &buffer)
-        buffer.append(UInt8(ascii: ","))
-        DecimalFormatter.append(sample.y, decimals: 5, to: &buffer)
-        buffer.append(UInt8(ascii: ","))
-        DecimalFormatter.append(sample.z, decimals: 5, to: &buffer)
-        if let isShake {
-            buffer.append(UInt8(ascii: ","))
-            buffer.append(isShake ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+        // Format the row on the stack, then append it to the buffer in one go.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * DecimalFormatter.maximumBytes + 8) { row in
+            let start = row.baseAddress!
+            var p = DecimalFormatter.write(sample.time, decimals: 6, to: start)
+            p.pointee = UInt8(ascii: ",")
+            p = DecimalFormatter.write(sample.x, decimals: 5, to: p + 1)
+            p.pointee = UInt8(ascii: ",")
+            p = DecimalFormatter.write(sample.y, decimals: 5, to: p + 1)
+            p.pointee = UInt8(ascii: ",")
+            p = DecimalFormatter.write(sample.z, decimals: 5, to: p + 1)
+            if let isShake {
+                p[0] = UInt8(ascii: ",")
+                p[1] = isShake ? UInt8(ascii: "1") : UInt8(ascii: "0")
+                p += 2
+            }
+            p.pointee = UInt8(ascii: "\n")
+            p += 1
+            buffer.append(contentsOf: UnsafeBufferPointer(start: start, count: p - start))
         }
-        buffer.append(UInt8(ascii: "\n"))
         previousTime = sample.time
         samplesWritten += 1
         if buffer.count >= Self.bufferBytes { try writeOut(fd) }

@@ -134,6 +134,28 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(events(gait(spacing: [0.09, 0.09, 0.09]).samples(duration: 20, rate: 100)).first?.phase == .began)
     }
 
+    /// A slow shake (1.2–1.5 Hz, 1.5 g) of four or more half-waves fires once.
+    @Test(arguments: [(1.2, 2.0), (1.5, 1.4), (1.5, 3.0)])
+    func slowShakeIsDetected(_ frequency: Double, duration: Double) {
+        let m = Motion(shakes: [.init(start: 1, duration: duration, frequency: frequency,
+                                      amplitude: 1.5 * standardGravity, direction: (1, 0, 0))])
+        #expect(events(m.samples(duration: duration + 2.5, rate: 100)).map(\.phase) == [.began, .ended])
+    }
+
+    /// A shake whose path is an ellipse (minor axis up to half the major) still fires; a circle
+    /// (a stirring motion, not a shake) does not.
+    @Test(arguments: [(0.3, true), (0.5, true), (1.0, false)])
+    func ellipticalShakesFireButCirclesDoNot(_ aspect: Double, fires: Bool) {
+        let a = 2 * standardGravity
+        let m = Motion(shakes: [
+            .init(start: 1, duration: 2, frequency: 4, amplitude: a, direction: (1, 0, 0)),
+            // cos = sin shifted by a quarter turn: start a quarter period earlier, cut to the same span.
+            .init(start: 1 - 1.0 / 16, duration: 2 + 1.0 / 16, frequency: 4, amplitude: aspect * a, direction: (0, 1, 0)),
+        ])
+        let result = events(m.samples(duration: 4, rate: 100))
+        #expect((result.first?.phase == .began) == fires)
+    }
+
     @Test func noiseDoesNotFire() {
         let m = Motion(gravity: gravityReading(up: (0, 1, 1)), noise: 3)
         #expect(events(m.samples(duration: 60, rate: 100)).isEmpty)

@@ -77,8 +77,10 @@ enum Emulator {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+            process.terminate()  // the emulator forwards SIGTERM to everything in its namespace
+            let grace = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < grace { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             Issue.record("emulator run timed out after \(timeout) s: \(command.joined(separator: " "))")
         }
         process.waitUntilExit()

@@ -169,14 +169,15 @@ final class IIOEmulatorTests {
     @Test func iiodDyingEndsTheRecordingAndKeepsEverySampleReceived() throws {
         let shake = try Emulator.shake
         let result = try Emulator.run(
-            fixture: fixture.path, options: ["--iiod", "--fast", "--kill-iiod-after", "300"],
+            // Paced (10x) so that iiod is streaming when it dies, not still starting up.
+            fixture: fixture.path, options: ["--iiod", "--speed", "10", "--kill-iiod-after", "300"],
             command: [shake, "record", "--uri", "ip:127.0.0.1", "-o", output()])
         #expect(result.status == 74)
         #expect(result.stderr.contains("iio_buffer_refill(uri \"ip:127.0.0.1\", device \"shakekit-accel\")"), "\(result.stderr)")
         #expect(result.stderr.contains("connection to iiod closed"))
         let recording = try Fixture.readRecording(output())
         // Samples iiod had read but not sent die with it; everything that arrived is kept.
-        #expect((1...300).contains(recording.rows.count), "\(recording.rows.count) samples")
+        #expect((100...300).contains(recording.rows.count), "\(recording.rows.count) samples")
         expectSamples(recording.rows, match: fixture.rows.prefix(recording.rows.count))
     }
 
@@ -199,8 +200,8 @@ final class IIOEmulatorTests {
 
     /// (URI, emulator fault options): the device itself vanishing and returning, or iiod restarting.
     static let outages: [(uri: String, options: [String])] = [
-        ("local:", ["--vanish-after", "200", "--return-after", "1"]),
-        ("ip:127.0.0.1", ["--iiod", "--kill-iiod-after", "200", "--restart-iiod-after", "1"]),
+        ("local:", ["--fast", "--vanish-after", "200", "--return-after", "1"]),
+        ("ip:127.0.0.1", ["--speed", "10", "--iiod", "--kill-iiod-after", "200", "--restart-iiod-after", "1"]),
     ]
 
     @Test(arguments: 0..<outages.count)
@@ -208,7 +209,7 @@ final class IIOEmulatorTests {
         let shake = try Emulator.shake
         let (uri, faults) = Self.outages[outage]
         let result = try Emulator.run(
-            fixture: fixture.path, options: ["--fast"] + faults,
+            fixture: fixture.path, options: faults,
             command: [shake, "record", "--uri", uri, "--reconnect", "--timeout", "0.5", "--duration", "8", "-o", output()])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Device lost"))
@@ -278,6 +279,25 @@ final class IIOEmulatorTests {
         #expect(began.count == Fixture.shakes.count, "\(result.stdout)")
         for (time, shake) in zip(began, Fixture.shakes) {
             #expect(time >= shake.start && time <= shake.end + 1, "shake began at \(time) s, fixture \(shake)")
+        }
+    }
+
+    @Test func liveWithReconnectGoesOnDetectingAfterTheDeviceReturns() throws {
+        let shake = try Emulator.shake
+        // The device vanishes at 6 s, between the fixture's two shakes, and returns 0.5 s later.
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast", "--vanish-after", "300", "--return-after", "0.5"],
+            command: [shake, "live", "--reconnect", "--timeout", "0.5", "--duration", "11.5", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Device lost"))
+        let began = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["phase"] as? String == "began" }.compactMap { $0["time_s"] as? Double }
+        #expect(began.count == 2, "\(result.stdout)")
+        if began.count == 2 {
+            #expect(began[0] >= 3.0 && began[0] <= 5.6)
+            // After the outage, times run on from where they were plus the outage (0.5 s to ~2 s).
+            #expect(began[1] >= 8.5 && began[1] <= 9.6 + 1 + 2.5, "second shake began at \(began[1]) s")
         }
     }
 }

@@ -68,17 +68,24 @@ import Testing
         #expect(ignored.samples.map(\.isShake) == [nil, nil])
     }
 
-    @Test func manyChunksAndLinesAcrossChunkBoundariesReadLikeOne() throws {
-        // 300 000 rows (about 9 MB) cross dozens of 256 KiB chunk boundaries mid-line.
-        var text = "time_s,x,y,z\n"
+    @Test(arguments: [false, true])
+    func rowsAcrossChunkBoundariesReadLikeAnyOther(labelled: Bool) throws {
+        // 300 000 rows (about 9 MB), CRLF on every third, cross dozens of 256 KiB chunk
+        // boundaries anywhere in a line, including between \r and \n.
+        var text = labelled ? "time_s,x,y,z,shake\n" : "time_s,x,y,z\n"
         let count = 300_000
-        text.reserveCapacity(count * 32)
-        for i in 0 ..< count { text += "\(i),\(i % 1000).5,-\(i % 7).25,9.75\n" }
+        text.reserveCapacity(count * 34)
+        for i in 0 ..< count {
+            text += "\(i),\(i % 1000).5,-\(i % 7).25,9.75"
+            if labelled { text += i % 5 == 0 ? ",1" : ",0" }
+            text += i % 3 == 0 ? "\r\n" : "\n"
+        }
         var reader = try RecordingReader(bytes: Array(text.utf8))
         var n = 0
         var wrong = 0
         while let row = try reader.next() {
             if row.sample != Sample(time: Double(n), x: Double(n % 1000) + 0.5, y: -Double(n % 7) - 0.25, z: 9.75) { wrong += 1 }
+            if row.isShake != (labelled ? n % 5 == 0 : nil) { wrong += 1 }
             n += 1
         }
         #expect(n == count)

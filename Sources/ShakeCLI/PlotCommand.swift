@@ -1,0 +1,97 @@
+import Foundation
+import ShakeDetection
+import ShakeRecording
+
+/// `shake plot FILE -o OUT.svg`: a picture of a recording with the detector's view of it.
+enum PlotCommand: ShakeCommand {
+    static let spec = CommandSpec(
+        name: "plot",
+        abstract: "Draw a recording, its labelled shakes and the detected shakes as an SVG file.",
+        discussion: """
+            Two stacked panels over time (s): the raw x, y, z acceleration (m/s², gravity included), \
+            and the linear acceleration |a - gravity| (m/s²) with the detector's onset and release \
+            thresholds as dashed lines (and the sensor saturation level on the raw panel); gravity \
+            is estimated by a one-pole low-pass with the configuration's gravity time constant. \
+            Labelled shakes (shake=1) are shaded bands; the shakes the detector finds are \
+            markers with their times (began ▲, ended ▼, cancelled ✕). The detector runs over the whole \
+            recording; --from and --to only choose what is drawn. Long recordings are drawn as the \
+            minimum and maximum of each pixel column. The SVG is self-contained (no fonts, no scripts).
+            """,
+        arguments: [ArgumentSpec("file", help: "The CSV recording to draw.")],
+        options: DetectorOptions.specs + [
+            .option("from", value: "seconds", help: "Start of the time range drawn, s. (default: the first sample)"),
+            .option("to", value: "seconds", help: "End of the time range drawn, s. (default: the last sample)"),
+            .option("output", short: "o", value: "file", help: "The SVG file to write (required)."),
+            .flag("force", help: "Overwrite an existing output file."),
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        guard let output = arguments.value("output") else {
+            throw UsageError("Missing expected option '-o <file>' (the SVG file to write)")
+        }
+        let from = try arguments.double("from")
+        let to = try arguments.double("to")
+        if let from, let to, !(to > from) {
+            throw UsageError("'--to' (\(to)) must be after '--from' (\(from))")
+        }
+        let force = arguments.flag("force")
+        if !force && FileManager.default.fileExists(atPath: output) {
+            throw CommandFailure("\(output): already exists; not overwriting it (use --force)",
+                                 exitStatus: ExitStatus.cannotCreate)
+        }
+        let configuration = try DetectorOptions.configuration(arguments)
+        let path = arguments.positionals[0]
+        var samples: [Sample] = []
+        var labels: [Bool] = []
+        var labelled = true
+        do {
+            var reader = try RecordingReader(path: path)
+            while let row = try reader.next() {
+                samples.append(row.sample)
+                if let isShake = row.isShake { labels.append(isShake) } else { labelled = false }
+            }
+        } catch {
+            throw recordingFailure(error)
+        }
+        guard let first = samples.first, let last = samples.last else {
+            throw CommandFailure("\(path): no samples to draw", exitStatus: ExitStatus.dataError)
+        }
+        if let from, from > last.time {
+            throw UsageError("'--from' (\(from) s) is after the recording's last sample (\(fixed(last.time, 3)) s)")
+        }
+        if let to, to < first.time {
+            throw UsageError("'--to' (\(to) s) is before the recording's first sample (\(fixed(first.time, 3)) s)")
+        }
+        var detector = ShakeDetector(configuration: configuration)
+        var events = samples.compactMap { detector.process($0) }
+        if let event = detector.interrupt(at: last.time) { events.append(event) }
+
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let detectorName = arguments.value("config").map { "configuration \($0)" }
+            ?? "\(arguments.value("preset") ?? "medium") preset"
+        let shown = events.filter { $0.phase == .began && $0.time >= (from ?? first.time) && $0.time <= (to ?? last.time) }
+        var subtitle = "detector: \(detectorName) · \(samples.count) samples, \(fixed(last.time - first.time, 1)) s"
+        if labelled {
+            let runs = zip(labels, [false] + labels).filter { $0 && !$1 }.count
+            subtitle += " · \(runs) labelled shake\(runs == 1 ? "" : "s")"
+        }
+        subtitle += " · \(events.filter { $0.phase == .began }.count) detected"
+        if from != nil || to != nil {
+            subtitle += " (\(shown.count) shown, \(fixed(from ?? first.time, 2)) to \(fixed(to ?? last.time, 2)) s)"
+        }
+        var plot = RecordingPlot(title: name, subtitle: subtitle, samples: samples, labels: labelled ? labels : nil,
+                                 events: events, thresholds: RecordingPlot.thresholds(of: configuration))
+        plot.gravityTimeConstantSeconds = RecordingPlot.gravityTimeConstant(of: configuration)
+        plot.saturation = RecordingPlot.saturation(of: configuration)
+        plot.from = from
+        plot.to = to
+        do {
+            try PlotFile.write(plot.svg(), to: output, overwrite: force)
+        } catch {
+            throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
+        }
+        io.err("plot: wrote \(output)\n")
+        return ExitStatus.success
+    }
+}

@@ -1,0 +1,213 @@
+import Dispatch
+import Foundation
+import ShakeDetection
+import ShakeRecording
+import Synchronization
+
+/// `shake tune PATH...`: searches detector configurations on labelled recordings.
+enum TuneCommand: ShakeCommand {
+    static let spec = CommandSpec(
+        name: "tune",
+        abstract: "Find the detector configuration with the best recall within a false-shake budget.",
+        discussion: """
+            Each PATH is a labelled CSV recording or a folder of them; every file is read once into \
+            memory. The search tries a coarse grid over the onset threshold, release fraction, \
+            reversal interval, half-wave count, linearity limit and gravity time constant, then \
+            refines the best few points one parameter at a time (also the reversal angle, \
+            shortest reversal interval, linearity time constant, quiet time and refractory period). Objective: the highest recall whose false shakes per hour \
+            stay within --max-false-per-hour and that fires no duplicates; ties go to the lower \
+            median latency, then to the configuration closest to the medium preset. The result is \
+            the same for the same inputs, whatever --jobs is.
+            Reported: the in-sample figures (optimistic: tuned and scored on the same data), \
+            cross-validated figures (leave one recording group out, the group being the file name \
+            up to its first '_', e.g. wiimote, microbit, oxford; k-fold by file when there are fewer \
+            than 3 groups): each fold is tuned without its held-out recordings and scored on them, \
+            and the held-out counts are pooled), and the trade-off curve: the best recall within \
+            each budget of 0, 0.5, 1, 2, 5 and 10 false shakes per hour (in sample).
+            """,
+        arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],
+        options: [
+            .option("max-false-per-hour", value: "rate",
+                    help: "False shakes per hour of shake=0 time the chosen configuration may fire.",
+                    default: "0.5"),
+            .option("output", short: "o", value: "file",
+                    help: "Write the chosen configuration as JSON (for --config of replay, evaluate, live)."),
+            .option("report", value: "file", help: "Draw the trade-off curve as an SVG file."),
+            .flag("force", help: "Overwrite existing --output and --report files."),
+            .option("jobs", short: "j", value: "n", help: "Replays run at once.",
+                    default: "active processor count"),
+            DetectorOptions.formatSpec,
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        var options = TuningOptions()
+        options.maximumFalsePerHour = try arguments.double("max-false-per-hour", range: 0...1_000_000) ?? 0.5
+        options.jobs = try arguments.int("jobs", range: 1...1024) ?? options.jobs
+        let force = arguments.flag("force")
+        let output = arguments.value("output")
+        let report = arguments.value("report")
+        if let output, let report, output == report {
+            throw UsageError("'--output' and '--report' name the same file '\(output)'")
+        }
+        // Refuse before spending minutes on the search.
+        for path in [output, report].compactMap({ $0 }) where !force && FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure("\(path): already exists; not overwriting it (use --force)",
+                                 exitStatus: ExitStatus.cannotCreate)
+        }
+        let files = try EvaluateCommand.recordingFiles(arguments.positionals)
+        let progress = ProgressDisplay(io: io, label: "tune")
+        progress.note("reading \(files.count) recording\(files.count == 1 ? "" : "s")")
+        let recordings = try load(files: files, jobs: options.jobs)
+
+        let started = Date()
+        var tuner = Tuner(recordings: recordings, options: options)
+        let result = tuner.run { progress.update($0) }
+        let seconds = Date().timeIntervalSince(started)
+        progress.finish("searched \(result.configurationsEvaluated) configurations in \(fixed(seconds, 1)) s")
+
+        if let output {
+            do {
+                try ConfigurationFile.save(result.configuration, to: output, overwrite: force)
+            } catch {
+                throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
+            }
+        }
+        if let report {
+            let svg = TradeoffPlot(result: result, title: "shake tune: recall and false shakes per hour").svg()
+            do {
+                try PlotFile.write(svg, to: report, overwrite: force)
+            } catch {
+                throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
+            }
+        }
+        if wantsJSON(arguments) {
+            io.out(jsonText(JSONReport(result: result, axes: options.axes, reference: options.reference,
+                                       seconds: seconds, jobs: options.jobs)))
+        } else {
+            io.out(text(result, axes: options.axes, reference: options.reference, seconds: seconds, jobs: options.jobs))
+        }
+        return ExitStatus.success
+    }
+
+    /// Reads every file once, on `jobs` threads; the first failing file (in order) is reported.
+    static func load(files: [String], jobs: Int) throws -> [TuningRecording] {
+        let results = Mutex<[Int: Result<TuningRecording, CommandFailure>]>([:])
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, files.count))) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                if index >= files.count { break }
+                let outcome: Result<TuningRecording, CommandFailure>
+                do {
+                    outcome = .success(try TuningRecording.load(path: files[index]))
+                } catch let error as TuningError {
+                    outcome = .failure(CommandFailure(error.message, exitStatus: ExitStatus.dataError))
+                } catch {
+                    outcome = .failure(recordingFailure(error))
+                }
+                results.withLock { $0[index] = outcome }
+            }
+        }
+        return try results.withLock { all in try files.indices.map { try all[$0]!.get() } }
+    }
+
+    // MARK: Output
+
+    struct JSONReport: Encodable {
+        var result: TuningResult
+        var tuned: [String]
+        var reference: ShakeConfiguration
+        var seconds: Double
+        var jobs: Int
+
+        init(result: TuningResult, axes: [ParameterAxis], reference: ShakeConfiguration, seconds: Double, jobs: Int) {
+            self.result = result
+            tuned = axes.map(\.name)
+            self.reference = reference
+            self.seconds = (seconds * 10).rounded() / 10
+            self.jobs = jobs
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case tuned = "tuned_parameters"
+            case reference = "reference_configuration"
+            case seconds = "search_seconds"
+            case jobs
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try result.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(tuned, forKey: .tuned)
+            try container.encode(reference, forKey: .reference)
+            try container.encode(seconds, forKey: .seconds)
+            try container.encode(jobs, forKey: .jobs)
+        }
+    }
+
+    static func text(_ result: TuningResult, axes: [ParameterAxis], reference: ShakeConfiguration,
+                     seconds: Double, jobs: Int) -> String {
+        let hours = result.inSample.negativeHours
+        var text = "Tuned on \(result.recordings) recordings (\(result.samples) samples, \(fixed(hours, 2)) h labelled "
+            + "shake=0, \(result.inSample.shakes) labelled shakes).\n"
+        text += "Searched \(result.configurationsEvaluated) configurations in \(fixed(seconds, 1)) s with \(jobs) "
+            + "job\(jobs == 1 ? "" : "s").\n"
+        text += "Objective: highest recall with false/h <= \(budgetText(result.maximumFalsePerHour)) and no duplicates; "
+            + "ties: lower median latency, then closer to the medium preset.\n"
+        if !result.metBudget {
+            text += "WARNING: no configuration tried met the budget; showing the one with the fewest false shakes "
+                + "and duplicates.\n"
+        }
+        text += "\nChosen configuration (tuned parameters; the rest as in medium):\n"
+        let nameWidth = axes.map(\.name.count).max() ?? 0
+        for axis in axes {
+            let value = axis.value(in: result.configuration)
+            let medium = axis.value(in: reference)
+            text += "  " + axis.name.padding(toLength: nameWidth) + "  " + number(value).leftPadded(7)
+                + (value == medium ? "" : "   (medium: \(number(medium)))") + "\n"
+        }
+        text += "\n" + summaryTable([("in sample", result.inSample)]
+            + (result.crossValidation.map { [("cross-validated", $0.pooled)] } ?? []))
+        if let validation = result.crossValidation {
+            text += "\nCross-validation (\(validation.method), \(validation.folds.count) folds; each fold tuned "
+                + "without its held-out files):\n"
+            text += summaryTable(validation.folds.map { ("held out: " + $0.name, $0.heldOut) })
+        } else {
+            text += "\nCross-validation: skipped (needs at least 2 recordings).\n"
+        }
+        text += "\nTrade-off (in sample: best recall within each false-shake budget):\n"
+        text += summaryTable(result.tradeoff.map {
+            ("false/h <= " + budgetText($0.budget) + ($0.metBudget ? "" : " (not met)"), $0.summary)
+        })
+        return text
+    }
+
+    static func summaryTable(_ rows: [(String, EvaluationSummary)]) -> String {
+        let header = ["", "shakes", "detected", "recall", "dup", "false", "false/h", "precision", "lat_med_s", "lat_p95_s"]
+        let cells = rows.map { name, s in
+            [name, String(s.shakes), String(s.detected), fixed(s.recall, 3), String(s.duplicates), String(s.falseShakes),
+             fixed(s.falsePerHour, 2), fixed(s.precision, 3), fixed(s.latencyMedianSeconds, 2),
+             fixed(s.latencyP95Seconds, 2)]
+        }
+        let widths = header.indices.map { column in
+            max(header[column].count, cells.map { $0[column].count }.max() ?? 0)
+        }
+        func line(_ values: [String]) -> String {
+            "  " + values.enumerated().map { index, value in
+                index == 0 ? value.padding(toLength: widths[0]) : value.leftPadded(widths[index])
+            }.joined(separator: "  ") + "\n"
+        }
+        return ([header] + cells).map(line).joined()
+    }
+
+    static func budgetText(_ value: Double) -> String { number(value) }
+
+    /// A value without trailing zeros: 0.5, 12, 0.25.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
+        var text = String(format: "%.4f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}

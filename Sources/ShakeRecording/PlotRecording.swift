@@ -1,0 +1,351 @@
+import Foundation
+import ShakeDetection
+
+/// A threshold drawn as a dashed line on the linear-acceleration panel, m/s².
+public struct PlotThreshold: Sendable, Hashable {
+    public var label: String
+    public var metersPerSecondSquared: Double
+    public init(label: String, metersPerSecondSquared: Double) {
+        self.label = label
+        self.metersPerSecondSquared = metersPerSecondSquared
+    }
+}
+
+/// A picture of a recording as a self-contained SVG, for `shake plot`.
+///
+/// Two stacked panels over a shared time axis (seconds):
+/// 1. the raw x, y and z acceleration (m/s², gravity included);
+/// 2. the linear acceleration `|a − g|` (m/s²), where the gravity estimate `g` is a one-pole
+///    low-pass of the raw signal, `g ← g + α (a − g)` with `α = 1 − exp(−Δt / τ)` for the
+///    sample interval `Δt` (s) and time constant `τ` (`gravityTimeConstantSeconds`,
+///    default 0.5 s; the detector's own filter), started at the first sample; with the
+///    detector's thresholds as dashed lines.
+///
+/// When `saturation` is set, the raw panel shows ±saturation as dotted lines.
+///
+/// Labelled shakes (runs of `shake = 1`) are shaded bands across both panels; the detector's
+/// events are markers with their times: `began` ▲, `ended` ▼, `cancelled` ✕.
+/// Long recordings are drawn as the minimum and maximum of each pixel column, so the file
+/// stays small (about 150 kB at most) whatever the sample count.
+public struct RecordingPlot: Sendable {
+    public var title: String
+    /// A second line under the title (detector, counts).
+    public var subtitle: String
+    public var samples: [Sample]
+    /// One label per sample (`true` inside a labelled shake), or nil for unlabelled recordings.
+    public var labels: [Bool]?
+    public var events: [ShakeEvent]
+    public var thresholds: [PlotThreshold]
+    /// Raw-axis saturation level drawn as ±lines on the raw panel, m/s²; nil: none.
+    public var saturation: Double?
+    /// Time constant of the plot's gravity low-pass, s. Default 0.5.
+    public var gravityTimeConstantSeconds = 0.5
+    /// The time range drawn, s; nil: from the first / to the last sample.
+    public var from: Double?
+    public var to: Double?
+    /// Width of the picture in pixels. Default 1200.
+    public var width = 1200.0
+
+    public init(title: String, subtitle: String = "", samples: [Sample], labels: [Bool]? = nil,
+                events: [ShakeEvent] = [], thresholds: [PlotThreshold] = []) {
+        self.title = title
+        self.subtitle = subtitle
+        self.samples = samples
+        self.labels = labels
+        self.events = events
+        self.thresholds = thresholds
+    }
+
+    /// The thresholds of `configuration` to draw on the linear-acceleration panel, m/s²: the
+    /// half-wave onset and release (hysteresis). Edit here when the configuration's fields change.
+    public static func thresholds(of configuration: ShakeConfiguration) -> [PlotThreshold] {
+        [PlotThreshold(label: "onset", metersPerSecondSquared: configuration.onsetAcceleration),
+         PlotThreshold(label: "release", metersPerSecondSquared: configuration.releaseAcceleration)]
+    }
+
+    /// The raw-axis level the detector treats as sensor saturation, m/s², or nil when disabled.
+    public static func saturation(of configuration: ShakeConfiguration) -> Double? {
+        configuration.saturationAcceleration.isFinite ? configuration.saturationAcceleration : nil
+    }
+
+    /// The gravity time constant of `configuration`, s, so the plot filters as the detector does.
+    public static func gravityTimeConstant(of configuration: ShakeConfiguration) -> Double {
+        configuration.gravityTimeConstantSeconds
+    }
+
+    /// Linear acceleration `|a − g|` of every sample, m/s² (see the type's description).
+    public static func linearMagnitudes(_ samples: [Sample], timeConstantSeconds tau: Double) -> [Double] {
+        guard let first = samples.first else { return [] }
+        var gravity = (x: first.x, y: first.y, z: first.z)
+        var lastTime = first.time
+        return samples.map { sample in
+            let dt = max(0, sample.time - lastTime)
+            lastTime = sample.time
+            let alpha = tau > 0 ? 1 - exp(-dt / tau) : 1
+            gravity.x += alpha * (sample.x - gravity.x)
+            gravity.y += alpha * (sample.y - gravity.y)
+            gravity.z += alpha * (sample.z - gravity.z)
+            let x = sample.x - gravity.x, y = sample.y - gravity.y, z = sample.z - gravity.z
+            return (x * x + y * y + z * z).squareRoot()
+        }
+    }
+
+    /// Labelled shake runs `(start, end)` in seconds (first and last `shake = 1` sample).
+    static func runs(samples: [Sample], labels: [Bool]) -> [(start: Double, end: Double)] {
+        var runs: [(Double, Double)] = []
+        var start: Double?
+        var last = 0.0
+        for (sample, isShake) in zip(samples, labels) {
+            if isShake && start == nil { start = sample.time }
+            if !isShake, let begun = start {
+                runs.append((begun, last))
+                start = nil
+            }
+            last = sample.time
+        }
+        if let start { runs.append((start, last)) }
+        return runs
+    }
+
+    // MARK: Drawing
+
+    static let colors = (x: "#d62728", y: "#2ca02c", z: "#1f77b4", linear: "#5b2a86", threshold: "#e6550d", secondThreshold: "#fd8d3c",
+                         band: "#fdd835", began: "#1a9850", ended: "#2166ac", cancelled: "#777777")
+
+    public func svg() -> String {
+        let height = 676.0
+        var svg = PlotSVG(width: width, height: height)
+        let firstTime = samples.first?.time ?? 0
+        let lastTime = samples.last?.time ?? 1
+        let start = from ?? firstTime
+        var end = to ?? lastTime
+        if !(end > start) { end = start + 1 }
+        let lower = samples.partitionIndex { $0.time >= start }
+        let upper = samples.partitionIndex { $0.time > end }
+        let visible = lower..<max(lower, upper)
+        let linear = Self.linearMagnitudes(samples, timeConstantSeconds: gravityTimeConstantSeconds)
+
+        let left = 78.0, right = width - 20
+        let panel1 = (top: 100.0, height: 250.0)
+        let panel2 = (top: 396.0, height: 220.0)
+        let timeScale = PlotScale(start, end, count: 10)
+        func xPosition(_ time: Double) -> Double { left + (time - start) / (end - start) * (right - left) }
+
+        // Title, subtitle, legend.
+        svg.text(title, x: left, y: 26, size: 17, weight: "bold", className: "title")
+        if !subtitle.isEmpty { svg.text(subtitle, x: left, y: 46, size: 12, fill: "#555555", className: "subtitle") }
+        legend(&svg, x: left, y: 70)
+
+        // Labelled shakes: one band per run across both panels.
+        if let labels {
+            for run in Self.runs(samples: samples, labels: labels) where run.end >= start && run.start <= end {
+                let x1 = xPosition(max(run.start, start)), x2 = xPosition(min(run.end, end))
+                svg.raw("rect", [("x", PlotSVG.n(x1)), ("y", PlotSVG.n(panel1.top)),
+                                 ("width", PlotSVG.n(max(1, x2 - x1))),
+                                 ("height", PlotSVG.n(panel2.top + panel2.height - panel1.top)),
+                                 ("fill", Self.colors.band), ("fill-opacity", "0.3"), ("class", "shake-band")])
+            }
+        }
+
+        // Panel 1: raw axes.
+        var rawMinimum = Double.infinity, rawMaximum = -Double.infinity
+        for index in visible {
+            let s = samples[index]
+            rawMinimum = min(rawMinimum, s.x, s.y, s.z)
+            rawMaximum = max(rawMaximum, s.x, s.y, s.z)
+        }
+        if !rawMinimum.isFinite { rawMinimum = -10; rawMaximum = 10 }
+        if let saturation {
+            rawMinimum = min(rawMinimum, -saturation)
+            rawMaximum = max(rawMaximum, saturation)
+        }
+        let rawScale = PlotScale(rawMinimum, rawMaximum, count: 6)
+        frame(&svg, top: panel1.top, height: panel1.height, left: left, right: right, valueScale: rawScale,
+              timeScale: timeScale, xPosition: xPosition, timeLabels: false,
+              axisTitle: "acceleration (m/s²)", panelTitle: "raw acceleration, gravity included")
+        let rawY = { (value: Double) in panel1.top + panel1.height * (1 - (value - rawScale.lower) / (rawScale.upper - rawScale.lower)) }
+        for (name, color, value) in [("x", Self.colors.x, { (s: Sample) in s.x }),
+                                     ("y", Self.colors.y, { (s: Sample) in s.y }),
+                                     ("z", Self.colors.z, { (s: Sample) in s.z })] {
+            let d = envelope(visible: visible, start: start, end: end, left: left, right: right, value: { value(samples[$0]) }, y: rawY)
+            svg.raw("path", [("d", d), ("fill", "none"), ("stroke", color), ("stroke-width", "1"),
+                             ("stroke-linejoin", "round"), ("class", "series series-\(name)")])
+        }
+
+        if let saturation {
+            for level in [saturation, -saturation] {
+                let y = rawY(level)
+                svg.line(x1: left, y1: y, x2: right, y2: y, stroke: "#888888", width: 1, dash: "2 3", className: "saturation")
+            }
+            svg.text("sensor saturation ±\(PlotSVG.n(saturation)) m/s²", x: right - 4, y: rawY(saturation) - 5,
+                     anchor: "end", size: 11, fill: "#666666", halo: true)
+        }
+
+        // Panel 2: linear acceleration and thresholds.
+        var linearMaximum = thresholds.map(\.metersPerSecondSquared).max() ?? 0
+        for index in visible { linearMaximum = max(linearMaximum, linear[index]) }
+        let linearScale = PlotScale(0, max(1, linearMaximum * 1.12), count: 5)
+        frame(&svg, top: panel2.top, height: panel2.height, left: left, right: right, valueScale: linearScale,
+              timeScale: timeScale, xPosition: xPosition, timeLabels: true,
+              axisTitle: "|a − gravity| (m/s²)",
+              panelTitle: "linear acceleration (gravity: one-pole low-pass, τ = \(PlotSVG.n(gravityTimeConstantSeconds)) s)")
+        let linearY = { (value: Double) in
+            panel2.top + panel2.height * (1 - (value - linearScale.lower) / (linearScale.upper - linearScale.lower))
+        }
+        let d = envelope(visible: visible, start: start, end: end, left: left, right: right, value: { linear[$0] }, y: linearY)
+        svg.raw("path", [("d", d), ("fill", "none"), ("stroke", Self.colors.linear), ("stroke-width", "1"),
+                         ("stroke-linejoin", "round"), ("class", "series series-linear")])
+        for (index, threshold) in thresholds.enumerated() {
+            let y = linearY(threshold.metersPerSecondSquared)
+            let color = index == 0 ? Self.colors.threshold : Self.colors.secondThreshold
+            svg.line(x1: left, y1: y, x2: right, y2: y, stroke: color, width: 1.5, dash: index == 0 ? "7 4" : "3 3",
+                     className: "threshold")
+            svg.text("\(threshold.label) \(PlotSVG.n(threshold.metersPerSecondSquared)) m/s²", x: right - 4, y: y - 5,
+                     anchor: "end", size: 11, fill: color, halo: true)
+        }
+
+        // Detected events.
+        for event in events where event.time >= start && event.time <= end {
+            let x = xPosition(event.time)
+            svg.line(x1: x, y1: panel1.top, x2: x, y2: panel2.top + panel2.height, stroke: "#444444", width: 0.8,
+                     dash: "2 3", className: "event-line")
+            let label = String(format: "%.2f s", event.time)
+            switch event.phase {
+            case .began:
+                let y = panel2.top + 16
+                svg.raw("path", [("d", "M\(PlotSVG.n(x - 7)),\(PlotSVG.n(y + 6)) L\(PlotSVG.n(x + 7)),\(PlotSVG.n(y + 6)) "
+                                     + "L\(PlotSVG.n(x)),\(PlotSVG.n(y - 7)) Z"),
+                                 ("fill", Self.colors.began), ("class", "event-began")])
+                svg.text("began " + label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.began, halo: true)
+            case .ended:
+                let y = panel2.top + 38
+                svg.raw("path", [("d", "M\(PlotSVG.n(x - 7)),\(PlotSVG.n(y - 6)) L\(PlotSVG.n(x + 7)),\(PlotSVG.n(y - 6)) "
+                                     + "L\(PlotSVG.n(x)),\(PlotSVG.n(y + 7)) Z"),
+                                 ("fill", Self.colors.ended), ("class", "event-ended")])
+                svg.text("ended " + label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.ended, halo: true)
+            case .cancelled:
+                let y = panel2.top + 60
+                svg.raw("path", [("d", "M\(PlotSVG.n(x - 5)),\(PlotSVG.n(y - 5)) L\(PlotSVG.n(x + 5)),\(PlotSVG.n(y + 5)) "
+                                     + "M\(PlotSVG.n(x - 5)),\(PlotSVG.n(y + 5)) L\(PlotSVG.n(x + 5)),\(PlotSVG.n(y - 5))"),
+                                 ("stroke", Self.colors.cancelled), ("stroke-width", "2.5"), ("class", "event-cancelled")])
+                let reason = event.cancellationReason.map { " (\($0.rawValue))" } ?? ""
+                svg.text("cancelled " + label + reason, x: x + 9, y: y + 4, size: 11, fill: Self.colors.cancelled, halo: true)
+            }
+        }
+
+        svg.text("time (s)", x: (left + right) / 2, y: panel2.top + panel2.height + 44, anchor: "middle", size: 13,
+                 className: "axis-title")
+        return svg.document(title: title)
+    }
+
+    private func legend(_ svg: inout PlotSVG, x: Double, y: Double) {
+        var x = x
+        func item(_ text: String, swatch: (inout PlotSVG, Double) -> Void) {
+            swatch(&svg, x)
+            svg.text(text, x: x + 26, y: y + 4, size: 12)
+            x += 26 + Double(text.count) * 7 + 22
+        }
+        svg.open("g", ["class": "legend"])
+        for (name, color) in [("x", Self.colors.x), ("y", Self.colors.y), ("z", Self.colors.z)] {
+            item(name) { $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: color, width: 2) }
+        }
+        item("|a − gravity|") { $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: Self.colors.linear, width: 2) }
+        if let first = thresholds.first {
+            item(first.label) {
+                $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: Self.colors.threshold, width: 2, dash: "7 4")
+            }
+        }
+        if thresholds.count > 1 {
+            item(thresholds[1].label) {
+                $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: Self.colors.secondThreshold, width: 2, dash: "3 3")
+            }
+        }
+        if labels != nil {
+            item("labelled shake") {
+                $0.raw("rect", [("x", PlotSVG.n($1)), ("y", PlotSVG.n(y - 7)), ("width", "20"), ("height", "14"),
+                                ("fill", Self.colors.band), ("fill-opacity", "0.45")])
+            }
+        }
+        item("shake began") {
+            $0.raw("path", [("d", "M\(PlotSVG.n($1 + 3)),\(PlotSVG.n(y + 6)) L\(PlotSVG.n($1 + 17)),\(PlotSVG.n(y + 6)) "
+                                + "L\(PlotSVG.n($1 + 10)),\(PlotSVG.n(y - 7)) Z"), ("fill", Self.colors.began)])
+        }
+        item("shake ended") {
+            $0.raw("path", [("d", "M\(PlotSVG.n($1 + 3)),\(PlotSVG.n(y - 6)) L\(PlotSVG.n($1 + 17)),\(PlotSVG.n(y - 6)) "
+                                + "L\(PlotSVG.n($1 + 10)),\(PlotSVG.n(y + 7)) Z"), ("fill", Self.colors.ended)])
+        }
+        svg.close("g")
+    }
+
+    /// The panel's frame, grid, tick labels and titles.
+    private func frame(_ svg: inout PlotSVG, top: Double, height: Double, left: Double, right: Double,
+                       valueScale: PlotScale, timeScale: PlotScale, xPosition: (Double) -> Double,
+                       timeLabels: Bool, axisTitle: String, panelTitle: String) {
+        svg.text(panelTitle, x: left, y: top - 8, size: 12, weight: "bold", fill: "#333333", className: "panel-title")
+        for tick in valueScale.ticks {
+            let y = top + height * (1 - (tick - valueScale.lower) / (valueScale.upper - valueScale.lower))
+            svg.line(x1: left, y1: y, x2: right, y2: y, stroke: "#e4e4e4", className: "grid")
+            svg.text(valueScale.label(tick), x: left - 6, y: y + 4, anchor: "end", size: 11, fill: "#444444")
+        }
+        for tick in timeScale.ticks where tick >= timeScale.lower {
+            let x = xPosition(tick)
+            guard x >= left - 0.5 && x <= right + 0.5 else { continue }
+            svg.line(x1: x, y1: top, x2: x, y2: top + height, stroke: "#eeeeee", className: "grid")
+            if timeLabels {
+                svg.text(timeScale.label(tick), x: x, y: top + height + 17, anchor: "middle", size: 11, fill: "#444444")
+            }
+        }
+        svg.raw("rect", [("x", PlotSVG.n(left)), ("y", PlotSVG.n(top)), ("width", PlotSVG.n(right - left)),
+                         ("height", PlotSVG.n(height)), ("fill", "none"), ("stroke", "#888888"), ("class", "frame")])
+        svg.text(axisTitle, x: 18, y: top + height / 2, anchor: "middle", size: 12, rotate: -90, className: "axis-title")
+    }
+
+    /// Path data of a series: every sample when there are few, else the minimum and maximum of
+    /// each pixel column (so the envelope looks the same and the path stays short).
+    private func envelope(visible: Range<Int>, start: Double, end: Double, left: Double, right: Double,
+                          value: (Int) -> Double, y: (Double) -> Double) -> String {
+        var d = ""
+        func point(_ x: Double, _ yValue: Double) {
+            d += (d.isEmpty ? "M" : "L") + Self.short(x) + "," + Self.short(yValue)
+        }
+        let span = end - start
+        let columns = max(1, Int(right - left))
+        if visible.count <= 2 * columns {
+            for index in visible { point(left + (samples[index].time - start) / span * (right - left), y(value(index))) }
+            return d
+        }
+        var minimum = [Double](repeating: .infinity, count: columns)
+        var maximum = [Double](repeating: -.infinity, count: columns)
+        for index in visible {
+            let column = min(columns - 1, max(0, Int((samples[index].time - start) / span * Double(columns))))
+            let v = value(index)
+            if v < minimum[column] { minimum[column] = v }
+            if v > maximum[column] { maximum[column] = v }
+        }
+        for column in 0..<columns where minimum[column].isFinite {
+            let x = left + Double(column) + 0.5
+            point(x, y(maximum[column]))
+            if maximum[column] != minimum[column] { point(x, y(minimum[column])) }
+        }
+        return d
+    }
+
+    /// A path coordinate with one decimal.
+    private static func short(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+    }
+}
+
+fileprivate extension Array {
+    /// The first index whose element satisfies `predicate`, for a predicate false then true
+    /// along the array (binary search); `count` when none does.
+    func partitionIndex(where predicate: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import ShakeDetection
+
+/// The recall/false-shake trade-off of a tuning run as a self-contained SVG, for
+/// `shake tune --report`: false shakes per hour on x, recall on y, one point per budget
+/// (the best configuration within it, in sample), the chosen configuration highlighted, the
+/// budget as a dashed line, and the cross-validated (held-out) figure as a diamond.
+public struct TradeoffPlot: Sendable {
+    public var result: TuningResult
+    public var title: String
+    public var width = 900.0
+    public var height = 560.0
+
+    public init(result: TuningResult, title: String) {
+        self.result = result
+        self.title = title
+    }
+
+    static let colors = (curve: "#1f77b4", chosen: "#d62728", budget: "#e6550d", validated: "#6a3d9a")
+
+    public func svg() -> String {
+        var svg = PlotSVG(width: width, height: height)
+        let left = 80.0, right = width - 40, top = 96.0, bottom = height - 70
+        let points = result.tradeoff.sorted { $0.budget < $1.budget }
+        let validated = result.crossValidation?.pooled
+        var xs = points.compactMap { $0.summary.falsePerHour } + [result.maximumFalsePerHour]
+        xs += result.tradeoff.map(\.budget)
+        if let rate = validated?.falsePerHour { xs.append(rate) }
+        var ys = points.compactMap { $0.summary.recall }
+        if let recall = result.inSample.recall { ys.append(recall) }
+        if let recall = validated?.recall { ys.append(recall) }
+        let xScale = PlotScale(0, max(1, (xs.max() ?? 1) * 1.05), count: 8)
+        let yScale = PlotScale(max(0, (ys.min() ?? 0) - 0.05), 1, count: 6)
+        func px(_ value: Double) -> Double { left + (value - xScale.lower) / (xScale.upper - xScale.lower) * (right - left) }
+        func py(_ value: Double) -> Double { bottom - (value - yScale.lower) / (yScale.upper - yScale.lower) * (bottom - top) }
+
+        svg.text(title, x: left, y: 28, size: 17, weight: "bold", className: "title")
+        let subtitle = "\(result.recordings) recordings, \(result.inSample.shakes) labelled shakes, "
+            + String(format: "%.2f", result.inSample.negativeHours) + " h without shakes; "
+            + "\(result.configurationsEvaluated) configurations tried"
+        svg.text(subtitle, x: left, y: 48, size: 12, fill: "#555555", className: "subtitle")
+
+        // Legend.
+        svg.open("g", ["class": "legend"])
+        svg.line(x1: left, y1: 70, x2: left + 22, y2: 70, stroke: Self.colors.curve, width: 2)
+        svg.raw("circle", [("cx", PlotSVG.n(left + 11)), ("cy", "70"), ("r", "4"), ("fill", Self.colors.curve)])
+        svg.text("best recall within each budget (in sample)", x: left + 30, y: 74)
+        svg.raw("circle", [("cx", PlotSVG.n(left + 340)), ("cy", "70"), ("r", "8"), ("fill", "none"),
+                           ("stroke", Self.colors.chosen), ("stroke-width", "3")])
+        svg.text("chosen", x: left + 354, y: 74)
+        svg.line(x1: left + 420, y1: 70, x2: left + 442, y2: 70, stroke: Self.colors.budget, width: 1.5, dash: "7 4")
+        svg.text("budget", x: left + 450, y: 74)
+        if validated != nil {
+            svg.raw("path", [("d", diamond(left + 531, 70, 6)), ("fill", Self.colors.validated)])
+            svg.text("cross-validated (held out)", x: left + 543, y: 74)
+        }
+        svg.close("g")
+
+        // Grid and axes.
+        for tick in yScale.ticks {
+            svg.line(x1: left, y1: py(tick), x2: right, y2: py(tick), stroke: "#e4e4e4", className: "grid")
+            svg.text(yScale.label(tick), x: left - 8, y: py(tick) + 4, anchor: "end", size: 11, fill: "#444444")
+        }
+        for tick in xScale.ticks {
+            svg.line(x1: px(tick), y1: top, x2: px(tick), y2: bottom, stroke: "#eeeeee", className: "grid")
+            svg.text(xScale.label(tick), x: px(tick), y: bottom + 18, anchor: "middle", size: 11, fill: "#444444")
+        }
+        svg.raw("rect", [("x", PlotSVG.n(left)), ("y", PlotSVG.n(top)), ("width", PlotSVG.n(right - left)),
+                         ("height", PlotSVG.n(bottom - top)), ("fill", "none"), ("stroke", "#888888"), ("class", "frame")])
+        svg.text("false shakes per hour (of time without shakes)", x: (left + right) / 2, y: bottom + 44,
+                 anchor: "middle", size: 13, className: "axis-title")
+        svg.text("recall (share of labelled shakes detected)", x: 22, y: (top + bottom) / 2, anchor: "middle",
+                 size: 13, rotate: -90, className: "axis-title")
+
+        // The budget.
+        let budgetX = px(result.maximumFalsePerHour)
+        svg.line(x1: budgetX, y1: top, x2: budgetX, y2: bottom, stroke: Self.colors.budget, width: 1.5, dash: "7 4",
+                 className: "budget-line")
+        svg.text("budget \(PlotSVG.n(result.maximumFalsePerHour))/h", x: budgetX + 5, y: bottom - 8, size: 11,
+                 fill: Self.colors.budget)
+
+        // The curve: one point per budget, joined in budget order.
+        let drawn = points.filter { $0.summary.falsePerHour != nil && $0.summary.recall != nil }
+        if drawn.count > 1 {
+            let d = drawn.enumerated().map { index, point in
+                (index == 0 ? "M" : "L") + PlotSVG.n(px(point.summary.falsePerHour!)) + "," + PlotSVG.n(py(point.summary.recall!))
+            }.joined(separator: " ")
+            svg.raw("path", [("d", d), ("fill", "none"), ("stroke", Self.colors.curve), ("stroke-width", "2"),
+                             ("class", "curve")])
+        }
+        // Several budgets often share one configuration: one label per position, naming them all.
+        var groups: [(x: Double, y: Double, budgets: [Double], recall: Double)] = []
+        for point in drawn {
+            let x = px(point.summary.falsePerHour!), y = py(point.summary.recall!)
+            svg.raw("circle", [("cx", PlotSVG.n(x)), ("cy", PlotSVG.n(y)), ("r", "4.5"),
+                               ("fill", point.metBudget ? Self.colors.curve : "#ffffff"),
+                               ("stroke", Self.colors.curve), ("stroke-width", "1.5"), ("class", "tradeoff-point")])
+            if let index = groups.firstIndex(where: { abs($0.x - x) < 1 && abs($0.y - y) < 1 }) {
+                groups[index].budgets.append(point.budget)
+            } else {
+                groups.append((x, y, [point.budget], point.summary.recall!))
+            }
+        }
+        for group in groups {
+            let budgets = group.budgets.count == 1 ? PlotSVG.n(group.budgets[0])
+                : PlotSVG.n(group.budgets.first!) + " to " + PlotSVG.n(group.budgets.last!)
+            let text = "budget ≤ \(budgets)/h: recall " + String(format: "%.3f", group.recall)
+            svg.text(text, x: min(group.x + 8, right - 230), y: group.y + 18, size: 11, fill: "#333333", halo: true)
+        }
+
+        // The chosen configuration.
+        if let rate = result.inSample.falsePerHour, let recall = result.inSample.recall {
+            let x = px(rate), y = py(recall)
+            svg.raw("circle", [("cx", PlotSVG.n(x)), ("cy", PlotSVG.n(y)), ("r", "10"), ("fill", "none"),
+                               ("stroke", Self.colors.chosen), ("stroke-width", "3"), ("class", "chosen-point")])
+            let text = "chosen: recall " + String(format: "%.3f", recall) + ", " + String(format: "%.2f", rate) + " false/h"
+            let labelY = y - 14 < top + 12 ? y + 34 : y - 14
+            svg.text(text, x: min(x + 14, right - 250), y: labelY, size: 12, weight: "bold", fill: Self.colors.chosen,
+                     halo: true)
+        }
+        if let validated, let rate = validated.falsePerHour, let recall = validated.recall {
+            let x = px(rate), y = py(recall)
+            svg.raw("path", [("d", diamond(x, y, 7)), ("fill", Self.colors.validated), ("class", "validated-point")])
+            let text = "cross-validated: recall " + String(format: "%.3f", recall) + ", "
+                + String(format: "%.2f", rate) + " false/h"
+            svg.text(text, x: min(x + 12, right - 290), y: y + 20, size: 12, fill: Self.colors.validated, halo: true)
+        }
+        return svg.document(title: title)
+    }
+
+    private func diamond(_ x: Double, _ y: Double, _ r: Double) -> String {
+        "M\(PlotSVG.n(x)),\(PlotSVG.n(y - r)) L\(PlotSVG.n(x + r)),\(PlotSVG.n(y)) L\(PlotSVG.n(x)),\(PlotSVG.n(y + r)) "
+            + "L\(PlotSVG.n(x - r)),\(PlotSVG.n(y)) Z"
+    }
+}

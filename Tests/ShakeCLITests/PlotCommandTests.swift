@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import ShakeCLI
+import Testing
+
+@Suite struct PlotCommandTests {
+    /// Counts of elements by class in an SVG file, or nil when it is not well-formed.
+    final class ClassCounter: NSObject, XMLParserDelegate {
+        var counts: [String: Int] = [:]
+        var root: String?
+
+        static func parse(_ data: Data) -> [String: Int]? {
+            let parser = XMLParser(data: data)
+            let counter = ClassCounter()
+            parser.delegate = counter
+            guard parser.parse(), counter.root == "svg" else { return nil }
+            return counter.counts
+        }
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                    qualifiedName: String?, attributes: [String: String] = [:]) {
+            if root == nil { root = elementName }
+            for name in (attributes["class"] ?? "").split(separator: " ") { counts[String(name), default: 0] += 1 }
+        }
+    }
+
+    @Test func drawsTheRecordingWithBandsAndMarkers() throws {
+        let folder = try PlantedFolder(files: [("planted_1.csv", 2, 2)], rate: 100)
+        defer { folder.remove() }
+        let output = folder.path + "/plot.svg"
+        let run = CapturedRun(["plot", folder.path + "/planted_1.csv", "-o", output])
+        #expect(run.status == 0, "\(run.err)")
+        let data = try #require(FileManager.default.contents(atPath: output))
+        let counts = try #require(ClassCounter.parse(data))
+        #expect(counts["series-x"] == 1 && counts["series-y"] == 1 && counts["series-z"] == 1)
+        #expect(counts["series-linear"] == 1)
+        // The onset and release thresholds, and ±saturation on the raw panel.
+        #expect(counts["threshold"] == 2)
+        #expect(counts["saturation"] == 2)
+        #expect(counts["shake-band"] == 2)
+        // The medium preset fires on the shakes and on the planted distractors.
+        let replay = CapturedRun(["replay", folder.path + "/planted_1.csv", "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(replay.out.utf8)) as? [String: Any])
+        let file = try #require((report["files"] as? [[String: Any]])?.first)
+        let events = try #require(file["events"] as? [[String: Any]])
+        #expect(counts["event-began"] == events.filter { $0["phase"] as? String == "began" }.count)
+        #expect(counts["event-ended"] == events.filter { $0["phase"] as? String == "ended" }.count)
+        #expect((counts["event-began"] ?? 0) >= 2)
+    }
+
+    @Test func refusesToOverwriteWithoutForce() throws {
+        let folder = try PlantedFolder(files: [("planted_1.csv", 1, 1)])
+        defer { folder.remove() }
+        let output = folder.path + "/plot.svg"
+        try "keep me".write(toFile: output, atomically: true, encoding: .utf8)
+        let refused = CapturedRun(["plot", folder.path + "/planted_1.csv", "-o", output])
+        #expect(refused.status == 73)
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "keep me")
+        #expect(CapturedRun(["plot", folder.path + "/planted_1.csv", "-o", output, "--force"]).status == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("<?xml"))
+    }
+
+    @Test(arguments: [
+        ([] as [String], Int32(64)),
+        (["--from", "5", "--to", "2"], Int32(64)),
+        (["--from", "500"], Int32(64)),
+        (["--preset", "medium", "--config", "x.json"], Int32(64)),
+    ])
+    func rejectsBadArguments(extra: [String], status: Int32) throws {
+        let folder = try PlantedFolder(files: [("planted_1.csv", 1, 1)])
+        defer { folder.remove() }
+        let output = extra.isEmpty ? [] : ["-o", folder.path + "/plot.svg"]
+        let run = CapturedRun(["plot", folder.path + "/planted_1.csv"] + output + extra)
+        #expect(run.status == status)
+        #expect(run.err.hasPrefix("Error: "))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/plot.svg"))
+    }
+
+    @Test func missingRecordingIsReported() {
+        let run = CapturedRun(["plot", "/nonexistent/recording.csv", "-o", NSTemporaryDirectory() + "never.svg"])
+        #expect(run.status == 66)
+        #expect(run.err.contains("/nonexistent/recording.csv"))
+    }
+}

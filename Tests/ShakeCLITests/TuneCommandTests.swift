@@ -1,0 +1,193 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import ShakeCLI
+import ShakeDetection
+import ShakeRecording
+import Synchronization
+import Testing
+
+/// Runs `shake` in process and keeps what it wrote.
+final class CapturedRun: Sendable {
+    private let outText = Mutex("")
+    private let errText = Mutex("")
+    let status: Int32
+
+    init(_ arguments: [String], terminal: Bool = false) {
+        let out = Mutex("")
+        let err = Mutex("")
+        let io = CommandIO(out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
+                           errIsTerminal: terminal)
+        status = ShakeTool.main(arguments: arguments, io: io)
+        outText.withLock { $0 = out.withLock { $0 } }
+        errText.withLock { $0 = err.withLock { $0 } }
+    }
+
+    var out: String { outText.withLock { $0 } }
+    var err: String { errText.withLock { $0 } }
+}
+
+/// Labelled CSV recordings with a planted optimum, written to a fresh temporary folder:
+/// shakes oscillate at 20 m/s², distractors (labelled 0) at 13 m/s², 4 Hz along x, so the
+/// medium preset (onset 10 m/s²) fires on the distractors and a higher threshold does not.
+struct PlantedFolder {
+    let path: String
+
+    init(files: [(name: String, shakes: Int, distractors: Int)] = [("alpha_1.csv", 2, 2), ("beta_1.csv", 2, 1),
+                                                                    ("gamma_1.csv", 1, 2)],
+         rate: Double = 50, labelled: Bool = true) throws {
+        path = NSTemporaryDirectory() + "shake-tune-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for file in files {
+            try Self.csv(shakes: file.shakes, distractors: file.distractors, rate: rate, labelled: labelled)
+                .write(toFile: path + "/" + file.name, atomically: true, encoding: .utf8)
+        }
+    }
+
+    static func csv(shakes: Int, distractors: Int, rate: Double, labelled: Bool) -> String {
+        var text = "# source: planted test motion\n" + (labelled ? "time_s,x,y,z,shake\n" : "time_s,x,y,z\n")
+        var time = 0.0
+        func row(_ x: Double, _ label: Bool) {
+            text += String(format: "%.6f,%.5f,0,%.5f", time, x, standardGravity) + (labelled ? (label ? ",1\n" : ",0\n") : "\n")
+            time += 1 / rate
+        }
+        func rest(_ seconds: Double) {
+            let end = time + seconds
+            while time < end { row(0.05 * sin(7 * time), false) }
+        }
+        func oscillate(_ amplitude: Double, _ label: Bool) {
+            let start = time
+            while time < start + 1.5 { row(amplitude * sin(2 * Double.pi * 4 * (time - start)), label) }
+        }
+        rest(2)
+        for index in 0..<max(shakes, distractors) {
+            if index < shakes { oscillate(20, true); rest(2) }
+            if index < distractors { oscillate(13, false); rest(2) }
+        }
+        return text
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+@Suite struct TuneCommandTests {
+    @Test func writesAConfigurationThatLoadsBackAndEvaluates() throws {
+        let folder = try PlantedFolder()
+        defer { folder.remove() }
+        let output = folder.path + "/tuned.json"
+        let run = CapturedRun(["tune", folder.path, "--output", output, "--format", "json"])
+        #expect(run.status == 0, "\(run.err)")
+        let loaded = try ConfigurationFile.load(path: output)
+        // The JSON report names the same configuration.
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let reported = try JSONSerialization.data(withJSONObject: try #require(report["configuration"]))
+        #expect(try JSONDecoder().decode(ShakeConfiguration.self, from: reported) == loaded)
+        let inSample = try #require(report["in_sample"] as? [String: Any])
+        #expect(inSample["recall"] as? Double == 1)
+        #expect(inSample["false_shakes"] as? Int == 0)
+        for key in ["cross_validation", "tradeoff", "max_false_per_hour", "met_budget"] {
+            #expect(report[key] != nil, "\(key)")
+        }
+        #expect((report["tradeoff"] as? [Any])?.count == 6)
+        // evaluate and replay read it unchanged, and it escapes the planted trap that the medium
+        // preset falls into (false shakes on the distractors).
+        func total(_ options: [String]) throws -> [String: Any] {
+            let run = CapturedRun(["evaluate", folder.path, "--format", "json"] + options)
+            #expect(run.status == 0)
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+            return try #require(report["total"] as? [String: Any])
+        }
+        #expect(try total(["--preset", "medium"])["false_shakes"] as? Int ?? 0 > 0)
+        let tuned = try total(["--config", output])
+        #expect(tuned["false_shakes"] as? Int == 0)
+        #expect(tuned["recall"] as? Double == 1)
+        #expect(CapturedRun(["replay", folder.path + "/alpha_1.csv", "--config", output]).status == 0)
+    }
+
+    @Test func sameInputsGiveTheSameOutput() throws {
+        let folder = try PlantedFolder()
+        defer { folder.remove() }
+        func report(jobs: Int) throws -> NSDictionary {
+            let run = CapturedRun(["tune", folder.path, "--jobs", String(jobs), "--format", "json"])
+            #expect(run.status == 0)
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+            // Only the wall-clock time and the job count may differ.
+            object["search_seconds"] = nil
+            object["jobs"] = nil
+            return object as NSDictionary
+        }
+        let first = try report(jobs: 1)
+        #expect(try report(jobs: 2) == first)
+        #expect(try report(jobs: 2) == first)
+    }
+
+    @Test func progressBarOnlyOnATerminal() throws {
+        let folder = try PlantedFolder()
+        defer { folder.remove() }
+        let plain = CapturedRun(["tune", folder.path])
+        #expect(plain.status == 0)
+        #expect(!plain.err.contains("\r"))
+        #expect(!plain.err.contains("\u{1B}"))
+        #expect(!plain.err.contains("[#") && !plain.err.contains("[-"))
+        #expect(plain.err.contains("tune: 100%"))
+        let terminal = CapturedRun(["tune", folder.path], terminal: true)
+        #expect(terminal.status == 0)
+        #expect(terminal.err.contains("\r"))
+        #expect(terminal.err.contains("ETA"))
+        // The text report goes to standard output either way.
+        func withoutTiming(_ text: String) -> [Substring] {
+            text.split(separator: "\n").filter { !$0.hasPrefix("Searched ") }
+        }
+        #expect(withoutTiming(plain.out) == withoutTiming(terminal.out))
+        #expect(plain.out.contains("Cross-validation"))
+    }
+
+    @Test func refusesToOverwriteWithoutForce() throws {
+        let folder = try PlantedFolder()
+        defer { folder.remove() }
+        let output = folder.path + "/existing.json"
+        try "keep me".write(toFile: output, atomically: true, encoding: .utf8)
+        let refused = CapturedRun(["tune", folder.path, "-o", output])
+        #expect(refused.status == 73)
+        #expect(refused.err.contains("already exists"))
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "keep me")
+        let forced = CapturedRun(["tune", folder.path, "-o", output, "--force"])
+        #expect(forced.status == 0)
+        #expect((try? ConfigurationFile.load(path: output)) != nil)
+    }
+
+    @Test func reportIsAWellFormedSVGWithTheChosenPoint() throws {
+        let folder = try PlantedFolder()
+        defer { folder.remove() }
+        let report = folder.path + "/tradeoff.svg"
+        let run = CapturedRun(["tune", folder.path, "--report", report])
+        #expect(run.status == 0)
+        let data = try #require(FileManager.default.contents(atPath: report))
+        #expect(XMLParser(data: data).parse())
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("class=\"chosen-point\""))
+        #expect(text.contains("class=\"curve\"") || text.contains("class=\"tradeoff-point\""))
+    }
+
+    @Test(arguments: [
+        (["--max-false-per-hour", "lots"], Int32(64)),
+        (["--jobs", "0"], Int32(64)),
+    ])
+    func rejectsBadOptions(extra: [String], status: Int32) throws {
+        let folder = try PlantedFolder()
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path] + extra)
+        #expect(run.status == status)
+        #expect(run.err.hasPrefix("Error: "))
+    }
+
+    @Test func unlabelledRecordingIsRefused() throws {
+        let folder = try PlantedFolder(labelled: false)
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path])
+        #expect(run.status == 65)
+        #expect(run.err.contains("alpha_1.csv"))
+        #expect(run.err.contains("shake"))
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import ShakeDetection
+@testable import ShakeRecording
+import Testing
+
+/// The elements of an SVG document, parsed with Foundation's XMLParser.
+final class SVGElements: NSObject, XMLParserDelegate {
+    private(set) var elements: [(name: String, attributes: [String: String])] = []
+    private(set) var texts: [String] = []
+    private var inText = false
+
+    /// Parses `svg`; nil when it is not well-formed XML.
+    static func parse(_ svg: String) -> SVGElements? {
+        let parser = XMLParser(data: Data(svg.utf8))
+        let collector = SVGElements()
+        parser.delegate = collector
+        return parser.parse() ? collector : nil
+    }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+        elements.append((elementName, attributes))
+        if elementName == "text" {
+            inText = true
+            texts.append("")
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if inText { texts[texts.count - 1] += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        if elementName == "text" { inText = false }
+    }
+
+    /// Elements whose `class` attribute holds `name`.
+    func withClass(_ name: String, element: String? = nil) -> [[String: String]] {
+        elements.filter { item in
+            (element == nil || item.name == element)
+                && (item.attributes["class"]?.split(separator: " ").contains { $0 == name } ?? false)
+        }.map(\.attributes)
+    }
+}
+
+@Suite struct PlotTests {
+    static func plot(rate: Double = 100, from: Double? = nil, to: Double? = nil) -> (RecordingPlot, [ShakeEvent], Int) {
+        let (samples, labels) = PlantedMotion.motion(shakes: 3, distractors: 2, rate: rate)
+        var detector = ShakeDetector(configuration: .medium)
+        var events = samples.compactMap { detector.process($0) }
+        if let event = detector.interrupt(at: samples.last!.time) { events.append(event) }
+        var plot = RecordingPlot(title: "planted_1.csv", subtitle: "test", samples: samples, labels: labels,
+                                 events: events, thresholds: RecordingPlot.thresholds(of: .medium))
+        plot.from = from
+        plot.to = to
+        return (plot, events, 3)
+    }
+
+    @Test func recordingPlotIsWellFormedWithEveryElement() throws {
+        let (plot, events, shakes) = Self.plot()
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        #expect(svg.elements.first?.name == "svg")
+        for axis in ["series-x", "series-y", "series-z", "series-linear"] {
+            #expect(svg.withClass(axis, element: "path").count == 1, "\(axis)")
+        }
+        #expect(svg.withClass("threshold", element: "line").count == RecordingPlot.thresholds(of: .medium).count)
+        #expect(svg.withClass("shake-band", element: "rect").count == shakes)
+        let began = events.filter { $0.phase == .began }
+        #expect(!began.isEmpty)
+        #expect(svg.withClass("event-began").count == began.count)
+        #expect(svg.withClass("event-ended").count == events.filter { $0.phase == .ended }.count)
+        // Readable axes with units, a title, a legend.
+        #expect(svg.texts.contains("time (s)"))
+        #expect(svg.texts.contains { $0.contains("m/s²") })
+        #expect(svg.texts.contains("planted_1.csv"))
+        #expect(svg.withClass("legend").count == 1)
+        // Markers carry their times.
+        #expect(svg.texts.contains(String(format: "began %.2f s", began[0].time)))
+    }
+
+    @Test func plotIsSelfContained() {
+        let text = Self.plot().0.svg()
+        for forbidden in ["<script", "href", "@import", "url(", "@font-face"] {
+            #expect(!text.contains(forbidden), "\(forbidden)")
+        }
+    }
+
+    @Test func longRecordingsAreDownsampledPerPixelColumn() throws {
+        // 1600 Hz for 19.5 s: about 31 000 samples, far more than the 1180 pixel columns.
+        let (plot, _, _) = Self.plot(rate: 1600)
+        #expect(plot.samples.count > 30_000)
+        let text = plot.svg()
+        #expect(text.utf8.count < 200_000)
+        let svg = try #require(SVGElements.parse(text))
+        let path = try #require(svg.withClass("series-x", element: "path").first?["d"])
+        let points = path.filter { $0 == "L" || $0 == "M" }.count
+        #expect(points <= 2 * Int(plot.width))
+    }
+
+    @Test func timeRangeLimitsWhatIsDrawn() throws {
+        // From 1 to 4 s: only the first planted shake (2 to 3.5 s) lies in range.
+        let (plot, events, _) = Self.plot(from: 1, to: 4)
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        #expect(svg.withClass("shake-band").count == 1)
+        #expect(svg.withClass("event-began").count == events.filter { $0.phase == .began && $0.time >= 1 && $0.time <= 4 }.count)
+    }
+
+    @Test func tradeoffPlotShowsCurveAndChosenPoint() throws {
+        var options = TuningOptions()
+        options.axes = [PlantedMotion.thresholdAxis]
+        var tuner = Tuner(recordings: PlantedMotion.corpus(), options: options)
+        let result = tuner.run()
+        let svg = try #require(SVGElements.parse(TradeoffPlot(result: result, title: "trade-off").svg()))
+        #expect(svg.withClass("tradeoff-point").count == result.tradeoff.count)
+        #expect(svg.withClass("chosen-point").count == 1)
+        #expect(svg.withClass("budget-line").count == 1)
+        #expect(svg.withClass("validated-point").count == 1)
+        #expect(svg.texts.contains { $0.contains("false shakes per hour") })
+        #expect(svg.texts.contains { $0.hasPrefix("recall") })
+    }
+
+    @Test(arguments: [(0.0, 12.0), (-3.0, 41.0), (0.0, 0.9), (9.5, 10.0)])
+    func ticksAreNiceAndCoverTheRange(minimum: Double, maximum: Double) {
+        let scale = PlotScale(minimum, maximum)
+        #expect(scale.lower <= minimum && scale.upper >= maximum)
+        let mantissa = scale.step / pow(10, log10(scale.step).rounded(.down))
+        #expect([1, 2, 2.5, 5, 10].contains { abs($0 - mantissa) < 1e-9 })
+        #expect((3...12).contains(scale.ticks.count))
+    }
+}

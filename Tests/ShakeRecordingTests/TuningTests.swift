@@ -1,0 +1,170 @@
+import Foundation
+import ShakeDetection
+import ShakeRecording
+import Testing
+
+/// Labelled recordings with a planted optimum: deliberate shakes oscillate with amplitude
+/// `shakeAmplitude`, distractors (labelled shake=0) the same way with `distractorAmplitude`,
+/// so only a threshold between the two separates them.
+enum PlantedMotion {
+    static let shakeAmplitude = 18.0
+    static let distractorAmplitude = 11.0
+
+    /// `shakes` labelled shakes and `distractors` unlabelled oscillations (1.5 s each, 4 Hz along x),
+    /// alternating, with 2 s of rest between and around them; device flat, `rate` Hz.
+    static func recording(name: String, shakes: Int, distractors: Int, rate: Double = 100,
+                          distractorAmplitude: Double = distractorAmplitude) -> TuningRecording {
+        let (samples, labels) = motion(shakes: shakes, distractors: distractors, rate: rate,
+                                       distractorAmplitude: distractorAmplitude)
+        return TuningRecording(path: name, samples: samples, labels: labels)
+    }
+
+    /// The samples and labels of `recording(name:shakes:distractors:rate:distractorAmplitude:)`.
+    static func motion(shakes: Int, distractors: Int, rate: Double = 100,
+                       distractorAmplitude: Double = distractorAmplitude) -> (samples: [Sample], labels: [Bool]) {
+        var samples: [Sample] = []
+        var labels: [Bool] = []
+        var time = 0.0
+        func rest(_ seconds: Double) {
+            let end = time + seconds
+            while time < end {
+                samples.append(Sample(time: time, x: 0.05 * sin(7 * time), y: 0, z: standardGravity))
+                labels.append(false)
+                time += 1 / rate
+            }
+        }
+        func oscillate(_ amplitude: Double, labelled: Bool) {
+            let start = time
+            while time < start + 1.5 {
+                samples.append(Sample(time: time, x: amplitude * sin(2 * Double.pi * 4 * (time - start)), y: 0,
+                                      z: standardGravity))
+                labels.append(labelled)
+                time += 1 / rate
+            }
+        }
+        rest(2)
+        for index in 0..<max(shakes, distractors) {
+            if index < shakes { oscillate(shakeAmplitude, labelled: true); rest(2) }
+            if index < distractors { oscillate(distractorAmplitude, labelled: false); rest(2) }
+        }
+        return (samples, labels)
+    }
+
+    static func corpus() -> [TuningRecording] {
+        [recording(name: "alpha_1.csv", shakes: 3, distractors: 3),
+         recording(name: "beta_1.csv", shakes: 2, distractors: 4, rate: 50),
+         recording(name: "gamma_1.csv", shakes: 3, distractors: 2, rate: 200)]
+    }
+
+    static let thresholdAxis = ParameterAxis(
+        "onsetAcceleration", .real(\.onsetAcceleration),
+        values: [6, 8, 10, 12, 14, 16, 20, 24], coarse: [6, 24])
+}
+
+@Suite struct TuningTests {
+    func options(axes: [ParameterAxis] = [PlantedMotion.thresholdAxis], jobs: Int = 2) -> TuningOptions {
+        var options = TuningOptions()
+        options.axes = axes
+        options.jobs = jobs
+        return options
+    }
+
+    @Test func plantedOptimumIsFound() {
+        let corpus = PlantedMotion.corpus()
+        // The planted trap: the medium preset fires on the distractors.
+        var reference = EvaluationCounts()
+        for recording in corpus { reference += recording.evaluate(ShakeConfiguration.medium) }
+        #expect(reference.falseShakes > 0)
+
+        var tuner = Tuner(recordings: corpus, options: options())
+        let result = tuner.run()
+        let threshold = result.configuration.onsetAcceleration
+        // Between the distractors' and the shakes' amplitude; the coarse grid (6, 24) holds no such value.
+        #expect(threshold > PlantedMotion.distractorAmplitude && threshold < PlantedMotion.shakeAmplitude)
+        #expect(result.metBudget)
+        #expect(result.inSample.recall == 1)
+        #expect(result.inSample.falseShakes == 0)
+        #expect(result.inSample.duplicates == 0)
+        #expect(result.inSample.shakes == 8)
+    }
+
+    @Test func sameInputsGiveSameResultWhateverTheJobs() {
+        let axes = [PlantedMotion.thresholdAxis,
+                    ParameterAxis("minimumHalfWaves", .whole(\.minimumHalfWaves), values: [2, 3, 4, 5, 6], coarse: [3, 5])]
+        var results: [TuningResult] = []
+        for jobs in [1, 2, 2, 3] {
+            var tuner = Tuner(recordings: PlantedMotion.corpus(), options: options(axes: axes, jobs: jobs))
+            results.append(tuner.run())
+        }
+        for result in results.dropFirst() {
+            #expect(result.configuration == results[0].configuration)
+            #expect(result.inSample == results[0].inSample)
+            #expect(result.tradeoff.map(\.summary) == results[0].tradeoff.map(\.summary))
+            #expect(result.tradeoff.map(\.configuration) == results[0].tradeoff.map(\.configuration))
+            #expect(result.crossValidation?.pooled == results[0].crossValidation?.pooled)
+            #expect(result.configurationsEvaluated == results[0].configurationsEvaluated)
+        }
+    }
+
+    @Test func tradeoffRecallNeverFallsAsTheBudgetGrows() {
+        // Distractors almost as strong as the shakes: catching every shake costs false shakes.
+        var corpus = PlantedMotion.corpus()
+        corpus.append(PlantedMotion.recording(name: "delta_1.csv", shakes: 2, distractors: 6, distractorAmplitude: 17))
+        var tuner = Tuner(recordings: corpus, options: options())
+        let result = tuner.run()
+        #expect(result.tradeoff.map(\.budget) == [0, 0.5, 1, 2, 5, 10])
+        let recalls = result.tradeoff.map { $0.summary.recall ?? 0 }
+        #expect(zip(recalls, recalls.dropFirst()).allSatisfy { $0 <= $1 })
+        for point in result.tradeoff where point.metBudget {
+            #expect((point.summary.falsePerHour ?? 0) <= point.budget)
+            #expect(point.summary.duplicates == 0)
+        }
+    }
+
+    @Test func crossValidationHoldsOutEachGroup() throws {
+        var tuner = Tuner(recordings: PlantedMotion.corpus(), options: options())
+        let validation = try #require(tuner.run().crossValidation)
+        #expect(validation.method == "leave-one-group-out")
+        #expect(validation.folds.map(\.name) == ["alpha", "beta", "gamma"])
+        #expect(validation.folds.map(\.heldOutFiles) == [["alpha_1.csv"], ["beta_1.csv"], ["gamma_1.csv"]])
+        // Pooled held-out counts add up to the corpus: every recording is held out exactly once.
+        #expect(validation.pooled.shakes == 8)
+        #expect(validation.folds.reduce(0) { $0 + $1.heldOut.shakes } == 8)
+    }
+
+    @Test func fewerThanThreeGroupsFallBackToKFoldByFile() throws {
+        let corpus = (1...4).map { PlantedMotion.recording(name: "same_\($0).csv", shakes: 1, distractors: 1) }
+        var tuner = Tuner(recordings: corpus, options: options())
+        let validation = try #require(tuner.run().crossValidation)
+        #expect(validation.method == "k-fold by file")
+        #expect(validation.folds.count == 4)
+        #expect(Set(validation.folds.flatMap(\.heldOutFiles)).count == 4)
+    }
+
+    @Test(arguments: [
+        ("/data/dev/wiimote_session11.csv", "wiimote"),
+        ("microbit_mltrainer_session01.csv", "microbit"),
+        ("dev/oxford_validation_user1_bag.csv", "oxford"),
+        ("Recording.CSV", "recording"),
+    ])
+    func groupIsTheFileNameUpToTheFirstUnderscore(path: String, group: String) {
+        #expect(TuningRecording.group(ofPath: path) == group)
+    }
+
+    @Test func progressReachesTheEnd() {
+        let seen = ProgressLog()
+        var tuner = Tuner(recordings: PlantedMotion.corpus(), options: options())
+        _ = tuner.run { seen.add($0) }
+        let all = seen.all
+        #expect(!all.isEmpty)
+        #expect(all.last?.fraction == 1)
+        #expect(all.allSatisfy { $0.samplesDone <= $0.samplesEstimated })
+    }
+}
+
+final class ProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [TuningProgress] = []
+    func add(_ progress: TuningProgress) { lock.withLock { items.append(progress) } }
+    var all: [TuningProgress] { lock.withLock { items } }
+}
