@@ -17,8 +17,9 @@ m = r["machine"]
 print(f"Measured {r['date']} with `Scripts/bench` on {m['nproc']} cores of an {m['cpu']}, "
       f"{m['memory_bytes'] / 2**30:.0f} GiB of memory, Linux {m['kernel']}, {m['swift']}, {m['cc']}, "
       f"Python {m['python']} with pandas {r['pandas_version']}; load average at the start "
-      f"{m['load_average_at_start'][0]:.2f} (the machine is shared). Medians of {r['runs']} runs after one "
-      f"warm-up (replay: 3 runs); every figure was measured in the same run as its anchor.")
+      f"{m['load_average_at_start'][0]:.2f} (the machine is shared). Figures are medians of {r['runs']} rounds "
+      f"after a warm-up round; in each round every figure is measured right after its anchor, and a ratio is "
+      f"the median of the per-round ratios (so it need not equal the quotient of the two medians).")
 print()
 print("| figure | value | anchor | ratio | target | met? |")
 print("|---|---|---|---|---|---|")

@@ -11,11 +11,9 @@ import json
 import os
 import platform
 import re
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 
 # Targets from issue 6.
 TARGET_DETECTOR_VS_C = 0.8
@@ -66,19 +64,19 @@ def run_json(command, env=None):
     return json.loads(output)
 
 
-def reference_c(binary, samples, runs):
-    """Median samples/s of the C reference over `runs` runs after one warm-up."""
-    rates, shakes = [], None
-    for index in range(runs + 1):
-        output = subprocess.run([binary, str(samples)], check=True, stdout=subprocess.PIPE, text=True).stdout
-        match = re.search(r"shakes=(\d+) sec=([\d.]+) Msamples_per_s", output)
-        if not match:
-            raise SystemExit(f"bench: unexpected output from {binary}: {output!r}")
-        shakes = int(match.group(1))
-        if index > 0:
-            rates.append(samples / float(match.group(2)))
-    return {"samples_per_second": statistics.median(rates), "runs_samples_per_second": rates,
-            "samples": samples, "shakes": shakes}
+def reference_c_once(binary, samples):
+    """One run of the C reference: {samples_per_second, shakes} (it times its own loop)."""
+    output = subprocess.run([binary, str(samples)], check=True, stdout=subprocess.PIPE, text=True).stdout
+    match = re.search(r"shakes=(\d+) sec=([\d.]+) Msamples_per_s", output)
+    if not match:
+        raise SystemExit(f"bench: unexpected output from {binary}: {output!r}")
+    return {"samples_per_second": samples / float(match.group(2)), "shakes": int(match.group(1))}
+
+
+def pandas_once(path):
+    """One timed pandas.read_csv load of `path` in a fresh Python (import not timed)."""
+    helper = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pandas_read.py")
+    return run_json([sys.executable, helper, path, "1", "--no-warm-up"])
 
 
 def shake_bench(binary, arguments, env=None):
@@ -88,18 +86,12 @@ def shake_bench(binary, arguments, env=None):
     return {m["name"]: m for m in report["benchmarks"]}
 
 
-def replay(shake, path, runs):
-    """`shake replay FILE`, process start to exit: one warm-up, then `runs` timed runs."""
-    results = []
-    for index in range(runs + 1):
-        result = measured([shake, "replay", path])
-        if result["status"] != 0:
-            raise SystemExit(f"bench: shake replay {path} exited with status {result['status']}")
-        if index > 0:
-            results.append(result)
-    return {"median_seconds": statistics.median(r["wall_seconds"] for r in results),
-            "seconds": [r["wall_seconds"] for r in results],
-            "max_rss_bytes": max(r["max_rss_bytes"] for r in results)}
+def replay_once(shake, path):
+    """`shake replay FILE`, process start to exit, under the rusage wrapper."""
+    result = measured([shake, "replay", path])
+    if result["status"] != 0:
+        raise SystemExit(f"bench: shake replay {path} exited with status {result['status']}")
+    return result
 
 
 def peak_rss(shake, path):
@@ -209,19 +201,32 @@ def main():
     started = datetime.datetime.now(datetime.timezone.utc)
     info = machine()
 
-    log(f"detector: C reference, then shake-bench detector ({args.samples} samples, 1 + {args.runs} runs each)")
-    ref_c = reference_c(ref, args.samples, args.runs)
-    swift = shake_bench(bench, ["--runs", str(args.runs), "--samples", str(args.samples), "detector"])
-    detector = swift["detector"]
-
-    log(f"CSV: pandas read_csv, then shake-bench csv/pipeline/read on {args.csv}")
-    pandas = run_json([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "pandas_read.py"),
-                       args.csv, str(args.runs)])
-    files = shake_bench(bench, ["--runs", str(args.runs), "csv", args.csv, "pipeline", args.csv, "read", args.csv])
-
-    log("replay: shake replay end to end (1 + 3 runs)")
-    replayed = replay(shake, args.csv, 3)
+    # Rounds: each round runs every figure right after its anchor, so both see the same load on
+    # this shared machine; round 0 warms caches and is dropped. A figure is the median over the
+    # rounds, a ratio the median of the per-round ratios.
     size = os.path.getsize(args.csv)
+    rounds = []
+    for index in range(args.runs + 1):
+        log(f"round {index}/{args.runs}{' (warm-up, dropped)' if index == 0 else ''}: C reference, detector, "
+            f"pandas, csv/pipeline/read, shake replay")
+        c = reference_c_once(ref, args.samples)
+        detector = shake_bench(bench, ["--runs", "1", "--samples", str(args.samples), "detector"])["detector"]
+        pandas = pandas_once(args.csv)
+        files = shake_bench(bench, ["--runs", "1", "csv", args.csv, "pipeline", args.csv, "read", args.csv])
+        replayed = replay_once(shake, args.csv)
+        if index == 0:
+            continue
+        rounds.append({
+            "ref_c": c["samples_per_second"], "ref_c_shakes": c["shakes"],
+            "detector": detector["per_second"], "detector_shakes": detector["output"]["shakes"],
+            "pandas": size / pandas["median_seconds"], "pandas_seconds": pandas["median_seconds"],
+            "pandas_rows": pandas["rows"], "pandas_version": pandas["pandas_version"],
+            "csv": files["csv"]["per_second"], "csv_rows": files["csv"]["output"]["samples"],
+            "pipeline": files["pipeline"]["per_second"], "read": files["read"]["per_second"],
+            "replay": size / replayed["wall_seconds"], "replay_seconds": replayed["wall_seconds"],
+        })
+    med = lambda key: statistics.median(r[key] for r in rounds)
+    per_round = lambda a, b: statistics.median(r[a] / r[b] for r in rounds)
 
     log("memory: peak RSS of shake replay on the 100 MB and 1 GB recordings")
     rss_100 = peak_rss(shake, args.csv_100mb)
@@ -236,30 +241,29 @@ def main():
     log("live: shake live on the emulated IIO device")
     live_result, live_note = live(args.root, shake, args.live_csv or args.csv_100mb, args.bench_dir)
 
-    detector_rate = detector["per_second"]
     result = {
         "date": started.strftime("%Y-%m-%d %H:%M UTC"),
         "machine": info,
         "runs": args.runs,
-        "detector_samples_per_second": detector_rate,
-        "ref_c_samples_per_second": ref_c["samples_per_second"],
-        "detector_vs_ref_c": ratio(detector_rate, ref_c["samples_per_second"]),
-        "detector_shakes": detector["output"]["shakes"],
-        "ref_c_shakes": ref_c["shakes"],
+        "detector_samples_per_second": med("detector"),
+        "ref_c_samples_per_second": med("ref_c"),
+        "detector_vs_ref_c": per_round("detector", "ref_c"),
+        "detector_shakes": rounds[0]["detector_shakes"],
+        "ref_c_shakes": rounds[0]["ref_c_shakes"],
         "detector_samples": args.samples,
-        "csv_bytes_per_second": files["csv"]["per_second"],
-        "pandas_bytes_per_second": pandas["bytes_per_second"],
-        "csv_vs_pandas": ratio(files["csv"]["per_second"], pandas["bytes_per_second"]),
+        "csv_bytes_per_second": med("csv"),
+        "pandas_bytes_per_second": med("pandas"),
+        "csv_vs_pandas": per_round("csv", "pandas"),
         "csv_file_bytes": size,
-        "csv_rows": files["csv"]["output"]["samples"],
-        "pandas_rows": pandas["rows"],
-        "pandas_version": pandas["pandas_version"],
-        "pipeline_bytes_per_second": files["pipeline"]["per_second"],
-        "read_bytes_per_second": files["read"]["per_second"],
-        "replay_bytes_per_second": size / replayed["median_seconds"],
-        "replay_seconds": replayed["median_seconds"],
-        "pandas_seconds": pandas["median_seconds"],
-        "replay_vs_pandas": ratio(size / replayed["median_seconds"], pandas["bytes_per_second"]),
+        "csv_rows": rounds[0]["csv_rows"],
+        "pandas_rows": rounds[0]["pandas_rows"],
+        "pandas_version": rounds[0]["pandas_version"],
+        "pipeline_bytes_per_second": med("pipeline"),
+        "read_bytes_per_second": med("read"),
+        "replay_bytes_per_second": med("replay"),
+        "replay_seconds": med("replay_seconds"),
+        "pandas_seconds": med("pandas_seconds"),
+        "replay_vs_pandas": per_round("replay", "pandas"),
         "peak_rss_bytes_100mb": rss_100["max_rss_bytes"],
         "peak_rss_bytes_1gb": rss_1g["max_rss_bytes"],
         "peak_rss_growth_1gb_vs_100mb": ratio(rss_1g["max_rss_bytes"], rss_100["max_rss_bytes"]),
@@ -271,8 +275,7 @@ def main():
         "live_cpu_seconds_per_million_samples": live_result and live_result["cpu_seconds_per_million_samples"],
         "live_allocations_per_sample": live_result and live_result["allocations_per_sample"],
         "live_note": live_note,
-        "raw": {"ref_c": ref_c, "detector": detector, "pandas": pandas, "files": files,
-                "replay": replayed, "rss_100mb": rss_100, "rss_1gb": rss_1g, "allocations": allocations,
+        "raw": {"rounds": rounds, "rss_100mb": rss_100, "rss_1gb": rss_1g, "allocations": allocations,
                 "live": live_result},
     }
     met = {
@@ -340,7 +343,8 @@ def table(r):
     line = lambda row: "  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip()
     m = r["machine"]
     text = [f"ShakeKit benchmarks, {r['date']}: {m['nproc']} x {m['cpu']}, {m['swift']}",
-            f"medians of {r['runs']} runs after a warm-up (replay: 3), all in this one run", "",
+            f"medians of {r['runs']} rounds after a warm-up round; in each round every figure runs right after "
+            "its anchor; ratios are medians of the per-round ratios", "",
             line(header), line(["-" * w for w in widths])]
     text += [line(row) for row in rows_]
     if r["live_cpu_seconds_per_million_samples"] is None:
