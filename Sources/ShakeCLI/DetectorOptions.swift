@@ -54,30 +54,31 @@ enum DetectorOptions {
 }
 
 /// The detector `replay` and `evaluate` run: ShakeKit's or the Seismic baseline.
-enum SelectedDetector: ShakeDetecting, Sendable {
-    case shakeKit(ShakeDetector)
-    case seismic(SeismicDetector)
+///
+/// One of two optionals rather than an enum with payloads: an enum payload cannot be mutated in
+/// place, so every sample copied the whole `ShakeDetector` out of the enum and back (two
+/// `memcpy` of its state, about 350 instructions a sample in `shake replay`); `x!.process(_:)`
+/// mutates the stored detector where it is.
+struct SelectedDetector: ShakeDetecting, Sendable {
+    private var shakeKitDetector: ShakeDetector?
+    private var seismicDetector: SeismicDetector?
+
+    static func shakeKit(_ detector: ShakeDetector) -> SelectedDetector {
+        SelectedDetector(shakeKitDetector: detector, seismicDetector: nil)
+    }
+
+    static func seismic(_ detector: SeismicDetector) -> SelectedDetector {
+        SelectedDetector(shakeKitDetector: nil, seismicDetector: detector)
+    }
 
     mutating func process(_ sample: Sample) -> ShakeEvent? {
-        switch self {
-        case .shakeKit(var detector):
-            defer { self = .shakeKit(detector) }
-            return detector.process(sample)
-        case .seismic(var detector):
-            defer { self = .seismic(detector) }
-            return detector.process(sample)
-        }
+        if shakeKitDetector != nil { return shakeKitDetector!.process(sample) }
+        return seismicDetector!.process(sample)
     }
 
     mutating func interrupt(at time: Double) -> ShakeEvent? {
-        switch self {
-        case .shakeKit(var detector):
-            defer { self = .shakeKit(detector) }
-            return detector.interrupt(at: time)
-        case .seismic(var detector):
-            defer { self = .seismic(detector) }
-            return detector.interrupt(at: time)
-        }
+        if shakeKitDetector != nil { return shakeKitDetector!.interrupt(at: time) }
+        return seismicDetector!.interrupt(at: time)
     }
 }
 
