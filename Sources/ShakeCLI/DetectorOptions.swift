@@ -55,30 +55,20 @@ enum DetectorOptions {
 
 /// The detector `replay` and `evaluate` run: ShakeKit's or the Seismic baseline.
 ///
-/// One of two optionals rather than an enum with payloads: an enum payload cannot be mutated in
-/// place, so every sample copied the whole `ShakeDetector` out of the enum and back (two
-/// `memcpy` of its state, about 350 instructions a sample in `shake replay`); `x!.process(_:)`
-/// mutates the stored detector where it is.
-struct SelectedDetector: ShakeDetecting, Sendable {
-    private var shakeKitDetector: ShakeDetector?
-    private var seismicDetector: SeismicDetector?
+/// Not itself a `ShakeDetecting`: switching per sample would copy the detector's state twice per
+/// sample. `replay` picks the concrete detector once and streams the whole file through it.
+enum SelectedDetector: Sendable {
+    case shakeKit(ShakeDetector)
+    case seismic(SeismicDetector)
 
-    static func shakeKit(_ detector: ShakeDetector) -> SelectedDetector {
-        SelectedDetector(shakeKitDetector: detector, seismicDetector: nil)
-    }
-
-    static func seismic(_ detector: SeismicDetector) -> SelectedDetector {
-        SelectedDetector(shakeKitDetector: nil, seismicDetector: detector)
-    }
-
-    mutating func process(_ sample: Sample) -> ShakeEvent? {
-        if shakeKitDetector != nil { return shakeKitDetector!.process(sample) }
-        return seismicDetector!.process(sample)
-    }
-
-    mutating func interrupt(at time: Double) -> ShakeEvent? {
-        if shakeKitDetector != nil { return shakeKitDetector!.interrupt(at: time) }
-        return seismicDetector!.interrupt(at: time)
+    /// Streams `path` through a fresh copy of this detector.
+    func replay(path: String, options: CSVImportOptions) throws -> RecordingReplay.Result {
+        switch self {
+        case .shakeKit(var detector):
+            return try RecordingReplay.run(path: path, options: options, detector: &detector)
+        case .seismic(var detector):
+            return try RecordingReplay.run(path: path, options: options, detector: &detector)
+        }
     }
 }
 

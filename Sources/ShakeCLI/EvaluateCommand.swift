@@ -49,7 +49,7 @@ enum EvaluateCommand: ShakeCommand {
         let chosen = try DetectorOptions.detector(arguments)
         let files = try recordingFiles(arguments.positionals)
         let options = ImportOptions.options(arguments)
-        let results = try evaluate(files: files, options: options) { chosen }
+        let results = try evaluate(files: files, options: options, detector: chosen)
         var total = EvaluationCounts()
         for counts in results { total += counts }
         let rows = zip(files, results).map { FileRow(file: $0, summary: $1.summary) }
@@ -61,16 +61,15 @@ enum EvaluateCommand: ShakeCommand {
         return ExitStatus.success
     }
 
-    /// Scores every file with a fresh detector from `makeDetector`, on all cores, in file order.
-    static func evaluate<Detector: ShakeDetecting & Sendable>(
-        files: [String], options: CSVImportOptions = .canonical, makeDetector: @Sendable () -> Detector
+    /// Scores every file with a fresh copy of `detector`, on all cores, in file order.
+    static func evaluate(
+        files: [String], options: CSVImportOptions = .canonical, detector: SelectedDetector
     ) throws -> [EvaluationCounts] {
         let results = Mutex<[Int: Result<EvaluationCounts, CommandFailure>]>([:])
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let outcome: Result<EvaluationCounts, CommandFailure>
             do {
-                var detector = makeDetector()
-                let replay = try RecordingReplay.run(path: files[index], options: options, detector: &detector)
+                let replay = try detector.replay(path: files[index], options: options)
                 if let counts = replay.counts {
                     outcome = .success(counts)
                 } else {

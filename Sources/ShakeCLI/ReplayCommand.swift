@@ -82,10 +82,9 @@ enum ReplayCommand: ShakeCommand {
         let options = ImportOptions.options(arguments)
         var reports: [FileReport] = []
         for path in arguments.positionals {
-            var detector = chosen
             let result: RecordingReplay.Result
             do {
-                result = try RecordingReplay.run(path: path, options: options, detector: &detector)
+                result = try chosen.replay(path: path, options: options)
             } catch {
                 throw recordingFailure(error)
             }

@@ -115,7 +115,10 @@ public struct ShakeDetector: Sendable {
     /// - Complexity: O(1), no allocation.
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
         let t = sample.time
-        guard t.isFinite, sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { return nil }
+        // v − v is 0 for every finite v and NaN for NaN and ±infinity: one test for all four.
+        guard (t - t) + (sample.x - sample.x) + (sample.y - sample.y) + (sample.z - sample.z) == 0 else {
+            return nil
+        }
         guard started else {
             restartFilters(with: sample)
             return nil

@@ -200,7 +200,8 @@ public final class AccelerometerReader: @unchecked Sendable {
                 state.withLock { $0.statistics.outOfOrderSamples += 1 }
                 return
             }
-            if step > 1.5 / rateHertz {
+            // Polled mode counts missed ticks instead (a late poll is not a lost sample twice).
+            if mode == .buffered && step > 1.5 / rateHertz {
                 let missing = max(1, Int((step * rateHertz).rounded()) - 1)
                 state.withLock {
                     $0.statistics.droppedSamples += missing

@@ -112,9 +112,17 @@ final class IIOEmulatorTests {
             command: [shake, "record", "--rate", "50", "--duration", "2", "-o", output()])
         #expect(result.status == 0, "\(result.stderr)")
         let recording = try Fixture.readRecording(output())
-        // 2 s at 50 Hz; polling is not synchronised with the emulator's updates.
-        #expect((80...102).contains(recording.rows.count), "\(recording.rows.count) samples")
-        // Every polled sample is one of the fixture's, in playback order.
+        // 2 s at 50 Hz: every poll tick is either a sample or reported as dropped (a busy
+        // machine makes polls late; they are counted, not hidden).
+        let summary = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("Recorded ") })
+        // "Recorded N samples (T.t s) from shakekit-accel at 50 Hz; dropped D in G gaps -> FILE"
+        let words = summary.split(separator: " ")
+        let dropped = try #require(words.firstIndex(of: "dropped").flatMap { Int(words[$0 + 1]) })
+        #expect(Int(words[1]) == recording.rows.count)
+        #expect((95...102).contains(recording.rows.count + dropped), "\(summary)")
+        #expect(recording.rows.count >= 30, "\(summary)")
+        // Every polled sample is one of the fixture's, in playback order (allowing the rare poll
+        // that reads x, y and z across an update: three attributes cannot be read atomically).
         var position = 0
         var unmatched = 0
         for row in recording.rows {
@@ -124,9 +132,9 @@ final class IIOEmulatorTests {
             }
             if let match { position = match } else { unmatched += 1 }
         }
-        #expect(unmatched == 0)
-        // Played at double speed for 2 s: about 4 s of the fixture went by.
-        #expect((150...230).contains(position), "reached fixture sample \(position)")
+        #expect(unmatched <= 2, "\(unmatched) polls matched no fixture sample")
+        // Played at double speed for 2 s: up to 4 s (200 samples) of the fixture went by.
+        #expect((40...240).contains(position), "reached fixture sample \(position)")
     }
 
     /// (emulator's mount matrix, matrix given to `shake record`, how the recording relates to the fixture)
@@ -200,7 +208,7 @@ final class IIOEmulatorTests {
 
     /// (URI, emulator fault options): the device itself vanishing and returning, or iiod restarting.
     static let outages: [(uri: String, options: [String])] = [
-        ("local:", ["--fast", "--vanish-after", "200", "--return-after", "1"]),
+        ("local:", ["--speed", "4", "--vanish-after", "200", "--return-after", "1.5"]),
         ("ip:127.0.0.1", ["--speed", "10", "--iiod", "--kill-iiod-after", "200", "--restart-iiod-after", "1"]),
     ]
 
@@ -218,7 +226,7 @@ final class IIOEmulatorTests {
         #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.time < $1.time })
         // The outage shows as a gap in time of at least half a second.
         let split = try #require(rows.indices.dropFirst().first { rows[$0].time - rows[$0 - 1].time >= 0.5 },
-                                 "no gap in the recording's times")
+                                 "no gap in the recording's times: \(result.stderr)")
         // Before it: the fixture's first samples, exactly; all 200 on the local backend (over iiod,
         // samples in flight when it died are lost).
         #expect(uri == "local:" ? split == 200 : (100...200).contains(split), "\(split) samples before the outage")
@@ -253,12 +261,12 @@ final class IIOEmulatorTests {
         expectSamples(recording.rows, match: fixture.rows.prefix(120))
     }
 
-    @Test(arguments: ["INT", "TERM"])
-    func signalStopsRecordingWithAValidFile(signal: String) throws {
+    @Test(arguments: ["INT", "TERM"], uris)
+    func signalStopsRecordingWithAValidFile(signal: String, uri: String) throws {
         let shake = try Emulator.shake
-        let script = "\"$0\" record -o \"$1\" & pid=$!; sleep 1.5; kill -\(signal) $pid; wait $pid"
+        let script = "\"$0\" record --uri \"$2\" -o \"$1\" & pid=$!; sleep 1.5; kill -\(signal) $pid; wait $pid"
         let result = try Emulator.run(
-            fixture: fixture.path, options: [], command: ["sh", "-c", script, shake, output()])
+            fixture: fixture.path, options: ["--iiod"], command: ["sh", "-c", script, shake, output(), uri])
         #expect(result.status == 0, "\(result.stderr)")
         let recording = try Fixture.readRecording(output())
         #expect(recording.rows.count >= 40, "\(recording.rows.count) samples in 1.5 s")
@@ -299,5 +307,21 @@ final class IIOEmulatorTests {
             // After the outage, times run on from where they were plus the outage (0.5 s to ~2 s).
             #expect(began[1] >= 8.5 && began[1] <= 9.6 + 1 + 2.5, "second shake began at \(began[1]) s")
         }
+    }
+
+    @Test func liveUndoDemoUndoesWithLiveShakes() throws {
+        let shake = try Emulator.shake
+        let session = Emulator.repositoryRoot.appendingPathComponent("Fixtures/demo_session_50hz.csv").path
+        let result = try Emulator.run(
+            fixture: session, options: ["--fast"],
+            command: [shake, "live", "--undo-demo", "--choices", "undo,redo", "--duration", "18"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("the gesture is owned by \"note editor\"") })
+        #expect(lines.contains { $0.hasSuffix("user taps [Undo Address Change]") })
+        #expect(lines.contains { $0.hasSuffix("prompt    [Undo Delete Name] [Redo Address Change] [Cancel]") })
+        #expect(lines.contains { $0.hasSuffix("user taps [Redo Address Change]") })
+        #expect(lines.last?.hasSuffix("2 prompts; final document: note: \"Call the plumber\"  name: \"\"  address: \"34 Oak Avenue\"") == true,
+                "\(lines.last ?? "")")
     }
 }

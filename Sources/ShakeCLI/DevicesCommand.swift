@@ -1,0 +1,68 @@
+import Foundation
+import ShakeIIO
+
+/// `shake devices`: the accelerometers a libiio context offers.
+enum DevicesCommand: ShakeCommand {
+    static let spec = CommandSpec(
+        name: "devices",
+        abstract: "List the IIO accelerometers of a libiio context.",
+        discussion: """
+            Lists devices with accel_x, accel_y and accel_z input channels: name, label, scale \
+            (m/s² per LSB), offset (LSB), sampling frequency and the available ones (Hz), whether \
+            samples come through a buffer (with a timestamp channel) or by polling, the current \
+            trigger and the mount matrix. Reading /sys/bus/iio and /dev/iio:device* usually needs \
+            root or a udev rule.
+            """,
+        options: [IIOOptions.uri, DetectorOptions.formatSpec])
+
+    struct Report: Encodable {
+        var uri: String
+        var backend: String
+        var accelerometers: [AccelerometerDescription]
+    }
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        let uri = arguments.value("uri") ?? IIOContext.defaultURI
+        let report: Report
+        do {
+            let context = try IIOContext(uri: uri)
+            report = Report(uri: uri, backend: context.backend, accelerometers: try context.accelerometers())
+        } catch {
+            throw deviceFailure(error)
+        }
+        if wantsJSON(arguments) {
+            io.out(jsonText(report))
+        } else {
+            io.out(text(report))
+        }
+        return ExitStatus.success
+    }
+
+    static func text(_ report: Report) -> String {
+        guard !report.accelerometers.isEmpty else {
+            return "No accelerometers at \(report.uri) (\(report.backend) backend).\n"
+        }
+        var text = ""
+        for device in report.accelerometers {
+            text += "\(device.id): \(device.name ?? "(no name)")"
+            if let label = device.label { text += " [\(label)]" }
+            text += "\n"
+            var reading = device.isBufferCapable ? "buffered" : "polled (no buffer)"
+            if device.isBufferCapable {
+                reading += device.hasTimestampChannel ? ", timestamp channel" : ", no timestamp channel"
+            }
+            if let format = device.scanFormat, device.isBufferCapable { reading += ", format \(format)" }
+            text += "    reading:        \(reading)\n"
+            text += "    scale:          \(device.scale.map { "\($0) m/s² per LSB" } ?? "none (raw values used as m/s²)")\n"
+            text += "    offset:         \(device.offset.map { "\($0) LSB" } ?? "0")\n"
+            var rate = device.samplingFrequencyHertz.map { "\(hertzText($0)) Hz" } ?? "not adjustable"
+            if !device.availableSamplingFrequenciesHertz.isEmpty {
+                rate += " (available: " + device.availableSamplingFrequenciesHertz.map(hertzText).joined(separator: " ") + ")"
+            }
+            text += "    sampling:       \(rate)\n"
+            text += "    trigger:        \(device.currentTrigger ?? "none")\n"
+            text += "    mount matrix:   \(device.mountMatrix.map { "\($0)" } ?? "none (identity)")\n"
+        }
+        return text
+    }
+}

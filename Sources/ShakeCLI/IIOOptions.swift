@@ -1,0 +1,78 @@
+import Foundation
+import ShakeIIO
+
+/// Options shared by the commands that read IIO devices.
+enum IIOOptions {
+    static let uri = OptionSpec.option(
+        "uri", value: "uri",
+        help: "libiio context: local: (this machine), ip:HOST (a remote iiod), usb:BUS.ADDR.INTF or usb:.",
+        default: "local:")
+    static let device = OptionSpec.option(
+        "device", value: "name", help: "Accelerometer name, label or id (default: the first accelerometer).")
+    static let rate = OptionSpec.option(
+        "rate", value: "hz", help: "Sampling rate in hertz; the nearest rate the device offers is used (default: the device's).")
+    static let mode = OptionSpec.option(
+        "mode", value: "mode", help: "buffered reads the device's buffer, polled reads in_accel_*_raw at the rate.",
+        values: ["auto", "buffered", "polled"], default: "auto")
+    static let timeout = OptionSpec.option(
+        "timeout", value: "seconds", help: "End with an error when no sample arrives for this long.", default: "2")
+    static let duration = OptionSpec.option(
+        "duration", value: "seconds", help: "Stop after this many seconds of samples (default: until Ctrl-C).")
+    static let mountMatrix = OptionSpec.option(
+        "mount-matrix", value: "matrix",
+        help: "Mount matrix \"x, y, z; x, y, z; x, y, z\" to use instead of the device's.")
+
+    static let reconnect = OptionSpec.flag(
+        "reconnect", help: "When the device vanishes or stalls, wait for it to come back and go on (times stay continuous).")
+
+    static let all: [OptionSpec] = [uri, device, rate, mode, timeout, mountMatrix]
+
+    static func readOptions(_ arguments: ParsedArguments) throws -> AccelerometerReadOptions {
+        var options = AccelerometerReadOptions()
+        options.rateHertz = try arguments.double("rate", range: 0.001...1_000_000)
+        options.readTimeout = try arguments.double("timeout", range: 0.01...86_400) ?? 2
+        switch arguments.value("mode") ?? "auto" {
+        case "buffered": options.mode = .buffered
+        case "polled": options.mode = .polled
+        default: options.mode = .automatic
+        }
+        if let text = arguments.value("mount-matrix") {
+            do {
+                options.mountMatrix = try MountMatrix(parsing: text)
+            } catch {
+                throw UsageError("--mount-matrix: \(error.detail ?? "\(error)")")
+            }
+        }
+        return options
+    }
+
+    static func reader(_ arguments: ParsedArguments) throws -> AccelerometerReader {
+        let options = try readOptions(arguments)
+        do {
+            return try AccelerometerReader(
+                uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
+                options: options)
+        } catch {
+            throw deviceFailure(error)
+        }
+    }
+}
+
+/// An ``IIOError`` as a CLI failure: exit status 74 (`EX_IOERR`), 77 (`EX_NOPERM`) for access.
+func deviceFailure(_ error: IIOError) -> CommandFailure {
+    CommandFailure("\(error)", exitStatus: error.kind == .permissionDenied ? 77 : ExitStatus.ioError)
+}
+
+/// Formats `value` in hertz without needless decimals: `51`, `12.5`.
+func hertzText(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e12 ? String(Int64(value)) : String(value)
+}
+
+/// Monotonic seconds for progress throttling.
+enum AccelerometerReaderClock {
+    static func now() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}

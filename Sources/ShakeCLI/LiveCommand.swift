@@ -1,0 +1,191 @@
+import Dispatch
+import Foundation
+import ShakeDetection
+import ShakeIIO
+import ShakeUndo
+import Synchronization
+
+/// `shake live`: shake detection on a live device.
+enum LiveCommand: ShakeCommand {
+    static let spec = CommandSpec(
+        name: "live",
+        abstract: "Detect shakes on a live IIO accelerometer.",
+        discussion: """
+            Prints each shake event as it happens (times in seconds from the first sample, peak in \
+            m/s² with gravity removed) and, on a terminal, a status line on stderr. Runs until \
+            --duration, Ctrl-C or SIGTERM (exit 0), or until the device vanishes or stalls (exit 74; \
+            with --reconnect it waits for the device to come back, cancelling a shake in progress).
+            """,
+        options: IIOOptions.all + [
+            IIOOptions.duration, IIOOptions.reconnect,
+            .flag("undo-demo", help: "Wire the shakes to shake to undo: the 'shake demo' editing session, live."),
+            .option("choices", value: "list",
+                    help: "With --undo-demo: the scripted answers to successive prompts, comma-separated; then cancel.",
+                    default: "undo,undo"),
+        ] + DetectorOptions.specs + [DetectorOptions.formatSpec])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        let configuration = try DetectorOptions.configuration(arguments)
+        let duration = try arguments.double("duration", range: 0.000_001...1e9)
+        let json = wantsJSON(arguments)
+        if arguments.flag("reconnect") || arguments.flag("undo-demo") {
+            return try runReconnecting(arguments, configuration: configuration, duration: duration, json: json, io: io)
+        }
+        let reader = try IIOOptions.reader(arguments)
+        io.err("Listening to \(reader.device.displayName) at \(hertzText(reader.rateHertz)) Hz "
+            + "(\(reader.mode.rawValue), \(reader.uri)); Ctrl-C to stop.\n")
+        let stopper = SignalStopper(stopping: reader)
+        defer { stopper.remove() }
+        // Reads through the async sequence (the CLI's `record` uses the callback API).
+        let outcome = LiveOutcome()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            var session = LiveSession(configuration: configuration, json: json, io: io)
+            do {
+                for try await sample in reader.samples() {
+                    if let duration, sample.time >= duration { break }
+                    session.process(sample)
+                }
+            } catch let error as IIOError {
+                session.interrupted()
+                outcome.failure.withLock { $0 = error }
+            } catch {
+                outcome.failure.withLock { $0 = IIOError(code: .ioError, function: "live", detail: "\(error)") }
+            }
+            outcome.shakes.withLock { $0 = session.shakes }
+            done.signal()
+        }
+        done.wait()
+        if io.errIsTerminal { io.err("\r\u{1B}[K") }
+        let stats = reader.statistics
+        let shakes = outcome.shakes.withLock { $0 }
+        io.err("\(shakes) shake\(shakes == 1 ? "" : "s") in \(stats.samplesDelivered) samples "
+            + "(\(fixed(stats.lastSampleTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
+            + (stats.consumerOverruns > 0 ? ", \(stats.consumerOverruns) not processed in time" : "") + "\n")
+        if let failure = outcome.failure.withLock({ $0 }) { throw deviceFailure(failure) }
+        return ExitStatus.success
+    }
+
+    /// `--reconnect`: the callback API through ``ReconnectingAccelerometerReader``; a lost
+    /// device interrupts the detector (cancelling a shake in progress).
+    static func runReconnecting(
+        _ arguments: ParsedArguments, configuration: ShakeConfiguration, duration: Double?, json: Bool, io: CommandIO
+    ) throws -> Int32 {
+        let reader = ReconnectingAccelerometerReader(
+            uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
+            options: try IIOOptions.readOptions(arguments), reconnects: arguments.flag("reconnect"))
+        var demo: LiveUndoDemo?
+        if arguments.flag("undo-demo") {
+            var choices: [UndoChoice] = []
+            for word in (arguments.value("choices") ?? "undo,undo").split(separator: ",") {
+                guard let choice = UndoChoice(rawValue: word.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                    throw UsageError("The value '\(word)' is invalid for '--choices': use undo, redo or cancel")
+                }
+                choices.append(choice)
+            }
+            demo = try LiveUndoDemo(io: io, choices: choices, ringsBell: false)
+        }
+        let stopper = SignalStopper(stopping: reader)
+        defer { stopper.remove() }
+        var session = LiveSession(configuration: configuration, json: json, io: io)
+        var lastTime: Double?
+        do {
+            try reader.run(onEvent: { event in
+                switch event {
+                case .connected(let device, let rate, let mode):
+                    io.err("Listening to \(device.displayName) at \(hertzText(rate)) Hz (\(mode.rawValue), "
+                        + "\(reader.uri)); Ctrl-C to stop.\n")
+                case .lost(let error, _):
+                    if let event = session.interrupted() { demo?.handle(event) }
+                    if reader.reconnects {
+                        io.err("Device lost: \(error)\nWaiting for it to come back (Ctrl-C to stop)...\n")
+                    }
+                case .retryFailed(let error):
+                    io.err("Still waiting: \(error)\n")
+                }
+            }) { sample in
+                if let duration, sample.time >= duration {
+                    reader.stop()
+                    return
+                }
+                lastTime = sample.time
+                try demo?.advance(to: sample)
+                if let event = session.process(sample) { demo?.handle(event) }
+            }
+        } catch let error as IIOError {
+            if let lastTime { demo?.finish(at: lastTime) }
+            throw deviceFailure(error)
+        }
+        if let lastTime { demo?.finish(at: lastTime) }
+        if io.errIsTerminal { io.err("\r\u{1B}[K") }
+        let stats = reader.statistics
+        io.err("\(session.shakes) shake\(session.shakes == 1 ? "" : "s") in \(stats.samplesDelivered) samples "
+            + "(\(fixed(stats.lastSampleTime ?? 0, 1)) s); dropped \(stats.droppedSamples)\n")
+        return ExitStatus.success
+    }
+
+    final class LiveOutcome: Sendable {
+        let shakes = Mutex(0)
+        let failure = Mutex<IIOError?>(nil)
+    }
+
+    /// The detector and what `live` prints as samples arrive.
+    struct LiveSession {
+        var detector: ShakeDetector
+        let json: Bool
+        let io: CommandIO
+        var shakes = 0
+        var lastStatus = 0.0
+        var lastTime: Double?
+
+        init(configuration: ShakeConfiguration, json: Bool, io: CommandIO) {
+            detector = ShakeDetector(configuration: configuration)
+            self.json = json
+            self.io = io
+        }
+
+        /// Feeds the detector; prints and returns the event it reports.
+        @discardableResult
+        mutating func process(_ sample: Sample) -> ShakeEvent? {
+            lastTime = sample.time
+            let event = detector.process(sample)
+            if let event { report(event) }
+            let now = AccelerometerReaderClock.now()
+            if io.errIsTerminal && now - lastStatus >= 0.2 {
+                lastStatus = now
+                io.err("\r\(fixed(sample.time, 1)) s  |a| \(fixed(sample.magnitude, 1)) m/s²  "
+                    + "\(detector.isShaking ? "SHAKING" : "still  ")  shakes: \(shakes)\u{1B}[K")
+            }
+            return event
+        }
+
+        /// The stream broke: a shake in progress is cancelled.
+        @discardableResult
+        mutating func interrupted() -> ShakeEvent? {
+            guard let lastTime, let event = detector.interrupt(at: lastTime) else { return nil }
+            report(event)
+            return event
+        }
+
+        mutating func report(_ event: ShakeEvent) {
+            if event.phase == .began { shakes += 1 }
+            if io.errIsTerminal { io.err("\r\u{1B}[K") }
+            if json {
+                io.out(LiveCommand.jsonLine(ReplayCommand.EventReport(event)))
+            } else {
+                var line = "\(fixed(event.time, 3)) s  shake \(event.phase.rawValue)"
+                line += "  (start \(fixed(event.startTime, 3)) s, end \(fixed(event.endTime, 3)) s, peak "
+                    + "\(fixed(event.peakAcceleration, 1)) m/s², \(event.reversals) reversals, axis \(event.dominantAxis.rawValue)"
+                if let reason = event.cancellationReason { line += ", \(reason.rawValue)" }
+                io.out(line + ")\n")
+            }
+        }
+    }
+
+    static func jsonLine<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

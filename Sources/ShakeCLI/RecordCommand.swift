@@ -1,0 +1,140 @@
+import Foundation
+import ShakeDetection
+import ShakeIIO
+import ShakeRecording
+
+/// `shake record`: a live device to a canonical CSV recording.
+enum RecordCommand: ShakeCommand {
+    static let spec = CommandSpec(
+        name: "record",
+        abstract: "Record an IIO accelerometer to a CSV file.",
+        discussion: """
+            Writes the canonical recording (time_s,x,y,z: seconds from the first sample, m/s² with \
+            gravity, in the device's axes) with '# device:' and '# rate_hz:' lines. Stops after \
+            --duration, on Ctrl-C or SIGTERM, or when the device vanishes; every sample received \
+            until then is kept and the file is valid. Rows go to FILE.partial (valid after every \
+            flush) and the file appears under its name when recording ends; an existing file is \
+            left alone unless --overwrite is given.
+            """,
+        options: IIOOptions.all + [
+            IIOOptions.duration,
+            .option("output", short: "o", value: "file", help: "The CSV file to write."),
+            .flag("overwrite", help: "Replace the output file if it exists (by default an existing file is an error)."),
+            IIOOptions.reconnect,
+        ])
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        guard let output = arguments.value("output") else { throw UsageError("Missing '--output <file>'") }
+        let duration = try arguments.double("duration", range: 0.000_001...1e9)
+        let reconnect = arguments.flag("reconnect")
+        let reader = ReconnectingAccelerometerReader(
+            uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
+            options: try IIOOptions.readOptions(arguments), reconnects: reconnect)
+        var writer: RecordingWriter?
+        var rateHertz = 0.0
+        var deviceName = ""
+        let stopper = SignalStopper(stopping: reader)
+        defer { stopper.remove() }
+        var lastProgress = AccelerometerReaderClock.now()
+        var flushEvery = 1
+        var writeError: RecordingError?
+        var readError: IIOError?
+        do {
+            try reader.run(onEvent: { event in
+                switch event {
+                case .connected(let device, let rate, let mode):
+                    if let writer {
+                        io.err("Reconnected to \(device.displayName); recording goes on.\n")
+                        try writer.flush()
+                        return
+                    }
+                    rateHertz = rate
+                    deviceName = device.displayName
+                    flushEvery = max(1, Int(rate * 0.1))
+                    let metadata: [(key: String, value: String)] = [
+                        ("device", device.displayName),
+                        ("rate_hz", hertzText(rate)),
+                        ("source", "\(reader.uri) \(device.id) (\(mode.rawValue))"),
+                        ("units", "m/s^2"),
+                    ]
+                    writer = try RecordingWriter(path: output, metadata: metadata, overwrite: arguments.flag("overwrite"))
+                case .lost(let error, _):
+                    try writer?.flush()
+                    if reconnect { io.err("Device lost: \(error)\nWaiting for it to come back (Ctrl-C to stop)...\n") }
+                case .retryFailed(let error):
+                    io.err("Still waiting: \(error)\n")
+                }
+            }) { sample in
+                guard let writer else { return }
+                if let duration, sample.time >= duration {
+                    reader.stop()
+                    return
+                }
+                try writer.write(sample)
+                // Flush every 0.1 s of samples: a crash or full disk loses at most that much.
+                if writer.samplesWritten % flushEvery == 0 { try writer.flush() }
+                let now = AccelerometerReaderClock.now()
+                if now - lastProgress >= 0.25 {
+                    lastProgress = now
+                    if io.errIsTerminal {
+                        io.err("\r" + progress(reader, samples: writer.samplesWritten, device: deviceName, rate: rateHertz)
+                            + "\u{1B}[K")
+                    }
+                }
+            }
+        } catch let error as IIOError {
+            readError = error
+        } catch let error as RecordingError {
+            writeError = error
+        }
+        if io.errIsTerminal { io.err("\r\u{1B}[K") }
+        guard let writer else {
+            if let writeError { throw CommandFailure(outputErrorText(writeError), exitStatus: ExitStatus.cannotCreate) }
+            if let readError { throw deviceFailure(readError) }
+            return ExitStatus.success
+        }
+        var kept = writer.samplesWritten
+        if writeError == nil {
+            do {
+                try writer.finish()
+            } catch {
+                writeError = error
+            }
+        }
+        if writeError != nil {
+            // Disk full or similar: the writer cut its partial file back to whole lines; give it
+            // the name asked for (unless a file appeared there meanwhile) and say how much it holds.
+            kept = keepPartialRecording(writer, at: output)
+        }
+        io.err(progress(reader, samples: kept, device: deviceName, rate: rateHertz) + " -> \(output)\n")
+        if let writeError {
+            throw CommandFailure(outputErrorText(writeError) + "; \(output) keeps the \(kept) samples written before",
+                                 exitStatus: ExitStatus.cannotCreate)
+        }
+        if let readError { throw deviceFailure(readError) }
+        return ExitStatus.success
+    }
+
+    static func outputErrorText(_ error: RecordingError) -> String {
+        error.description.replacingOccurrences(of: ": error: ", with: ": ")
+    }
+
+    /// Moves `<output>.partial` to `output` (never over an existing file) and counts its rows.
+    static func keepPartialRecording(_ writer: RecordingWriter, at output: String) -> Int {
+        var path = writer.partialPath
+        if !FileManager.default.fileExists(atPath: output), link(writer.partialPath, output) == 0 {
+            unlink(writer.partialPath)
+            path = output
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return 0 }
+        let lines = text.split(separator: "\n")
+        return max(0, lines.filter { !$0.hasPrefix("#") }.count - 1)
+    }
+
+    static func progress(_ reader: ReconnectingAccelerometerReader, samples: Int, device: String, rate: Double) -> String {
+        let stats = reader.statistics
+        return "Recorded \(samples) samples (\(fixed(stats.lastSampleTime ?? 0, 1)) s) from "
+            + "\(device) at \(hertzText(rate)) Hz; dropped \(stats.droppedSamples)"
+            + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")"
+    }
+}
