@@ -19,14 +19,16 @@ print(f"Measured {r['date']} with `Scripts/bench` on {m['nproc']} cores of an {m
       f"Python {m['python']} with pandas {r['pandas_version']}; load average at the start "
       f"{m['load_average_at_start'][0]:.2f} (the machine is shared). Figures are medians of {r['runs']} rounds "
       f"after a warm-up round; in each round every figure is measured right after its anchor, and a ratio is "
-      f"the median of the per-round ratios (so it need not equal the quotient of the two medians).")
+      f"the median of the per-round ratios (so it need not equal the quotient of the two medians), "
+      f"with the lowest and highest round in brackets.")
 print()
 print("| figure | value | anchor | ratio | target | met? |")
 print("|---|---|---|---|---|---|")
 for figure, value, anchor, anchor_value, ratio, target, met in rows(r):
     anchor_text = f"{anchor}: {anchor_value}" if anchor and anchor_value else (anchor or anchor_value)
     target = re.sub(r"(\d)x", "\\1×", target.replace(">=", "≥").replace("<=", "≤"))
-    print(f"| {figure} | {value} | {anchor_text} | {ratio.replace('x', '×')} | {target} | {met} |")
+    ratio = re.sub(r"(\d)x", "\\1×", ratio).replace("-", "–")
+    print(f"| {figure} | {value} | {anchor_text} | {ratio} | {target} | {met} |")
 if r["live_cpu_seconds_per_million_samples"] is None:
     print(f"\nLive path not measured: {r['live_note']}.")
 else:
