@@ -330,13 +330,13 @@ def rows(r):
          "<= 32 MiB, <= 1.1x", yes(r["targets_met"]["peak_rss"])),
         ("live CPU per M samples",
          "n/a" if r["live_cpu_seconds_per_million_samples"] is None
-         else f"{r['live_cpu_seconds_per_million_samples']:.3f} s", "", "", "", "", ""),
-        ("allocations per sample, detector", f"{r['detector_allocations_per_sample']:.4f}", "", "", "", "0",
+         else f"{r['live_cpu_seconds_per_million_samples']:.1f} s", "", "", "", "", ""),
+        ("allocations per sample, detector", f"{r['detector_allocations_per_sample']:.3g}", "", "", "", "0",
          yes(r["targets_met"]["no_allocation_per_sample"])),
-        ("allocations per row, CSV reader", f"{r['csv_allocations_per_sample']:.4f}", "", "", "", "", ""),
-        ("allocations per row, shake replay", f"{r['replay_allocations_per_row']:.4f}", "", "", "", "", ""),
+        ("allocations per row, CSV reader", f"{r['csv_allocations_per_sample']:.3g}", "", "", "", "", ""),
+        ("allocations per row, shake replay", f"{r['replay_allocations_per_row']:.3g}", "", "", "", "", ""),
         ("allocations per sample, shake live", "n/a" if r["live_allocations_per_sample"] is None
-         else f"{r['live_allocations_per_sample']:.4f}", "", "", "", "", ""),
+         else f"{r['live_allocations_per_sample']:.3g}", "", "", "", "", ""),
         ("in-process replay", f"{r['pipeline_bytes_per_second'] / 1e6:.1f} MB/s", "read(2) floor",
          f"{r['read_bytes_per_second'] / 1e6:.1f} MB/s", "", "", ""),
     ]
