@@ -13,6 +13,7 @@ let package = Package(
         // Live samples from Linux IIO accelerometers through libiio 0.24.
         .library(name: "ShakeIIO", targets: ["ShakeIIO"]),
         .executable(name: "shake", targets: ["shake"]),
+        .executable(name: "shake-bench", targets: ["shake-bench"]),
     ],
     targets: [
         .target(
@@ -26,6 +27,8 @@ let package = Package(
         .target(name: "ShakeIIO", dependencies: ["CLibIIO", "ShakeDetection"]),
         .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeUndo", "ShakeIIO"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
+        // Release-built benchmarks (Scripts/bench runs them next to their anchors).
+        .executableTarget(name: "shake-bench", dependencies: ["ShakeDetection", "ShakeRecording"]),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection"]),
         .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording"]),
         .testTarget(name: "ShakeUndoTests", dependencies: ["ShakeUndo"]),

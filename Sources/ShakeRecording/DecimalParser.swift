@@ -71,7 +71,8 @@ enum DecimalParser {
         let left = end - q
         let count = run < left ? run : left
         if count == 0 { return (0, 0) }
-        var v = (word & 0x0F0F_0F0F_0F0F_0F0F) << UInt64(64 - 8 * count)
+        // A masking shift: count is 1...8 here, so the shift is 0...56 and needs no range check.
+        var v = (word & 0x0F0F_0F0F_0F0F_0F0F) &<< UInt64(truncatingIfNeeded: 64 &- 8 &* count)
         v = (v &* 2561) >> 8 & 0x00FF_00FF_00FF_00FF
         v = (v &* 6_553_601) >> 16 & 0x0000_FFFF_0000_FFFF
         v = (v &* 42_949_672_960_001) >> 32
