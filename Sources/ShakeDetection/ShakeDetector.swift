@@ -33,6 +33,9 @@
 /// ## Odd input
 /// - A sample with a NaN or infinite time or acceleration is ignored (returns nil, changes
 ///   nothing); if the stream resumes after more than `maximumGapSeconds`, that is a gap.
+/// - So is a sample with an axis beyond ±`implausibleAcceleration` (10⁴ m/s², about 1000 g, more
+///   than any accelerometer measures): a corrupt reading or a wrong scale, which would otherwise
+///   be absorbed by the gravity estimate and deafen the detector for minutes.
 /// - A sample with the same time as the previous one is ignored.
 /// - Time going backwards is treated like a gap: a shake in progress is cancelled (`.gap`) and the
 ///   filters restart from that sample.
@@ -111,12 +114,19 @@ public struct ShakeDetector: Sendable {
         return event
     }
 
+    /// Acceleration beyond which a sample is ignored as corrupt, m/s² (about 1000 g). Real
+    /// accelerometers measure ±2 g to ±400 g.
+    public static let implausibleAcceleration = 1e4
+
     /// Feeds one sample; returns the event it causes, if any (at most one).
     /// - Complexity: O(1), no allocation.
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
         let t = sample.time
         // v − v is 0 for every finite v and NaN for NaN and ±infinity: one test for all four.
-        guard (t - t) + (sample.x - sample.x) + (sample.y - sample.y) + (sample.z - sample.z) == 0 else {
+        guard (t - t) + (sample.x - sample.x) + (sample.y - sample.y) + (sample.z - sample.z) == 0,
+              abs(sample.x) <= Self.implausibleAcceleration, abs(sample.y) <= Self.implausibleAcceleration,
+              abs(sample.z) <= Self.implausibleAcceleration
+        else {
             return nil
         }
         guard started else {
