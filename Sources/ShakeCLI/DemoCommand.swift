@@ -79,88 +79,32 @@ enum DemoCommand: ShakeCommand {
         } catch {
             throw recordingFailure(error)
         }
-        let timeline = Timeline(io: io)
-        timeline.line("ShakeKit demo: shake to undo, replaying \(source)")
-
-        // The app: one document with its undo stack, shake to undo owning the gesture.
-        let contexts = UndoContextRegistry()
-        let undo = contexts.activate("note")
-        var document = Document()
-        var pendingChoices = choices[...]
-        let feedback = try FeedbackCenter(sinks: [
-            TerminalFeedbackSink(ringsBell: arguments.flag("bell"), logsPreparation: true) { timeline.note($0) },
-        ])
-        let presenter = ClosurePromptPresenter { prompt in
-            let buttons = prompt.choices.compactMap(prompt.title(for:)).map { "[\($0)]" }.joined(separator: " ")
-            timeline.note("prompt    \(buttons)")
-            let choice = pendingChoices.popFirst() ?? .cancel
-            let answer = prompt.title(for: choice) ?? choice.rawValue
-            timeline.note("user taps [\(answer)]")
-            timeline.note("before    \(document)")
-            return choice
-        }
-        let shakeToUndo = ShakeToUndo(contexts: contexts, presenter: presenter, feedback: feedback)
-        shakeToUndo.onOutcome = { _, _, outcome in
-            timeline.note("\(outcome)")
-            timeline.note("after     \(document)")
-        }
-        let dispatcher = ShakeDispatcher()
-        let ownership = try dispatcher.claim(owner: "note editor", handler: shakeToUndo)
-        timeline.line("The shake gesture is owned by \"\(dispatcher.registry.currentOwner ?? "")\"; times are seconds from the first sample.")
-
-        // Undoing restores the state before the edit and registers the way back, so the step can
-        // be redone (UndoManager's pattern); the stack carries the action name across.
-        func registerRestore(_ state: Document, on stack: UndoStack) {
-            stack.registerUndo { stack in
-                let current = document
-                document = state
-                registerRestore(current, on: stack)
-            }
-        }
-
+        let session = try LiveUndoDemo(io: io, choices: choices, ringsBell: arguments.flag("bell"),
+                                       introduction: "ShakeKit demo: shake to undo, replaying \(source)")
         var detector = ShakeDetector(configuration: configuration)
-        var nextEdit = edits[...]
-        var start: Double?
-        var last = 0.0
+        var last: Double?
         var shakes = 0
         do {
             while let labelled = try reader.next() {
-                let sample = labelled.sample
-                if start == nil {
-                    start = sample.time
-                    timeline.origin = sample.time
-                    timeline.at(sample.time, "document  \(document)")
+                try session.advance(to: labelled.sample)
+                if let event = detector.process(labelled.sample) {
+                    if event.phase == .began { shakes += 1 }
+                    session.show(event)
+                    session.handle(event)
                 }
-                while let edit = nextEdit.first, sample.time - (start ?? 0) >= edit.offset {
-                    nextEdit = nextEdit.dropFirst()
-                    let before = document
-                    edit.apply(&document)
-                    registerRestore(before, on: undo)
-                    try undo.setActionName(edit.actionName)
-                    timeline.at(sample.time, "edit      the user \(edit.summary)  (undo title: \"\(undo.undoMenuItemTitle ?? "-")\")")
-                }
-                if let event = detector.process(sample) {
-                    switch event.phase {
-                    case .began:
-                        shakes += 1
-                        timeline.at(event.time, "shake     began: \(event.reversals) reversals, "
-                            + "peak \(fixed(event.peakAcceleration, 1)) m/s², axis \(event.dominantAxis)")
-                    case .ended:
-                        timeline.at(event.time, "shake     ended after \(fixed(event.duration, 2)) s")
-                    case .cancelled:
-                        timeline.at(event.time, "shake     cancelled (\(event.cancellationReason?.rawValue ?? "?"))")
-                    }
-                    dispatcher.dispatch(event)
-                }
-                last = sample.time
+                last = labelled.sample.time
             }
-        } catch {
+        } catch let error as RecordingError {
             throw recordingFailure(error)
         }
-        if let event = detector.interrupt(at: last) { dispatcher.dispatch(event) }
-        // The registry is local to this run; releasing shows the hand-back an app does on leaving.
-        _ = dispatcher.registry.release(ownership)
-        timeline.at(last, "end       \(shakes) shake\(shakes == 1 ? "" : "s"), \(shakeToUndo.promptCount) prompt\(shakeToUndo.promptCount == 1 ? "" : "s"); final document: \(document)")
+        guard let last else {
+            throw CommandFailure("\(source): the recording holds no samples", exitStatus: ExitStatus.dataError)
+        }
+        if let event = detector.interrupt(at: last) {
+            session.show(event)
+            session.handle(event)
+        }
+        session.finish(at: last, shakes: shakes)
         return ExitStatus.success
     }
 

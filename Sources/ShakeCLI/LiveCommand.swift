@@ -83,7 +83,8 @@ enum LiveCommand: ShakeCommand {
                 }
                 choices.append(choice)
             }
-            demo = try LiveUndoDemo(io: io, choices: choices, ringsBell: false)
+            demo = try LiveUndoDemo(io: io, choices: choices, ringsBell: false,
+                                    introduction: "Shake to undo on a live device (\(reader.uri)); the scripted user edits at 2, 4 and 6 s.")
         }
         let stopper = SignalStopper(stopping: reader)
         defer { stopper.remove() }
@@ -113,10 +114,10 @@ enum LiveCommand: ShakeCommand {
                 if let event = session.process(sample) { demo?.handle(event) }
             }
         } catch let error as IIOError {
-            if let lastTime { demo?.finish(at: lastTime) }
+            if let lastTime { demo?.finish(at: lastTime, shakes: session.shakes) }
             throw deviceFailure(error)
         }
-        if let lastTime { demo?.finish(at: lastTime) }
+        if let lastTime { demo?.finish(at: lastTime, shakes: session.shakes) }
         if io.errIsTerminal { io.err("\r\u{1B}[K") }
         let stats = reader.statistics
         io.err("\(session.shakes) shake\(session.shakes == 1 ? "" : "s") in \(stats.samplesDelivered) samples "

@@ -1,7 +1,8 @@
 import ShakeDetection
 import ShakeUndo
 
-/// `shake live --undo-demo`: the `shake demo` editing session driven by a live accelerometer.
+/// The editing session of `shake demo` (driven by a recording) and `shake live --undo-demo`
+/// (driven by a live accelerometer).
 ///
 /// The scripted user makes `DemoCommand.edits` 2, 4 and 6 s after the first sample; each shake
 /// the detector reports is dispatched through the gesture registry to shake to undo, whose
@@ -21,7 +22,8 @@ final class LiveUndoDemo {
     /// Prompts shown so far.
     var promptCount: UInt64 { shakeToUndo.promptCount }
 
-    init(io: CommandIO, choices: [UndoChoice], ringsBell: Bool) throws {
+    /// - Parameter introduction: the first line printed, before the gesture's owner is named.
+    init(io: CommandIO, choices: [UndoChoice], ringsBell: Bool, introduction: String) throws {
         let timeline = DemoCommand.Timeline(io: io)
         self.timeline = timeline
         let contexts = UndoContextRegistry()
@@ -48,8 +50,9 @@ final class LiveUndoDemo {
         }
         ownership = try dispatcher.claim(owner: "note editor", handler: shakeToUndo)
         documentBox.document = { [unowned self] in self.document }
-        timeline.line("Shake to undo on a live device: the gesture is owned by \"\(dispatcher.registry.currentOwner ?? "")\"; "
-            + "the scripted user edits at 2, 4 and 6 s.")
+        timeline.line(introduction)
+        let owner = dispatcher.registry.currentOwner ?? ""
+        timeline.line("The shake gesture is owned by \"\(owner)\"; times are seconds from the first sample.")
     }
 
     private final class DocumentBox {
@@ -73,14 +76,29 @@ final class LiveUndoDemo {
         }
     }
 
+    /// Prints a shake event on the timeline.
+    func show(_ event: ShakeEvent) {
+        switch event.phase {
+        case .began:
+            let peak = fixed(event.peakAcceleration, 1)
+            timeline.at(event.time, "shake     began: \(event.reversals) reversals, peak \(peak) m/s², axis \(event.dominantAxis)")
+        case .ended:
+            timeline.at(event.time, "shake     ended after \(fixed(event.duration, 2)) s")
+        case .cancelled:
+            timeline.at(event.time, "shake     cancelled (\(event.cancellationReason?.rawValue ?? "?"))")
+        }
+    }
+
     /// Routes a shake event to shake to undo.
     func handle(_ event: ShakeEvent) {
         _ = dispatcher.dispatch(event)
     }
 
     /// The closing line: the final document.
-    func finish(at time: Double) {
-        timeline.at(time, "end       \(promptCount) prompt\(promptCount == 1 ? "" : "s"); final document: \(document)")
+    func finish(at time: Double, shakes: Int) {
+        let shakeText = shakes == 1 ? "1 shake" : "\(shakes) shakes"
+        let promptText = promptCount == 1 ? "1 prompt" : "\(promptCount) prompts"
+        timeline.at(time, "end       \(shakeText), \(promptText); final document: \(document)")
     }
 
     /// Undo restores `state` and registers the way back, so the step can be redone.

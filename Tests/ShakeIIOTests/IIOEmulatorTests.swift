@@ -317,7 +317,7 @@ final class IIOEmulatorTests {
             command: [shake, "live", "--undo-demo", "--choices", "undo,redo", "--duration", "18"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.contains("the gesture is owned by \"note editor\"") })
+        #expect(lines.contains { $0.contains("shake gesture is owned by \"note editor\"") })
         #expect(lines.contains { $0.hasSuffix("user taps [Undo Address Change]") })
         #expect(lines.contains { $0.hasSuffix("prompt    [Undo Delete Name] [Redo Address Change] [Cancel]") })
         #expect(lines.contains { $0.hasSuffix("user taps [Redo Address Change]") })
