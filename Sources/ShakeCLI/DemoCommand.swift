@@ -79,7 +79,7 @@ enum DemoCommand: ShakeCommand {
         } catch {
             throw recordingFailure(error)
         }
-        let session = try LiveUndoDemo(io: io, choices: choices, ringsBell: arguments.flag("bell"),
+        let session = try UndoDemoSession(io: io, choices: choices, ringsBell: arguments.flag("bell"),
                                        introduction: "ShakeKit demo: shake to undo, replaying \(source)")
         var detector = ShakeDetector(configuration: configuration)
         var last: Double?

@@ -74,7 +74,7 @@ enum LiveCommand: ShakeCommand {
         let reader = ReconnectingAccelerometerReader(
             uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
             options: try IIOOptions.readOptions(arguments), reconnects: arguments.flag("reconnect"))
-        var demo: LiveUndoDemo?
+        var demo: UndoDemoSession?
         if arguments.flag("undo-demo") {
             var choices: [UndoChoice] = []
             for word in (arguments.value("choices") ?? "undo,undo").split(separator: ",") {
@@ -83,7 +83,7 @@ enum LiveCommand: ShakeCommand {
                 }
                 choices.append(choice)
             }
-            demo = try LiveUndoDemo(io: io, choices: choices, ringsBell: false,
+            demo = try UndoDemoSession(io: io, choices: choices, ringsBell: false,
                                     introduction: "Shake to undo on a live device (\(reader.uri)); the scripted user edits at 2, 4 and 6 s.")
         }
         let stopper = SignalStopper(stopping: reader)

@@ -8,7 +8,7 @@ import ShakeUndo
 /// the detector reports is dispatched through the gesture registry to shake to undo, whose
 /// Undo/Redo/Cancel prompt is answered from `choices` (then cancel). Printed on the same timeline
 /// as `shake demo` (seconds from the first sample). Use it from one thread.
-final class LiveUndoDemo {
+final class UndoDemoSession {
     private let timeline: DemoCommand.Timeline
     private let undo: UndoStack
     private let dispatcher = ShakeDispatcher()
