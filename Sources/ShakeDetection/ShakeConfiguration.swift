@@ -52,8 +52,12 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// whose path bends or rotates a little but not circles (90° steps).
     public var reversalCosine: Double
 
-    /// Shortest time between the peaks of two linked half-waves, seconds. Default 0.05 s
-    /// (a 10 Hz shake). Faster "reversals" are sensor ringing (a heel strike, a tap), not a hand.
+    /// Shortest time between the peaks of two linked half-waves, seconds. Default 0.04 s
+    /// (a 12.5 Hz shake). Faster "reversals" are sensor ringing (a heel strike, a tap), not a hand.
+    ///
+    /// 0.04 s is one sample interval at 25 Hz, the slowest supported rate: at that rate the peaks
+    /// of an 8 Hz shake (0.0625 s apart) can only be placed to within a few hundredths of a second
+    /// even after interpolation, and a larger minimum splits such shakes.
     public var minimumReversalIntervalSeconds: Double
 
     /// Longest time between the peaks of two linked half-waves, seconds. Default 0.5 s
@@ -106,7 +110,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
         releaseAcceleration: Double = 5,
         saturationAcceleration: Double = 19,
         reversalCosine: Double = -0.4,
-        minimumReversalIntervalSeconds: Double = 0.05,
+        minimumReversalIntervalSeconds: Double = 0.04,
         maximumReversalIntervalSeconds: Double = 0.5,
         minimumHalfWaves: Int = 4,
         maximumLinearity: Double = 0.55,

@@ -12,12 +12,17 @@
 ///    where a raw axis reaches ±`saturationAcceleration`, when `|l| > releaseAcceleration`), keeps
 ///    the vector and time of its largest `|l|` (its peak), and ends when `|l| < releaseAcceleration`
 ///    or when `l` turns more than 90° from the peak direction (then the next half-wave may start on
-///    the same sample).
+///    the same sample). Peaks are placed between samples: once the sample after a peak arrives, a
+///    parabola through the peak and its two neighbours (projected on the peak direction) gives the
+///    peak's time and size. A local maximum between the release and onset thresholds whose
+///    interpolated peak exceeds the onset opens a half-wave one sample late. At 25 Hz sampling
+///    otherwise misses up to 1 − cos(π f / 25) of a peak (45 % for an 8 Hz shake) and misplaces it
+///    by up to 20 ms; from 100 Hz on the correction is small.
 /// 3. **Reversals**: a half-wave *links* to the previous one when the cosine between their peak
 ///    vectors is ≤ `reversalCosine` and their peaks are `minimumReversalIntervalSeconds` to
-///    `maximumReversalIntervalSeconds` apart. It is tested on every sample while its peak grows, so
-///    a link is recognised as soon as the half-wave is clearly opposite. A half-wave that ends
-///    without linking starts a new chain.
+///    `maximumReversalIntervalSeconds` apart. It is tested on every sample while its peak grows
+///    (so a link is recognised as soon as the half-wave is clearly opposite) and once more with
+///    the interpolated peak. A half-wave that ends without linking starts a new chain.
 /// 4. **Began**: when a chain holds `minimumHalfWaves` linked half-waves and the exponentially
 ///    weighted second-moment matrix of `l` (`linearityTimeConstantSeconds`; samples with
 ///    `|l| ≤ releaseAcceleration` outside half-waves and shakes only decay it) has
@@ -68,6 +73,16 @@ public struct ShakeDetector: Sendable {
     private var peakX = 0.0, peakY = 0.0, peakZ = 0.0, peakSquared = 0.0, peakTime = 0.0
     private var halfWaveStart = 0.0
     private var linked = false     // already linked to the previous half-wave
+    // The sample before the peak, kept to place the peak between samples (see `refinePeak`).
+    private var peakIsLatest = false  // the peak is the latest sample, not yet refined
+    private var beforePeakDot = 0.0   // l(before) · l(peak), (m/s²)²
+    private var beforePeakTime = 0.0
+    // A sample between the release and onset thresholds outside a half-wave: if it turns out to be
+    // a local maximum whose interpolated peak exceeds the onset, a half-wave opens on it.
+    private var candidate = false
+    private var candidateX = 0.0, candidateY = 0.0, candidateZ = 0.0, candidateNorm = 0.0
+    private var candidateTime = 0.0
+    private var beforeCandidateDot = 0.0, beforeCandidateTime = 0.0
     private var linkable = false   // may still link (chain open and within the interval)
     // The previous half-wave.
     private var previousX = 0.0, previousY = 0.0, previousZ = 0.0, previousNorm = 0.0, previousTime = 0.0
@@ -146,6 +161,7 @@ public struct ShakeDetector: Sendable {
         }
 
         // 1. Gravity and linear acceleration.
+        let ox = lx, oy = ly, oz = lz
         gx += alphaGravity * (sample.x - gx)
         gy += alphaGravity * (sample.y - gy)
         gz += alphaGravity * (sample.z - gz)
@@ -159,15 +175,16 @@ public struct ShakeDetector: Sendable {
         // applied at the next active sample instead, so only the calm samples' own (small)
         // outer products are left out of the linearity measure.
         let release2 = releaseSquared
-        if !inHalfWave && m2 <= release2 && !shaking && !exhausted { return nil }
-        return processActive(sample, interval: dt, squaredMagnitude: m2)
+        if !inHalfWave && m2 <= release2 && !shaking && !exhausted && !candidate { return nil }
+        return processActive(sample, interval: dt, squaredMagnitude: m2, previous: (ox, oy, oz))
     }
 
     /// Steps 2–5 for a sample that is not calm; kept out of line so that the calm path stays small.
     @inline(never)
-    private mutating func processActive(_ sample: Sample, interval dt: Double, squaredMagnitude m2: Double)
-        -> ShakeEvent?
-    {
+    private mutating func processActive(
+        _ sample: Sample, interval dt: Double, squaredMagnitude m2: Double,
+        previous: (x: Double, y: Double, z: Double)
+    ) -> ShakeEvent? {
         let t = sample.time
         let release2 = releaseSquared
         if t - momentTime > 1.5 * dt {
@@ -182,61 +199,61 @@ public struct ShakeDetector: Sendable {
         mxz += al * (lx * lz - mxz)
         myz += al * (ly * lz - myz)
 
-        // 2. Half-waves.
+        // 2. Half-waves. A peak found on the previous sample is first placed between samples
+        // (and its reversal re-tested with that time) before this sample may close its half-wave.
+        // A half-wave linked by that re-test may close on this very sample; it may still make
+        // the shake begin (step 4).
+        var linkedBeforeClosing = false
+        if inHalfWave && peakIsLatest && m2 <= peakSquared {
+            refinePeak(next: t)
+            linkedBeforeClosing = testReversal()
+        } else if candidate && !inHalfWave {
+            linkedBeforeClosing = openOnInterpolatedPeak(next: t)
+        }
+        candidate = false
         if inHalfWave {
             if m2 < release2 || lx * peakX + ly * peakY + lz * peakZ < 0 {
                 closeHalfWave()
             } else {
                 lastActivity = t
                 if m2 > peakSquared {
-                    peakSquared = m2
-                    peakX = lx; peakY = ly; peakZ = lz
-                    peakTime = t
+                    setPeak(squared: m2, at: t, before: previous, interval: dt)
                 }
             }
         }
         if !inHalfWave && m2 > release2 {
             let s = configuration.saturationAcceleration
             if m2 > onsetSquared || abs(sample.x) >= s || abs(sample.y) >= s || abs(sample.z) >= s {
-                openHalfWave(at: t, squared: m2)
+                openHalfWave(at: t, squared: m2, before: previous, interval: dt)
+            } else {
+                candidate = true
+                candidateX = lx; candidateY = ly; candidateZ = lz
+                candidateNorm = m2.squareRoot()
+                candidateTime = t
+                beforeCandidateDot = previous.x * lx + previous.y * ly + previous.z * lz
+                beforeCandidateTime = t - dt
             }
         }
 
         // 3. Reversals.
-        if inHalfWave && linkable && !linked {
-            let gap = peakTime - previousTime
-            if gap > configuration.maximumReversalIntervalSeconds {
-                linkable = false
-            } else if gap >= configuration.minimumReversalIntervalSeconds {
-                let dot = peakX * previousX + peakY * previousY + peakZ * previousZ
-                // cos = dot / (|peak| |previous|) ≤ reversalCosine, without a division.
-                if dot <= configuration.reversalCosine * peakSquared.squareRoot() * previousNorm {
-                    linked = true
-                    chainCount += 1
-                    if chainCount == 2 {
-                        chainShortestInterval = gap
-                        chainLongestInterval = gap
-                    } else {
-                        chainShortestInterval = min(chainShortestInterval, gap)
-                        chainLongestInterval = max(chainLongestInterval, gap)
-                    }
-                    if shaking { shakeReversals += 1 }
-                }
-            }
-        }
+        testReversal()
 
         // 4. Began.
-        if inHalfWave && !shaking && !exhausted && chainCount >= configuration.minimumHalfWaves
+        if (inHalfWave || linkedBeforeClosing) && !shaking && !exhausted
+            && chainCount >= configuration.minimumHalfWaves
             && t >= refractoryUntil
             && chainLongestInterval <= configuration.maximumIntervalRatio * chainShortestInterval
             && linearity() <= configuration.maximumLinearity {
             shaking = true
             shakeStart = chainStart
-            shakePeakSquared = max(chainPeakSquared, peakSquared)
             shakeReversals = chainCount - 1
-            shakeEnergyX = chainEnergyX + peakX * peakX
-            shakeEnergyY = chainEnergyY + peakY * peakY
-            shakeEnergyZ = chainEnergyZ + peakZ * peakZ
+            // The chain's totals include its half-waves that have closed; add the open one if it
+            // belongs to the chain.
+            let open = inHalfWave && linked ? 1.0 : 0.0
+            shakePeakSquared = max(chainPeakSquared, open * peakSquared)
+            shakeEnergyX = chainEnergyX + open * peakX * peakX
+            shakeEnergyY = chainEnergyY + open * peakY * peakY
+            shakeEnergyZ = chainEnergyZ + open * peakZ * peakZ
             return makeEvent(.began, at: t)
         }
 
@@ -295,20 +312,111 @@ public struct ShakeDetector: Sendable {
     }
 
     @inline(never)
-    private mutating func openHalfWave(at t: Double, squared m2: Double) {
+    private mutating func openHalfWave(
+        at t: Double, squared m2: Double, before previous: (x: Double, y: Double, z: Double),
+        interval dt: Double
+    ) {
         inHalfWave = true
+        halfWaveStart = t
+        lastActivity = t
+        setPeak(squared: m2, at: t, before: previous, interval: dt)
+        linked = false
+        linkable = chainCount > 0 && t - previousTime <= configuration.maximumReversalIntervalSeconds
+    }
+
+    /// The current linear acceleration becomes the half-wave's peak.
+    private mutating func setPeak(
+        squared m2: Double, at t: Double, before previous: (x: Double, y: Double, z: Double),
+        interval dt: Double
+    ) {
         peakSquared = m2
         peakX = lx; peakY = ly; peakZ = lz
         peakTime = t
-        halfWaveStart = t
-        lastActivity = t
+        peakIsLatest = true
+        beforePeakDot = previous.x * lx + previous.y * ly + previous.z * lz
+        beforePeakTime = t - dt
+    }
+
+    /// The sample after the peak has arrived and is no larger: fits a parabola through the
+    /// projections onto the peak direction of the sample before the peak, the peak and this
+    /// sample (the current `l`), and moves the peak to the parabola's vertex. Sampling at 25 Hz
+    /// otherwise places a peak up to 20 ms off and up to 1 − cos(π f/25) too low (about 10 %
+    /// for a 3 Hz shake, 45 % at 8 Hz), which splits or loses half-waves that a faster sensor
+    /// sees; at 100 Hz and above the correction is tiny.
+    @inline(never)
+    private mutating func refinePeak(next t: Double) {
+        peakIsLatest = false
+        let norm = peakSquared.squareRoot()
+        guard norm > 0 else { return }
+        let after = (lx * peakX + ly * peakY + lz * peakZ) / norm
+        guard let vertex = parabolaVertex(
+            before: (beforePeakTime - peakTime, beforePeakDot / norm), peak: norm,
+            after: (t - peakTime, after))
+        else { return }
+        let scale = vertex.value / norm
+        peakX *= scale; peakY *= scale; peakZ *= scale
+        peakSquared = vertex.value * vertex.value
+        peakTime += vertex.offset
+    }
+
+    /// The previous sample lay between the release and onset thresholds outside a half-wave. If
+    /// it was a local maximum and its interpolated peak (as in `refinePeak`) exceeds the onset,
+    /// the half-wave that sampling cut short opens now, with that peak. Returns whether it linked
+    /// to the previous half-wave.
+    @inline(never)
+    private mutating func openOnInterpolatedPeak(next t: Double) -> Bool {
+        let norm = candidateNorm
+        let after = (lx * candidateX + ly * candidateY + lz * candidateZ) / norm
+        guard let vertex = parabolaVertex(
+            before: (beforeCandidateTime - candidateTime, beforeCandidateDot / norm), peak: norm,
+            after: (t - candidateTime, after)),
+            vertex.value > configuration.onsetAcceleration
+        else { return false }
+        let scale = vertex.value / norm
+        inHalfWave = true
+        halfWaveStart = candidateTime
+        lastActivity = candidateTime
+        peakX = candidateX * scale; peakY = candidateY * scale; peakZ = candidateZ * scale
+        peakSquared = vertex.value * vertex.value
+        peakTime = candidateTime + vertex.offset
+        peakIsLatest = false
         linked = false
-        linkable = chainCount > 0 && t - previousTime <= configuration.maximumReversalIntervalSeconds
+        linkable = chainCount > 0 && peakTime - previousTime <= configuration.maximumReversalIntervalSeconds
+        return testReversal()
+    }
+
+    /// Links the current half-wave to the previous one if its peak points the opposite way within
+    /// the allowed interval (step 3). Returns whether it linked now.
+    @discardableResult
+    private mutating func testReversal() -> Bool {
+        guard inHalfWave && linkable && !linked else { return false }
+        let gap = peakTime - previousTime
+        if gap > configuration.maximumReversalIntervalSeconds {
+            linkable = false
+        } else if gap >= configuration.minimumReversalIntervalSeconds {
+            let dot = peakX * previousX + peakY * previousY + peakZ * previousZ
+            // cos = dot / (|peak| |previous|) ≤ reversalCosine, without a division.
+            if dot <= configuration.reversalCosine * peakSquared.squareRoot() * previousNorm {
+                linked = true
+                chainCount += 1
+                if chainCount == 2 {
+                    chainShortestInterval = gap
+                    chainLongestInterval = gap
+                } else {
+                    chainShortestInterval = min(chainShortestInterval, gap)
+                    chainLongestInterval = max(chainLongestInterval, gap)
+                }
+                if shaking { shakeReversals += 1 }
+                return true
+            }
+        }
+        return false
     }
 
     @inline(never)
     private mutating func closeHalfWave() {
         inHalfWave = false
+        peakIsLatest = false
         if linked {
             chainPeakSquared = max(chainPeakSquared, peakSquared)
             chainEnergyX += peakX * peakX; chainEnergyY += peakY * peakY; chainEnergyZ += peakZ * peakZ

@@ -103,10 +103,11 @@ enum CommittedFixture {
         #expect(reference.count == 3)
         #expect(began.count == reference.count)
         // Known: at 25 Hz the third shake (3 Hz, 2.5 g along z) begins one half-wave (0.2 s)
-        // late. Its first half-wave peaks at 10.8 m/s² at 100 Hz, just over the medium onset of
-        // 10 m/s²; sampled at 25 Hz through the sensor's low-pass it stays under it. Remove the
-        // known-issue wrapper once the detector times `began` independently of that half-wave
-        // (the test then fails, as a reminder, if the wrapper stays).
+        // late. Its first half-wave is a narrow ramp-in peak of 10.6 m/s² at 100 Hz, just over
+        // the medium onset of 10 m/s²; the 25 Hz sensor's averaging over 40 ms lowers it to
+        // 9.9 m/s², and the detector's peak interpolation cannot recover what the sensor
+        // averaged away. Remove the known-issue wrapper once the detector times `began`
+        // independently of that half-wave (the test then fails, as a reminder, if it stays).
         withKnownIssue("25 Hz misses a half-wave at the onset threshold") {
             for (event, want) in zip(began, reference) {
                 #expect(

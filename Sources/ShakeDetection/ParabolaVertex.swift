@@ -1,0 +1,22 @@
+/// The vertex of the parabola through three samples around a local maximum: `before` and `after`
+/// are (time offset from the middle sample, s; value), the middle sample is at offset 0 with value
+/// `peak`. The samples may be unevenly spaced (timing jitter).
+///
+/// Returns nil unless the middle sample is a local maximum (`before.value ≤ peak ≥ after.value`,
+/// not all equal) and `before.offset < 0 < after.offset`. The vertex offset is kept within the two
+/// outer samples; its value is at least `peak`.
+/// - Complexity: O(1).
+func parabolaVertex(
+    before: (offset: Double, value: Double), peak: Double, after: (offset: Double, value: Double)
+) -> (offset: Double, value: Double)? {
+    let x0 = before.offset, x2 = after.offset
+    guard x0 < 0, x2 > 0, before.value <= peak, after.value <= peak else { return nil }
+    // y = peak + b·x + a·x² through both outer samples.
+    let slope0 = (before.value - peak) / x0
+    let slope2 = (after.value - peak) / x2
+    let a = (slope2 - slope0) / (x2 - x0)
+    guard a < 0 else { return nil }
+    let b = slope2 - a * x2
+    let offset = min(max(-b / (2 * a), x0), x2)
+    return (offset, peak + b * offset + a * offset * offset)
+}
