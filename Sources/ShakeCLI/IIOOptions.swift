@@ -45,17 +45,6 @@ enum IIOOptions {
         }
         return options
     }
-
-    static func reader(_ arguments: ParsedArguments) throws -> AccelerometerReader {
-        let options = try readOptions(arguments)
-        do {
-            return try AccelerometerReader(
-                uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
-                options: options)
-        } catch {
-            throw deviceFailure(error)
-        }
-    }
 }
 
 /// An ``IIOError`` as a CLI failure: exit status 74 (`EX_IOERR`), 77 (`EX_NOPERM`) for access.

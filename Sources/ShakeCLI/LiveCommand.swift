@@ -1,9 +1,7 @@
-import Dispatch
 import Foundation
 import ShakeDetection
 import ShakeIIO
 import ShakeUndo
-import Synchronization
 
 /// `shake live`: shake detection on a live device.
 enum LiveCommand: ShakeCommand {
@@ -28,49 +26,9 @@ enum LiveCommand: ShakeCommand {
         let configuration = try DetectorOptions.configuration(arguments)
         let duration = try arguments.double("duration", range: 0.000_001...1e9)
         let json = wantsJSON(arguments)
-        if arguments.flag("reconnect") || arguments.flag("undo-demo") {
-            return try runReconnecting(arguments, configuration: configuration, duration: duration, json: json, io: io)
-        }
-        let reader = try IIOOptions.reader(arguments)
-        io.err("Listening to \(reader.device.displayName) at \(hertzText(reader.rateHertz)) Hz "
-            + "(\(reader.mode.rawValue), \(reader.uri)); Ctrl-C to stop.\n")
-        let stopper = SignalStopper(stopping: reader)
-        defer { stopper.remove() }
-        // Reads through the async sequence (the CLI's `record` uses the callback API).
-        let outcome = LiveOutcome()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            var session = LiveSession(configuration: configuration, json: json, io: io)
-            do {
-                for try await sample in reader.samples() {
-                    if let duration, sample.time >= duration { break }
-                    session.process(sample)
-                }
-            } catch let error as IIOError {
-                session.interrupted()
-                outcome.failure.withLock { $0 = error }
-            } catch {
-                outcome.failure.withLock { $0 = IIOError(code: .ioError, function: "live", detail: "\(error)") }
-            }
-            outcome.shakes.withLock { $0 = session.shakes }
-            done.signal()
-        }
-        done.wait()
-        if io.errIsTerminal { io.err("\r\u{1B}[K") }
-        let stats = reader.statistics
-        let shakes = outcome.shakes.withLock { $0 }
-        io.err("\(shakes) shake\(shakes == 1 ? "" : "s") in \(stats.samplesDelivered) samples "
-            + "(\(fixed(stats.lastSampleTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
-            + (stats.consumerOverruns > 0 ? ", \(stats.consumerOverruns) not processed in time" : "") + "\n")
-        if let failure = outcome.failure.withLock({ $0 }) { throw deviceFailure(failure) }
-        return ExitStatus.success
-    }
-
-    /// `--reconnect`: the callback API through ``ReconnectingAccelerometerReader``; a lost
-    /// device interrupts the detector (cancelling a shake in progress).
-    static func runReconnecting(
-        _ arguments: ParsedArguments, configuration: ShakeConfiguration, duration: Double?, json: Bool, io: CommandIO
-    ) throws -> Int32 {
+        // Every sample goes straight from the reader's thread into the detector through the
+        // callback API (an async sequence costs about three times the CPU per sample). Without
+        // --reconnect the first loss of the device ends the run (exit 74).
         let reader = ReconnectingAccelerometerReader(
             uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
             options: try IIOOptions.readOptions(arguments), reconnects: arguments.flag("reconnect"))
@@ -90,6 +48,7 @@ enum LiveCommand: ShakeCommand {
         defer { stopper.remove() }
         var session = LiveSession(configuration: configuration, json: json, io: io)
         var lastTime: Double?
+        var failure: IIOError?
         do {
             try reader.run(onEvent: { event in
                 switch event {
@@ -114,20 +73,17 @@ enum LiveCommand: ShakeCommand {
                 if let event = session.process(sample) { demo?.handle(event) }
             }
         } catch let error as IIOError {
-            if let lastTime { demo?.finish(at: lastTime, shakes: session.shakes) }
-            throw deviceFailure(error)
+            failure = error
         }
         if let lastTime { demo?.finish(at: lastTime, shakes: session.shakes) }
         if io.errIsTerminal { io.err("\r\u{1B}[K") }
         let stats = reader.statistics
-        io.err("\(session.shakes) shake\(session.shakes == 1 ? "" : "s") in \(stats.samplesDelivered) samples "
-            + "(\(fixed(stats.lastSampleTime ?? 0, 1)) s); dropped \(stats.droppedSamples)\n")
+        if stats.samplesDelivered > 0 || failure == nil {
+            io.err("\(session.shakes) shake\(session.shakes == 1 ? "" : "s") in \(stats.samplesDelivered) samples "
+                + "(\(fixed(stats.lastSampleTime ?? 0, 1)) s); dropped \(stats.droppedSamples)\n")
+        }
+        if let failure { throw deviceFailure(failure) }
         return ExitStatus.success
-    }
-
-    final class LiveOutcome: Sendable {
-        let shakes = Mutex(0)
-        let failure = Mutex<IIOError?>(nil)
     }
 
     /// The detector and what `live` prints as samples arrive.

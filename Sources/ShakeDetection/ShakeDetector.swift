@@ -52,24 +52,32 @@ public struct ShakeDetector: Sendable {
         didSet { reset() }
     }
 
+    // The state read by the calm-sample path of `process(_:)` is internal and
+    // `@usableFromInline`, so that `process(_:)` can be inlined into the caller's loop.
+
     // Squared thresholds, (m/s²)², from the configuration.
     private var onsetSquared: Double
-    private var releaseSquared: Double
+    @usableFromInline var releaseSquared: Double
 
     // Filter state.
-    private var started = false
-    private var lastTime = 0.0
-    private var gx = 0.0, gy = 0.0, gz = 0.0          // gravity estimate, m/s²
-    private var lx = 0.0, ly = 0.0, lz = 0.0          // smoothed linear acceleration, m/s²
+    @usableFromInline var started = false
+    @usableFromInline var lastTime = 0.0
+    @usableFromInline var gx = 0.0, gy = 0.0, gz = 0.0  // gravity estimate, m/s²
+    @usableFromInline var lx = 0.0, ly = 0.0, lz = 0.0  // smoothed linear acceleration, m/s²
     private var mxx = 0.0, myy = 0.0, mzz = 0.0       // second moments of l, (m/s²)²
     private var mxy = 0.0, mxz = 0.0, myz = 0.0
     // Smoothing factors cached for the last sample interval.
     private var momentTime = 0.0  // time of the last second-moment update, s
-    private var cachedInterval = -1.0
-    private var alphaGravity = 0.0, alphaSmoothing = 1.0, alphaLinearity = 0.0
+    @usableFromInline var cachedInterval = -1.0
+    // Sample intervals within which the cached factors are reused: those within 10⁻⁴ of
+    // `cachedInterval`, and never beyond `maximumGapSeconds`. Empty until the first interval.
+    @usableFromInline var steadyIntervalLow = Double.infinity
+    @usableFromInline var steadyIntervalHigh = -Double.infinity
+    @usableFromInline var alphaGravity = 0.0, alphaSmoothing = 1.0
+    private var alphaLinearity = 0.0
 
     // The current half-wave.
-    private var inHalfWave = false
+    @usableFromInline var inHalfWave = false
     private var peakX = 0.0, peakY = 0.0, peakZ = 0.0, peakSquared = 0.0, peakTime = 0.0
     private var halfWaveStart = 0.0
     private var linked = false     // already linked to the previous half-wave
@@ -79,7 +87,7 @@ public struct ShakeDetector: Sendable {
     private var beforePeakTime = 0.0
     // A sample between the release and onset thresholds outside a half-wave: if it turns out to be
     // a local maximum whose interpolated peak exceeds the onset, a half-wave opens on it.
-    private var candidate = false
+    @usableFromInline var candidate = false
     private var candidateX = 0.0, candidateY = 0.0, candidateZ = 0.0, candidateNorm = 0.0
     private var candidateTime = 0.0
     private var beforeCandidateDot = 0.0, beforeCandidateTime = 0.0
@@ -95,8 +103,10 @@ public struct ShakeDetector: Sendable {
     private var lastActivity = -Double.infinity
 
     // The shake.
-    private var shaking = false
-    private var exhausted = false  // cancelled as too long; waiting for a pause
+    @usableFromInline var shaking = false
+    @usableFromInline var exhausted = false  // cancelled as too long; waiting for a pause
+    // inHalfWave || shaking || exhausted || candidate: a calm sample cannot be skipped.
+    @usableFromInline var busy = false
     private var shakeStart = 0.0
     private var shakePeakSquared = 0.0
     private var shakeReversals = 0
@@ -134,31 +144,27 @@ public struct ShakeDetector: Sendable {
     public static let implausibleAcceleration = 1e4
 
     /// Feeds one sample; returns the event it causes, if any (at most one).
-    /// - Complexity: O(1), no allocation.
+    /// - Complexity: O(1), no allocation. Inlinable: a calm sample (most of them) costs a few
+    ///   dozen instructions in the caller's loop; everything else is done out of line.
+    @inlinable @inline(__always)
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
         let t = sample.time
-        // v − v is 0 for every finite v and NaN for NaN and ±infinity: one test for all four.
-        guard (t - t) + (sample.x - sample.x) + (sample.y - sample.y) + (sample.z - sample.z) == 0,
-              abs(sample.x) <= Self.implausibleAcceleration, abs(sample.y) <= Self.implausibleAcceleration,
-              abs(sample.z) <= Self.implausibleAcceleration
-        else {
-            return nil
-        }
-        guard started else {
-            restartFilters(with: sample)
+        let limit = Self.implausibleAcceleration
+        // t − t is 0 for every finite t and NaN otherwise; abs(v) ≤ limit is false for NaN and
+        // ±infinity, so these four tests also reject every non-finite value.
+        guard t - t == 0, abs(sample.x) <= limit, abs(sample.y) <= limit, abs(sample.z) <= limit else {
             return nil
         }
         let dt = t - lastTime
-        if dt == 0 { return nil }
-        if dt < 0 || dt > configuration.maximumGapSeconds {
-            return restartAfterGap(with: sample)
-        }
-        lastTime = t
-        // Recompute the smoothing factors only when the interval changes by more than 1 part in
-        // 10⁴ (timestamps like i/rate differ in the last bits); α then errs by under 10⁻⁴ relative.
-        if abs(dt - cachedInterval) > 1e-4 * dt {
+        // One test for the usual case: started, and an interval within 10⁻⁴ of the last one
+        // (timestamps like i/rate differ in the last bits; α then errs by under 10⁻⁴ relative).
+        if !(dt >= steadyIntervalLow && dt <= steadyIntervalHigh) {
+            if !started || dt <= 0 || dt > configuration.maximumGapSeconds {
+                return irregularInterval(sample, interval: dt)
+            }
             updateSmoothingFactors(interval: dt)
         }
+        lastTime = t
 
         // 1. Gravity and linear acceleration.
         let ox = lx, oy = ly, oz = lz
@@ -174,14 +180,34 @@ public struct ShakeDetector: Sendable {
         // nothing below can change. The second moments skip calm samples; their decay is
         // applied at the next active sample instead, so only the calm samples' own (small)
         // outer products are left out of the linearity measure.
-        let release2 = releaseSquared
-        if !inHalfWave && m2 <= release2 && !shaking && !exhausted && !candidate { return nil }
+        if m2 <= releaseSquared && !busy { return nil }
         return processActive(sample, interval: dt, squaredMagnitude: m2, previous: (ox, oy, oz))
     }
 
     /// Steps 2–5 for a sample that is not calm; kept out of line so that the calm path stays small.
-    @inline(never)
-    private mutating func processActive(
+    @inline(never) @usableFromInline
+    mutating func processActive(
+        _ sample: Sample, interval dt: Double, squaredMagnitude m2: Double,
+        previous: (x: Double, y: Double, z: Double)
+    ) -> ShakeEvent? {
+        let event = steps(sample, interval: dt, squaredMagnitude: m2, previous: previous)
+        busy = inHalfWave || shaking || exhausted || candidate
+        return event
+    }
+
+    /// A sample that is not the usual next one: the first, one with the same time as the last
+    /// (ignored), or one after a gap or going back in time (a restart).
+    @inline(never) @usableFromInline
+    mutating func irregularInterval(_ sample: Sample, interval dt: Double) -> ShakeEvent? {
+        if !started {
+            restartFilters(with: sample)
+            return nil
+        }
+        if dt == 0 { return nil }
+        return restartAfterGap(with: sample)
+    }
+
+    private mutating func steps(
         _ sample: Sample, interval dt: Double, squaredMagnitude m2: Double,
         previous: (x: Double, y: Double, z: Double)
     ) -> ShakeEvent? {
@@ -278,8 +304,8 @@ public struct ShakeDetector: Sendable {
 
     // MARK: Steps
 
-    @inline(never)
-    private mutating func restartAfterGap(with sample: Sample) -> ShakeEvent? {
+    @inline(never) @usableFromInline
+    mutating func restartAfterGap(with sample: Sample) -> ShakeEvent? {
         var event: ShakeEvent? = nil
         if shaking { event = makeEvent(.cancelled, at: sample.time, reason: .gap) }
         let refractory = refractoryUntil
@@ -296,15 +322,19 @@ public struct ShakeDetector: Sendable {
         mxx *= k; myy *= k; mzz *= k; mxy *= k; mxz *= k; myz *= k
     }
 
-    @inline(never)
-    private mutating func updateSmoothingFactors(interval dt: Double) {
+    @inline(never) @usableFromInline
+    mutating func updateSmoothingFactors(interval dt: Double) {
         cachedInterval = dt
+        // |dt' − dt| ≤ 10⁻⁴ · dt'  ⟺  dt / (1 + 10⁻⁴) ≤ dt' ≤ dt / (1 − 10⁻⁴)
+        steadyIntervalLow = dt / (1 + 1e-4)
+        steadyIntervalHigh = min(dt / (1 - 1e-4), configuration.maximumGapSeconds)
         alphaGravity = smoothingFactor(interval: dt, timeConstant: configuration.gravityTimeConstantSeconds)
         alphaSmoothing = smoothingFactor(interval: dt, timeConstant: configuration.smoothingTimeConstantSeconds)
         alphaLinearity = smoothingFactor(interval: dt, timeConstant: configuration.linearityTimeConstantSeconds)
     }
 
-    private mutating func restartFilters(with sample: Sample) {
+    @inline(never) @usableFromInline
+    mutating func restartFilters(with sample: Sample) {
         started = true
         lastTime = sample.time
         momentTime = sample.time
