@@ -11,7 +11,7 @@ enum DetectorOptions {
                 values: ShakeConfiguration.presetNames, default: "medium"),
     ]
 
-    /// `--detector shakekit|seismic`, for `replay` and `evaluate`.
+    /// `--detector shakekit|seismic`, for `replay`, `evaluate` and `plot`.
     static let detectorSpec = OptionSpec.option(
         "detector", value: "name",
         help: "Detector: ShakeKit's, or the Seismic baseline (3/4 of samples with |a| above 11/13/15 m/s² "
@@ -68,6 +68,21 @@ enum DetectorOptions {
 enum SelectedDetector: Sendable {
     case shakeKit(ShakeDetector)
     case seismic(SeismicDetector)
+
+    /// The events of a fresh copy of this detector over `samples`, and the cancellation of a
+    /// shake still in progress at the last sample.
+    func events(_ samples: [Sample]) -> [ShakeEvent] {
+        switch self {
+        case .shakeKit(var detector): return Self.events(samples, &detector)
+        case .seismic(var detector): return Self.events(samples, &detector)
+        }
+    }
+
+    private static func events<D: ShakeDetecting>(_ samples: [Sample], _ detector: inout D) -> [ShakeEvent] {
+        var events = samples.compactMap { detector.process($0) }
+        if let last = samples.last, let event = detector.interrupt(at: last.time) { events.append(event) }
+        return events
+    }
 
     /// Streams `path` through a fresh copy of this detector.
     func replay(path: String, options: CSVImportOptions) throws -> RecordingReplay.Result {

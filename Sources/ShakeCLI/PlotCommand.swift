@@ -13,13 +13,15 @@ enum PlotCommand: ShakeCommand {
             thresholds as dashed lines (and the sensor saturation level on the raw panel); gravity \
             is estimated by a one-pole low-pass with the configuration's gravity time constant. \
             Labelled shakes (shake=1) are shaded bands; the shakes the detector finds are \
-            markers with their times (began ▲, ended ▼, cancelled ✕). The detector runs over the whole \
+            markers with their times (began ▲, ended ▼, cancelled ✕). With --detector seismic the \
+            markers are the Seismic baseline's and no thresholds are drawn (its threshold applies to \
+            |a| with gravity, on no panel). The detector runs over the whole \
             recording; --from and --to only choose what is drawn. Long recordings are drawn as the \
             minimum and maximum of each pixel column. The SVG is self-contained (no fonts, no scripts).
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "The CSV recording to draw.")],
-        options: DetectorOptions.specs + [
+        options: DetectorOptions.specs + [DetectorOptions.detectorSpec] + [
             .option("from", value: "seconds", help: "Start of the time range drawn, s. (default: the first sample)"),
             .option("to", value: "seconds", help: "End of the time range drawn, s. (default: the last sample)"),
             .option("output", short: "o", value: "file", help: "The SVG file to write (required)."),
@@ -41,7 +43,10 @@ enum PlotCommand: ShakeCommand {
             throw CommandFailure("\(output): already exists; not overwriting it (use --force)",
                                  exitStatus: ExitStatus.cannotCreate)
         }
-        let configuration = try DetectorOptions.configuration(arguments)
+        let selected = try DetectorOptions.detector(arguments)
+        // The gravity filter drawn is the detector's; the Seismic rule has none, so medium's.
+        var configuration = ShakeConfiguration.default
+        if case .shakeKit(let detector) = selected { configuration = detector.configuration }
         let path = arguments.positionals[0]
         var samples: [Sample] = []
         var labels: [Bool] = []
@@ -64,13 +69,14 @@ enum PlotCommand: ShakeCommand {
         if let to, to < first.time {
             throw UsageError("'--to' (\(to) s) is before the recording's first sample (\(fixed(first.time, 3)) s)")
         }
-        var detector = ShakeDetector(configuration: configuration)
-        var events = samples.compactMap { detector.process($0) }
-        if let event = detector.interrupt(at: last.time) { events.append(event) }
+        let events = selected.events(samples)
 
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        let detectorName = arguments.value("config").map { "configuration \($0)" }
-            ?? "\(arguments.value("preset") ?? "medium") preset"
+        let preset = arguments.value("preset") ?? "medium"
+        var detectorName = arguments.value("config").map { "configuration \($0)" } ?? "\(preset) preset"
+        if case .seismic(let seismic) = selected {
+            detectorName = "Seismic rule, |a| above \(fixed(seismic.thresholdMetersPerSecondSquared, 0)) m/s² (\(preset))"
+        }
         let shown = events.filter { $0.phase == .began && $0.time >= (from ?? first.time) && $0.time <= (to ?? last.time) }
         var subtitle = "detector: \(detectorName) · \(samples.count) samples, \(fixed(last.time - first.time, 1)) s"
         if labelled {
@@ -85,6 +91,10 @@ enum PlotCommand: ShakeCommand {
                                  events: events, thresholds: RecordingPlot.thresholds(of: configuration))
         plot.gravityTimeConstantSeconds = RecordingPlot.gravityTimeConstant(of: configuration)
         plot.saturation = RecordingPlot.saturation(of: configuration)
+        if case .seismic = selected {
+            plot.thresholds = []
+            plot.saturation = nil
+        }
         plot.from = from
         plot.to = to
         do {

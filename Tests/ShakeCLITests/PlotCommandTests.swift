@@ -50,6 +50,41 @@ import Testing
         #expect((counts["event-began"] ?? 0) >= 2)
     }
 
+    /// `--detector seismic` draws the baseline's events (as `replay --detector seismic` reports
+    /// them) and none of ShakeKit's thresholds.
+    @Test func drawsTheSeismicBaselinesShakes() throws {
+        let folder = try PlantedFolder(files: [("planted_1.csv", 2, 2)], rate: 100)
+        defer { folder.remove() }
+        let output = folder.path + "/plot.svg"
+        let run = CapturedRun(["plot", folder.path + "/planted_1.csv", "-o", output, "--detector", "seismic"])
+        #expect(run.status == 0, "\(run.err)")
+        let data = try #require(FileManager.default.contents(atPath: output))
+        let counts = try #require(ClassCounter.parse(data))
+        #expect(counts["threshold"] == nil && counts["saturation"] == nil)
+        #expect(String(decoding: data, as: UTF8.self).contains("Seismic rule, |a| above 13 m/s²"))
+        for (preset, flags) in [("medium", [] as [String]), ("hard", ["--preset", "hard"])] {
+            let replay = CapturedRun(["replay", folder.path + "/planted_1.csv", "--format", "json", "--detector", "seismic"] + flags)
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(replay.out.utf8)) as? [String: Any])
+            let events = try #require(((report["files"] as? [[String: Any]])?.first)?["events"] as? [[String: Any]])
+            let drawn: [String: Int]
+            if preset == "medium" {
+                drawn = counts
+            } else {
+                let hard = CapturedRun(["plot", folder.path + "/planted_1.csv", "-o", output, "--force",
+                                        "--detector", "seismic"] + flags)
+                #expect(hard.status == 0, "\(hard.err)")
+                let hardData = try #require(FileManager.default.contents(atPath: output))
+                drawn = try #require(ClassCounter.parse(hardData))
+            }
+            #expect(drawn["event-began", default: 0] == events.filter { $0["phase"] as? String == "began" }.count, "\(preset)")
+        }
+        #expect((counts["event-began"] ?? 0) >= 1)
+        // --config configures ShakeKit's detector only.
+        let refused = CapturedRun(["plot", folder.path + "/planted_1.csv", "-o", folder.path + "/other.svg",
+                                   "--detector", "seismic", "--config", "x.json"])
+        #expect(refused.status == 64)
+    }
+
     @Test func refusesToOverwriteWithoutForce() throws {
         let folder = try PlantedFolder(files: [("planted_1.csv", 1, 1)])
         defer { folder.remove() }
