@@ -150,14 +150,14 @@ public struct ShakeDetector: Sendable {
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
         let t = sample.time
         let limit = Self.implausibleAcceleration
-        // t − t is 0 for every finite t and NaN otherwise; abs(v) ≤ limit is false for NaN and
-        // ±infinity, so these four tests also reject every non-finite value.
-        guard t - t == 0, abs(sample.x) <= limit, abs(sample.y) <= limit, abs(sample.z) <= limit else {
+        // abs(v) ≤ limit is false for NaN and ±infinity, so these also reject non-finite values.
+        guard abs(sample.x) <= limit, abs(sample.y) <= limit, abs(sample.z) <= limit else {
             return nil
         }
         let dt = t - lastTime
         // One test for the usual case: started, and an interval within 10⁻⁴ of the last one
         // (timestamps like i/rate differ in the last bits; α then errs by under 10⁻⁴ relative).
+        // A NaN or infinite time never passes it.
         if !(dt >= steadyIntervalLow && dt <= steadyIntervalHigh) {
             if !started || dt <= 0 || dt > configuration.maximumGapSeconds {
                 return irregularInterval(sample, interval: dt)
@@ -195,10 +195,14 @@ public struct ShakeDetector: Sendable {
         return event
     }
 
-    /// A sample that is not the usual next one: the first, one with the same time as the last
-    /// (ignored), or one after a gap or going back in time (a restart).
+    /// A sample that is not the usual next one: one with a NaN or infinite time (ignored), the
+    /// first, one with the same time as the last (ignored), or one after a gap or going back in
+    /// time (a restart).
     @inline(never) @usableFromInline
     mutating func irregularInterval(_ sample: Sample, interval dt: Double) -> ShakeEvent? {
+        // t − t is 0 for every finite t and NaN otherwise: a sample with a NaN or infinite time
+        // is ignored.
+        guard sample.time - sample.time == 0 else { return nil }
         if !started {
             restartFilters(with: sample)
             return nil
