@@ -159,7 +159,8 @@ public struct ShakeDetector: Sendable {
         // (timestamps like i/rate differ in the last bits; α then errs by under 10⁻⁴ relative).
         // A NaN or infinite time never passes it.
         if !(dt >= steadyIntervalLow && dt <= steadyIntervalHigh) {
-            if !started || dt <= 0 || dt > configuration.maximumGapSeconds {
+            // Written so that a NaN interval (a NaN time) goes to the irregular path too.
+            if !started || !(dt > 0 && dt <= configuration.maximumGapSeconds) {
                 return irregularInterval(sample, interval: dt)
             }
             updateSmoothingFactors(interval: dt)

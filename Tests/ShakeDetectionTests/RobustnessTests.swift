@@ -43,7 +43,7 @@ import Testing
 
     /// Clean motion with shakes, spoilt every few samples by one kind of bad input.
     static let spoilers: [(name: String, every: Int)] = [
-        ("NaN and infinity", 7), ("time backwards", 450), ("duplicate time", 5), ("gap of an hour", 900),
+        ("NaN and infinity, in values and times", 7), ("time backwards", 450), ("duplicate time", 5), ("gap of an hour", 900),
         ("interrupt", 333), ("everything", 3),
     ]
 
@@ -66,7 +66,13 @@ import Testing
             guard i % every == every - 1 else { continue }
             let kind = name == "everything" ? Int(random.next() % 5) : spoiler
             switch kind {
-            case 0: checker.feed(Sample(time: s.time + 0.001, x: .nan, y: .infinity, z: -.infinity))
+            case 0:
+                checker.feed(Sample(time: s.time + 0.001, x: .nan, y: .infinity, z: -.infinity))
+                // A NaN or infinite time with sane acceleration (found by the detector fuzzer:
+                // a NaN time once slipped past the interval test into the half-wave state).
+                for time in [Double.nan, .infinity, -.infinity] {
+                    checker.feed(Sample(time: time, x: s.x, y: s.y, z: s.z))
+                }
             case 1: offset -= 3  // the rest of the stream is 3 s earlier
             case 2: checker.feed(Sample(time: s.time, x: 1e3, y: -1e3, z: 0))
             case 3: offset += 3600
