@@ -365,24 +365,21 @@ final class CSVRecordParser {
         let separator = self.separator
         let point = self.point
         let readable = source.readableEnd
-        guard let t = DecimalParser.parse(start, available, point: point, readable: readable),
-              t.end < available, t.end.pointee == separator,
-              let x = DecimalParser.parse(t.end + 1, available, point: point, readable: readable),
-              x.end < available, x.end.pointee == separator,
-              let y = DecimalParser.parse(x.end + 1, available, point: point, readable: readable),
-              y.end < available, y.end.pointee == separator,
-              let z = DecimalParser.parse(y.end + 1, available, point: point, readable: readable)
+        guard let t = Self.field(start, available, point: point, readable: readable), t.next == separator,
+              let x = Self.field(t.end + 1, available, point: point, readable: readable), x.next == separator,
+              let y = Self.field(x.end + 1, available, point: point, readable: readable), y.next == separator,
+              let z = Self.field(y.end + 1, available, point: point, readable: readable)
         else { return nil }
         var row = RawRow(t: t.value, x: x.value, y: y.value, z: z.value)
         var r = z.end
         if columnCount == 5 {
-            guard available - r >= 2, r.pointee == separator else { return nil }
+            guard available - r >= 2, z.next == separator else { return nil }
             let digit = r[1] &- UInt8(ascii: "0")
             guard digit < 2 else { return nil }
             row.label = digit == 1
             r += 2
         }
-        guard r < available else { return nil }
+        if r >= available { return nil }
         let end = r
         if r.pointee == 0x0D {
             r += 1
@@ -390,6 +387,24 @@ final class CSVRecordParser {
         }
         guard r.pointee == 0x0A, r - start <= maximumLineBytes else { return nil }
         return (row, end, r)
+    }
+
+    /// A number at `start` of a canonical row, the position after it and the byte there; nil when
+    /// no number starts there or it reaches `available`. The caller checks that byte: a
+    /// separator or line end (anything else means the row is not canonical).
+    @inline(always)
+    private static func field(
+        _ start: UnsafePointer<UInt8>, _ available: UnsafePointer<UInt8>, point: UInt8,
+        readable: UnsafePointer<UInt8>
+    ) -> (value: Double, end: UnsafePointer<UInt8>, next: UInt8)? {
+        if readable - start >= DecimalParser.plainReadBytes,
+           let plain = DecimalParser.parsePlain(start, available, point: point) {
+            return plain
+        }
+        guard let parsed = DecimalParser.parseGeneral(start, available, point: point, readable: readable),
+              parsed.end < available
+        else { return nil }
+        return (parsed.value, parsed.end, parsed.end.pointee)
     }
 
     /// Splits and parses any row, throwing the precise error for a bad one.
