@@ -296,6 +296,10 @@ final class CSVRecordParser {
     // MARK: Rows
 
     /// The next sample, or nil at the end of the file.
+    ///
+    /// Inlined into `RecordingReader.next()`: a canonical row is parsed and returned without a
+    /// further call; everything else goes to `nextGeneral()`.
+    @inline(__always)
     func next() throws(RecordingError) -> LabeledSample? {
         // Canonical rows are parsed straight from the read buffer, their line end checked after.
         if canonicalLayout, pendingLine == nil, !source.mayContainNul {
@@ -306,6 +310,13 @@ final class CSVRecordParser {
                 return try checked(row, line, start, end)
             }
         }
+        return try nextGeneral()
+    }
+
+    /// `next()` for rows the canonical path does not take: comments, blank lines, other layouts,
+    /// spaces, quotes, errors, the end of the buffer or file.
+    @inline(never)
+    private func nextGeneral() throws(RecordingError) -> LabeledSample? {
         while true {
             let line: CSVLineSource.Line
             if let pending = pendingLine {
@@ -484,12 +495,41 @@ final class CSVRecordParser {
             }
         }
         if timeScale != 1 { t *= timeScale }
-        if !t.isFinite {
-            throw numberOutOfRange(line, start, end, role: .time)
-        }
         let x = row.x * xScale
         let y = row.y * yScale
         let z = row.z * zScale
+        let limit = options.maximumAcceleration
+        // One test for the rare cases, which `checkRejected` then tells apart in order.
+        if !(t.isFinite && x.magnitude <= limit && y.magnitude <= limit && z.magnitude <= limit && t >= previousTime) {
+            try checkRejected(t: t, x: x, y: y, z: z, line, start, end)
+        }
+        if t == previousTime {
+            duplicateTimestampCount &+= 1
+        } else if samplesRead > 0 {
+            let gap = t - previousTime
+            if gap > largestTimeGap {
+                if samplesRead == 1 && timeUnitGuessed && gap > 2 {
+                    throw guessedTimeUnitError(gap: gap, line, start, end)
+                }
+                largestTimeGap = gap
+            }
+        }
+        previousTime = t
+        previousTimeLine = line.number
+        samplesRead &+= 1
+        return LabeledSample(sample: Sample(time: t, x: x, y: y, z: z), isShake: row.label)
+    }
+
+    /// Throws the error for a row whose time is not finite, an acceleration beyond the limit, or
+    /// time going backwards, in that order of precedence; returns for a row without any of them.
+    @inline(never)
+    private func checkRejected(
+        t: Double, x: Double, y: Double, z: Double,
+        _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+    ) throws(RecordingError) {
+        if !t.isFinite {
+            throw numberOutOfRange(line, start, end, role: .time)
+        }
         let limit = options.maximumAcceleration
         if !(x.magnitude <= limit && y.magnitude <= limit && z.magnitude <= limit) {
             for (value, role) in [(x, Role.x), (y, .y), (z, .z)] where !(value.magnitude <= limit) {
@@ -499,28 +539,21 @@ final class CSVRecordParser {
                     message: "acceleration \(value) m/s² in column '\(columnNames[columnIndex(of: role)])' is beyond ±\(limit) m/s² (about \(Int(limit / standardGravity)) g): a corrupt value or a wrong unit\(truncationHint(line))")
             }
         }
-        if t <= previousTime {
-            if t < previousTime {
-                throw RecordingError(
-                    path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .timeBackwards,
-                    message: "time goes backwards: \(t) s after \(previousTime) s on line \(previousTimeLine)")
-            }
-            duplicateTimestampCount &+= 1
-        } else if samplesRead > 0 {
-            let gap = t - previousTime
-            if gap > largestTimeGap {
-                if samplesRead == 1 && timeUnitGuessed && gap > 2 {
-                    throw RecordingError(
-                        path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .header,
-                        message: "the time column '\(columnNames[columnIndex(of: .time)])' has no unit and its first two samples are \(gap) apart: if it is not in seconds, pass a time unit (ms, us or ns)")
-                }
-                largestTimeGap = gap
-            }
+        if t < previousTime {
+            throw RecordingError(
+                path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .timeBackwards,
+                message: "time goes backwards: \(t) s after \(previousTime) s on line \(previousTimeLine)")
         }
-        previousTime = t
-        previousTimeLine = line.number
-        samplesRead &+= 1
-        return LabeledSample(sample: Sample(time: t, x: x, y: y, z: z), isShake: row.label)
+    }
+
+    /// The error for a first interval over 2 when the time unit was guessed (seconds).
+    @inline(never)
+    private func guessedTimeUnitError(
+        gap: Double, _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+    ) -> RecordingError {
+        RecordingError(
+            path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .header,
+            message: "the time column '\(columnNames[columnIndex(of: .time)])' has no unit and its first two samples are \(gap) apart: if it is not in seconds, pass a time unit (ms, us or ns)")
     }
 
     /// Where the field holding `role` starts in a row that parsed (for error columns).

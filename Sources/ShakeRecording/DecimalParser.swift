@@ -132,9 +132,7 @@ enum DecimalParser {
         let integerDigits = digitValues(UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)))
         let i = digitCount(integerDigits)
         // 1…7 integer digits, then the point.
-        guard UInt(bitPattern: i &- 1) < 7,
-              UInt8(truncatingIfNeeded: integerDigits &>> UInt64(truncatingIfNeeded: 8 &* i)) == point ^ 0x30
-        else { return nil }
+        guard UInt(bitPattern: i &- 1) < 7, q[i] == point else { return nil }
         let fractionStart = q + i + 1
         let fractionDigits = digitValues(UInt64(littleEndian: UnsafeRawPointer(fractionStart).loadUnaligned(as: UInt64.self)))
         let f = digitCount(fractionDigits)
