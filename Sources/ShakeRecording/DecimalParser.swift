@@ -38,6 +38,9 @@ enum DecimalParser {
         }
     }
 
+    /// 10^k for 0 ≤ k ≤ 7 as a table (statically initialised; `powerOfTen` becomes a jump).
+    static let smallPowersOfTen: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7]
+
     /// 10^k as an integer for 0 ≤ k ≤ 8.
     @inline(always)
     static func integerPowerOfTen(_ k: Int) -> UInt64 {
@@ -141,7 +144,16 @@ enum DecimalParser {
         guard f != 0, after < end else { return nil }
         // Masking shifts: i is 1…7 and f 1…8, so the shifts are 8…56 and 0…56. Bytes after the
         // digits are shifted out or masked off.
-        let integer = eightDigits(integerDigits &<< UInt64(truncatingIfNeeded: 64 &- 8 &* i))
+        let integerHigh = integerDigits &<< UInt64(truncatingIfNeeded: 64 &- 8 &* i)
+        if i &+ f <= 8 {
+            // All digits fit one word: the integer's move down past the fraction's (f ≤ 7 here),
+            // and the value is that integer over 10^f, both exact.
+            let digits = integerHigh &>> UInt64(truncatingIfNeeded: 8 &* f)
+                | fractionDigits &<< UInt64(truncatingIfNeeded: 64 &- 8 &* f)
+            let v = Double(eightDigits(digits)) / smallPowersOfTen[f]
+            return (negative ? -v : v, after, after.pointee)
+        }
+        let integer = eightDigits(integerHigh)
         let fraction = eightDigits(fractionDigits & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* f)))
         let v = Double(integer &* 100_000_000 &+ fraction) / 1e8
         return (negative ? -v : v, after, after.pointee)
