@@ -494,7 +494,7 @@ final class CSVRecordParser {
                 t -= timeOrigin
             }
         }
-        if timeScale != 1 { t *= timeScale }
+        t *= timeScale  // exact when it is 1
         let x = row.x * xScale
         let y = row.y * yScale
         let z = row.z * zScale

@@ -132,6 +132,8 @@ enum DecimalParser {
         let first = start.pointee
         let negative = first == UInt8(ascii: "-")
         let q = negative || first == UInt8(ascii: "+") ? start + 1 : start
+        // The sign is set with a bit operation, not a branch: recorded signs are random.
+        let sign = UInt64(negative ? 1 : 0) &<< 63
         let integerDigits = digitValues(UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)))
         let i = digitCount(integerDigits)
         // 1…7 integer digits, then the point.
@@ -151,12 +153,12 @@ enum DecimalParser {
             let digits = integerHigh &>> UInt64(truncatingIfNeeded: 8 &* f)
                 | fractionDigits &<< UInt64(truncatingIfNeeded: 64 &- 8 &* f)
             let v = Double(eightDigits(digits)) / smallPowersOfTen[f]
-            return (negative ? -v : v, after, after.pointee)
+            return (Double(bitPattern: v.bitPattern | sign), after, after.pointee)
         }
         let integer = eightDigits(integerHigh)
         let fraction = eightDigits(fractionDigits & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* f)))
         let v = Double(integer &* 100_000_000 &+ fraction) / 1e8
-        return (negative ? -v : v, after, after.pointee)
+        return (Double(bitPattern: v.bitPattern | sign), after, after.pointee)
         #else
         return nil
         #endif
