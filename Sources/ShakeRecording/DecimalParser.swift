@@ -106,15 +106,21 @@ enum DecimalParser {
     /// Parses the common shape of recorded numbers, `[+|-] d{1,7} point d{1,8}`, with two 8-byte
     /// loads and no loop over the digits.
     ///
-    /// The integer digits are moved to the high bytes of one word (the low ones become leading
-    /// zeros) and the fraction digits stay left-aligned in another with the bytes after them
-    /// cleared (trailing zeros), so the two convert to `integer` and `fraction · 10^(8−f)` for
-    /// `f` fraction digits. Then
+    /// With `i` integer and `f` fraction digits, `i + f ≤ 8` (the usual `-12.34567`): the integer
+    /// digits, moved to the high bytes of a word, move down past the fraction's, so one word
+    /// holds all digits and converts to the integer `m` they spell; then
+    ///
+    ///     value = m / 10^f
+    ///
+    /// Otherwise the integer digits (moved to the high bytes, the low ones becoming leading
+    /// zeros) and the fraction digits (left-aligned with the bytes after them cleared, trailing
+    /// zeros) convert separately to `integer` and `fraction · 10^(8−f)`; then
     ///
     ///     value = (integer · 10^8 + fraction · 10^(8−f)) / 10^8
     ///
-    /// which is the decimal's exact value as a real quotient; the numerator is below
-    /// 10^15 < 2^53 and 10^8 is exact, so the one division rounds correctly (Clinger's fast path).
+    /// Either way the quotient is the decimal's exact value as a real number, the numerator is
+    /// below 10^15 < 2^53 and the power of ten is exact, so the one division rounds correctly
+    /// (Clinger's fast path).
     ///
     /// Nothing after the digits is looked at: the caller must accept only a field separator or a
     /// line end at `end`'s position; any other byte there (an exponent, a ninth fraction digit, a
@@ -267,29 +273,9 @@ enum DecimalParser {
         }
         if digits == 0 { return nil }
         if digits > 19 { return parseLong(start, end, point: point) }
-        if q < end, q.pointee | 0x20 == UInt8(ascii: "e") {
-            var r = q + 1
-            var expNegative = false
-            if r < end {
-                if r.pointee == UInt8(ascii: "-") {
-                    expNegative = true
-                    r += 1
-                } else if r.pointee == UInt8(ascii: "+") {
-                    r += 1
-                }
-            }
-            var e = 0
-            let expStart = r
-            while r < end {
-                let d = r.pointee &- UInt8(ascii: "0")
-                if d >= 10 { break }
-                if e < 100_000 { e = e &* 10 &+ Int(d) }
-                r += 1
-            }
-            if r == expStart { return nil }
-            exponent &+= expNegative ? -e : e
-            q = r
-        }
+        guard let written = exponentPart(q, end) else { return nil }
+        exponent &+= written.value
+        q = written.end
         if mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
             var v = Double(mantissa)
             if exponent >= 0 {
@@ -301,6 +287,38 @@ enum DecimalParser {
         }
         if mantissa == 0 { return (negative ? -0.0 : 0.0, q) }
         return (slowParse(start, q, point: point), q)
+    }
+
+    /// Reads an exponent, `(e|E) [+|-] digits`, at `q` (not beyond `end`).
+    ///
+    /// - Returns: the exponent and the position after it; `(0, q)` when no `e` or `E` is at `q`;
+    ///   nil when one is but no digit follows. The magnitude stops growing once it reaches 100000
+    ///   (any such exponent overflows or underflows a `Double` whatever the digits).
+    @inline(always)
+    static func exponentPart(
+        _ q: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+    ) -> (value: Int, end: UnsafePointer<UInt8>)? {
+        guard q < end, q.pointee | 0x20 == UInt8(ascii: "e") else { return (0, q) }
+        var r = q + 1
+        var negative = false
+        if r < end {
+            if r.pointee == UInt8(ascii: "-") {
+                negative = true
+                r += 1
+            } else if r.pointee == UInt8(ascii: "+") {
+                r += 1
+            }
+        }
+        var e = 0
+        let digitsStart = r
+        while r < end {
+            let d = r.pointee &- UInt8(ascii: "0")
+            if d >= 10 { break }
+            if e < 100_000 { e = e &* 10 &+ Int(d) }
+            r += 1
+        }
+        if r == digitsStart { return nil }
+        return (negative ? -e : e, r)
     }
 
     /// Parses `[+|-]digits` that fit an `Int64` (up to 19 digits), or returns nil; the
@@ -386,31 +404,9 @@ enum DecimalParser {
             }
         }
         if !sawDigit { return nil }
-        // Exponent.
-        if q < end, q.pointee | 0x20 == UInt8(ascii: "e") {
-            var r = q + 1
-            var expNegative = false
-            if r < end {
-                if r.pointee == UInt8(ascii: "-") {
-                    expNegative = true
-                    r += 1
-                } else if r.pointee == UInt8(ascii: "+") {
-                    r += 1
-                }
-            }
-            var e = 0
-            var sawExpDigit = false
-            while r < end {
-                let d = r.pointee &- UInt8(ascii: "0")
-                if d >= 10 { break }
-                sawExpDigit = true
-                if e < 100_000 { e = e &* 10 &+ Int(d) }
-                r += 1
-            }
-            if !sawExpDigit { return nil }
-            exponent &+= expNegative ? -e : e
-            q = r
-        }
+        guard let written = exponentPart(q, end) else { return nil }
+        exponent &+= written.value
+        q = written.end
         if !dropped, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
             var v = Double(mantissa)
             if exponent >= 0 {
