@@ -296,6 +296,10 @@ final class CSVRecordParser {
     // MARK: Rows
 
     /// The next sample, or nil at the end of the file.
+    ///
+    /// Inlined into `RecordingReader.next()`: a canonical row is parsed and returned without a
+    /// further call; everything else goes to `nextGeneral()`.
+    @inline(__always)
     func next() throws(RecordingError) -> LabeledSample? {
         // Canonical rows are parsed straight from the read buffer, their line end checked after.
         if canonicalLayout, pendingLine == nil, !source.mayContainNul {
@@ -306,6 +310,13 @@ final class CSVRecordParser {
                 return try checked(row, line, start, end)
             }
         }
+        return try nextGeneral()
+    }
+
+    /// `next()` for rows the canonical path does not take: comments, blank lines, other layouts,
+    /// spaces, quotes, errors, the end of the buffer or file.
+    @inline(never)
+    private func nextGeneral() throws(RecordingError) -> LabeledSample? {
         while true {
             let line: CSVLineSource.Line
             if let pending = pendingLine {
@@ -365,24 +376,21 @@ final class CSVRecordParser {
         let separator = self.separator
         let point = self.point
         let readable = source.readableEnd
-        guard let t = DecimalParser.parse(start, available, point: point, readable: readable),
-              t.end < available, t.end.pointee == separator,
-              let x = DecimalParser.parse(t.end + 1, available, point: point, readable: readable),
-              x.end < available, x.end.pointee == separator,
-              let y = DecimalParser.parse(x.end + 1, available, point: point, readable: readable),
-              y.end < available, y.end.pointee == separator,
-              let z = DecimalParser.parse(y.end + 1, available, point: point, readable: readable)
+        guard let t = Self.field(start, available, point: point, readable: readable), t.next == separator,
+              let x = Self.field(t.end + 1, available, point: point, readable: readable), x.next == separator,
+              let y = Self.field(x.end + 1, available, point: point, readable: readable), y.next == separator,
+              let z = Self.field(y.end + 1, available, point: point, readable: readable)
         else { return nil }
         var row = RawRow(t: t.value, x: x.value, y: y.value, z: z.value)
         var r = z.end
         if columnCount == 5 {
-            guard available - r >= 2, r.pointee == separator else { return nil }
+            guard available - r >= 2, z.next == separator else { return nil }
             let digit = r[1] &- UInt8(ascii: "0")
             guard digit < 2 else { return nil }
             row.label = digit == 1
             r += 2
         }
-        guard r < available else { return nil }
+        if r >= available { return nil }
         let end = r
         if r.pointee == 0x0D {
             r += 1
@@ -390,6 +398,24 @@ final class CSVRecordParser {
         }
         guard r.pointee == 0x0A, r - start <= maximumLineBytes else { return nil }
         return (row, end, r)
+    }
+
+    /// A number at `start` of a canonical row, the position after it and the byte there; nil when
+    /// no number starts there or it reaches `available`. The caller checks that byte: a
+    /// separator or line end (anything else means the row is not canonical).
+    @inline(always)
+    private static func field(
+        _ start: UnsafePointer<UInt8>, _ available: UnsafePointer<UInt8>, point: UInt8,
+        readable: UnsafePointer<UInt8>
+    ) -> (value: Double, end: UnsafePointer<UInt8>, next: UInt8)? {
+        if readable - start >= DecimalParser.plainReadBytes,
+           let plain = DecimalParser.parsePlain(start, available, point: point) {
+            return plain
+        }
+        guard let parsed = DecimalParser.parseGeneral(start, available, point: point, readable: readable),
+              parsed.end < available
+        else { return nil }
+        return (parsed.value, parsed.end, parsed.end.pointee)
     }
 
     /// Splits and parses any row, throwing the precise error for a bad one.
@@ -468,13 +494,42 @@ final class CSVRecordParser {
                 t -= timeOrigin
             }
         }
-        if timeScale != 1 { t *= timeScale }
-        if !t.isFinite {
-            throw numberOutOfRange(line, start, end, role: .time)
-        }
+        t *= timeScale  // exact when it is 1
         let x = row.x * xScale
         let y = row.y * yScale
         let z = row.z * zScale
+        let limit = options.maximumAcceleration
+        // One test for the rare cases, which `checkRejected` then tells apart in order.
+        if !(t.isFinite && x.magnitude <= limit && y.magnitude <= limit && z.magnitude <= limit && t >= previousTime) {
+            try checkRejected(t: t, x: x, y: y, z: z, line, start, end)
+        }
+        if t == previousTime {
+            duplicateTimestampCount &+= 1
+        } else if samplesRead > 0 {
+            let gap = t - previousTime
+            if gap > largestTimeGap {
+                if samplesRead == 1 && timeUnitGuessed && gap > 2 {
+                    throw guessedTimeUnitError(gap: gap, line, start, end)
+                }
+                largestTimeGap = gap
+            }
+        }
+        previousTime = t
+        previousTimeLine = line.number
+        samplesRead &+= 1
+        return LabeledSample(sample: Sample(time: t, x: x, y: y, z: z), isShake: row.label)
+    }
+
+    /// Throws the error for a row whose time is not finite, an acceleration beyond the limit, or
+    /// time going backwards, in that order of precedence; returns for a row without any of them.
+    @inline(never)
+    private func checkRejected(
+        t: Double, x: Double, y: Double, z: Double,
+        _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+    ) throws(RecordingError) {
+        if !t.isFinite {
+            throw numberOutOfRange(line, start, end, role: .time)
+        }
         let limit = options.maximumAcceleration
         if !(x.magnitude <= limit && y.magnitude <= limit && z.magnitude <= limit) {
             for (value, role) in [(x, Role.x), (y, .y), (z, .z)] where !(value.magnitude <= limit) {
@@ -484,28 +539,21 @@ final class CSVRecordParser {
                     message: "acceleration \(value) m/s² in column '\(columnNames[columnIndex(of: role)])' is beyond ±\(limit) m/s² (about \(Int(limit / standardGravity)) g): a corrupt value or a wrong unit\(truncationHint(line))")
             }
         }
-        if t <= previousTime {
-            if t < previousTime {
-                throw RecordingError(
-                    path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .timeBackwards,
-                    message: "time goes backwards: \(t) s after \(previousTime) s on line \(previousTimeLine)")
-            }
-            duplicateTimestampCount &+= 1
-        } else if samplesRead > 0 {
-            let gap = t - previousTime
-            if gap > largestTimeGap {
-                if samplesRead == 1 && timeUnitGuessed && gap > 2 {
-                    throw RecordingError(
-                        path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .header,
-                        message: "the time column '\(columnNames[columnIndex(of: .time)])' has no unit and its first two samples are \(gap) apart: if it is not in seconds, pass a time unit (ms, us or ns)")
-                }
-                largestTimeGap = gap
-            }
+        if t < previousTime {
+            throw RecordingError(
+                path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .timeBackwards,
+                message: "time goes backwards: \(t) s after \(previousTime) s on line \(previousTimeLine)")
         }
-        previousTime = t
-        previousTimeLine = line.number
-        samplesRead &+= 1
-        return LabeledSample(sample: Sample(time: t, x: x, y: y, z: z), isShake: row.label)
+    }
+
+    /// The error for a first interval over 2 when the time unit was guessed (seconds).
+    @inline(never)
+    private func guessedTimeUnitError(
+        gap: Double, _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+    ) -> RecordingError {
+        RecordingError(
+            path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .header,
+            message: "the time column '\(columnNames[columnIndex(of: .time)])' has no unit and its first two samples are \(gap) apart: if it is not in seconds, pass a time unit (ms, us or ns)")
     }
 
     /// Where the field holding `role` starts in a row that parsed (for error columns).

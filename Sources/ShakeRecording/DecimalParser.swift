@@ -38,6 +38,9 @@ enum DecimalParser {
         }
     }
 
+    /// 10^k for 0 ≤ k ≤ 7 as a table (statically initialised; `powerOfTen` becomes a jump).
+    static let smallPowersOfTen: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7]
+
     /// 10^k as an integer for 0 ≤ k ≤ 8.
     @inline(always)
     static func integerPowerOfTen(_ k: Int) -> UInt64 {
@@ -56,33 +59,121 @@ enum DecimalParser {
 
     /// Reads the run of up to 8 ASCII digits at `q` (not beyond `end`) with one 8-byte load.
     ///
-    /// A byte is a digit when its high nibble is 3 and adding 6 keeps it so; the first byte
-    /// failing that ends the run. The digits are then moved to the high bytes (the low ones
-    /// become leading zeros) and combined pairwise, then in fours, then in eights.
+    /// The run ends at the first non-digit (`digitCount`); its digits are then moved to the high
+    /// bytes (the low ones become leading zeros) and converted by `eightDigits`.
     ///
     /// - Precondition: 8 bytes from `q` are readable.
     @inline(always)
     static func digitRun(_ q: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> (count: Int, value: UInt64) {
-        let word = UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(as: UInt64.self))
-        let high = word & 0xF0F0_F0F0_F0F0_F0F0
-        let highPlusSix = (word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
-        let notDigit = (high | (highPlusSix >> 4)) ^ 0x3333_3333_3333_3333
-        let run = notDigit.trailingZeroBitCount >> 3
+        let values = digitValues(UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)))
+        let run = digitCount(values)
         let left = end - q
         let count = run < left ? run : left
         if count == 0 { return (0, 0) }
         // A masking shift: count is 1...8 here, so the shift is 0...56 and needs no range check.
-        var v = (word & 0x0F0F_0F0F_0F0F_0F0F) &<< UInt64(truncatingIfNeeded: 64 &- 8 &* count)
-        v = (v &* 2561) >> 8 & 0x00FF_00FF_00FF_00FF
-        v = (v &* 6_553_601) >> 16 & 0x0000_FFFF_0000_FFFF
-        v = (v &* 42_949_672_960_001) >> 32
-        return (count, v)
+        return (count, eightDigits(values &<< UInt64(truncatingIfNeeded: 64 &- 8 &* count)))
+    }
+
+    /// Bytes from a number's start that `parsePlain` may load: `readable - start` must be at least this.
+    static let plainReadBytes = 24
+
+    /// `word` with ASCII digits turned into their values 0…9 (other bytes become 10…255).
+    @inline(always)
+    static func digitValues(_ word: UInt64) -> UInt64 {
+        word ^ 0x3030_3030_3030_3030
+    }
+
+    /// How many bytes of `values` (from `digitValues`) are digits before the first that is not: 0…8.
+    ///
+    /// A byte is a digit when it is below 10, i.e. when neither it nor it plus 6 reaches 16. The
+    /// addition may carry out of a byte of 0xFA or more into the next one, but only after a
+    /// non-digit, so the first non-digit is found correctly.
+    @inline(always)
+    static func digitCount(_ values: UInt64) -> Int {
+        let notDigit = (values | (values &+ 0x0606_0606_0606_0606)) & 0xF0F0_F0F0_F0F0_F0F0
+        return notDigit.trailingZeroBitCount &>> 3
+    }
+
+    /// The value of 8 digit bytes (`0`…`9` as 0…9, the first byte most significant) in one word:
+    /// combined pairwise, then in fours, then in eights (three multiplications).
+    @inline(always)
+    static func eightDigits(_ digits: UInt64) -> UInt64 {
+        var v = (digits &* 2561) &>> 8 & 0x00FF_00FF_00FF_00FF
+        v = (v &* 6_553_601) &>> 16 & 0x0000_FFFF_0000_FFFF
+        return (v &* 42_949_672_960_001) &>> 32
+    }
+
+    /// Parses the common shape of recorded numbers, `[+|-] d{1,7} point d{1,8}`, with two 8-byte
+    /// loads and no loop over the digits.
+    ///
+    /// With `i` integer and `f` fraction digits, `i + f ≤ 8` (the usual `-12.34567`): the integer
+    /// digits, moved to the high bytes of a word, move down past the fraction's, so one word
+    /// holds all digits and converts to the integer `m` they spell; then
+    ///
+    ///     value = m / 10^f
+    ///
+    /// Otherwise the integer digits (moved to the high bytes, the low ones becoming leading
+    /// zeros) and the fraction digits (left-aligned with the bytes after them cleared, trailing
+    /// zeros) convert separately to `integer` and `fraction · 10^(8−f)`; then
+    ///
+    ///     value = (integer · 10^8 + fraction · 10^(8−f)) / 10^8
+    ///
+    /// Either way the quotient is the decimal's exact value as a real number, the numerator is
+    /// below 10^15 < 2^53 and the power of ten is exact, so the one division rounds correctly
+    /// (Clinger's fast path).
+    ///
+    /// Nothing after the digits is looked at: the caller must accept only a field separator or a
+    /// line end at `end`'s position; any other byte there (an exponent, a ninth fraction digit, a
+    /// space) means the text is not of this shape and must go through `parse`.
+    ///
+    /// - Precondition: `readable - start >= plainReadBytes` (loads past `end` happen only below
+    ///   `readable`, and their bytes are ignored).
+    /// - Returns: the value, the position just after the last digit (before `end`) and the byte
+    ///   there, or nil when the text is not of this shape before `end`.
+    @inline(always)
+    static func parsePlain(
+        _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8
+    ) -> (value: Double, end: UnsafePointer<UInt8>, next: UInt8)? {
+        #if _endian(little)
+        let first = start.pointee
+        let negative = first == UInt8(ascii: "-")
+        let q = negative || first == UInt8(ascii: "+") ? start + 1 : start
+        // The sign is set with a bit operation, not a branch: recorded signs are random.
+        let sign = UInt64(negative ? 1 : 0) &<< 63
+        let integerDigits = digitValues(UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)))
+        let i = digitCount(integerDigits)
+        // 1…7 integer digits, then the point.
+        guard UInt(bitPattern: i &- 1) < 7, q[i] == point else { return nil }
+        let fractionStart = q + i + 1
+        let fractionDigits = digitValues(UInt64(littleEndian: UnsafeRawPointer(fractionStart).loadUnaligned(as: UInt64.self)))
+        let f = digitCount(fractionDigits)
+        let after = fractionStart + f
+        // 1…8 fraction digits, all before `end` (then so is everything before them).
+        guard f != 0, after < end else { return nil }
+        // Masking shifts: i is 1…7 and f 1…8, so the shifts are 8…56 and 0…56. Bytes after the
+        // digits are shifted out or masked off.
+        let integerHigh = integerDigits &<< UInt64(truncatingIfNeeded: 64 &- 8 &* i)
+        if i &+ f <= 8 {
+            // All digits fit one word: the integer's move down past the fraction's (f ≤ 7 here),
+            // and the value is that integer over 10^f, both exact.
+            let digits = integerHigh &>> UInt64(truncatingIfNeeded: 8 &* f)
+                | fractionDigits &<< UInt64(truncatingIfNeeded: 64 &- 8 &* f)
+            let v = Double(eightDigits(digits)) / smallPowersOfTen[f]
+            return (Double(bitPattern: v.bitPattern | sign), after, after.pointee)
+        }
+        let integer = eightDigits(integerHigh)
+        let fraction = eightDigits(fractionDigits & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* f)))
+        let v = Double(integer &* 100_000_000 &+ fraction) / 1e8
+        return (Double(bitPattern: v.bitPattern | sign), after, after.pointee)
+        #else
+        return nil
+        #endif
     }
 
     /// Parses a number starting at `start`, stopping at the first byte that cannot continue it.
     ///
-    /// The common case (at most 7 digits before and 7 after the point) reads each digit run
-    /// with one 8-byte load when `readable` allows it; everything else goes digit by digit.
+    /// The plain shape (`parsePlain`) is tried first when `readable` allows its loads; everything
+    /// else goes to `parseGeneral`.
     ///
     /// - Parameter readable: end of the memory that may be read (≥ `end`); loads past `end`
     ///   happen only below it and their extra bytes are ignored.
@@ -91,6 +182,21 @@ enum DecimalParser {
     ///   ±infinity when the text overflows a `Double` (e.g. `1e999`).
     @inline(always)
     static func parse(
+        _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8,
+        readable: UnsafePointer<UInt8>
+    ) -> (value: Double, end: UnsafePointer<UInt8>)? {
+        if readable - start >= plainReadBytes, let plain = parsePlain(start, end, point: point),
+           plain.next | 0x20 != UInt8(ascii: "e"), plain.next &- UInt8(ascii: "0") >= 10 {
+            return (plain.value, plain.end)
+        }
+        return parseGeneral(start, end, point: point, readable: readable)
+    }
+
+    /// `parse(_:_:point:readable:)` for text that is not plain: at most 7 digits before and 7
+    /// after the point read with one 8-byte load each when `readable` allows it; everything else
+    /// goes digit by digit.
+    @inline(never)
+    static func parseGeneral(
         _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8,
         readable: UnsafePointer<UInt8>
     ) -> (value: Double, end: UnsafePointer<UInt8>)? {
@@ -167,29 +273,9 @@ enum DecimalParser {
         }
         if digits == 0 { return nil }
         if digits > 19 { return parseLong(start, end, point: point) }
-        if q < end, q.pointee | 0x20 == UInt8(ascii: "e") {
-            var r = q + 1
-            var expNegative = false
-            if r < end {
-                if r.pointee == UInt8(ascii: "-") {
-                    expNegative = true
-                    r += 1
-                } else if r.pointee == UInt8(ascii: "+") {
-                    r += 1
-                }
-            }
-            var e = 0
-            let expStart = r
-            while r < end {
-                let d = r.pointee &- UInt8(ascii: "0")
-                if d >= 10 { break }
-                if e < 100_000 { e = e &* 10 &+ Int(d) }
-                r += 1
-            }
-            if r == expStart { return nil }
-            exponent &+= expNegative ? -e : e
-            q = r
-        }
+        guard let written = exponentPart(q, end) else { return nil }
+        exponent &+= written.value
+        q = written.end
         if mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
             var v = Double(mantissa)
             if exponent >= 0 {
@@ -201,6 +287,38 @@ enum DecimalParser {
         }
         if mantissa == 0 { return (negative ? -0.0 : 0.0, q) }
         return (slowParse(start, q, point: point), q)
+    }
+
+    /// Reads an exponent, `(e|E) [+|-] digits`, at `q` (not beyond `end`).
+    ///
+    /// - Returns: the exponent and the position after it; `(0, q)` when no `e` or `E` is at `q`;
+    ///   nil when one is but no digit follows. The magnitude stops growing once it reaches 100000
+    ///   (any such exponent overflows or underflows a `Double` whatever the digits).
+    @inline(always)
+    static func exponentPart(
+        _ q: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+    ) -> (value: Int, end: UnsafePointer<UInt8>)? {
+        guard q < end, q.pointee | 0x20 == UInt8(ascii: "e") else { return (0, q) }
+        var r = q + 1
+        var negative = false
+        if r < end {
+            if r.pointee == UInt8(ascii: "-") {
+                negative = true
+                r += 1
+            } else if r.pointee == UInt8(ascii: "+") {
+                r += 1
+            }
+        }
+        var e = 0
+        let digitsStart = r
+        while r < end {
+            let d = r.pointee &- UInt8(ascii: "0")
+            if d >= 10 { break }
+            if e < 100_000 { e = e &* 10 &+ Int(d) }
+            r += 1
+        }
+        if r == digitsStart { return nil }
+        return (negative ? -e : e, r)
     }
 
     /// Parses `[+|-]digits` that fit an `Int64` (up to 19 digits), or returns nil; the
@@ -286,31 +404,9 @@ enum DecimalParser {
             }
         }
         if !sawDigit { return nil }
-        // Exponent.
-        if q < end, q.pointee | 0x20 == UInt8(ascii: "e") {
-            var r = q + 1
-            var expNegative = false
-            if r < end {
-                if r.pointee == UInt8(ascii: "-") {
-                    expNegative = true
-                    r += 1
-                } else if r.pointee == UInt8(ascii: "+") {
-                    r += 1
-                }
-            }
-            var e = 0
-            var sawExpDigit = false
-            while r < end {
-                let d = r.pointee &- UInt8(ascii: "0")
-                if d >= 10 { break }
-                sawExpDigit = true
-                if e < 100_000 { e = e &* 10 &+ Int(d) }
-                r += 1
-            }
-            if !sawExpDigit { return nil }
-            exponent &+= expNegative ? -e : e
-            q = r
-        }
+        guard let written = exponentPart(q, end) else { return nil }
+        exponent &+= written.value
+        q = written.end
         if !dropped, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
             var v = Double(mantissa)
             if exponent >= 0 {
