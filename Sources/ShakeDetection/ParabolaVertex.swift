@@ -3,8 +3,8 @@
 /// `peak`. The samples may be unevenly spaced (timing jitter).
 ///
 /// Returns nil unless the middle sample is a local maximum (`before.value ≤ peak ≥ after.value`,
-/// not all equal) and `before.offset < 0 < after.offset`. The vertex offset is kept within the two
-/// outer samples; its value is at least `peak`.
+/// not all equal), `before.offset < 0 < after.offset` and the vertex is finite. The vertex offset
+/// is kept within the two outer samples; its value is at least `peak`.
 /// - Complexity: O(1).
 func parabolaVertex(
     before: (offset: Double, value: Double), peak: Double, after: (offset: Double, value: Double)
@@ -18,5 +18,8 @@ func parabolaVertex(
     guard a < 0 else { return nil }
     let b = slope2 - a * x2
     let offset = min(max(-b / (2 * a), x0), x2)
-    return (offset, peak + b * offset + a * offset * offset)
+    let value = peak + b * offset + a * offset * offset
+    // Absurd spacings (a sample interval of 1e-300 s) can overflow to infinity or NaN.
+    guard offset.isFinite, value.isFinite else { return nil }
+    return (offset, value)
 }
