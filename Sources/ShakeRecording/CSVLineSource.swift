@@ -84,8 +84,10 @@ final class CSVLineSource {
         readableEnd = UnsafePointer(buffer + capacity + Self.slackBytes)
     }
 
-    /// Bytes after `capacity` that may be read (never written) by 8-byte loads: zeros.
-    static let slackBytes = 8
+    /// Bytes after `capacity` that may be read (never written) by word loads: zeros. As many as
+    /// `DecimalParser.plainReadBytes`, so a number starting anywhere up to the end of the bytes
+    /// read can be tried by `DecimalParser.parsePlain` without a bounds test.
+    static let slackBytes = 24
 
     private static func allocateBuffer(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
         // Only the slack is initialised: untouched pages of a large buffer are never faulted in,
@@ -95,8 +97,8 @@ final class CSVLineSource {
         return buffer
     }
 
-    /// End of the memory that may be read: any line's bytes and at least 8 more can be loaded
-    /// at once (beyond the line they are unrelated bytes, which callers mask off).
+    /// End of the memory that may be read: any line's bytes and at least `slackBytes` (24) more
+    /// can be loaded at once (beyond the line they are unrelated bytes, which callers mask off).
     let readableEnd: UnsafePointer<UInt8>
 
     deinit {

@@ -403,13 +403,15 @@ final class CSVRecordParser {
     /// A number at `start` of a canonical row, the position after it and the byte there; nil when
     /// no number starts there or it reaches `available`. The caller checks that byte: a
     /// separator or line end (anything else means the row is not canonical).
+    ///
+    /// - Precondition: `start <= available`; then `readable - start` is at least
+    ///   `CSVLineSource.slackBytes`, enough for `DecimalParser.parsePlain`, so it is not tested.
     @inline(always)
     private static func field(
         _ start: UnsafePointer<UInt8>, _ available: UnsafePointer<UInt8>, point: UInt8,
         readable: UnsafePointer<UInt8>
     ) -> (value: Double, end: UnsafePointer<UInt8>, next: UInt8)? {
-        if readable - start >= DecimalParser.plainReadBytes,
-           let plain = DecimalParser.parsePlain(start, available, point: point) {
+        if let plain = DecimalParser.parsePlain(start, available, point: point) {
             return plain
         }
         guard let parsed = DecimalParser.parseGeneral(start, available, point: point, readable: readable),

@@ -74,7 +74,8 @@ enum DecimalParser {
         return (count, eightDigits(values &<< UInt64(truncatingIfNeeded: 64 &- 8 &* count)))
     }
 
-    /// Bytes from a number's start that `parsePlain` may load: `readable - start` must be at least this.
+    /// Bytes from a number's start that `parsePlain` may load: `readable - start` must be at least
+    /// this (`CSVLineSource.slackBytes` is as large).
     static let plainReadBytes = 24
 
     /// `word` with ASCII digits turned into their values 0…9 (other bytes become 10…255).

@@ -112,6 +112,28 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.count) rows differ, e.g. \(wrong.prefix(5))")
     }
 
+    /// A small file's last row, without a line end, ends at the very end of the read buffer:
+    /// its numbers are read there as exactly as anywhere else, in every dialect.
+    @Test(arguments: dialects)
+    func lastRowWithoutLineEndReadsToTheCorrectlyRoundedValue(_ dialect: Dialect) throws {
+        let s = dialect.separatorText
+        let header = "time_s\(s)x\(s)y\(s)z" + (dialect.labelled ? "\(s)shake" : "") + dialect.lineEnd
+        for (index, spelling) in Self.edgeSpellings.enumerated() {
+            let texts = ["\(index + 1).5", spelling, "-0.11598", spelling]
+            let fields = texts.map { $0.replacingPoint(with: dialect.pointText) } + (dialect.labelled ? ["1"] : [])
+            let csv = header + "0.5\(s)1\(s)2\(s)3".replacingPoint(with: dialect.pointText)
+                + (dialect.labelled ? "\(s)0" : "") + dialect.lineEnd
+                + fields.joined(separator: s)
+            let (_, samples) = try RecordingReader.readAll(bytes: Array(csv.utf8), options: dialect.options)
+            try #require(samples.count == 2, "\(texts)")
+            let last = samples[1]
+            let got = [last.sample.time, last.sample.x, last.sample.y, last.sample.z]
+            let want = texts.map { Double($0)! }
+            #expect(zip(got, want).allSatisfy { $0.bitPattern == $1.bitPattern }, "\(texts): got \(got)")
+            #expect(last.isShake == (dialect.labelled ? true : nil))
+        }
+    }
+
     struct BadField: CustomTestStringConvertible, Sendable {
         var text: String
         var kind: RecordingError.Kind
