@@ -93,8 +93,8 @@ enum ReplayCommand: ShakeCommand {
                 durationSeconds: (result.endTime ?? 0) - (result.startTime ?? 0),
                 shakes: result.events.filter { $0.phase == .began }.count,
                 events: result.events.map(EventReport.init))
-            if !wantsJSON(arguments) { io.out(text(report)) }
-            reports.append(report)
+            // Text goes out file by file; only JSON (one object for all files) keeps the reports.
+            if wantsJSON(arguments) { reports.append(report) } else { io.out(text(report)) }
         }
         if wantsJSON(arguments) { io.out(jsonText(Report(files: reports))) }
         return ExitStatus.success
