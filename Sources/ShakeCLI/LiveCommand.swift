@@ -47,7 +47,6 @@ enum LiveCommand: ShakeCommand {
         let stopper = SignalStopper(stopping: reader)
         defer { stopper.remove() }
         var session = LiveSession(configuration: configuration, json: json, io: io)
-        var lastTime: Double?
         var failure: IIOError?
         do {
             try reader.run(onEvent: { event in
@@ -68,14 +67,13 @@ enum LiveCommand: ShakeCommand {
                     reader.stop()
                     return
                 }
-                lastTime = sample.time
                 try demo?.advance(to: sample)
                 if let event = session.process(sample) { demo?.handle(event) }
             }
         } catch let error as IIOError {
             failure = error
         }
-        if let lastTime { demo?.finish(at: lastTime, shakes: session.shakes) }
+        if let lastTime = session.lastTime { demo?.finish(at: lastTime, shakes: session.shakes) }
         if io.errIsTerminal { io.err("\r\u{1B}[K") }
         let stats = reader.statistics
         if stats.samplesDelivered > 0 || failure == nil {

@@ -68,9 +68,9 @@ public struct ShakeDetector: Sendable {
     private var mxy = 0.0, mxz = 0.0, myz = 0.0
     // Smoothing factors cached for the last sample interval.
     private var momentTime = 0.0  // time of the last second-moment update, s
-    @usableFromInline var cachedInterval = -1.0
-    // Sample intervals within which the cached factors are reused: those within 10⁻⁴ of
-    // `cachedInterval`, and never beyond `maximumGapSeconds`. Empty until the first interval.
+    // Sample intervals within which the cached factors are reused: those within 10⁻⁴ of the
+    // interval they were computed for, and never beyond `maximumGapSeconds`. Empty until the
+    // first interval.
     @usableFromInline var steadyIntervalLow = Double.infinity
     @usableFromInline var steadyIntervalHigh = -Double.infinity
     @usableFromInline var alphaGravity = 0.0, alphaSmoothing = 1.0
@@ -329,7 +329,6 @@ public struct ShakeDetector: Sendable {
 
     @inline(never) @usableFromInline
     mutating func updateSmoothingFactors(interval dt: Double) {
-        cachedInterval = dt
         // |dt' − dt| ≤ 10⁻⁴ · dt'  ⟺  dt / (1 + 10⁻⁴) ≤ dt' ≤ dt / (1 − 10⁻⁴)
         steadyIntervalLow = dt / (1 + 1e-4)
         steadyIntervalHigh = min(dt / (1 - 1e-4), configuration.maximumGapSeconds)
@@ -382,16 +381,25 @@ public struct ShakeDetector: Sendable {
     private mutating func refinePeak(next t: Double) {
         peakIsLatest = false
         let norm = peakSquared.squareRoot()
-        guard norm > 0 else { return }
-        let after = (lx * peakX + ly * peakY + lz * peakZ) / norm
-        guard let vertex = parabolaVertex(
-            before: (beforePeakTime - peakTime, beforePeakDot / norm), peak: norm,
-            after: (t - peakTime, after))
+        guard norm > 0, let vertex = interpolatedPeak(
+            (peakX, peakY, peakZ), norm: norm, at: peakTime, before: (beforePeakDot, beforePeakTime), next: t)
         else { return }
         let scale = vertex.value / norm
         peakX *= scale; peakY *= scale; peakZ *= scale
         peakSquared = vertex.value * vertex.value
         peakTime += vertex.offset
+    }
+
+    /// The vertex of the parabola through the projections onto `peak`'s direction of the sample
+    /// before it (`before`: its dot product with `peak`, and its time), `peak` itself (length
+    /// `norm`, at `time`) and the current sample (`l`, at `next`); offset in seconds from `time`.
+    private func interpolatedPeak(
+        _ peak: (x: Double, y: Double, z: Double), norm: Double, at time: Double,
+        before: (dot: Double, time: Double), next: Double
+    ) -> (offset: Double, value: Double)? {
+        let after = (lx * peak.x + ly * peak.y + lz * peak.z) / norm
+        return parabolaVertex(before: (before.time - time, before.dot / norm), peak: norm,
+                              after: (next - time, after))
     }
 
     /// The previous sample lay between the release and onset thresholds outside a half-wave. If
@@ -401,10 +409,9 @@ public struct ShakeDetector: Sendable {
     @inline(never)
     private mutating func openOnInterpolatedPeak(next t: Double) -> Bool {
         let norm = candidateNorm
-        let after = (lx * candidateX + ly * candidateY + lz * candidateZ) / norm
-        guard let vertex = parabolaVertex(
-            before: (beforeCandidateTime - candidateTime, beforeCandidateDot / norm), peak: norm,
-            after: (t - candidateTime, after)),
+        guard let vertex = interpolatedPeak(
+            (candidateX, candidateY, candidateZ), norm: norm, at: candidateTime,
+            before: (beforeCandidateDot, beforeCandidateTime), next: t),
             vertex.value > configuration.onsetAcceleration
         else { return false }
         let scale = vertex.value / norm

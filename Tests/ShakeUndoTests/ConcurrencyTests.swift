@@ -143,21 +143,11 @@ final class ItemList {
 
     /// Registers who holds the gesture; counts overlaps and deliveries.
     final class Ledger: Sendable {
-        private let holders = Atomic<Int>(0)
-        private let most = Atomic<Int>(0)
-        let wins = Atomic<Int>(0)
+        let holders = HolderCounter()
         /// Event number → how many handlers received it.
         private let received = Mutex<[Int: Int]>([:])
         /// Deliveries to a handler whose owner was not the current owner.
         let misrouted = Atomic<Int>(0)
-
-        func enter() {
-            let now = holders.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
-            most.max(now, ordering: .sequentiallyConsistent)
-            wins.wrappingAdd(1, ordering: .relaxed)
-        }
-        func leave() { holders.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
-        var mostAtOnce: Int { most.load(ordering: .sequentiallyConsistent) }
 
         func receive(_ number: Int) { received.withLock { $0[number, default: 0] += 1 } }
         var receipts: [Int: Int] { received.withLock { $0 } }
@@ -218,7 +208,7 @@ final class ItemList {
                         let name = "owner-\(claimer)-\(attempt)"
                         do throws(GestureRegistryError) {
                             let token = try registry.claim(owner: name)
-                            ledger.enter()
+                            ledger.holders.enter()
                             let installed = await router.install(
                                 CheckingHandler(owner: name, registry: registry, ledger: ledger), for: token)
                             #expect(installed)
@@ -230,10 +220,10 @@ final class ItemList {
                                 #expect(await router.install(
                                     CheckingHandler(owner: heir, registry: registry, ledger: ledger), for: next))
                                 await Task.yield()
-                                ledger.leave()
+                                ledger.holders.leave()
                                 #expect(await router.release(next))
                             } else {
-                                ledger.leave()
+                                ledger.holders.leave()
                                 #expect(await router.release(token))
                             }
                         } catch {
@@ -251,8 +241,8 @@ final class ItemList {
         #expect(receipts.values.reduce(0, +) == delivered, "each delivery reached one handler")
         #expect(receipts.values.allSatisfy { $0 == 1 }, "no event delivered twice")
         #expect(ledger.misrouted.load(ordering: .relaxed) == 0, "a handler got an event while not the owner")
-        #expect(ledger.mostAtOnce == 1, "two owners at once")
-        #expect(ledger.wins.load(ordering: .relaxed) > 1)
+        #expect(ledger.holders.mostAtOnce == 1, "two owners at once")
+        #expect(ledger.holders.wins.load(ordering: .relaxed) > 1)
         #expect(registry.currentOwner == nil)
     }
 }

@@ -45,21 +45,6 @@ import ShakeUndo
     }
 
     /// Counts how many claimers believe they own the gesture at the same moment.
-    final class HolderCounter: Sendable {
-        private let holders = Atomic<Int>(0)
-        private let most = Atomic<Int>(0)
-        let wins = Atomic<Int>(0)
-
-        func enter() {
-            let now = holders.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
-            most.max(now, ordering: .sequentiallyConsistent)
-            wins.wrappingAdd(1, ordering: .relaxed)
-        }
-
-        func leave() { holders.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
-
-        var mostAtOnce: Int { most.load(ordering: .sequentiallyConsistent) }
-    }
 
     @Test func claimsAndReleasesFromFiveThousandTasksNeverOverlap() async {
         let registry = GestureRegistry()
