@@ -3,7 +3,7 @@
 /// ignored). Decoding does not call `validate()`: call it after loading.
 extension ShakeConfiguration: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case gravityTimeConstantSeconds, smoothingTimeConstantSeconds
+        case gravityTimeConstantSeconds, smoothingWindowSeconds
         case onsetAcceleration, releaseAcceleration, saturationAcceleration
         case reversalCosine, minimumReversalIntervalSeconds, maximumReversalIntervalSeconds
         case minimumHalfWaves, maximumLinearity, maximumIntervalRatio, linearityTimeConstantSeconds
@@ -21,6 +21,13 @@ extension ShakeConfiguration: Codable {
     public init(from decoder: any Decoder) throws {
         let all = try decoder.container(keyedBy: AnyKey.self)
         for key in all.allKeys where CodingKeys(stringValue: key.stringValue) == nil {
+            if key.stringValue == "smoothingTimeConstantSeconds" {
+                throw DecodingError.dataCorrupted(DecodingError.Context(
+                    codingPath: decoder.codingPath + [key],
+                    debugDescription: "'smoothingTimeConstantSeconds' was replaced by 'smoothingWindowSeconds' "
+                        + "(a moving average, default 0.04 s; the old one-pole smoothing is gone): "
+                        + "rename the key, or remove it to take the default"))
+            }
             let known = CodingKeys.allCases.map(\.stringValue).joined(separator: ", ")
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: decoder.codingPath + [key],
@@ -30,7 +37,7 @@ extension ShakeConfiguration: Codable {
         let d = ShakeConfiguration.medium
         self.init(
             gravityTimeConstantSeconds: try c.decodeIfPresent(Double.self, forKey: .gravityTimeConstantSeconds) ?? d.gravityTimeConstantSeconds,
-            smoothingTimeConstantSeconds: try c.decodeIfPresent(Double.self, forKey: .smoothingTimeConstantSeconds) ?? d.smoothingTimeConstantSeconds,
+            smoothingWindowSeconds: try c.decodeIfPresent(Double.self, forKey: .smoothingWindowSeconds) ?? d.smoothingWindowSeconds,
             onsetAcceleration: try c.decodeIfPresent(Double.self, forKey: .onsetAcceleration) ?? d.onsetAcceleration,
             releaseAcceleration: try c.decodeIfPresent(Double.self, forKey: .releaseAcceleration) ?? d.releaseAcceleration,
             saturationAcceleration: try c.decodeIfPresent(Double.self, forKey: .saturationAcceleration) ?? d.saturationAcceleration,
@@ -50,7 +57,7 @@ extension ShakeConfiguration: Codable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(gravityTimeConstantSeconds, forKey: .gravityTimeConstantSeconds)
-        try c.encode(smoothingTimeConstantSeconds, forKey: .smoothingTimeConstantSeconds)
+        try c.encode(smoothingWindowSeconds, forKey: .smoothingWindowSeconds)
         try c.encode(onsetAcceleration, forKey: .onsetAcceleration)
         try c.encode(releaseAcceleration, forKey: .releaseAcceleration)
         try c.encode(saturationAcceleration, forKey: .saturationAcceleration)

@@ -28,7 +28,7 @@ extension ShakeConfiguration {
         }
         let finiteFields: [(String, Double)] = [
             ("gravityTimeConstantSeconds", gravityTimeConstantSeconds),
-            ("smoothingTimeConstantSeconds", smoothingTimeConstantSeconds),
+            ("smoothingWindowSeconds", smoothingWindowSeconds),
             ("onsetAcceleration", onsetAcceleration),
             ("releaseAcceleration", releaseAcceleration),
             ("reversalCosine", reversalCosine),
@@ -51,12 +51,12 @@ extension ShakeConfiguration {
         if gravityTimeConstantSeconds <= 0 {
             throw bad("gravityTimeConstantSeconds", "must be > 0 s, got \(gravityTimeConstantSeconds)")
         }
-        if smoothingTimeConstantSeconds < 0 {
-            throw bad("smoothingTimeConstantSeconds", "must be ≥ 0 s, got \(smoothingTimeConstantSeconds)")
+        if smoothingWindowSeconds < 0 {
+            throw bad("smoothingWindowSeconds", "must be ≥ 0 s, got \(smoothingWindowSeconds)")
         }
-        if smoothingTimeConstantSeconds >= gravityTimeConstantSeconds {
-            throw bad("smoothingTimeConstantSeconds",
-                      "must be shorter than gravityTimeConstantSeconds (\(gravityTimeConstantSeconds) s), got \(smoothingTimeConstantSeconds)")
+        if smoothingWindowSeconds >= gravityTimeConstantSeconds {
+            throw bad("smoothingWindowSeconds",
+                      "must be shorter than gravityTimeConstantSeconds (\(gravityTimeConstantSeconds) s), got \(smoothingWindowSeconds)")
         }
         if onsetAcceleration <= 0 {
             throw bad("onsetAcceleration", "must be > 0 m/s², got \(onsetAcceleration)")

@@ -19,11 +19,14 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// Linear acceleration is `a − g`.
     public var gravityTimeConstantSeconds: Double
 
-    /// Time constant of the light smoothing applied to linear acceleration, seconds. Default 0.01 s.
+    /// Length of the moving average applied to linear acceleration, seconds. Default 0.04 s.
     ///
-    /// A one-pole low-pass like the gravity filter; it removes sensor noise at high sample rates
-    /// and does almost nothing at 25 Hz. Zero disables smoothing.
-    public var smoothingTimeConstantSeconds: Double
+    /// Time-weighted: each sample counts for the interval since the one before it, as a sensor's
+    /// output is its average over its sample period. 0.04 s is one sample period of the slowest
+    /// supported rate (25 Hz), so every rate sees the motion as a 25 Hz sensor does: a narrow
+    /// peak that a 25 Hz sensor averages down is averaged down at 1.6 kHz too, and the same
+    /// shakes begin at the same times. It also removes sensor noise. Zero disables smoothing.
+    public var smoothingWindowSeconds: Double
 
     // MARK: Half-waves
 
@@ -105,7 +108,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// Creates a configuration; every argument defaults to the `medium` preset's value.
     public init(
         gravityTimeConstantSeconds: Double = 0.4,
-        smoothingTimeConstantSeconds: Double = 0.01,
+        smoothingWindowSeconds: Double = 0.04,
         onsetAcceleration: Double = 10,
         releaseAcceleration: Double = 5,
         saturationAcceleration: Double = 19,
@@ -122,7 +125,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
         maximumShakeSeconds: Double = 10
     ) {
         self.gravityTimeConstantSeconds = gravityTimeConstantSeconds
-        self.smoothingTimeConstantSeconds = smoothingTimeConstantSeconds
+        self.smoothingWindowSeconds = smoothingWindowSeconds
         self.onsetAcceleration = onsetAcceleration
         self.releaseAcceleration = releaseAcceleration
         self.saturationAcceleration = saturationAcceleration

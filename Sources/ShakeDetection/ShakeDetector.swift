@@ -6,8 +6,13 @@
 ///
 /// ## The rule
 /// 1. **Gravity**: `g += α_g · (a − g)` per sample, `α = 1 − exp(−Δt/τ)` from the actual sample
-///    interval Δt (`gravityTimeConstantSeconds`). Linear acceleration `l = a − g`, smoothed by a
-///    second one-pole low-pass (`smoothingTimeConstantSeconds`).
+///    interval Δt (`gravityTimeConstantSeconds`). Each sample stands for its interval (a sensor
+///    averages over its sample period), so the linear acceleration over the interval is
+///    `a − mean(g)` = `β · (a − g_before)`, `β = α τ / Δt`: the exact mean of the continuous
+///    filter's output, not `a − g_after`, which at 25 Hz would subtract 10 % of a sharp peak from
+///    itself. It is then smoothed by a time-weighted moving average over `smoothingWindowSeconds`
+///    (40 ms, one 25 Hz sample: every rate sees the motion as a 25 Hz sensor does; see
+///    `MovingAverage`). Together they give the same peaks at 25 Hz and at 1.6 kHz.
 /// 2. **Half-waves**: a half-wave starts when `|l| > onsetAcceleration` (or, on a saturated sample
 ///    where a raw axis reaches ±`saturationAcceleration`, when `|l| > releaseAcceleration`), keeps
 ///    the vector and time of its largest `|l|` (its peak), and ends when `|l| < releaseAcceleration`
@@ -64,6 +69,7 @@ public struct ShakeDetector: Sendable {
     @usableFromInline var lastTime = 0.0
     @usableFromInline var gx = 0.0, gy = 0.0, gz = 0.0  // gravity estimate, m/s²
     @usableFromInline var lx = 0.0, ly = 0.0, lz = 0.0  // smoothed linear acceleration, m/s²
+    @usableFromInline var smoother: MovingAverage
     private var mxx = 0.0, myy = 0.0, mzz = 0.0       // second moments of l, (m/s²)²
     private var mxy = 0.0, mxz = 0.0, myz = 0.0
     // Smoothing factors cached for the last sample interval.
@@ -73,7 +79,10 @@ public struct ShakeDetector: Sendable {
     // first interval.
     @usableFromInline var steadyIntervalLow = Double.infinity
     @usableFromInline var steadyIntervalHigh = -Double.infinity
-    @usableFromInline var alphaGravity = 0.0, alphaSmoothing = 1.0
+    @usableFromInline var alphaGravity = 0.0
+    // The gravity filter's mean output over the interval relative to its start: the linear
+    // acceleration over the interval is β · (a − g_start), β = α · τ / Δt (see step 1).
+    @usableFromInline var betaGravity = 1.0
     private var alphaLinearity = 0.0
 
     // The current half-wave.
@@ -118,6 +127,7 @@ public struct ShakeDetector: Sendable {
         self.configuration = configuration
         onsetSquared = configuration.onsetAcceleration * configuration.onsetAcceleration
         releaseSquared = configuration.releaseAcceleration * configuration.releaseAcceleration
+        smoother = MovingAverage(window: configuration.smoothingWindowSeconds)
     }
 
     /// True between `began` and the matching `ended` or `cancelled`.
@@ -169,12 +179,12 @@ public struct ShakeDetector: Sendable {
 
         // 1. Gravity and linear acceleration.
         let ox = lx, oy = ly, oz = lz
-        gx += alphaGravity * (sample.x - gx)
-        gy += alphaGravity * (sample.y - gy)
-        gz += alphaGravity * (sample.z - gz)
-        lx += alphaSmoothing * (sample.x - gx - lx)
-        ly += alphaSmoothing * (sample.y - gy - ly)
-        lz += alphaSmoothing * (sample.z - gz - lz)
+        let ux = sample.x - gx, uy = sample.y - gy, uz = sample.z - gz
+        gx += alphaGravity * ux
+        gy += alphaGravity * uy
+        gz += alphaGravity * uz
+        let b = betaGravity
+        (lx, ly, lz) = smoother.add(b * ux, b * uy, b * uz, at: t)
         let m2 = lx * lx + ly * ly + lz * lz
 
         // Fast path for calm motion (no half-wave, no shake, |l| below the release threshold):
@@ -243,7 +253,10 @@ public struct ShakeDetector: Sendable {
         }
         candidate = false
         if inHalfWave {
-            if m2 < release2 || lx * peakX + ly * peakY + lz * peakZ < 0 {
+            if m2 < release2 {
+                lastActivity = releaseCrossing(at: t, interval: dt, squaredMagnitude: m2, previous: previous)
+                closeHalfWave()
+            } else if lx * peakX + ly * peakY + lz * peakZ < 0 {
                 closeHalfWave()
             } else {
                 lastActivity = t
@@ -332,8 +345,9 @@ public struct ShakeDetector: Sendable {
         // |dt' − dt| ≤ 10⁻⁴ · dt'  ⟺  dt / (1 + 10⁻⁴) ≤ dt' ≤ dt / (1 − 10⁻⁴)
         steadyIntervalLow = dt / (1 + 1e-4)
         steadyIntervalHigh = min(dt / (1 - 1e-4), configuration.maximumGapSeconds)
-        alphaGravity = smoothingFactor(interval: dt, timeConstant: configuration.gravityTimeConstantSeconds)
-        alphaSmoothing = smoothingFactor(interval: dt, timeConstant: configuration.smoothingTimeConstantSeconds)
+        let tau = configuration.gravityTimeConstantSeconds
+        alphaGravity = smoothingFactor(interval: dt, timeConstant: tau)
+        betaGravity = alphaGravity * tau / dt
         alphaLinearity = smoothingFactor(interval: dt, timeConstant: configuration.linearityTimeConstantSeconds)
     }
 
@@ -343,6 +357,7 @@ public struct ShakeDetector: Sendable {
         lastTime = sample.time
         momentTime = sample.time
         gx = sample.x; gy = sample.y; gz = sample.z
+        smoother.restart(at: sample.time)
     }
 
     @inline(never)
@@ -456,6 +471,21 @@ public struct ShakeDetector: Sendable {
     }
 
     @inline(never)
+    /// When `|l|` fell through the release threshold between the previous sample (at `t − dt`,
+    /// still above) and this one, by linear interpolation of `|l|`: the end of the motion, to
+    /// within a fraction of an interval at any rate (so `ended` comes `quietSeconds` after it, at
+    /// the first sample from then on, and not up to one more interval early at 25 Hz).
+    private func releaseCrossing(
+        at t: Double, interval dt: Double, squaredMagnitude m2: Double,
+        previous: (x: Double, y: Double, z: Double)
+    ) -> Double {
+        let before = (previous.x * previous.x + previous.y * previous.y + previous.z * previous.z).squareRoot()
+        let now = m2.squareRoot()
+        let release = configuration.releaseAcceleration
+        guard before >= release, before > now else { return lastActivity }
+        return t - dt + dt * min(1, (before - release) / (before - now))
+    }
+
     private mutating func closeHalfWave() {
         inHalfWave = false
         peakIsLatest = false

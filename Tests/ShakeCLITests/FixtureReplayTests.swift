@@ -102,20 +102,12 @@ enum CommittedFixture {
         let began = try CommittedFixture.events("same_motion_\(rateHertz)hz.csv").filter { $0.phase == .began }
         #expect(reference.count == 3)
         #expect(began.count == reference.count)
-        // Known: at 25 Hz the third shake (3 Hz, 2.5 g along z) begins one half-wave (0.2 s)
-        // late. Its first half-wave is a narrow ramp-in peak of 10.6 m/s² at 100 Hz, just over
-        // the medium onset of 10 m/s²; the 25 Hz sensor's averaging over 40 ms lowers it to
-        // 9.9 m/s², and the detector's peak interpolation cannot recover what the sensor
-        // averaged away. Remove the known-issue wrapper once the detector times `began`
-        // independently of that half-wave (the test then fails, as a reminder, if it stays).
-        withKnownIssue("25 Hz misses a half-wave at the onset threshold") {
-            for (event, want) in zip(began, reference) {
-                #expect(
-                    abs(event.time - want.time) <= 0.040,
-                    "\(rateHertz) Hz began at \(event.time) s, 100 Hz at \(want.time) s")
-            }
-        } when: {
-            rateHertz == 25
+        // The third shake opens with a narrow ramp-in half-wave just over the onset (10.5 m/s²
+        // after smoothing); every rate must see it alike, so that the shake begins with it.
+        for (event, want) in zip(began, reference) {
+            #expect(
+                abs(event.time - want.time) <= 0.040,
+                "\(rateHertz) Hz began at \(event.time) s, 100 Hz at \(want.time) s")
         }
     }
 

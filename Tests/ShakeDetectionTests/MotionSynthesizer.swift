@@ -68,6 +68,25 @@ struct Motion {
     }
 }
 
+extension Motion {
+    /// Samples at `rate` Hz from a sensor that averages the motion over each sample interval
+    /// (the interval before the sample's time, 16 points), as real accelerometers do.
+    func averagedSamples(duration: Double, rate: Double) -> [Sample] {
+        var noiseSource = SplitMix(seed: 7)
+        let points = 16
+        return (1..<Int(duration * rate)).map { i in
+            let t = Double(i) / rate
+            var (x, y, z) = (0.0, 0.0, 0.0)
+            for k in 0..<points {
+                let a = acceleration(at: t - (Double(k) + 0.5) / Double(points) / rate, noiseSource: &noiseSource)
+                x += a.0; y += a.1; z += a.2
+            }
+            let n = Double(points)
+            return Sample(time: t, x: x / n, y: y / n, z: z / n)
+        }
+    }
+}
+
 /// Runs a detector over samples and collects its events.
 func events(_ samples: [Sample], configuration: ShakeConfiguration = .default) -> [ShakeEvent] {
     var detector = ShakeDetector(configuration: configuration)

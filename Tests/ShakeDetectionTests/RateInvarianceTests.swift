@@ -56,4 +56,33 @@ import ShakeDetection
             }
         }
     }
+
+    /// A sensor averages over its sample period, so a 25 Hz sensor sees a narrow peak lower than
+    /// a fast one does; the detector's 40 ms smoothing makes every rate see it about as the
+    /// 25 Hz sensor does. A shake whose first half-wave is a lone spike (0.12 s wide, about
+    /// 0.95 × `spike` after 40 ms averaging; from 12 m/s², under 1.1 × the 10 m/s² onset at the
+    /// worst 25 Hz sampling phase) begins with that spike at every rate and sampling phase:
+    /// `began` and the shake's start within 40 ms of 1.6 kHz, the peak within 5 %.
+    @Test(arguments: [12.0, 13.0, 15.0], [0.0, 0.013, 0.027])
+    func narrowLeadInSpikeIsSeenAlikeAtEveryRate(spike: Double, phase: Double) {
+        var motion = Motion()
+        let spikeTime = 2 + phase
+        motion.pulses.append((spikeTime, 0.12, spike, unit(1, 0.2, 0)))
+        motion.shakes.append(.init(start: spikeTime + 0.14, duration: 1, frequency: 4,
+                                   amplitude: -2 * standardGravity, direction: unit(1, 0.2, 0)))
+        let reference = events(motion.averagedSamples(duration: 5, rate: 1600)).filter { $0.phase == .began }
+        #expect(reference.count == 1)
+        guard let want = reference.first else { return }
+        #expect(want.startTime - spikeTime < 0.12, "at 1.6 kHz the shake starts at \(want.startTime) s")
+        for rate in Self.rates where rate != 1600 {
+            let began = events(motion.averagedSamples(duration: 5, rate: rate)).filter { $0.phase == .began }
+            #expect(began.count == 1, "at \(rate) Hz: began at \(began.map(\.time))")
+            guard let got = began.first else { continue }
+            #expect(abs(got.time - want.time) <= 0.040, "at \(rate) Hz began at \(got.time) s, at 1.6 kHz \(want.time) s")
+            #expect(abs(got.startTime - want.startTime) <= 0.040,
+                    "at \(rate) Hz the shake starts at \(got.startTime) s, at 1.6 kHz \(want.startTime) s")
+            #expect(abs(got.peakAcceleration / want.peakAcceleration - 1) <= 0.05,
+                    "at \(rate) Hz peak \(got.peakAcceleration), at 1.6 kHz \(want.peakAcceleration)")
+        }
+    }
 }

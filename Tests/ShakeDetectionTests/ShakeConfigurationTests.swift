@@ -54,7 +54,7 @@ import ShakeDetection
     static let badCases: [BadCase] = [
         BadCase(field: "gravityTimeConstantSeconds") { $0.gravityTimeConstantSeconds = -1 },
         BadCase(field: "gravityTimeConstantSeconds") { $0.gravityTimeConstantSeconds = .nan },
-        BadCase(field: "smoothingTimeConstantSeconds") { $0.smoothingTimeConstantSeconds = 1 },
+        BadCase(field: "smoothingWindowSeconds") { $0.smoothingWindowSeconds = 1 },
         BadCase(field: "onsetAcceleration") { $0.onsetAcceleration = .infinity },
         BadCase(field: "releaseAcceleration") { $0.releaseAcceleration = 12 },
         BadCase(field: "saturationAcceleration") { $0.saturationAcceleration = 0 },

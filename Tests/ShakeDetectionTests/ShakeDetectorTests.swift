@@ -105,7 +105,8 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
     }
 
     /// Walking with the phone in a back pocket: each step (every 0.55 s) is a heel strike that rings
-    /// along one line (+15, −14, +13 m/s², 0.07 s apart) and then a slower rebound 0.3 s later.
+    /// along one line (spikes of +20, −19, +18, −17 m/s², 0.05 s wide: after the 40 ms smoothing
+    /// well over the onset) and then a slower rebound 0.3 s later.
     /// Linear and strong, but without a steady rhythm: never fires. The same pulses evenly spaced
     /// (a real shake rhythm) do fire, so the test can tell the difference.
     @Test(arguments: [(0.0, 0.0, 1.0), (1, 0, 0), (0, 1, 1)])
@@ -114,7 +115,7 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         func gait(spacing: [Double]) -> Motion {
             var m = Motion(gravity: gravityReading(up: up), noise: 0.3)
             var t = 1.0
-            let amplitudes = [15.0, -14, 13, -12]
+            let amplitudes = [20.0, -19, 18, -17]
             while t < 20 {
                 var s = t
                 for (k, a) in amplitudes.enumerated() {

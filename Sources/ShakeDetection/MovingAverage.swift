@@ -1,0 +1,95 @@
+/// Time-weighted moving average of a 3-vector over the last `window` seconds: the smoothing
+/// stage of `ShakeDetector`.
+///
+/// Each value stands for the interval since the previous one (as a sensor's output is its
+/// average over its sample period), so the average at time `t` is `(1/W) ∫ v dt` over
+/// `(t − W, t]` of that step signal: an interval that straddles `t − W` counts in part.
+/// This makes the smoothing the same at every sample rate: at 25 Hz a 40 ms window holds just
+/// the last sample (which the sensor has already averaged over 40 ms), at 100 Hz it averages the
+/// last four 10 ms samples, at 1.6 kHz the last 64; each sees the motion averaged over the same
+/// 40 ms. A one-pole low-pass cannot do this: the sensor's own averaging differs with the rate.
+///
+/// Holds at most `capacity` (256) intervals without allocating; when more fall inside the
+/// window (above 6.4 kHz for 40 ms), the oldest are dropped and the window is that much shorter.
+/// Running sums are recomputed from the stored values every `capacity` additions, so rounding
+/// errors cannot accumulate.
+@usableFromInline
+struct MovingAverage: Sendable {
+    @usableFromInline static var capacity: Int { 256 }
+
+    /// Window length, s. Zero or less: no smoothing.
+    @usableFromInline let window: Double
+    /// The stored intervals: end time, s, and the value over the interval.
+    @usableFromInline var entries = InlineArray<256, (end: Double, x: Double, y: Double, z: Double)>(
+        repeating: (0, 0, 0, 0))
+    @usableFromInline var oldest = 0  // index of the oldest stored interval
+    @usableFromInline var count = 0
+    @usableFromInline var oldestStart = 0.0  // start of the oldest interval, s
+    @usableFromInline var newestEnd = 0.0    // end of the newest interval, s
+    @usableFromInline var sumX = 0.0, sumY = 0.0, sumZ = 0.0  // Σ value · duration, stored intervals
+    @usableFromInline var untilRecompute = 256
+
+    @usableFromInline init(window: Double) {
+        self.window = window
+    }
+
+    /// Forgets every value; the next interval starts at `time`.
+    @usableFromInline mutating func restart(at time: Double) {
+        oldest = 0
+        count = 0
+        oldestStart = time
+        newestEnd = time
+        sumX = 0; sumY = 0; sumZ = 0
+    }
+
+    /// Adds the value `v` for the interval from the previous time to `time` (after it), and
+    /// returns the average over the window ending at `time`.
+    @inlinable @inline(__always)
+    mutating func add(_ x: Double, _ y: Double, _ z: Double, at time: Double) -> (Double, Double, Double) {
+        if !(window > 0) { return (x, y, z) }
+        let duration = time - newestEnd
+        newestEnd = time
+        if count == Self.capacity { dropOldest() }
+        entries[(oldest + count) & (Self.capacity - 1)] = (time, x, y, z)
+        count += 1
+        sumX += x * duration; sumY += y * duration; sumZ += z * duration
+        untilRecompute -= 1
+        if untilRecompute == 0 { recomputeSums() }
+        // Drop the intervals that ended before the window; the newest (ending at `time`) stays.
+        let from = time - window
+        while entries[oldest].end <= from { dropOldest() }
+        let first = entries[oldest]
+        if oldestStart < from {
+            let part = from - oldestStart  // of the oldest interval, before the window
+            return ((sumX - first.x * part) / window, (sumY - first.y * part) / window,
+                    (sumZ - first.z * part) / window)
+        }
+        let covered = time - oldestStart
+        if !(covered > 0) { return (x, y, z) }  // the first value after a restart
+        return (sumX / covered, sumY / covered, sumZ / covered)
+    }
+
+    @inlinable @inline(__always)
+    mutating func dropOldest() {
+        let e = entries[oldest]
+        let duration = e.end - oldestStart
+        sumX -= e.x * duration; sumY -= e.y * duration; sumZ -= e.z * duration
+        oldestStart = e.end
+        oldest = (oldest + 1) & (Self.capacity - 1)
+        count -= 1
+    }
+
+    @inline(never) @usableFromInline
+    mutating func recomputeSums() {
+        untilRecompute = Self.capacity
+        var sx = 0.0, sy = 0.0, sz = 0.0
+        var start = oldestStart
+        for i in 0..<count {
+            let e = entries[(oldest + i) & (Self.capacity - 1)]
+            let duration = e.end - start
+            sx += e.x * duration; sy += e.y * duration; sz += e.z * duration
+            start = e.end
+        }
+        sumX = sx; sumY = sy; sumZ = sz
+    }
+}
