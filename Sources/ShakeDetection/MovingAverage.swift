@@ -16,9 +16,11 @@
 @usableFromInline
 struct MovingAverage: Sendable {
     @usableFromInline static var capacity: Int { 256 }
+    @usableFromInline var mask: Int { Self.capacity - 1 }
 
     /// Window length, s. Zero or less: no smoothing.
     @usableFromInline let window: Double
+    @usableFromInline let inverseWindow: Double
     /// The stored intervals: end time, s, and the value over the interval.
     @usableFromInline var entries = InlineArray<256, (end: Double, x: Double, y: Double, z: Double)>(
         repeating: (0, 0, 0, 0))
@@ -31,6 +33,7 @@ struct MovingAverage: Sendable {
 
     @usableFromInline init(window: Double) {
         self.window = window
+        inverseWindow = window > 0 ? 1 / window : 0
     }
 
     /// Forgets every value; the next interval starts at `time`.
@@ -50,19 +53,19 @@ struct MovingAverage: Sendable {
         let duration = time - newestEnd
         newestEnd = time
         if count == Self.capacity { dropOldest() }
-        entries[(oldest + count) & (Self.capacity - 1)] = (time, x, y, z)
-        count += 1
+        entries[(oldest &+ count) & mask] = (time, x, y, z)
+        count &+= 1
         sumX += x * duration; sumY += y * duration; sumZ += z * duration
-        untilRecompute -= 1
+        untilRecompute &-= 1
         if untilRecompute == 0 { recomputeSums() }
         // Drop the intervals that ended before the window; the newest (ending at `time`) stays.
         let from = time - window
-        while entries[oldest].end <= from { dropOldest() }
-        let first = entries[oldest]
+        while entries[oldest & mask].end <= from { dropOldest() }
         if oldestStart < from {
+            let first = entries[oldest & mask]
             let part = from - oldestStart  // of the oldest interval, before the window
-            return ((sumX - first.x * part) / window, (sumY - first.y * part) / window,
-                    (sumZ - first.z * part) / window)
+            let k = inverseWindow
+            return ((sumX - first.x * part) * k, (sumY - first.y * part) * k, (sumZ - first.z * part) * k)
         }
         let covered = time - oldestStart
         if !(covered > 0) { return (x, y, z) }  // the first value after a restart
@@ -71,12 +74,12 @@ struct MovingAverage: Sendable {
 
     @inlinable @inline(__always)
     mutating func dropOldest() {
-        let e = entries[oldest]
+        let e = entries[oldest & mask]
         let duration = e.end - oldestStart
         sumX -= e.x * duration; sumY -= e.y * duration; sumZ -= e.z * duration
         oldestStart = e.end
-        oldest = (oldest + 1) & (Self.capacity - 1)
-        count -= 1
+        oldest = (oldest &+ 1) & mask
+        count &-= 1
     }
 
     @inline(never) @usableFromInline
@@ -85,7 +88,7 @@ struct MovingAverage: Sendable {
         var sx = 0.0, sy = 0.0, sz = 0.0
         var start = oldestStart
         for i in 0..<count {
-            let e = entries[(oldest + i) & (Self.capacity - 1)]
+            let e = entries[(oldest + i) & mask]
             let duration = e.end - start
             sx += e.x * duration; sy += e.y * duration; sz += e.z * duration
             start = e.end

@@ -408,7 +408,7 @@ public struct ShakeDetector: Sendable {
     /// The vertex of the parabola through the projections onto `peak`'s direction of the sample
     /// before it (`before`: its dot product with `peak`, and its time), `peak` itself (length
     /// `norm`, at `time`) and the current sample (`l`, at `next`); offset in seconds from `time`.
-    private func interpolatedPeak(
+    @inline(__always) private func interpolatedPeak(
         _ peak: (x: Double, y: Double, z: Double), norm: Double, at time: Double,
         before: (dot: Double, time: Double), next: Double
     ) -> (offset: Double, value: Double)? {
@@ -470,12 +470,11 @@ public struct ShakeDetector: Sendable {
         return false
     }
 
-    @inline(never)
     /// When `|l|` fell through the release threshold between the previous sample (at `t − dt`,
     /// still above) and this one, by linear interpolation of `|l|`: the end of the motion, to
     /// within a fraction of an interval at any rate (so `ended` comes `quietSeconds` after it, at
     /// the first sample from then on, and not up to one more interval early at 25 Hz).
-    private func releaseCrossing(
+    @inline(__always) private func releaseCrossing(
         at t: Double, interval dt: Double, squaredMagnitude m2: Double,
         previous: (x: Double, y: Double, z: Double)
     ) -> Double {
@@ -486,6 +485,7 @@ public struct ShakeDetector: Sendable {
         return t - dt + dt * min(1, (before - release) / (before - now))
     }
 
+    @inline(never)
     private mutating func closeHalfWave() {
         inHalfWave = false
         peakIsLatest = false
@@ -516,13 +516,14 @@ public struct ShakeDetector: Sendable {
     }
 
     /// `√(λ₂/λ₁)` of the weighted second-moment matrix of linear acceleration, in [0, 1].
-    @inline(never)
-    private func linearity() -> Double {
+    @inline(__always) private func linearity() -> Double {
         SecondMoment(xx: mxx, yy: myy, zz: mzz, xy: mxy, xz: mxz, yz: myz).linearity
     }
 
+    // `mutating` although it changes nothing: a non-mutating call on the detector (over 8 KB with
+    // the moving average's buffer) copies it first; small helpers are inlined instead.
     @inline(never)
-    private func makeEvent(_ phase: ShakeEvent.Phase, at time: Double,
+    private mutating func makeEvent(_ phase: ShakeEvent.Phase, at time: Double,
                            reason: ShakeEvent.CancellationReason? = nil) -> ShakeEvent {
         let axis: ShakeAxis
         if shakeEnergyX >= shakeEnergyY && shakeEnergyX >= shakeEnergyZ {
