@@ -85,4 +85,47 @@ import ShakeDetection
                     "at \(rate) Hz peak \(got.peakAcceleration), at 1.6 kHz \(want.peakAcceleration)")
         }
     }
+
+    /// Above 6.4 kHz a 40 ms window holds more samples than the moving average keeps (256); the
+    /// window then shortens to the last 256 intervals, and a shake is still found as at 1.6 kHz.
+    @Test func shakeAtTenKilohertzIsFoundAsAtOnePointSixKilohertz() {
+        var motion = Motion(noise: 0.05)
+        motion.shakes.append(.init(start: 1, duration: 1.5, frequency: 4, amplitude: 2 * standardGravity,
+                                   direction: unit(1, 0.3, 0.2)))
+        let reference = events(motion.samples(duration: 3, rate: 1600))
+        let fast = events(motion.samples(duration: 3, rate: 10_000, jitter: 0.05))
+        #expect(fast.map(\.phase) == [.began, .ended])
+        #expect(fast.map(\.phase) == reference.map(\.phase))
+        for (got, want) in zip(fast, reference) {
+            #expect(abs(got.time - want.time) <= 0.040, "\(got.phase) at \(got.time) s, at 1.6 kHz \(want.time) s")
+        }
+    }
+
+    /// The moving average's running sums do not drift: after two hours of samples at 100 Hz
+    /// (720,000, the sums updated and corrected all along), a shake reports the same peak and
+    /// times as the same shake after 10 s.
+    @Test func movingAverageDoesNotDriftOverHours() {
+        func shakeEvents(after lead: Double) -> [ShakeEvent] {
+            var motion = Motion(noise: 0.3)
+            motion.shakes.append(.init(start: lead, duration: 1.5, frequency: 4, amplitude: 2 * standardGravity,
+                                       direction: unit(1, 0.3, 0.2)))
+            var detector = ShakeDetector()
+            var noise = SplitMix(seed: 3)
+            var result: [ShakeEvent] = []
+            for i in 0..<Int((lead + 3) * 100) {
+                let t = Double(i) / 100
+                let a = motion.acceleration(at: t, noiseSource: &noise)
+                if let event = detector.process(Sample(time: t, x: a.0, y: a.1, z: a.2)) { result.append(event) }
+            }
+            return result
+        }
+        let early = shakeEvents(after: 10)
+        let late = shakeEvents(after: 7200)
+        #expect(late.map(\.phase) == [.began, .ended])
+        #expect(late.map(\.phase) == early.map(\.phase))
+        for (l, e) in zip(late, early) {
+            #expect(abs((l.time - 7200) - (e.time - 10)) <= 0.011)
+            #expect(abs(l.peakAcceleration / e.peakAcceleration - 1) <= 0.02)
+        }
+    }
 }
