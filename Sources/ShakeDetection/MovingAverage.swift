@@ -58,8 +58,11 @@ struct MovingAverage: Sendable {
         sumX += x * duration; sumY += y * duration; sumZ += z * duration
         untilRecompute &-= 1
         if untilRecompute == 0 { recomputeSums() }
-        // Drop the intervals that ended before the window; the newest (ending at `time`) stays.
         let from = time - window
+        // Times so large (over 10¹⁴ s) that the window is lost in rounding: no smoothing. This
+        // also keeps the loop below finite.
+        if !(from < time) { return (x, y, z) }
+        // Drop the intervals that ended before the window; the newest (ending at `time`) stays.
         while entries[oldest & mask].end <= from { dropOldest() }
         if oldestStart < from {
             let first = entries[oldest & mask]

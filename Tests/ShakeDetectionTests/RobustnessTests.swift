@@ -124,4 +124,22 @@ import Testing
         #expect(result.allSatisfy { $0.peakAcceleration.isFinite && $0.startTime.isFinite && $0.endTime.isFinite },
                 "\(result)")
     }
+
+    /// Timestamps so large that 40 ms is lost in their rounding (a clock in nanoseconds fed as
+    /// seconds: 10¹⁵ s, where neighbouring doubles are 0.125 s apart). The detector must keep
+    /// going: each sample is answered at once and a shake is still recognised, unsmoothed.
+    /// (Found by the detector fuzzer in CI: the moving average looped forever on such times,
+    /// Fuzz/Corpus/detector/time-beyond-window-precision.)
+    @Test func timesTooLargeForTheSmoothingWindowDoNotHang() {
+        let start = 1e15
+        var checker = Checker(.medium)
+        // 8 samples a second, the finest these times can tell apart; a 1 Hz shake of 3 g.
+        for i in 0..<200 {
+            let t = Double(i) / 8
+            let shake = t >= 10 && t < 16 ? 30 * sin2pi(t) : 0
+            checker.feed(Sample(time: start + t, x: shake, y: 0, z: standardGravity))
+        }
+        #expect(checker.problems.isEmpty, "\(checker.problems)")
+        #expect(checker.began == 1)
+    }
 }
