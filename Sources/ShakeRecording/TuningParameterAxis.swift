@@ -77,8 +77,8 @@ extension ParameterAxis {
     /// below maximum reversal interval, smoothing shorter than gravity).
     ///
     /// Written against `ShakeConfiguration`'s fields; when they change, this list is the one
-    /// place to edit. `saturationAcceleration` (a property of the sensor), the smoothing time
-    /// constant, `maximumGapSeconds` and `maximumShakeSeconds` are left at the reference's values.
+    /// place to edit. `saturationAcceleration` (a property of the sensor), the smoothing window
+    /// (one 25 Hz sample, for rate invariance), `maximumGapSeconds` and `maximumShakeSeconds` are left at the reference's values.
     public static let standard: [ParameterAxis] = [
         ParameterAxis("onsetAcceleration", .real(\.onsetAcceleration),
                       values: [7, 8, 9, 10, 11, 12, 13, 14, 16],
