@@ -25,6 +25,18 @@ import Testing
         #expect(lines.contains { $0.contains("[feedback] visual+audible: notification success") })
     }
 
+    /// The README's quick start shows what `shake demo` prints; it must stay true when the
+    /// detector changes (peaks and times move with it).
+    @Test func readmeShowsTheDemoTimelineAsPrinted() throws {
+        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        let start = try #require(readme.range(of: "ShakeKit demo: "), "README has no demo timeline")
+        let end = try #require(readme.range(of: "\n```", range: start.lowerBound..<readme.endIndex))
+        let shown = String(readme[start.lowerBound..<end.lowerBound])
+        let run = runShake("demo")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.hasPrefix(shown + "\n"), "README:\n\(shown)\n\nshake demo:\n\(run.out)")
+    }
+
     @Test func choicesAreFollowedAndCancelLeavesTheDocument() throws {
         let run = runShake("demo", "--choices", "cancel")
         #expect(run.status == 0)
