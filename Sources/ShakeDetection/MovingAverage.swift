@@ -27,7 +27,6 @@ struct MovingAverage: Sendable {
     @usableFromInline var oldest = 0  // index of the oldest stored interval
     @usableFromInline var count = 0
     @usableFromInline var oldestStart = 0.0  // start of the oldest interval, s
-    @usableFromInline var newestEnd = 0.0    // end of the newest interval, s
     @usableFromInline var sumX = 0.0, sumY = 0.0, sumZ = 0.0  // Σ value · duration, stored intervals
     @usableFromInline var untilRecompute = 256
 
@@ -41,17 +40,16 @@ struct MovingAverage: Sendable {
         oldest = 0
         count = 0
         oldestStart = time
-        newestEnd = time
         sumX = 0; sumY = 0; sumZ = 0
     }
 
-    /// Adds the value `v` for the interval from the previous time to `time` (after it), and
-    /// returns the average over the window ending at `time`.
+    /// Adds the value `v` for the `duration` seconds up to `time` (since the previous value's
+    /// time, or the restart), and returns the average over the window ending at `time`.
     @inlinable @inline(__always)
-    mutating func add(_ x: Double, _ y: Double, _ z: Double, at time: Double) -> (Double, Double, Double) {
+    mutating func add(
+        _ x: Double, _ y: Double, _ z: Double, at time: Double, duration: Double
+    ) -> (Double, Double, Double) {
         if !(window > 0) { return (x, y, z) }
-        let duration = time - newestEnd
-        newestEnd = time
         if count == Self.capacity { dropOldest() }
         entries[(oldest &+ count) & mask] = (time, x, y, z)
         count &+= 1

@@ -185,7 +185,7 @@ public struct ShakeDetector: Sendable {
         gy += alphaGravity * uy
         gz += alphaGravity * uz
         let b = betaGravity
-        (lx, ly, lz) = smoother.add(b * ux, b * uy, b * uz, at: t)
+        (lx, ly, lz) = smoother.add(b * ux, b * uy, b * uz, at: t, duration: dt)
         let m2 = lx * lx + ly * ly + lz * lz
 
         // Fast path for calm motion (no half-wave, no shake, |l| below the release threshold):
