@@ -202,9 +202,7 @@ enum DecimalParser {
         readable: UnsafePointer<UInt8>
     ) -> (value: Double, end: UnsafePointer<UInt8>)? {
         #if _endian(little)
-        var q = start
-        let negative = q < end && q.pointee == UInt8(ascii: "-")
-        if q < end, negative || q.pointee == UInt8(ascii: "+") { q += 1 }
+        var (negative, q) = signPrefix(start, end)
         guard readable - q >= 16 else { return parse(start, end, point: point) }
         let integer = digitRun(q, end)
         guard integer.count < 8 else { return parse(start, end, point: point) }
@@ -239,17 +237,7 @@ enum DecimalParser {
     static func parse(
         _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8
     ) -> (value: Double, end: UnsafePointer<UInt8>)? {
-        var q = start
-        var negative = false
-        if q < end {
-            let c = q.pointee
-            if c == UInt8(ascii: "-") {
-                negative = true
-                q += 1
-            } else if c == UInt8(ascii: "+") {
-                q += 1
-            }
-        }
+        var (negative, q) = signPrefix(start, end)
         var mantissa: UInt64 = 0
         let integerStart = q
         while q < end {
@@ -300,16 +288,7 @@ enum DecimalParser {
         _ q: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
     ) -> (value: Int, end: UnsafePointer<UInt8>)? {
         guard q < end, q.pointee | 0x20 == UInt8(ascii: "e") else { return (0, q) }
-        var r = q + 1
-        var negative = false
-        if r < end {
-            if r.pointee == UInt8(ascii: "-") {
-                negative = true
-                r += 1
-            } else if r.pointee == UInt8(ascii: "+") {
-                r += 1
-            }
-        }
+        var (negative, r) = signPrefix(q + 1, end)
         var e = 0
         let digitsStart = r
         while r < end {
@@ -322,18 +301,24 @@ enum DecimalParser {
         return (negative ? -e : e, r)
     }
 
+    /// An optional `+` or `-` at `q` (before `end`): whether it was `-`, and where the digits start.
+    @inline(always)
+    static func signPrefix(
+        _ q: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+    ) -> (negative: Bool, rest: UnsafePointer<UInt8>) {
+        guard q < end else { return (false, q) }
+        let c = q.pointee
+        if c == UInt8(ascii: "-") { return (true, q + 1) }
+        return (false, c == UInt8(ascii: "+") ? q + 1 : q)
+    }
+
     /// Parses `[+|-]digits` that fit an `Int64` (up to 19 digits), or returns nil; the
     /// caller checks that the field ends there.
     @inline(always)
     static func parseInteger(
         _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
     ) -> (value: Int64, end: UnsafePointer<UInt8>)? {
-        var q = start
-        var negative = false
-        if q < end, q.pointee == UInt8(ascii: "-") || q.pointee == UInt8(ascii: "+") {
-            negative = q.pointee == UInt8(ascii: "-")
-            q += 1
-        }
+        var (negative, q) = signPrefix(start, end)
         let digitsStart = q
         var value: UInt64 = 0
         while q < end {
@@ -354,16 +339,7 @@ enum DecimalParser {
     static func parseLong(
         _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8
     ) -> (value: Double, end: UnsafePointer<UInt8>)? {
-        var q = start
-        var negative = false
-        if q < end {
-            if q.pointee == UInt8(ascii: "-") {
-                negative = true
-                q += 1
-            } else if q.pointee == UInt8(ascii: "+") {
-                q += 1
-            }
-        }
+        var (negative, q) = signPrefix(start, end)
         var mantissa: UInt64 = 0
         var significant = 0
         var exponent = 0
