@@ -7,6 +7,7 @@ extension ShakeConfiguration: Codable {
         case onsetAcceleration, releaseAcceleration, saturationAcceleration
         case reversalCosine, minimumReversalIntervalSeconds, maximumReversalIntervalSeconds
         case minimumHalfWaves, maximumLinearity, maximumIntervalRatio, linearityTimeConstantSeconds
+        case ongoingMotionSeconds, pauseDeviationAcceleration, ongoingMotionPeakAcceleration
         case quietSeconds, refractorySeconds, maximumGapSeconds, maximumShakeSeconds
     }
 
@@ -48,6 +49,9 @@ extension ShakeConfiguration: Codable {
             maximumLinearity: try c.decodeIfPresent(Double.self, forKey: .maximumLinearity) ?? d.maximumLinearity,
             maximumIntervalRatio: try c.decodeIfPresent(Double.self, forKey: .maximumIntervalRatio) ?? d.maximumIntervalRatio,
             linearityTimeConstantSeconds: try c.decodeIfPresent(Double.self, forKey: .linearityTimeConstantSeconds) ?? d.linearityTimeConstantSeconds,
+            ongoingMotionSeconds: try c.decodeIfPresent(Double.self, forKey: .ongoingMotionSeconds) ?? d.ongoingMotionSeconds,
+            pauseDeviationAcceleration: try c.decodeIfPresent(Double.self, forKey: .pauseDeviationAcceleration) ?? d.pauseDeviationAcceleration,
+            ongoingMotionPeakAcceleration: try c.decodeIfPresent(Double.self, forKey: .ongoingMotionPeakAcceleration) ?? d.ongoingMotionPeakAcceleration,
             quietSeconds: try c.decodeIfPresent(Double.self, forKey: .quietSeconds) ?? d.quietSeconds,
             refractorySeconds: try c.decodeIfPresent(Double.self, forKey: .refractorySeconds) ?? d.refractorySeconds,
             maximumGapSeconds: try c.decodeIfPresent(Double.self, forKey: .maximumGapSeconds) ?? d.maximumGapSeconds,
@@ -68,6 +72,9 @@ extension ShakeConfiguration: Codable {
         try c.encode(maximumLinearity, forKey: .maximumLinearity)
         try c.encode(maximumIntervalRatio, forKey: .maximumIntervalRatio)
         try c.encode(linearityTimeConstantSeconds, forKey: .linearityTimeConstantSeconds)
+        try c.encode(ongoingMotionSeconds, forKey: .ongoingMotionSeconds)
+        try c.encode(pauseDeviationAcceleration, forKey: .pauseDeviationAcceleration)
+        try c.encode(ongoingMotionPeakAcceleration, forKey: .ongoingMotionPeakAcceleration)
         try c.encode(quietSeconds, forKey: .quietSeconds)
         try c.encode(refractorySeconds, forKey: .refractorySeconds)
         try c.encode(maximumGapSeconds, forKey: .maximumGapSeconds)

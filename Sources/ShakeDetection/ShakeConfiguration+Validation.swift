@@ -20,7 +20,9 @@ extension ShakeConfiguration {
     /// time constants ≥ 0 (gravity and linearity > 0); accelerations > 0;
     /// `releaseAcceleration < onsetAcceleration`; `reversalCosine` in [−1, 0);
     /// `0 ≤ minimumReversalIntervalSeconds < maximumReversalIntervalSeconds`;
-    /// `minimumHalfWaves ≥ 2`; `maximumLinearity` in (0, 1]; `maximumIntervalRatio ≥ 1`; `quietSeconds`,
+    /// `minimumHalfWaves ≥ 2`; `maximumLinearity` in (0, 1]; `maximumIntervalRatio ≥ 1`;
+    /// `ongoingMotionSeconds` in [0, 30]; `pauseDeviationAcceleration > 0`;
+    /// `ongoingMotionPeakAcceleration ≥ onsetAcceleration` (may be `+infinity`); `quietSeconds`,
     /// `maximumGapSeconds` and `maximumShakeSeconds` > 0; `refractorySeconds ≥ 0`.
     public func validate() throws(ShakeConfigurationError) {
         func bad(_ field: String, _ reason: String) -> ShakeConfigurationError {
@@ -37,6 +39,8 @@ extension ShakeConfiguration {
             ("maximumLinearity", maximumLinearity),
             ("maximumIntervalRatio", maximumIntervalRatio),
             ("linearityTimeConstantSeconds", linearityTimeConstantSeconds),
+            ("ongoingMotionSeconds", ongoingMotionSeconds),
+            ("pauseDeviationAcceleration", pauseDeviationAcceleration),
             ("quietSeconds", quietSeconds),
             ("refractorySeconds", refractorySeconds),
             ("maximumGapSeconds", maximumGapSeconds),
@@ -89,6 +93,17 @@ extension ShakeConfiguration {
         }
         if linearityTimeConstantSeconds <= 0 {
             throw bad("linearityTimeConstantSeconds", "must be > 0 s, got \(linearityTimeConstantSeconds)")
+        }
+        if !(ongoingMotionSeconds >= 0 && ongoingMotionSeconds <= Self.longestOngoingMotionSeconds) {
+            throw bad("ongoingMotionSeconds",
+                      "must be in [0, \(Self.longestOngoingMotionSeconds)] s (0 disables the rule), got \(ongoingMotionSeconds)")
+        }
+        if pauseDeviationAcceleration <= 0 {
+            throw bad("pauseDeviationAcceleration", "must be > 0 m/s², got \(pauseDeviationAcceleration)")
+        }
+        if !(ongoingMotionPeakAcceleration >= onsetAcceleration) {
+            throw bad("ongoingMotionPeakAcceleration",
+                      "must be at least onsetAcceleration (\(onsetAcceleration) m/s²) or infinity, got \(ongoingMotionPeakAcceleration)")
         }
         if quietSeconds <= 0 {
             throw bad("quietSeconds", "must be > 0 s, got \(quietSeconds)")

@@ -88,6 +88,45 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// `maximumLinearity`, seconds. Default 0.5 s.
     public var linearityTimeConstantSeconds: Double
 
+    // MARK: Ongoing motion
+
+    /// How long the device must have moved without a pause for a shake to count as starting
+    /// during ongoing motion (walking, running, riding), seconds. Default 4 s; 0 disables the rule.
+    ///
+    /// The detector judges motion in consecutive half-second blocks (so this is rounded up to a
+    /// whole number of half-seconds, at most 30 s): a block is a *pause* when the standard
+    /// deviation of the raw magnitude `|a|` within it is at most `pauseDeviationAcceleration`.
+    /// When none of the blocks completed in the last `ongoingMotionSeconds` is a pause, a shake
+    /// may begin only once its peak reaches `ongoingMotionPeakAcceleration`. A hand that picks up
+    /// a device and shakes it holds it nearly still first (every shake in the dev corpus has a
+    /// block under 0.2 m/s² in the 4 s before it); a walk never pauses (its blocks stay above
+    /// 2 m/s²), and a heel strike felt in a pocket can ring like a short shake.
+    public var ongoingMotionSeconds: Double
+
+    /// A half-second block of samples is a pause when the standard deviation of `|a|` (the raw
+    /// acceleration's magnitude, gravity included, so turning the device does not count) within
+    /// it is at most this, m/s². Default 1 m/s².
+    public var pauseDeviationAcceleration: Double
+
+    /// Peak linear acceleration a shake needs to begin during ongoing motion (see
+    /// `ongoingMotionSeconds`), m/s². Default 25 m/s² (about 2.5 g): a vigorous shake while
+    /// walking still counts, a heel strike's ring does not. At least `onsetAcceleration`;
+    /// `.infinity` means no shake begins during ongoing motion.
+    public var ongoingMotionPeakAcceleration: Double
+
+    /// Length of the blocks in which ongoing motion is judged, seconds.
+    public static let motionBlockSeconds = 0.5
+
+    /// Largest accepted `ongoingMotionSeconds`, seconds (the detector remembers 60 blocks).
+    public static let longestOngoingMotionSeconds = 30.0
+
+    /// `ongoingMotionSeconds` as a number of whole blocks, rounded up (0 when the rule is off).
+    var ongoingMotionBlocks: Int {
+        // The small tolerance keeps 4 s at 8 blocks despite rounding in the division.
+        let blocks = (ongoingMotionSeconds / Self.motionBlockSeconds - 1e-9).rounded(.up)
+        return blocks > 0 ? Int(min(blocks, 64)) : 0
+    }
+
     // MARK: Ending, debounce and limits
 
     /// A shake ends (`ended`) when no half-wave has been active for this long, seconds. Default 0.4 s.
@@ -119,6 +158,9 @@ public struct ShakeConfiguration: Sendable, Hashable {
         maximumLinearity: Double = 0.55,
         maximumIntervalRatio: Double = 4,
         linearityTimeConstantSeconds: Double = 0.5,
+        ongoingMotionSeconds: Double = 4,
+        pauseDeviationAcceleration: Double = 1,
+        ongoingMotionPeakAcceleration: Double = 25,
         quietSeconds: Double = 0.4,
         refractorySeconds: Double = 0.3,
         maximumGapSeconds: Double = 0.5,
@@ -136,6 +178,9 @@ public struct ShakeConfiguration: Sendable, Hashable {
         self.maximumLinearity = maximumLinearity
         self.maximumIntervalRatio = maximumIntervalRatio
         self.linearityTimeConstantSeconds = linearityTimeConstantSeconds
+        self.ongoingMotionSeconds = ongoingMotionSeconds
+        self.pauseDeviationAcceleration = pauseDeviationAcceleration
+        self.ongoingMotionPeakAcceleration = ongoingMotionPeakAcceleration
         self.quietSeconds = quietSeconds
         self.refractorySeconds = refractorySeconds
         self.maximumGapSeconds = maximumGapSeconds
@@ -145,16 +190,20 @@ public struct ShakeConfiguration: Sendable, Hashable {
     // MARK: Presets
 
     /// Gentle shakes count: half-waves from 7 m/s² (release 3.5 m/s²), a little more tolerance for
-    /// motion that is not straight (linearity 0.6). More false shakes while walking vigorously.
+    /// motion that is not straight (linearity 0.6), 20 m/s² during ongoing motion. More false
+    /// shakes while walking vigorously.
     public static let light = ShakeConfiguration(
-        onsetAcceleration: 7, releaseAcceleration: 3.5, maximumLinearity: 0.6)
+        onsetAcceleration: 7, releaseAcceleration: 3.5, maximumLinearity: 0.6,
+        ongoingMotionPeakAcceleration: 20)
 
     /// The default: half-waves from 10 m/s² (about 1 g), release 5 m/s², four linked half-waves,
-    /// linearity at most 0.55. Tuned on the `dev` corpus only.
+    /// linearity at most 0.55, 25 m/s² during ongoing motion. Tuned on the `dev` corpus only.
     public static let medium = ShakeConfiguration()
 
-    /// Only vigorous shakes count: half-waves from 14 m/s², release 7 m/s².
-    public static let hard = ShakeConfiguration(onsetAcceleration: 14, releaseAcceleration: 7)
+    /// Only vigorous shakes count: half-waves from 14 m/s², release 7 m/s², 30 m/s² during
+    /// ongoing motion.
+    public static let hard = ShakeConfiguration(
+        onsetAcceleration: 14, releaseAcceleration: 7, ongoingMotionPeakAcceleration: 30)
 
     /// The default configuration, `medium`.
     public static let `default` = medium

@@ -6,6 +6,7 @@
 /// last 256 sample intervals inline (see `MovingAverage`).
 ///
 /// ## The rule
+/// 0. **Ongoing motion**: the spread of `|a|` per half-second block (see step 4).
 /// 1. **Gravity**: `g += α_g · (a − g)` per sample, `α = 1 − exp(−Δt/τ)` from the actual sample
 ///    interval Δt (`gravityTimeConstantSeconds`). Each sample stands for its interval (a sensor
 ///    averages over its sample period), so the linear acceleration over the interval is
@@ -35,7 +36,12 @@
 ///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait), the
 ///    longest peak-to-peak interval in the chain is at most `maximumIntervalRatio` times the
 ///    shortest (a steady rhythm, not a heel strike's ringing and pause), and the detector is not
-///    within `refractorySeconds` of the last `ended`.
+///    within `refractorySeconds` of the last `ended`. During *ongoing motion* the chain's peak
+///    must also reach `ongoingMotionPeakAcceleration`: the samples are judged in half-second
+///    blocks, and a block is a pause when the standard deviation of the raw `|a|` within it
+///    (time-weighted) is at most `pauseDeviationAcceleration`; ongoing motion is when none of
+///    the blocks completed in the last `ongoingMotionSeconds` was a pause (a walk, a run), and
+///    never before that many blocks have been seen since the filters started.
 /// 5. **Ended** when no half-wave has been active for `quietSeconds`; **cancelled** with `.tooLong`
 ///    after `maximumShakeSeconds` (then the motion must pause for `quietSeconds` before another
 ///    shake can begin), with `.gap` when two samples are more than `maximumGapSeconds` apart, and
@@ -123,12 +129,31 @@ public struct ShakeDetector: Sendable {
     private var shakeEnergyX = 0.0, shakeEnergyY = 0.0, shakeEnergyZ = 0.0
     private var refractoryUntil = -Double.infinity
 
+    // Ongoing motion (see `ShakeConfiguration.ongoingMotionSeconds`). The current block's
+    // time-weighted sums of |a| − `motionReference` (|a| of its first sample, so that the
+    // variance is not the small difference of two large numbers), and one bit per completed
+    // block, newest in bit 0: 1 when it was not a pause.
+    @usableFromInline var motionBlockEnd = Double.infinity
+    @usableFromInline var motionReference = 0.0
+    @usableFromInline var motionSum = 0.0, motionSquares = 0.0  // m/s² · s, (m/s²)² · s
+    private var motionBlockStart = 0.0
+    private var motionHistory: UInt64 = 0
+    private var motionBlocksSeen = 0  // completed blocks since the filters started, at most 64
+    private let ongoingMotionBlocks: Int  // 0 when the rule is off
+    private let ongoingMotionMask: UInt64  // the last `ongoingMotionBlocks` bits
+    private let pauseVariance: Double  // (m/s²)²
+    private let ongoingPeakSquared: Double  // (m/s²)²
+
     /// A detector in its initial state.
     public init(configuration: ShakeConfiguration = .default) {
         self.configuration = configuration
         onsetSquared = configuration.onsetAcceleration * configuration.onsetAcceleration
         releaseSquared = configuration.releaseAcceleration * configuration.releaseAcceleration
         smoother = MovingAverage(window: configuration.smoothingWindowSeconds)
+        ongoingMotionBlocks = configuration.ongoingMotionBlocks
+        ongoingMotionMask = ongoingMotionBlocks >= 64 ? ~0 : (1 << UInt64(ongoingMotionBlocks)) - 1
+        pauseVariance = configuration.pauseDeviationAcceleration * configuration.pauseDeviationAcceleration
+        ongoingPeakSquared = configuration.ongoingMotionPeakAcceleration * configuration.ongoingMotionPeakAcceleration
     }
 
     /// True between `began` and the matching `ended` or `cancelled`.
@@ -177,6 +202,13 @@ public struct ShakeDetector: Sendable {
             updateSmoothingFactors(interval: dt)
         }
         lastTime = t
+
+        // 0. Ongoing motion: the spread of |a| in half-second blocks.
+        let magnitude = (sample.x * sample.x + sample.y * sample.y + sample.z * sample.z).squareRoot()
+        let deviation = magnitude - motionReference
+        motionSum += deviation * dt
+        motionSquares += deviation * deviation * dt
+        if t >= motionBlockEnd { closeMotionBlock(at: t, magnitude: magnitude) }
 
         // 1. Gravity and linear acceleration.
         let ox = lx, oy = ly, oz = lz
@@ -283,18 +315,18 @@ public struct ShakeDetector: Sendable {
         // 3. Reversals.
         testReversal()
 
-        // 4. Began.
+        // 4. Began. The chain's totals include its half-waves that have closed; add the open
+        // one if it belongs to the chain.
+        let open = inHalfWave && linked ? 1.0 : 0.0
         if (inHalfWave || linkedBeforeClosing) && !shaking && !exhausted
             && chainCount >= configuration.minimumHalfWaves
             && t >= refractoryUntil
             && chainLongestInterval <= configuration.maximumIntervalRatio * chainShortestInterval
-            && linearity() <= configuration.maximumLinearity {
+            && linearity() <= configuration.maximumLinearity
+            && (max(chainPeakSquared, open * peakSquared) >= ongoingPeakSquared || !inOngoingMotion) {
             shaking = true
             shakeStart = chainStart
             shakeReversals = chainCount - 1
-            // The chain's totals include its half-waves that have closed; add the open one if it
-            // belongs to the chain.
-            let open = inHalfWave && linked ? 1.0 : 0.0
             shakePeakSquared = max(chainPeakSquared, open * peakSquared)
             shakeEnergyX = chainEnergyX + open * peakX * peakX
             shakeEnergyY = chainEnergyY + open * peakY * peakY
@@ -359,6 +391,40 @@ public struct ShakeDetector: Sendable {
         momentTime = sample.time
         gx = sample.x; gy = sample.y; gz = sample.z
         smoother.restart(at: sample.time)
+        let magnitude = (sample.x * sample.x + sample.y * sample.y + sample.z * sample.z).squareRoot()
+        startMotionBlock(at: sample.time, magnitude: magnitude)
+    }
+
+    /// The sample at `t` (with `|a|` = `magnitude`) completes the current half-second block:
+    /// records whether it was a pause and starts the next one.
+    @inline(never) @usableFromInline
+    mutating func closeMotionBlock(at t: Double, magnitude: Double) {
+        let length = t - motionBlockStart
+        if length > 0 {
+            let mean = motionSum / length
+            let moving = motionSquares / length - mean * mean > pauseVariance
+            motionHistory = motionHistory << 1 | (moving ? 1 : 0)
+            motionBlocksSeen = min(motionBlocksSeen + 1, 64)
+        }
+        startMotionBlock(at: t, magnitude: magnitude)
+    }
+
+    private mutating func startMotionBlock(at t: Double, magnitude: Double) {
+        motionBlockStart = t
+        motionBlockEnd = t + ShakeConfiguration.motionBlockSeconds
+        motionReference = magnitude
+        motionSum = 0
+        motionSquares = 0
+    }
+
+    /// The device has moved without a pause through every block of the last
+    /// `ongoingMotionSeconds` (see `ShakeConfiguration.ongoingMotionSeconds`). False while fewer
+    /// blocks than that have been seen since the filters started: nothing is known yet.
+    private var inOngoingMotion: Bool {
+        @inline(__always) get {
+            ongoingMotionBlocks > 0 && motionBlocksSeen >= ongoingMotionBlocks
+                && motionHistory & ongoingMotionMask == ongoingMotionMask
+        }
     }
 
     @inline(never)

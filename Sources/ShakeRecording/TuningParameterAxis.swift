@@ -78,7 +78,9 @@ extension ParameterAxis {
     ///
     /// Written against `ShakeConfiguration`'s fields; when they change, this list is the one
     /// place to edit. `saturationAcceleration` (a property of the sensor), the smoothing window
-    /// (one 25 Hz sample, for rate invariance), `maximumGapSeconds` and `maximumShakeSeconds` are left at the reference's values.
+    /// (one 25 Hz sample, for rate invariance), `maximumGapSeconds` and `maximumShakeSeconds` are
+    /// left at the reference's values, and so are the ongoing-motion fields: a labelled corpus
+    /// whose shakes all start from a pause (as `dev`'s do) cannot tell their values apart.
     public static let standard: [ParameterAxis] = [
         ParameterAxis("onsetAcceleration", .real(\.onsetAcceleration),
                       values: [7, 8, 9, 10, 11, 12, 13, 14, 16],

@@ -14,8 +14,10 @@ struct Motion {
 
     var gravity: (Double, Double, Double) = (0, 0, standardGravity)
     var shakes: [Shake] = []
-    /// Vertical bounce of walking: `amplitude · sin(2π f t)` along gravity for the whole motion.
+    /// Vertical bounce of walking: `amplitude · sin(2π f t)` along gravity, from the start of the
+    /// motion until `walkingEnd`.
     var walking: (frequency: Double, amplitude: Double)? = nil
+    var walkingEnd = Double.infinity
     /// Single quick moves: one period of `amplitude · sin` (accelerate, then brake) along `direction`.
     var moves: [(start: Double, duration: Double, amplitude: Double, direction: (Double, Double, Double))] = []
     /// Half-sine pulses (a heel strike, a knock): `amplitude · sin(π (t − time)/width)` along
@@ -32,7 +34,7 @@ struct Motion {
             let a = s.amplitude * sin2pi(s.frequency * (t - s.start))
             x += a * s.direction.0; y += a * s.direction.1; z += a * s.direction.2
         }
-        if let w = walking {
+        if let w = walking, t < walkingEnd {
             let g = standardGravity
             let a = w.amplitude * sin2pi(w.frequency * t)
             x += a * gravity.0 / g; y += a * gravity.1 / g; z += a * gravity.2 / g

@@ -65,6 +65,12 @@ import ShakeDetection
         BadCase(field: "maximumLinearity") { $0.maximumLinearity = 1.5 },
         BadCase(field: "maximumIntervalRatio") { $0.maximumIntervalRatio = 0.5 },
         BadCase(field: "linearityTimeConstantSeconds") { $0.linearityTimeConstantSeconds = 0 },
+        BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = -1 },
+        BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = 31 },
+        BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = .nan },
+        BadCase(field: "pauseDeviationAcceleration") { $0.pauseDeviationAcceleration = 0 },
+        BadCase(field: "ongoingMotionPeakAcceleration") { $0.ongoingMotionPeakAcceleration = 5 },
+        BadCase(field: "ongoingMotionPeakAcceleration") { $0.ongoingMotionPeakAcceleration = .nan },
         BadCase(field: "quietSeconds") { $0.quietSeconds = 0 },
         BadCase(field: "refractorySeconds") { $0.refractorySeconds = -0.3 },
         BadCase(field: "maximumGapSeconds") { $0.maximumGapSeconds = -1 },
@@ -87,6 +93,14 @@ import ShakeDetection
     @Test func saturationMayBeDisabledWithInfinity() throws {
         var configuration = ShakeConfiguration.medium
         configuration.saturationAcceleration = .infinity
+        try configuration.validate()
+    }
+
+    @Test func ongoingMotionMayForbidShakesWithInfinityOrBeTurnedOff() throws {
+        var configuration = ShakeConfiguration.medium
+        configuration.ongoingMotionPeakAcceleration = .infinity
+        try configuration.validate()
+        configuration.ongoingMotionSeconds = 0
         try configuration.validate()
     }
 

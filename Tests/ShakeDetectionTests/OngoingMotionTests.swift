@@ -1,0 +1,113 @@
+import Testing
+import ShakeDetection
+
+/// The ongoing-motion rule (`ShakeConfiguration.ongoingMotionSeconds`): after four seconds of
+/// motion without a half-second pause, a shake must reach `ongoingMotionPeakAcceleration`
+/// (25 m/s² in `medium`) to begin. Walking here is a 2 Hz bounce of 4 m/s² along gravity: below
+/// the release threshold by itself, but |a| varies by about 2.8 m/s² (standard deviation) in
+/// every half-second, so it never pauses.
+@Suite struct OngoingMotionTests {
+    static let rates: [Double] = [25, 50, 100, 400, 1600]
+
+    /// Without the rule, for the controls that show a test's motion would fire.
+    static let ruleOff: ShakeConfiguration = {
+        var configuration = ShakeConfiguration.medium
+        configuration.ongoingMotionSeconds = 0
+        return configuration
+    }()
+
+    static func walking(until end: Double = .infinity) -> Motion {
+        var m = Motion(noise: 0.3)
+        m.walking = (frequency: 2, amplitude: 4)
+        m.walkingEnd = end
+        return m
+    }
+
+    /// The back-pocket heel ring of `KnownFalseShakeTests` (four alternating spikes of
+    /// +17.5/−16/+15/−14 m/s² on every step, and a rebound) after 6 s of the same walk with
+    /// softer steps (half as strong, below the onset threshold). From rest it fires (the known
+    /// issue); once the walk has gone on for 4 s it does not.
+    @Test(arguments: rates)
+    func heelRingDuringAWalkDoesNotFire(_ rate: Double) {
+        var m = Motion(noise: 0.3)
+        let axis = unit(0, 0.3, 1)
+        var step = 0.5
+        while step < 20 {
+            let strength = step < 6 ? 0.5 : 1
+            for (k, amplitude) in [17.5, -16, 15, -14].enumerated() {
+                m.pulses.append((step + 0.07 * Double(k), 0.05, strength * amplitude, axis))
+            }
+            m.pulses.append((step + 0.3, 0.12, strength * -7.5, axis))
+            step += 0.5
+        }
+        let samples = m.samples(duration: 20, rate: rate, jitter: 0.05)
+        let result = events(samples)
+        #expect(result.isEmpty, "at \(rate) Hz: \(result.map { ($0.phase, $0.time) })")
+        let control = events(samples, configuration: Self.ruleOff)
+        #expect(control.contains { $0.phase == .began }, "at \(rate) Hz the ring should pass every other rule")
+    }
+
+    /// A gentle shake (1.5 g, 4 Hz, 1 s) during a walk does not count; the same shake after the
+    /// walker stands still for 1.5 s does, and so does a vigorous one (3 g) without a pause.
+    @Test(arguments: rates)
+    func shakeDuringAWalkMustBeVigorous(_ rate: Double) {
+        let direction = unit(1, 0.2, 0)
+        func shake(_ g: Double, at start: Double) -> Motion.Shake {
+            Motion.Shake(start: start, duration: 1, frequency: 4, amplitude: g * standardGravity, direction: direction)
+        }
+        var gentleWhileWalking = Self.walking()
+        gentleWhileWalking.shakes = [shake(1.5, at: 8)]
+        var gentleAfterPause = Self.walking(until: 6.5)
+        gentleAfterPause.shakes = [shake(1.5, at: 8)]
+        var vigorousWhileWalking = Self.walking()
+        vigorousWhileWalking.shakes = [shake(3, at: 8)]
+
+        func began(_ m: Motion, _ configuration: ShakeConfiguration = .medium) -> [Double] {
+            events(m.samples(duration: 11, rate: rate, jitter: 0.05), configuration: configuration)
+                .filter { $0.phase == .began }.map(\.time)
+        }
+        #expect(began(gentleWhileWalking).isEmpty, "at \(rate) Hz")
+        #expect(began(gentleWhileWalking, Self.ruleOff).count == 1, "at \(rate) Hz: the rule, not another, stops it")
+        let afterPause = began(gentleAfterPause)
+        #expect(afterPause.count == 1 && afterPause.allSatisfy { $0 > 8 && $0 < 9 }, "at \(rate) Hz: \(afterPause)")
+        let vigorous = began(vigorousWhileWalking)
+        #expect(vigorous.count == 1 && vigorous.allSatisfy { $0 > 8 && $0 < 9 }, "at \(rate) Hz: \(vigorous)")
+    }
+
+    /// A recording that starts mid-walk: nothing is known of the first 4 s, so a shake then is
+    /// judged as usual; and a gap (a lost connection) forgets the walk.
+    @Test func historyStartsEmptyAndAGapForgetsIt() {
+        var m = Self.walking()
+        m.shakes = [Motion.Shake(start: 1, duration: 1, frequency: 4, amplitude: 1.5 * standardGravity,
+                                 direction: unit(1, 0.2, 0))]
+        let early = events(m.samples(duration: 3, rate: 100)).filter { $0.phase == .began }
+        #expect(early.count == 1)
+
+        m.shakes[0].start = 8
+        var samples = m.samples(duration: 11, rate: 100)
+        let walkOnly = samples.filter { $0.time < 7 }
+        // A 1 s hole in the stream at 6-7 s.
+        samples.removeAll { $0.time >= 6 && $0.time < 7 }
+        let resumed = events(samples).filter { $0.phase == .began }
+        #expect(resumed.count == 1, "after a gap the walk before it should not count")
+        #expect(events(walkOnly).isEmpty)
+    }
+
+    /// The history is kept in half-second blocks: `ongoingMotionSeconds` rounds up to whole
+    /// blocks, so 3.6 s behaves as 4 s, and a longer setting needs a longer walk.
+    @Test func longerSettingNeedsALongerWalk() {
+        var m = Self.walking()
+        m.shakes = [Motion.Shake(start: 5, duration: 1, frequency: 4, amplitude: 1.5 * standardGravity,
+                                 direction: unit(1, 0.2, 0))]
+        let samples = m.samples(duration: 8, rate: 100)
+        func began(_ seconds: Double) -> Int {
+            var configuration = ShakeConfiguration.medium
+            configuration.ongoingMotionSeconds = seconds
+            return events(samples, configuration: configuration).filter { $0.phase == .began }.count
+        }
+        #expect(began(3.6) == 0)
+        #expect(began(4) == 0)
+        #expect(began(8) == 1)
+        #expect(began(0) == 1)
+    }
+}
