@@ -99,8 +99,9 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// When none of the blocks completed in the last `ongoingMotionSeconds` is a pause, a shake
     /// may begin only once its peak reaches `ongoingMotionPeakAcceleration`. A hand that picks up
     /// a device and shakes it holds it nearly still first (every shake in the dev corpus has a
-    /// block under 0.2 m/s² in the 4 s before it); a walk never pauses (its blocks stay above
-    /// 2 m/s²), and a heel strike felt in a pocket can ring like a short shake.
+    /// block under 0.2 m/s² in the 4 s before it); a walk with the device in a pocket, bag or
+    /// armband does not pause (in the dev corpus, only while standing at its start and end), and
+    /// a heel strike felt in a pocket can ring like a short shake.
     public var ongoingMotionSeconds: Double
 
     /// A half-second block of samples is a pause when the standard deviation of `|a|` (the raw
@@ -111,7 +112,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// Peak linear acceleration a shake needs to begin during ongoing motion (see
     /// `ongoingMotionSeconds`), m/s². Default 25 m/s² (about 2.5 g): a vigorous shake while
     /// walking still counts, a heel strike's ring does not. At least `onsetAcceleration`;
-    /// `.infinity` means no shake begins during ongoing motion.
+    /// `.infinity` (or, in JSON, any value beyond the sensor's range such as 1e6) means no shake
+    /// begins during ongoing motion.
     public var ongoingMotionPeakAcceleration: Double
 
     /// Length of the blocks in which ongoing motion is judged, seconds.
