@@ -326,7 +326,7 @@ def rows(r):
          f"{r['replay_vs_pandas']:.2f}x" + spread(r, "replay", "pandas"), ">= 2x", yes(r["targets_met"]["replay"])),
         ("peak RSS, replay 100 MB", f"{r['peak_rss_bytes_100mb'] / 2**20:.1f} MiB", "", "", "", "", ""),
         ("peak RSS, replay 1 GB", f"{r['peak_rss_bytes_1gb'] / 2**20:.1f} MiB", "replay 100 MB",
-         f"{r['peak_rss_bytes_100mb'] / 2**20:.1f} MiB", f"{r['peak_rss_growth_1gb_vs_100mb']:.2f}x",
+         f"{r['peak_rss_bytes_100mb'] / 2**20:.1f} MiB", f"{r['peak_rss_growth_1gb_vs_100mb']:.3f}x",
          "<= 32 MiB, <= 1.1x", yes(r["targets_met"]["peak_rss"])),
         ("live CPU per M samples",
          "n/a" if r["live_cpu_seconds_per_million_samples"] is None

@@ -16,7 +16,10 @@ import ShakeDetection
     /// apart), then a slower rebound (−7.5 m/s², 0.12 s wide) 0.3 s after the strike. The ring is
     /// regular and linear and the rebound links it to the next step, so the whole walk is one
     /// chain. (The 40 ms smoothing lowers such narrow spikes by about a quarter: a ring of +15,
-    /// −14, +13, −12 m/s² no longer fires, but this slightly harder one still does.)
+    /// −14, +13, −12 m/s² no longer fires, but this slightly harder one still does.) The walk
+    /// here starts from rest, so the first steps fire before the ongoing-motion rule knows of a
+    /// walk; once a walk has gone on for 4 s the rule stops this ring
+    /// (`OngoingMotionTests.heelRingDuringAWalkDoesNotFire`).
     @Test(arguments: rates)
     func backPocketHeelRingGaitDoesNotFire(_ rate: Double) {
         let axis = unit(0, 0.3, 1)
