@@ -142,4 +142,19 @@ import Testing
         #expect(checker.problems.isEmpty, "\(checker.problems)")
         #expect(checker.began == 1)
     }
+
+    /// At 10¹⁷ s neighbouring times are 16 s apart, so `t + 0.5` (the end of an ongoing-motion
+    /// block) rounds to `t`: with gaps of up to 100 s allowed, every sample closes a block (of
+    /// one sample interval) and the stream goes on.
+    @Test func timesTooLargeForTheMotionBlocksDoNotHang() {
+        var configuration = ShakeConfiguration.medium
+        configuration.maximumGapSeconds = 100
+        var checker = Checker(configuration)
+        for i in 0..<100 {
+            let t = 1e17 + 16 * Double(i)
+            checker.feed(Sample(time: t, x: 5 * sin2pi(Double(i) / 3), y: 0, z: standardGravity))
+        }
+        #expect(checker.problems.isEmpty, "\(checker.problems)")
+        #expect(checker.began == 0)
+    }
 }
