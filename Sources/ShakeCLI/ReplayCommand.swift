@@ -88,33 +88,44 @@ enum ReplayCommand: ShakeCommand {
             } catch {
                 throw recordingFailure(error)
             }
-            let report = FileReport(
-                file: path, samples: result.sampleCount,
-                durationSeconds: (result.endTime ?? 0) - (result.startTime ?? 0),
-                shakes: result.events.filter { $0.phase == .began }.count,
-                events: result.events.map(EventReport.init))
-            // Text goes out file by file; only JSON (one object for all files) keeps the reports.
-            if wantsJSON(arguments) { reports.append(report) } else { io.out(text(report)) }
+            let shakes = result.events.filter { $0.phase == .began }.count
+            let duration = (result.endTime ?? 0) - (result.startTime ?? 0)
+            if wantsJSON(arguments) {
+                // JSON is one object for all files, so the reports are kept until the end.
+                reports.append(FileReport(
+                    file: path, samples: result.sampleCount, durationSeconds: duration,
+                    shakes: shakes, events: result.events.map(EventReport.init)))
+            } else {
+                // Text goes out file by file, its events in chunks, so that a long recording's
+                // events are not held twice more (as reports and as one string).
+                let noun = shakes == 1 ? "shake" : "shakes"
+                var text = "\(path): \(shakes) \(noun) in \(result.sampleCount) samples "
+                    + "(\(fixed(duration, 1)) s)\n"
+                if !result.events.isEmpty {
+                    text += "    time_s  event      start_s    end_s  peak_m/s²  reversals  axis\n"
+                }
+                for event in result.events {
+                    text += line(event)
+                    if text.utf8.count >= 1 << 16 {
+                        io.out(text)
+                        text = ""
+                    }
+                }
+                if !text.isEmpty { io.out(text) }
+            }
         }
         if wantsJSON(arguments) { io.out(jsonText(Report(files: reports))) }
         return ExitStatus.success
     }
 
-    static func text(_ report: FileReport) -> String {
-        let noun = report.shakes == 1 ? "shake" : "shakes"
-        var text = "\(report.file): \(report.shakes) \(noun) in \(report.samples) samples "
-            + "(\(fixed(report.durationSeconds, 1)) s)\n"
-        guard !report.events.isEmpty else { return text }
-        text += "    time_s  event      start_s    end_s  peak_m/s²  reversals  axis\n"
-        for event in report.events {
-            var line = fixed(event.time, 3).leftPadded(10) + "  " + event.phase.padding(toLength: 9)
-            line += fixed(event.start, 3).leftPadded(9) + fixed(event.end, 3).leftPadded(9)
-            line += fixed(event.peak, 1).leftPadded(11) + String(event.reversals).leftPadded(11)
-            line += "     " + event.axis
-            if let reason = event.reason { line += "  (\(reason))" }
-            text += line + "\n"
-        }
-        return text
+    /// One event as a row of the text table, with its line end.
+    static func line(_ event: ShakeEvent) -> String {
+        var line = fixed(event.time, 3).leftPadded(10) + "  " + event.phase.rawValue.padding(toLength: 9)
+        line += fixed(event.startTime, 3).leftPadded(9) + fixed(event.endTime, 3).leftPadded(9)
+        line += fixed(event.peakAcceleration, 1).leftPadded(11) + String(event.reversals).leftPadded(11)
+        line += "     " + event.dominantAxis.rawValue
+        if let reason = event.cancellationReason { line += "  (\(reason.rawValue))" }
+        return line + "\n"
     }
 }
 
