@@ -119,7 +119,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// Length of the blocks in which ongoing motion is judged, seconds.
     public static let motionBlockSeconds = 0.5
 
-    /// Largest accepted `ongoingMotionSeconds`, seconds (the detector remembers 60 blocks).
+    /// Largest accepted `ongoingMotionSeconds`, seconds (60 blocks; the detector keeps a 64-block
+    /// history).
     public static let longestOngoingMotionSeconds = 30.0
 
     /// `ongoingMotionSeconds` as a number of whole blocks, rounded up (0 when the rule is off).
