@@ -13,8 +13,10 @@ enum PlotCommand: ShakeCommand {
             thresholds as dashed lines (and the sensor saturation level on the raw panel); gravity \
             is estimated by a one-pole low-pass with the configuration's gravity time constant. \
             Labelled shakes (shake=1) are shaded bands; the shakes the detector finds are \
-            markers with their times (began ▲, ended ▼, cancelled ✕). With --detector seismic the \
-            markers are the Seismic baseline's and no thresholds are drawn (its threshold applies to \
+            markers with their times (began ▲, ended ▼, cancelled ✕). Grey bands on the linear panel \
+            mark ongoing motion (a walk or run without a half-second pause: a shake then needs the \
+            configuration's ongoingMotionPeakAcceleration to begin). With --detector seismic the \
+            markers are the Seismic baseline's and no thresholds or bands are drawn (its threshold applies to \
             |a| with gravity, on no panel). The detector runs over the whole \
             recording; --from and --to only choose what is drawn. Long recordings are drawn as the \
             minimum and maximum of each pixel column. The SVG is self-contained (no fonts, no scripts).
@@ -94,6 +96,8 @@ enum PlotCommand: ShakeCommand {
         if case .seismic = selected {
             plot.thresholds = []
             plot.saturation = nil
+        } else {
+            plot.ongoingMotion = RecordingPlot.ongoingMotion(samples, configuration: configuration)
         }
         plot.from = from
         plot.to = to

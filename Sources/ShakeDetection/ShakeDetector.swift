@@ -159,6 +159,12 @@ public struct ShakeDetector: Sendable {
     /// True between `began` and the matching `ended` or `cancelled`.
     public var isShaking: Bool { shaking }
 
+    /// True while the device has been in *ongoing motion* (no pause in the last
+    /// `ongoingMotionSeconds`, see `ShakeConfiguration`): a shake needs a peak of
+    /// `ongoingMotionPeakAcceleration` to begin. For a hint such as "shake harder while walking",
+    /// or to draw when the rule applied (`shake plot`). Always false when the rule is off.
+    public var isInOngoingMotion: Bool { inOngoingMotion }
+
     /// Forgets everything (filters, half-waves, shake in progress, refractory period) without
     /// emitting an event. The next sample starts the filters afresh.
     public mutating func reset() {

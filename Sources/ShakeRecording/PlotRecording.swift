@@ -11,6 +11,16 @@ public struct PlotThreshold: Sendable, Hashable {
     }
 }
 
+/// A span of ongoing motion, s.
+public struct OngoingMotionSpan: Sendable, Hashable {
+    public var start: Double
+    public var end: Double
+    public init(start: Double, end: Double) {
+        self.start = start
+        self.end = end
+    }
+}
+
 /// A picture of a recording as a self-contained SVG, for `shake plot`.
 ///
 /// Two stacked panels over a shared time axis (seconds):
@@ -24,7 +34,9 @@ public struct PlotThreshold: Sendable, Hashable {
 /// When `saturation` is set, the raw panel shows ±saturation as dotted lines.
 ///
 /// Labelled shakes (runs of `shake = 1`) are shaded bands across both panels; the detector's
-/// events are markers with their times: `began` ▲, `ended` ▼, `cancelled` ✕.
+/// events are markers with their times: `began` ▲, `ended` ▼, `cancelled` ✕. Spans of ongoing
+/// motion (when a shake needs `ongoingMotionPeakAcceleration` to begin) are grey bands on the
+/// linear-acceleration panel.
 /// Long recordings are drawn as the minimum and maximum of each pixel column, so the file
 /// stays small (about 150 kB at most) whatever the sample count.
 public struct RecordingPlot: Sendable {
@@ -36,6 +48,8 @@ public struct RecordingPlot: Sendable {
     public var labels: [Bool]?
     public var events: [ShakeEvent]
     public var thresholds: [PlotThreshold]
+    /// Spans `(start, end)` of ongoing motion, s (see `ongoingMotion(_:configuration:)`).
+    public var ongoingMotion: [OngoingMotionSpan] = []
     /// Raw-axis saturation level drawn as ±lines on the raw panel, m/s²; nil: none.
     public var saturation: Double?
     /// Time constant of the plot's gravity low-pass, s. Default 0.5.
@@ -90,6 +104,25 @@ public struct RecordingPlot: Sendable {
         }
     }
 
+    /// The spans in which a detector with `configuration` saw ongoing motion, from the first
+    /// sample that did to the first that did not (or the last sample), s.
+    public static func ongoingMotion(_ samples: [Sample], configuration: ShakeConfiguration) -> [OngoingMotionSpan] {
+        var detector = ShakeDetector(configuration: configuration)
+        var spans: [OngoingMotionSpan] = []
+        var start: Double?
+        for sample in samples {
+            _ = detector.process(sample)
+            let moving = detector.isInOngoingMotion
+            if moving && start == nil { start = sample.time }
+            if !moving, let begun = start {
+                spans.append(OngoingMotionSpan(start: begun, end: sample.time))
+                start = nil
+            }
+        }
+        if let start, let last = samples.last { spans.append(OngoingMotionSpan(start: start, end: last.time)) }
+        return spans
+    }
+
     /// Labelled shake runs `(start, end)` in seconds (first and last `shake = 1` sample).
     static func runs(samples: [Sample], labels: [Bool]) -> [(start: Double, end: Double)] {
         var runs: [(Double, Double)] = []
@@ -110,7 +143,7 @@ public struct RecordingPlot: Sendable {
     // MARK: Drawing
 
     static let colors = (x: "#d62728", y: "#2ca02c", z: "#1f77b4", linear: "#5b2a86", threshold: "#e6550d", secondThreshold: "#fd8d3c",
-                         band: "#fdd835", began: "#1a9850", ended: "#2166ac", cancelled: "#777777")
+                         band: "#fdd835", ongoing: "#7f7f7f", began: "#1a9850", ended: "#2166ac", cancelled: "#777777")
 
     public func svg() -> String {
         let height = 676.0
@@ -145,6 +178,14 @@ public struct RecordingPlot: Sendable {
                                  ("height", PlotSVG.n(panel2.top + panel2.height - panel1.top)),
                                  ("fill", Self.colors.band), ("fill-opacity", "0.3"), ("class", "shake-band")])
             }
+        }
+
+        // Ongoing motion: grey bands on the linear-acceleration panel.
+        for span in ongoingMotion where span.end >= start && span.start <= end {
+            let x1 = xPosition(max(span.start, start)), x2 = xPosition(min(span.end, end))
+            svg.raw("rect", [("x", PlotSVG.n(x1)), ("y", PlotSVG.n(panel2.top)),
+                             ("width", PlotSVG.n(max(1, x2 - x1))), ("height", PlotSVG.n(panel2.height)),
+                             ("fill", Self.colors.ongoing), ("fill-opacity", "0.18"), ("class", "ongoing-motion")])
         }
 
         // Panel 1: raw axes.
@@ -267,6 +308,12 @@ public struct RecordingPlot: Sendable {
             item("labelled shake") {
                 $0.raw("rect", [("x", PlotSVG.n($1)), ("y", PlotSVG.n(y - 7)), ("width", "20"), ("height", "14"),
                                 ("fill", Self.colors.band), ("fill-opacity", "0.45")])
+            }
+        }
+        if !ongoingMotion.isEmpty {
+            item("ongoing motion") {
+                $0.raw("rect", [("x", PlotSVG.n($1)), ("y", PlotSVG.n(y - 7)), ("width", "20"), ("height", "14"),
+                                ("fill", Self.colors.ongoing), ("fill-opacity", "0.35")])
             }
         }
         item("shake began") {

@@ -50,6 +50,22 @@ import Testing
         #expect((counts["event-began"] ?? 0) >= 2)
     }
 
+    /// Ongoing motion is drawn as grey bands: along a walk (from 4 s after it starts, when the
+    /// rule takes effect), not between shakes made from rest.
+    @Test func drawsOngoingMotionAlongAWalkOnly() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        func bands(_ fixture: String) throws -> Int {
+            let output = folder.path + "/\(fixture).svg"
+            let run = CapturedRun(["plot", repositoryRoot + "/Fixtures/\(fixture)", "-o", output])
+            #expect(run.status == 0, "\(run.err)")
+            let data = try #require(FileManager.default.contents(atPath: output))
+            return try #require(ClassCounter.parse(data))["ongoing-motion"] ?? 0
+        }
+        #expect(try bands("walking_pocket_100hz.csv") >= 1)
+        #expect(try bands("shakes_100hz.csv") == 0)
+    }
+
     /// `--detector seismic` draws the baseline's events (as `replay --detector seismic` reports
     /// them) and none of ShakeKit's thresholds.
     @Test func drawsTheSeismicBaselinesShakes() throws {

@@ -110,4 +110,18 @@ import ShakeDetection
         #expect(began(8) == 1)
         #expect(began(0) == 1)
     }
+
+    /// `isInOngoingMotion` turns on 4 s into a walk (at the first block boundary after it) and
+    /// off with the first still half-second after it; never with the rule off.
+    @Test func isInOngoingMotionFollowsTheWalk() {
+        let samples = Self.walking(until: 10).samples(duration: 14, rate: 100)
+        func onTimes(_ configuration: ShakeConfiguration) -> [Double] {
+            var detector = ShakeDetector(configuration: configuration)
+            return samples.filter { _ = detector.process($0); return detector.isInOngoingMotion }.map(\.time)
+        }
+        let on = onTimes(.medium)
+        #expect((on.first ?? 0) >= 4 && (on.first ?? 0) <= 4.6, "first \(String(describing: on.first))")
+        #expect((on.last ?? 0) >= 10 && (on.last ?? 0) <= 11, "last \(String(describing: on.last))")
+        #expect(onTimes(Self.ruleOff).isEmpty)
+    }
 }

@@ -131,3 +131,25 @@ final class SVGElements: NSObject, XMLParserDelegate {
         #expect((3...12).contains(scale.ticks.count))
     }
 }
+
+@Suite struct OngoingMotionSpanTests {
+    /// The synthesized walk of `Fixtures/walking_pocket_100hz.csv`: standing 2 s, walking until
+    /// 28 s, standing 2 s. Ongoing motion starts once 4 s of the walk have gone by without a pause
+    /// and ends with the first still half-second after it.
+    @Test func spansCoverTheWalkFromItsFifthSecond() throws {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        var reader = try RecordingReader(path: url.path + "/Fixtures/walking_pocket_100hz.csv")
+        var samples: [Sample] = []
+        while let row = try reader.next() { samples.append(row.sample) }
+        let spans = RecordingPlot.ongoingMotion(samples, configuration: .medium)
+        #expect(spans.count == 1, "\(spans)")
+        let span = try #require(spans.first)
+        #expect(span.start >= 6 && span.start <= 7, "\(span)")
+        #expect(span.end >= 28 && span.end <= 29.5, "\(span)")
+
+        var off = ShakeConfiguration.medium
+        off.ongoingMotionSeconds = 0
+        #expect(RecordingPlot.ongoingMotion(samples, configuration: off).isEmpty)
+    }
+}
