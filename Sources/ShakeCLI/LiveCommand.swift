@@ -10,7 +10,9 @@ enum LiveCommand: ShakeCommand {
         abstract: "Detect shakes on a live IIO accelerometer.",
         discussion: """
             Prints each shake event as it happens (times in seconds from the first sample, peak in \
-            m/s² with gravity removed) and, on a terminal, a status line on stderr. Runs until \
+            m/s² with gravity removed) and, on a terminal, a status line on stderr (time, |a|, \
+            shaking or not, shakes so far, and during ongoing motion such as walking the peak a \
+            shake then needs). Runs until \
             --duration, Ctrl-C or SIGTERM (exit 0), or until the device vanishes or stalls (exit 74; \
             with --reconnect it waits for the device to come back, cancelling a shake in progress).
             """,
@@ -108,8 +110,12 @@ enum LiveCommand: ShakeCommand {
             let now = AccelerometerReaderClock.now()
             if io.errIsTerminal && now - lastStatus >= 0.2 {
                 lastStatus = now
+                // Ongoing motion (a walk, a run) raises the peak a shake needs: say so, for tuning.
+                let motion = detector.isInOngoingMotion
+                    ? "  ongoing motion: a shake needs \(fixed(detector.configuration.ongoingMotionPeakAcceleration, 0)) m/s²"
+                    : ""
                 io.err("\r\(fixed(sample.time, 1)) s  |a| \(fixed(sample.magnitude, 1)) m/s²  "
-                    + "\(detector.isShaking ? "SHAKING" : "still  ")  shakes: \(shakes)\u{1B}[K")
+                    + "\(detector.isShaking ? "SHAKING" : "still  ")  shakes: \(shakes)\(motion)\u{1B}[K")
             }
             return event
         }
