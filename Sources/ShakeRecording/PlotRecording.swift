@@ -11,16 +11,6 @@ public struct PlotThreshold: Sendable, Hashable {
     }
 }
 
-/// A span of ongoing motion, s.
-public struct OngoingMotionSpan: Sendable, Hashable {
-    public var start: Double
-    public var end: Double
-    public init(start: Double, end: Double) {
-        self.start = start
-        self.end = end
-    }
-}
-
 /// A picture of a recording as a self-contained SVG, for `shake plot`.
 ///
 /// Two stacked panels over a shared time axis (seconds):
@@ -48,8 +38,8 @@ public struct RecordingPlot: Sendable {
     public var labels: [Bool]?
     public var events: [ShakeEvent]
     public var thresholds: [PlotThreshold]
-    /// Spans `(start, end)` of ongoing motion, s (see `ongoingMotion(_:configuration:)`).
-    public var ongoingMotion: [OngoingMotionSpan] = []
+    /// Spans of ongoing motion, s (see `ongoingMotion(_:configuration:)`).
+    public var ongoingMotion: [ClosedRange<Double>] = []
     /// Raw-axis saturation level drawn as ±lines on the raw panel, m/s²; nil: none.
     public var saturation: Double?
     /// Time constant of the plot's gravity low-pass, s. Default 0.5.
@@ -106,20 +96,22 @@ public struct RecordingPlot: Sendable {
 
     /// The spans in which a detector with `configuration` saw ongoing motion, from the first
     /// sample that did to the first that did not (or the last sample), s.
-    public static func ongoingMotion(_ samples: [Sample], configuration: ShakeConfiguration) -> [OngoingMotionSpan] {
+    public static func ongoingMotion(_ samples: [Sample], configuration: ShakeConfiguration) -> [ClosedRange<Double>] {
         var detector = ShakeDetector(configuration: configuration)
-        var spans: [OngoingMotionSpan] = []
+        var spans: [ClosedRange<Double>] = []
         var start: Double?
+        // min and max: a span stays well-formed even if the samples' times go backwards.
+        func span(_ a: Double, _ b: Double) -> ClosedRange<Double> { min(a, b)...max(a, b) }
         for sample in samples {
             _ = detector.process(sample)
             let moving = detector.isInOngoingMotion
             if moving && start == nil { start = sample.time }
             if !moving, let begun = start {
-                spans.append(OngoingMotionSpan(start: begun, end: sample.time))
+                spans.append(span(begun, sample.time))
                 start = nil
             }
         }
-        if let start, let last = samples.last { spans.append(OngoingMotionSpan(start: start, end: last.time)) }
+        if let start, let last = samples.last { spans.append(span(start, last.time)) }
         return spans
     }
 
@@ -181,8 +173,8 @@ public struct RecordingPlot: Sendable {
         }
 
         // Ongoing motion: grey bands on the linear-acceleration panel.
-        for span in ongoingMotion where span.end >= start && span.start <= end {
-            let x1 = xPosition(max(span.start, start)), x2 = xPosition(min(span.end, end))
+        for span in ongoingMotion where span.upperBound >= start && span.lowerBound <= end {
+            let x1 = xPosition(max(span.lowerBound, start)), x2 = xPosition(min(span.upperBound, end))
             svg.raw("rect", [("x", PlotSVG.n(x1)), ("y", PlotSVG.n(panel2.top)),
                              ("width", PlotSVG.n(max(1, x2 - x1))), ("height", PlotSVG.n(panel2.height)),
                              ("fill", Self.colors.ongoing), ("fill-opacity", "0.18"), ("class", "ongoing-motion")])

@@ -145,8 +145,8 @@ final class SVGElements: NSObject, XMLParserDelegate {
         let spans = RecordingPlot.ongoingMotion(samples, configuration: .medium)
         #expect(spans.count == 1, "\(spans)")
         let span = try #require(spans.first)
-        #expect(span.start >= 6 && span.start <= 7, "\(span)")
-        #expect(span.end >= 28 && span.end <= 29.5, "\(span)")
+        #expect(span.lowerBound >= 6 && span.lowerBound <= 7, "\(span)")
+        #expect(span.upperBound >= 28 && span.upperBound <= 29.5, "\(span)")
 
         var off = ShakeConfiguration.medium
         off.ongoingMotionSeconds = 0
