@@ -28,7 +28,7 @@ struct MovingAverage: Sendable {
     @usableFromInline var count = 0
     @usableFromInline var oldestStart = 0.0  // start of the oldest interval, s
     @usableFromInline var sumX = 0.0, sumY = 0.0, sumZ = 0.0  // Σ value · duration, stored intervals
-    @usableFromInline var untilRecompute = 256
+    @usableFromInline var untilRecompute = MovingAverage.capacity
 
     @usableFromInline init(window: Double) {
         self.window = window

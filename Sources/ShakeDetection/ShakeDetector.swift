@@ -132,15 +132,14 @@ public struct ShakeDetector: Sendable {
     // Ongoing motion (see `ShakeConfiguration.ongoingMotionSeconds`). The current block's
     // time-weighted sums of |a| − `motionReference` (|a| of its first sample, so that the
     // variance is not the small difference of two large numbers), and one bit per completed
-    // block, newest in bit 0: 1 when it was not a pause.
+    // block, newest in bit 0: 1 when it was not a pause. Blocks not yet seen since the filters
+    // started read as pauses, so nothing counts as ongoing motion until enough have been seen.
     @usableFromInline var motionBlockEnd = Double.infinity
     @usableFromInline var motionReference = 0.0
     @usableFromInline var motionSum = 0.0, motionSquares = 0.0  // m/s² · s, (m/s²)² · s
     private var motionBlockStart = 0.0
     private var motionHistory: UInt64 = 0
-    private var motionBlocksSeen = 0  // completed blocks since the filters started, at most 64
-    private let ongoingMotionBlocks: Int  // 0 when the rule is off
-    private let ongoingMotionMask: UInt64  // the last `ongoingMotionBlocks` bits
+    private let ongoingMotionMask: UInt64  // the last `ongoingMotionBlocks` bits; 0: rule off
     private let pauseVariance: Double  // (m/s²)²
     private let ongoingPeakSquared: Double  // (m/s²)²
 
@@ -150,8 +149,8 @@ public struct ShakeDetector: Sendable {
         onsetSquared = configuration.onsetAcceleration * configuration.onsetAcceleration
         releaseSquared = configuration.releaseAcceleration * configuration.releaseAcceleration
         smoother = MovingAverage(window: configuration.smoothingWindowSeconds)
-        ongoingMotionBlocks = configuration.ongoingMotionBlocks
-        ongoingMotionMask = ongoingMotionBlocks >= 64 ? ~0 : (1 << UInt64(ongoingMotionBlocks)) - 1
+        let blocks = configuration.ongoingMotionBlocks
+        ongoingMotionMask = blocks >= 64 ? ~0 : (1 << UInt64(blocks)) - 1
         pauseVariance = configuration.pauseDeviationAcceleration * configuration.pauseDeviationAcceleration
         ongoingPeakSquared = configuration.ongoingMotionPeakAcceleration * configuration.ongoingMotionPeakAcceleration
     }
@@ -210,7 +209,7 @@ public struct ShakeDetector: Sendable {
         lastTime = t
 
         // 0. Ongoing motion: the spread of |a| in half-second blocks.
-        let magnitude = (sample.x * sample.x + sample.y * sample.y + sample.z * sample.z).squareRoot()
+        let magnitude = sample.magnitude
         let deviation = magnitude - motionReference
         motionSum += deviation * dt
         motionSquares += deviation * deviation * dt
@@ -397,8 +396,7 @@ public struct ShakeDetector: Sendable {
         momentTime = sample.time
         gx = sample.x; gy = sample.y; gz = sample.z
         smoother.restart(at: sample.time)
-        let magnitude = (sample.x * sample.x + sample.y * sample.y + sample.z * sample.z).squareRoot()
-        startMotionBlock(at: sample.time, magnitude: magnitude)
+        startMotionBlock(at: sample.time, magnitude: sample.magnitude)
     }
 
     /// The sample at `t` (with `|a|` = `magnitude`) completes the current half-second block:
@@ -410,7 +408,6 @@ public struct ShakeDetector: Sendable {
             let mean = motionSum / length
             let moving = motionSquares / length - mean * mean > pauseVariance
             motionHistory = motionHistory << 1 | (moving ? 1 : 0)
-            motionBlocksSeen = min(motionBlocksSeen + 1, 64)
         }
         startMotionBlock(at: t, magnitude: magnitude)
     }
@@ -425,11 +422,10 @@ public struct ShakeDetector: Sendable {
 
     /// The device has moved without a pause through every block of the last
     /// `ongoingMotionSeconds` (see `ShakeConfiguration.ongoingMotionSeconds`). False while fewer
-    /// blocks than that have been seen since the filters started: nothing is known yet.
+    /// blocks than that have been seen since the filters started (their bits are still 0).
     private var inOngoingMotion: Bool {
         @inline(__always) get {
-            ongoingMotionBlocks > 0 && motionBlocksSeen >= ongoingMotionBlocks
-                && motionHistory & ongoingMotionMask == ongoingMotionMask
+            ongoingMotionMask != 0 && motionHistory & ongoingMotionMask == ongoingMotionMask
         }
     }
 

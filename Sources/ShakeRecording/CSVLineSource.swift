@@ -87,7 +87,7 @@ final class CSVLineSource {
     /// Bytes after `capacity` that may be read (never written) by word loads: zeros. As many as
     /// `DecimalParser.plainReadBytes`, so a number starting anywhere up to the end of the bytes
     /// read can be tried by `DecimalParser.parsePlain` without a bounds test.
-    static let slackBytes = 24
+    static let slackBytes = DecimalParser.plainReadBytes
 
     private static func allocateBuffer(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
         // Only the slack is initialised: untouched pages of a large buffer are never faulted in,
@@ -97,7 +97,7 @@ final class CSVLineSource {
         return buffer
     }
 
-    /// End of the memory that may be read: any line's bytes and at least `slackBytes` (24) more
+    /// End of the memory that may be read: any line's bytes and at least `slackBytes` more
     /// can be loaded at once (beyond the line they are unrelated bytes, which callers mask off).
     let readableEnd: UnsafePointer<UInt8>
 

@@ -75,7 +75,7 @@ enum DecimalParser {
     }
 
     /// Bytes from a number's start that `parsePlain` may load: `readable - start` must be at least
-    /// this (`CSVLineSource.slackBytes` is as large).
+    /// this (`CSVLineSource.slackBytes` is this value).
     static let plainReadBytes = 24
 
     /// `word` with ASCII digits turned into their values 0…9 (other bytes become 10…255).

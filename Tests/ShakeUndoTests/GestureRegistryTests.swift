@@ -44,8 +44,6 @@ import ShakeUndo
         }
     }
 
-    /// Counts how many claimers believe they own the gesture at the same moment.
-
     @Test func claimsAndReleasesFromFiveThousandTasksNeverOverlap() async {
         let registry = GestureRegistry()
         let counter = HolderCounter()
