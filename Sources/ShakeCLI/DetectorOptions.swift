@@ -84,13 +84,14 @@ enum SelectedDetector: Sendable {
         return events
     }
 
-    /// Streams `path` through a fresh copy of this detector.
-    func replay(path: String, options: CSVImportOptions) throws -> RecordingReplay.Result {
+    /// Streams `path` through a fresh copy of this detector (parsing on a thread of its own with
+    /// `readAhead`: see `RecordingReplay.run`).
+    func replay(path: String, options: CSVImportOptions, readAhead: Bool = false) throws -> RecordingReplay.Result {
         switch self {
         case .shakeKit(var detector):
-            return try RecordingReplay.run(path: path, options: options, detector: &detector)
+            return try RecordingReplay.run(path: path, options: options, detector: &detector, readAhead: readAhead)
         case .seismic(var detector):
-            return try RecordingReplay.run(path: path, options: options, detector: &detector)
+            return try RecordingReplay.run(path: path, options: options, detector: &detector, readAhead: readAhead)
         }
     }
 }

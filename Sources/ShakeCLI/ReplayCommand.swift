@@ -84,7 +84,8 @@ enum ReplayCommand: ShakeCommand {
         for path in arguments.positionals {
             let result: RecordingReplay.Result
             do {
-                result = try chosen.replay(path: path, options: options)
+                // Files one after another, each parsed on a second thread beside the detector.
+                result = try chosen.replay(path: path, options: options, readAhead: true)
             } catch {
                 throw recordingFailure(error)
             }

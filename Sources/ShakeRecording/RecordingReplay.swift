@@ -13,22 +13,63 @@ public enum RecordingReplay {
         /// Time of the first and last sample, seconds.
         public var startTime: Double?
         public var endTime: Double?
+
+        @usableFromInline init(
+            path: String, events: [ShakeEvent], counts: EvaluationCounts?, sampleCount: Int,
+            startTime: Double?, endTime: Double?
+        ) {
+            self.path = path
+            self.events = events
+            self.counts = counts
+            self.sampleCount = sampleCount
+            self.startTime = startTime
+            self.endTime = endTime
+        }
     }
 
     /// Replays `path` through `detector` in constant memory (plus the events).
     ///
     /// At the end of the file a shake still in progress is cancelled with reason `interrupted`.
+    ///
+    /// With `readAhead`, the file is parsed on a thread of its own, a few thousand samples ahead
+    /// of the detector (`RecordingReadAhead`): on two cores the detector then runs beside the
+    /// parser, for under 1 MB more memory. Leave it off when replaying several files at once on all cores.
+    ///
+    /// Inlinable so that the caller's loop is specialized for its detector type (a generic call
+    /// across modules would reach `process(_:)` through a witness table on every sample).
+    @inlinable
     public static func run<Detector: ShakeDetecting>(
-        path: String, options: CSVImportOptions = .canonical, detector: inout Detector
+        path: String, options: CSVImportOptions = .canonical, detector: inout Detector,
+        readAhead: Bool = false
     ) throws -> Result {
-        var reader = try RecordingReader(path: path, options: options)
-        var scorer = ShakeScorer()
-        var events: [ShakeEvent] = []
-        var labelled: Bool?
-        var count = 0
-        var first: Double?
-        var last: Double?
-        while let labelledSample = try reader.next() {
+        var replay = Accumulator()
+        if readAhead {
+            let reader = RecordingReadAhead(path: path, options: options)
+            while let batch = try reader.next() {
+                for labelledSample in batch { replay.add(labelledSample, to: &detector) }
+            }
+        } else {
+            var reader = try RecordingReader(path: path, options: options)
+            while let labelledSample = try reader.next() { replay.add(labelledSample, to: &detector) }
+        }
+        if let last = replay.last, let event = detector.interrupt(at: last) { replay.events.append(event) }
+        return Result(path: path, events: replay.events, counts: replay.labelled == true ? replay.scorer.finish() : nil,
+                      sampleCount: replay.count, startTime: replay.first, endTime: replay.last)
+    }
+
+    /// What `run` keeps while it streams.
+    @usableFromInline struct Accumulator {
+        @usableFromInline var scorer = ShakeScorer()
+        @usableFromInline var events: [ShakeEvent] = []
+        @usableFromInline var labelled: Bool?
+        @usableFromInline var count = 0
+        @usableFromInline var first: Double?
+        @usableFromInline var last: Double?
+
+        @inlinable init() {}
+
+        @inlinable @inline(__always)
+        mutating func add<Detector: ShakeDetecting>(_ labelledSample: LabeledSample, to detector: inout Detector) {
             let sample = labelledSample.sample
             if labelled == nil { labelled = labelledSample.isShake != nil }
             if let isShake = labelledSample.isShake { scorer.addSample(time: sample.time, isShake: isShake) }
@@ -40,8 +81,5 @@ public enum RecordingReplay {
             last = sample.time
             count += 1
         }
-        if let last, let event = detector.interrupt(at: last) { events.append(event) }
-        return Result(path: path, events: events, counts: labelled == true ? scorer.finish() : nil,
-                      sampleCount: count, startTime: first, endTime: last)
     }
 }

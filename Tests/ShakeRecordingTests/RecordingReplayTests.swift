@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import ShakeDetection
+@testable import ShakeRecording
+
+/// `RecordingReplay.run` with `readAhead` (the file parsed on a second thread, as `shake replay`
+/// does) must give exactly what the plain loop gives: the same events, scores and sample count,
+/// and the same error, after the same samples, for a bad file.
+@Suite struct RecordingReplayTests {
+    static func fixture(_ name: String) -> String {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path + "/Fixtures/" + name
+    }
+
+    static func replay(_ path: String, readAhead: Bool) throws -> RecordingReplay.Result {
+        var detector = ShakeDetector()
+        return try RecordingReplay.run(path: path, detector: &detector, readAhead: readAhead)
+    }
+
+    /// 20,800 samples (five batches and a part) and 4,200 (one batch and a part).
+    @Test(arguments: ["same_motion_1600hz.csv", "mixed_100hz.csv"])
+    func readAheadGivesTheSameResult(name: String) throws {
+        let plain = try Self.replay(Self.fixture(name), readAhead: false)
+        let ahead = try Self.replay(Self.fixture(name), readAhead: true)
+        #expect(plain.sampleCount > RecordingReadAhead.batchSize)
+        #expect(plain.events.contains { $0.phase == .began })
+        #expect(ahead.events == plain.events)
+        #expect(ahead.sampleCount == plain.sampleCount)
+        #expect(ahead.startTime == plain.startTime)
+        #expect(ahead.endTime == plain.endTime)
+        #expect(ahead.counts == plain.counts)
+        #expect(ahead.counts != nil)
+    }
+
+    /// A bad number on line 9,000, after two whole batches: the same error, naming line and column.
+    @Test func readAheadThrowsTheReadersErrorFromLateInTheFile() throws {
+        var lines = try String(contentsOfFile: Self.fixture("same_motion_1600hz.csv"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var fields = lines[8_999].split(separator: ",").map(String.init)
+        fields[2] = "1.2.3"
+        lines[8_999] = fields.joined(separator: ",")
+        let path = NSTemporaryDirectory() + "/shakekit-replay-\(UUID().uuidString).csv"
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let plainError = #expect(throws: RecordingError.self) { try Self.replay(path, readAhead: false) }
+        let aheadError = #expect(throws: RecordingError.self) { try Self.replay(path, readAhead: true) }
+        #expect(aheadError?.description == plainError?.description)
+        #expect(aheadError?.description.contains(":9000:") == true, "\(String(describing: aheadError))")
+    }
+
+    @Test func readAheadThrowsTheSameErrorForAMissingFile() throws {
+        let path = NSTemporaryDirectory() + "/shakekit-no-such-\(UUID().uuidString).csv"
+        let plainError = #expect(throws: RecordingError.self) { try Self.replay(path, readAhead: false) }
+        let aheadError = #expect(throws: RecordingError.self) { try Self.replay(path, readAhead: true) }
+        #expect(aheadError != nil)
+        #expect(aheadError?.description == plainError?.description)
+    }
+
+    /// A caller that stops reading early lets the parsing thread go: it closes the file instead of
+    /// waiting for room in the queue for ever.
+    @Test func abandoningTheReadAheadClosesTheFile() async throws {
+        // A copy of its own: other tests may have the fixture open at the same time.
+        let name = "shakekit-abandon-\(UUID().uuidString).csv"
+        let path = NSTemporaryDirectory() + "/" + name
+        try FileManager.default.copyItem(atPath: Self.fixture("same_motion_1600hz.csv"), toPath: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func openCount() -> Int {
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return descriptors.filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))?
+                    .hasSuffix("/" + name) == true
+            }.count
+        }
+        #expect(openCount() == 0)
+        do {
+            let reader = RecordingReadAhead(path: path, options: .canonical)
+            let first = try reader.next()
+            #expect(first?.count == RecordingReadAhead.batchSize)
+            // The thread has parsed ahead and now waits for room with the file open.
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(openCount() == 1)
+        }
+        var waited = 0
+        while openCount() > 0 && waited < 100 {
+            try await Task.sleep(for: .milliseconds(20))
+            waited += 1
+        }
+        #expect(openCount() == 0, "the parsing thread still holds \(path) open")
+    }
+}
