@@ -30,7 +30,9 @@
 ///    `maximumReversalIntervalSeconds` apart. It is tested on every sample while its peak grows
 ///    (so a link is recognised as soon as the half-wave is clearly opposite) and once more with
 ///    the interpolated peak. A half-wave that ends without linking starts a new chain.
-/// 4. **Began**: when a chain holds `minimumHalfWaves` linked half-waves and the exponentially
+/// 4. **Began**: on a half-wave of a chain that is still open (the half-wave has linked to the
+///    chain, or may still link: its peak lies within `maximumReversalIntervalSeconds` of the
+///    last one), when the chain holds `minimumHalfWaves` linked half-waves and the exponentially
 ///    weighted second-moment matrix of `l` (`linearityTimeConstantSeconds`; samples with
 ///    `|l| ≤ releaseAcceleration` outside half-waves and shakes only decay it) has
 ///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait), the
@@ -321,9 +323,10 @@ public struct ShakeDetector: Sendable {
         testReversal()
 
         // 4. Began. The chain's totals include its half-waves that have closed; add the open
-        // one if it belongs to the chain.
+        // one if it belongs to the chain. A half-wave too late to link has no chain: the one
+        // before it ended, and its count, rhythm and start must not make this one a shake.
         let open = inHalfWave && linked ? 1.0 : 0.0
-        if (inHalfWave || linkedBeforeClosing) && !shaking && !exhausted
+        if ((inHalfWave && (linked || linkable)) || linkedBeforeClosing) && !shaking && !exhausted
             && chainCount >= configuration.minimumHalfWaves
             && t >= refractoryUntil
             && chainLongestInterval <= configuration.maximumIntervalRatio * chainShortestInterval

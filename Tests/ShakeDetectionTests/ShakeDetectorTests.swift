@@ -135,6 +135,24 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(events(gait(spacing: [0.09, 0.09, 0.09]).samples(duration: 20, rate: 100)).first?.phase == .began)
     }
 
+    /// A chain that ended does not lend its half-waves to later motion: a figure-eight stirring
+    /// (4 Hz along x with 2 Hz along y: reversals that link, but a path far from a line) and,
+    /// after a second of stillness, one quick straight move (accelerate, brake). Neither is a
+    /// shake. The move's first half-wave is too late to link to the stirring's chain, so a shake
+    /// must not begin on it, however straight the recent motion has become.
+    @Test(arguments: [50.0, 100, 400])
+    func anEndedChainDoesNotFireOnALaterMove(rate: Double) {
+        let stir: [Motion.Shake] = [
+            .init(start: 1, duration: 1, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0)),
+            .init(start: 1, duration: 1, frequency: 2, amplitude: 1.6 * standardGravity, direction: (0, 1, 0)),
+        ]
+        let move = (start: 3.0, duration: 0.3, amplitude: 2.5 * standardGravity, direction: unit(0, 0.3, 1))
+        #expect(events(Motion(shakes: stir).samples(duration: 5, rate: rate)).isEmpty)
+        #expect(events(Motion(moves: [move]).samples(duration: 5, rate: rate)).isEmpty)
+        let both = events(Motion(shakes: stir, moves: [move]).samples(duration: 5, rate: rate))
+        #expect(both.isEmpty, "\(both)")
+    }
+
     /// A slow shake (1.2–1.5 Hz, 1.5 g) of four or more half-waves fires once.
     @Test(arguments: [(1.2, 2.0), (1.5, 1.4), (1.5, 3.0)])
     func slowShakeIsDetected(_ frequency: Double, duration: Double) {
