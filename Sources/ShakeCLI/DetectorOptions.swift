@@ -86,12 +86,16 @@ enum SelectedDetector: Sendable {
 
     /// Streams `path` through a fresh copy of this detector (parsing on a thread of its own with
     /// `readAhead`: see `RecordingReplay.run`).
-    func replay(path: String, options: CSVImportOptions, readAhead: Bool = false) throws -> RecordingReplay.Result {
+    func replay(
+        path: String, options: CSVImportOptions, readAhead: Bool = false
+    ) throws -> RecordingReplay.Result {
         switch self {
         case .shakeKit(var detector):
-            return try RecordingReplay.run(path: path, options: options, detector: &detector, readAhead: readAhead)
+            return try RecordingReplay.run(
+                path: path, options: options, detector: &detector, readAhead: readAhead)
         case .seismic(var detector):
-            return try RecordingReplay.run(path: path, options: options, detector: &detector, readAhead: readAhead)
+            return try RecordingReplay.run(
+                path: path, options: options, detector: &detector, readAhead: readAhead)
         }
     }
 }

@@ -33,7 +33,8 @@ public enum RecordingReplay {
     ///
     /// With `readAhead`, the file is parsed on a thread of its own, a few thousand samples ahead
     /// of the detector (`RecordingReadAhead`): on two cores the detector then runs beside the
-    /// parser, for under 1 MB more memory. Leave it off when replaying several files at once on all cores.
+    /// parser, for about 3 MB more peak memory (the thread's stack and the batches). Leave it off
+    /// when replaying several files at once on all cores.
     ///
     /// Inlinable so that the caller's loop is specialized for its detector type (a generic call
     /// across modules would reach `process(_:)` through a witness table on every sample).
@@ -53,8 +54,9 @@ public enum RecordingReplay {
             while let labelledSample = try reader.next() { replay.add(labelledSample, to: &detector) }
         }
         if let last = replay.last, let event = detector.interrupt(at: last) { replay.events.append(event) }
-        return Result(path: path, events: replay.events, counts: replay.labelled == true ? replay.scorer.finish() : nil,
-                      sampleCount: replay.count, startTime: replay.first, endTime: replay.last)
+        return Result(
+            path: path, events: replay.events, counts: replay.labelled == true ? replay.scorer.finish() : nil,
+            sampleCount: replay.count, startTime: replay.first, endTime: replay.last)
     }
 
     /// What `run` keeps while it streams.
@@ -69,7 +71,9 @@ public enum RecordingReplay {
         @inlinable init() {}
 
         @inlinable @inline(__always)
-        mutating func add<Detector: ShakeDetecting>(_ labelledSample: LabeledSample, to detector: inout Detector) {
+        mutating func add<Detector: ShakeDetecting>(
+            _ labelledSample: LabeledSample, to detector: inout Detector
+        ) {
             let sample = labelledSample.sample
             if labelled == nil { labelled = labelledSample.isShake != nil }
             if let isShake = labelledSample.isShake { scorer.addSample(time: sample.time, isShake: isShake) }

@@ -144,7 +144,8 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
     func anEndedChainDoesNotFireOnALaterMove(rate: Double) {
         let stir: [Motion.Shake] = [
             .init(start: 1, duration: 1, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0)),
-            .init(start: 1, duration: 1, frequency: 2, amplitude: 1.6 * standardGravity, direction: (0, 1, 0)),
+            .init(start: 1, duration: 1, frequency: 2, amplitude: 1.6 * standardGravity,
+                  direction: (0, 1, 0)),
         ]
         let move = (start: 3.0, duration: 0.3, amplitude: 2.5 * standardGravity, direction: unit(0, 0.3, 1))
         #expect(events(Motion(shakes: stir).samples(duration: 5, rate: rate)).isEmpty)
