@@ -109,7 +109,9 @@ public struct ShakeDetector: Sendable {
     private var candidateX = 0.0, candidateY = 0.0, candidateZ = 0.0, candidateNorm = 0.0
     private var candidateTime = 0.0
     private var beforeCandidateDot = 0.0, beforeCandidateTime = 0.0
-    private var linkable = false   // may still link (chain open and within the interval)
+    // The open half-wave belongs to the open chain: it has linked, or may still (its peak is
+    // within the reversal interval of the last one). Stays true once it has linked.
+    private var linkable = false
     // The previous half-wave.
     private var previousX = 0.0, previousY = 0.0, previousZ = 0.0, previousNorm = 0.0, previousTime = 0.0
     // The chain of linked half-waves.
@@ -326,7 +328,7 @@ public struct ShakeDetector: Sendable {
         // one if it belongs to the chain. A half-wave too late to link has no chain: the one
         // before it ended, and its count, rhythm and start must not make this one a shake.
         let open = inHalfWave && linked ? 1.0 : 0.0
-        if ((inHalfWave && (linked || linkable)) || linkedBeforeClosing) && !shaking && !exhausted
+        if ((inHalfWave && linkable) || linkedBeforeClosing) && !shaking && !exhausted
             && chainCount >= configuration.minimumHalfWaves
             && t >= refractoryUntil
             && chainLongestInterval <= configuration.maximumIntervalRatio * chainShortestInterval
