@@ -37,7 +37,9 @@
 ///    `|l| ≤ releaseAcceleration` outside half-waves and shakes only decay it) has
 ///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait), the
 ///    longest peak-to-peak interval in the chain is at most `maximumIntervalRatio` times the
-///    shortest (a steady rhythm, not a heel strike's ringing and pause), and the detector is not
+///    shortest (a steady rhythm, not a heel strike's ringing and pause; measured between the
+///    peaks as finally placed, and for the open half-wave to its peak so far, not when each
+///    half-wave linked, which is often well before its peak), and the detector is not
 ///    within `refractorySeconds` of the last `ended`. During *ongoing motion* the chain's peak
 ///    must also reach `ongoingMotionPeakAcceleration`: the samples are judged in half-second
 ///    blocks, and a block is a pause when the standard deviation of the raw `|a|` within it
@@ -117,7 +119,8 @@ public struct ShakeDetector: Sendable {
     // The chain of linked half-waves.
     private var chainCount = 0
     private var chainStart = 0.0
-    private var chainShortestInterval = 0.0, chainLongestInterval = 0.0  // between linked peaks, s
+    // Between the peaks of its closed linked half-waves, s (∞ and 0 while there are none).
+    private var chainShortestInterval = Double.infinity, chainLongestInterval = 0.0
     private var chainPeakSquared = 0.0
     private var chainEnergyX = 0.0, chainEnergyY = 0.0, chainEnergyZ = 0.0
     private var lastActivity = -Double.infinity
@@ -331,7 +334,7 @@ public struct ShakeDetector: Sendable {
         if ((inHalfWave && linkable) || linkedBeforeClosing) && !shaking && !exhausted
             && chainCount >= configuration.minimumHalfWaves
             && t >= refractoryUntil
-            && chainLongestInterval <= configuration.maximumIntervalRatio * chainShortestInterval
+            && rhythmIsSteady(open: open)
             && linearity() <= configuration.maximumLinearity
             && (max(chainPeakSquared, open * peakSquared) >= ongoingPeakSquared || !inOngoingMotion) {
             shaking = true
@@ -530,13 +533,6 @@ public struct ShakeDetector: Sendable {
             if dot <= configuration.reversalCosine * peakSquared.squareRoot() * previousNorm {
                 linked = true
                 chainCount += 1
-                if chainCount == 2 {
-                    chainShortestInterval = gap
-                    chainLongestInterval = gap
-                } else {
-                    chainShortestInterval = min(chainShortestInterval, gap)
-                    chainLongestInterval = max(chainLongestInterval, gap)
-                }
                 if shaking { shakeReversals += 1 }
                 return true
             }
@@ -564,11 +560,16 @@ public struct ShakeDetector: Sendable {
         inHalfWave = false
         peakIsLatest = false
         if linked {
+            let gap = peakTime - previousTime
+            chainShortestInterval = min(chainShortestInterval, gap)
+            chainLongestInterval = max(chainLongestInterval, gap)
             chainPeakSquared = max(chainPeakSquared, peakSquared)
             chainEnergyX += peakX * peakX; chainEnergyY += peakY * peakY; chainEnergyZ += peakZ * peakZ
         } else {
             chainCount = 1
             chainStart = halfWaveStart
+            chainShortestInterval = .infinity
+            chainLongestInterval = 0
             chainPeakSquared = peakSquared
             chainEnergyX = peakX * peakX; chainEnergyY = peakY * peakY; chainEnergyZ = peakZ * peakZ
         }
@@ -579,6 +580,18 @@ public struct ShakeDetector: Sendable {
         previousX = peakX; previousY = peakY; previousZ = peakZ
         previousNorm = peakSquared.squareRoot()
         previousTime = peakTime
+    }
+
+    /// The longest interval between linked peaks is at most `maximumIntervalRatio` times the
+    /// shortest, counting the open half-wave's interval to its growing peak when `open` is 1.
+    @inline(__always) private func rhythmIsSteady(open: Double) -> Bool {
+        var shortest = chainShortestInterval, longest = chainLongestInterval
+        if open > 0 {
+            let gap = peakTime - previousTime
+            shortest = min(shortest, gap)
+            longest = max(longest, gap)
+        }
+        return longest <= configuration.maximumIntervalRatio * shortest
     }
 
     private mutating func endShake(refractoryFrom t: Double) {

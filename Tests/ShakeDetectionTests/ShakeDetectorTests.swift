@@ -154,6 +154,37 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(both.isEmpty, "\(both)")
     }
 
+    /// The rhythm rule compares the intervals between the half-waves' peaks, not between the
+    /// moments they were recognised (a half-wave links as soon as it is clearly opposite, well
+    /// before its peak). A steady 3 Hz shake of uneven strength (pairs of 5 g half-waves, then
+    /// pairs of 1.3 g) has its peaks exactly 1/6 s apart, but its strong half-waves cross the
+    /// onset threshold soon after they start and its weak ones late, so they are recognised about
+    /// 0.09 and 0.13 s after the previous peak. Under a strict rhythm limit (1.25) it must still
+    /// fire, at every rate; a shake of the same strength whose peaks are unevenly spaced
+    /// (half-waves 0.1, 0.1, 0.25 and 0.25 s wide: peaks 0.1 to 0.25 s apart) must not, and
+    /// fires under the default limit (4).
+    @Test(arguments: [25.0, 100, 400])
+    func rhythmIsMeasuredBetweenPeaks(rate: Double) {
+        var strict = ShakeConfiguration.default
+        strict.maximumIntervalRatio = 1.25
+        func shake(widths: [Double], amplitudes: [Double]) -> [Sample] {
+            var m = Motion(noise: 0.05)
+            var t = 1.0
+            for k in 0..<12 {
+                let width = widths[k % widths.count]
+                let sign = k % 2 == 0 ? 1.0 : -1.0
+                m.pulses.append((t, width, sign * amplitudes[k / 2 % amplitudes.count], (1, 0, 0)))
+                t += width
+            }
+            return m.samples(duration: 5, rate: rate)
+        }
+        let unevenStrength = events(shake(widths: [1.0 / 6], amplitudes: [50, 13]), configuration: strict)
+        #expect(unevenStrength.map(\.phase) == [.began, .ended], "at \(rate) Hz: \(unevenStrength)")
+        let unevenRhythm = shake(widths: [0.1, 0.1, 0.25, 0.25], amplitudes: [30])
+        #expect(events(unevenRhythm, configuration: strict).isEmpty, "at \(rate) Hz")
+        #expect(!events(unevenRhythm).isEmpty, "the default rhythm limit (4) accepts it at \(rate) Hz")
+    }
+
     /// A slow shake (1.2–1.5 Hz, 1.5 g) of four or more half-waves fires once.
     @Test(arguments: [(1.2, 2.0), (1.5, 1.4), (1.5, 3.0)])
     func slowShakeIsDetected(_ frequency: Double, duration: Double) {
