@@ -160,9 +160,9 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
     /// pairs of 1.3 g) has its peaks exactly 1/6 s apart, but its strong half-waves cross the
     /// onset threshold soon after they start and its weak ones late, so they are recognised about
     /// 0.09 and 0.13 s after the previous peak. Under a strict rhythm limit (1.25) it must still
-    /// fire, at every rate; a shake of the same strength whose peaks are unevenly spaced
-    /// (half-waves 0.1, 0.1, 0.25 and 0.25 s wide: peaks 0.1 to 0.25 s apart) must not, and
-    /// fires under the default limit (4).
+    /// fire, at every rate; a 3 g shake whose peaks are unevenly spaced (half-waves 0.1, 0.1,
+    /// 0.25 and 0.25 s wide: peaks 0.1 to 0.25 s apart) must not, and fires under the default
+    /// limit (4).
     @Test(arguments: [25.0, 100, 400])
     func rhythmIsMeasuredBetweenPeaks(rate: Double) {
         var strict = ShakeConfiguration.default
