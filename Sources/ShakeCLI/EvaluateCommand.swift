@@ -19,17 +19,30 @@ enum EvaluateCommand: ShakeCommand {
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],
-        options: DetectorOptions.specs + [DetectorOptions.detectorSpec, DetectorOptions.formatSpec] + ImportOptions.specs
+        options: DetectorOptions.specs + [
+            DetectorOptions.detectorSpec, DetectorOptions.formatSpec,
+            .flag("list", help: "Also list each missed shake (its labelled start and end) and the time of each false "
+                    + "shake and duplicate, per file, to look at with 'shake plot FILE --from A --to B'. With "
+                    + "--format json: per file, 'missed' ([{start_s, end_s}]), 'false_shake_times_s' and "
+                    + "'duplicate_times_s'."),
+        ] + ImportOptions.specs
     )
 
     struct FileRow: Encodable {
         var file: String
         var summary: EvaluationSummary
+        /// Written only with `--list`.
+        var details: EvaluationDetails?
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: FileKey.self)
             try container.encode(file, forKey: FileKey(stringValue: "file"))
             try summary.encode(to: encoder)
+            guard let details else { return }
+            try container.encode(details.missed.map { ["start_s": $0.start, "end_s": $0.end] },
+                                 forKey: FileKey(stringValue: "missed"))
+            try container.encode(details.falseShakeTimes, forKey: FileKey(stringValue: "false_shake_times_s"))
+            try container.encode(details.duplicateTimes, forKey: FileKey(stringValue: "duplicate_times_s"))
         }
 
         struct FileKey: CodingKey {
@@ -50,28 +63,55 @@ enum EvaluateCommand: ShakeCommand {
         let files = try recordingFiles(arguments.positionals)
         let options = ImportOptions.options(arguments)
         let results = try evaluate(files: files, options: options, detector: chosen)
+        let list = arguments.flag("list")
         var total = EvaluationCounts()
-        for counts in results { total += counts }
-        let rows = zip(files, results).map { FileRow(file: $0, summary: $1.summary) }
+        for result in results { total += result.counts }
+        let rows = zip(files, results).map {
+            FileRow(file: $0, summary: $1.counts.summary, details: list ? $1.details : nil)
+        }
         if wantsJSON(arguments) {
             io.out(jsonText(Report(files: rows, total: total.summary)))
         } else {
             io.out(table(rows + [FileRow(file: "TOTAL", summary: total.summary)]))
+            if list { io.out("\n" + listing(rows)) }
         }
         return ExitStatus.success
+    }
+
+    /// `--list` in text: one line per missed shake, false shake and duplicate, by file and time.
+    static func listing(_ rows: [FileRow]) -> String {
+        var lines: [(row: Int, time: Double, text: String)] = []
+        for (index, row) in rows.enumerated() {
+            guard let details = row.details else { continue }
+            for shake in details.missed {
+                lines.append((index, shake.start,
+                              "missed shake  labelled \(fixed(shake.start, 3)) to \(fixed(shake.end, 3)) s"))
+            }
+            for time in details.falseShakeTimes {
+                lines.append((index, time, "false shake   began at \(fixed(time, 3)) s"))
+            }
+            for time in details.duplicateTimes {
+                lines.append((index, time, "duplicate     began at \(fixed(time, 3)) s"))
+            }
+        }
+        guard !lines.isEmpty else { return "No missed shake, false shake or duplicate.\n" }
+        lines.sort { ($0.row, $0.time) < ($1.row, $1.time) }  // files in the order given, then by time
+        let width = lines.map { rows[$0.row].file.count }.max() ?? 0
+        return lines.map { rows[$0.row].file.padding(toLength: width) + "  " + $0.text + "\n" }.joined()
     }
 
     /// Scores every file with a fresh copy of `detector`, on all cores, in file order.
     static func evaluate(
         files: [String], options: CSVImportOptions = .canonical, detector: SelectedDetector
-    ) throws -> [EvaluationCounts] {
-        let results = Mutex<[Int: Result<EvaluationCounts, CommandFailure>]>([:])
+    ) throws -> [(counts: EvaluationCounts, details: EvaluationDetails)] {
+        typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails)
+        let results = Mutex<[Int: Result<Scored, CommandFailure>]>([:])
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            let outcome: Result<EvaluationCounts, CommandFailure>
+            let outcome: Result<Scored, CommandFailure>
             do {
                 let replay = try detector.replay(path: files[index], options: options)
-                if let counts = replay.counts {
-                    outcome = .success(counts)
+                if let counts = replay.counts, let details = replay.details {
+                    outcome = .success((counts, details))
                 } else {
                     outcome = .failure(CommandFailure(
                         "\(files[index]): no 'shake' column; evaluate needs labelled recordings (use 'shake replay' for unlabelled ones)",

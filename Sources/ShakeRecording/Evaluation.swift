@@ -45,6 +45,20 @@ public struct ShakeScorer: Sendable {
 
     /// Matches detections to runs and returns the counts.
     public func finish() -> EvaluationCounts {
+        var none: EvaluationDetails? = nil
+        return match(listing: &none)
+    }
+
+    /// The counts, and which labelled shakes were missed and when the false shakes and
+    /// duplicates fired (for `shake evaluate --list`).
+    public func outcome() -> (counts: EvaluationCounts, details: EvaluationDetails) {
+        var details: EvaluationDetails? = EvaluationDetails()
+        let counts = match(listing: &details)
+        return (counts, details ?? EvaluationDetails())
+    }
+
+    /// Matches detections to runs; adds to `listing` unless it is nil.
+    private func match(listing: inout EvaluationDetails?) -> EvaluationCounts {
         var runs = runs
         if let start = runStart, let lastTime { runs.append((start, lastTime)) }
         var matched = [Bool](repeating: false, count: runs.count)
@@ -70,11 +84,42 @@ public struct ShakeScorer: Sendable {
                 counts.latencies.append(time - runs[hit].start)
             } else if inMatchedWindow {
                 counts.duplicates += 1
+                listing?.duplicateTimes.append(time)
             } else {
                 counts.falseShakes += 1
+                listing?.falseShakeTimes.append(time)
+            }
+        }
+        if listing != nil {
+            for (index, run) in runs.enumerated() where !matched[index] {
+                listing?.missed.append(LabelledShake(start: run.start, end: run.end))
             }
         }
         return counts
+    }
+}
+
+/// What lies behind the counts of one recording: the labelled shakes no detection matched and
+/// the times of the detections that were false shakes or duplicates, seconds, in time order.
+public struct EvaluationDetails: Sendable, Hashable {
+    /// Missed labelled shakes.
+    public var missed: [LabelledShake] = []
+    /// Emission times of the `began` events outside every labelled shake's window.
+    public var falseShakeTimes: [Double] = []
+    /// Emission times of the `began` events inside an already matched shake's window.
+    public var duplicateTimes: [Double] = []
+
+    public init() {}
+}
+
+/// A run of `shake = 1` samples: the times of its first and last sample, seconds.
+public struct LabelledShake: Sendable, Hashable {
+    public var start: Double
+    public var end: Double
+
+    public init(start: Double, end: Double) {
+        self.start = start
+        self.end = end
     }
 }
 

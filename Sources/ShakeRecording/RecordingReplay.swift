@@ -9,18 +9,21 @@ public enum RecordingReplay {
         public var events: [ShakeEvent]
         /// Scores against the recording's labels; nil when it has no `shake` column.
         public var counts: EvaluationCounts?
+        /// The missed shakes, false shakes and duplicates behind `counts`; nil with it.
+        public var details: EvaluationDetails?
         public var sampleCount: Int
         /// Time of the first and last sample, seconds.
         public var startTime: Double?
         public var endTime: Double?
 
         @usableFromInline init(
-            path: String, events: [ShakeEvent], counts: EvaluationCounts?, sampleCount: Int,
-            startTime: Double?, endTime: Double?
+            path: String, events: [ShakeEvent], outcome: (counts: EvaluationCounts, details: EvaluationDetails)?,
+            sampleCount: Int, startTime: Double?, endTime: Double?
         ) {
             self.path = path
             self.events = events
-            self.counts = counts
+            self.counts = outcome?.counts
+            self.details = outcome?.details
             self.sampleCount = sampleCount
             self.startTime = startTime
             self.endTime = endTime
@@ -55,7 +58,7 @@ public enum RecordingReplay {
         }
         if let last = replay.last, let event = detector.interrupt(at: last) { replay.events.append(event) }
         return Result(
-            path: path, events: replay.events, counts: replay.labelled == true ? replay.scorer.finish() : nil,
+            path: path, events: replay.events, outcome: replay.labelled == true ? replay.scorer.outcome() : nil,
             sampleCount: replay.count, startTime: replay.first, endTime: replay.last)
     }
 

@@ -50,6 +50,62 @@ import ShakeCLI
         #expect(run.err.contains("\(path): no 'shake' column"))
     }
 
+    /// `--list` names the missed shake and the false shake behind the counts, in text and JSON;
+    /// without it the JSON per file is as before. The recording: a labelled stretch of rest
+    /// (0.5-1.49 s: a shake no detector can find), a real shake labelled 0 (its detection is a
+    /// false shake) and a real shake labelled 1.
+    @Test func listNamesMissedAndFalseShakes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let recording = labelledShakeCSV(shakes: 2)
+        let firstShake = recording.runStarts[0]..<(recording.runStarts[0] + 1.5)
+        let relabelled = recording.text.split(separator: "\n").map { line -> String in
+            guard let time = Double(line.prefix { $0 != "," }) else { return String(line) }
+            if time >= 0.495 && time < 1.495 { return line.dropLast() + "1" }
+            if firstShake.contains(time) { return line.dropLast() + "0" }
+            return String(line)
+        }.joined(separator: "\n") + "\n"
+        let path = try folder.write("relabelled.csv", relabelled)
+
+        let text = runShake("evaluate", "--list", path)
+        #expect(text.status == 0, "\(text.err)")
+        // The listing follows the table after a blank line.
+        let listing = try #require(text.out.components(separatedBy: "\n\n").last)
+        let listed = listing.split(separator: "\n").filter { $0.hasPrefix(path + "  ") }
+        #expect(listed.count == 2, "\(text.out)")
+        #expect(listed.first?.hasSuffix("missed shake  labelled 0.500 to 1.490 s") == true, "\(listed)")
+        let falseLine = try #require(listed.last)
+        #expect(falseLine.contains("false shake   began at "), "\(falseLine)")
+        let began = try #require(Double(falseLine.split(separator: " ").dropLast().last ?? ""))
+        #expect(began > firstShake.lowerBound && began < firstShake.lowerBound + 1, "\(falseLine)")
+
+        let json = runShake("evaluate", "--list", "--format", "json", path)
+        #expect(json.status == 0, "\(json.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let file = try #require((object["files"] as? [[String: Any]])?.first)
+        let missed = try #require(file["missed"] as? [[String: Double]])
+        #expect(missed == [["start_s": 0.5, "end_s": 1.49]])
+        let falseTimes = try #require(file["false_shake_times_s"] as? [Double])
+        #expect(falseTimes.count == 1 && abs(falseTimes[0] - began) < 0.0005, "\(falseTimes) against \(began)")
+        #expect(file["duplicate_times_s"] as? [Double] == [])
+        #expect(file["false_shakes"] as? Int == 1)
+
+        let plain = runShake("evaluate", "--format", "json", path)
+        let plainFile = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(plain.out.utf8)) as? [String: Any])?["files"]
+                as? [[String: Any]])?.first)
+        #expect(plainFile["missed"] == nil && plainFile["false_shake_times_s"] == nil)
+    }
+
+    @Test func listSaysSoWhenNothingWasMissed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("two.csv", labelledShakeCSV(shakes: 2).text)
+        let run = runShake("evaluate", "--list", path)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.hasSuffix("\nNo missed shake, false shake or duplicate.\n"), "\(run.out)")
+    }
+
     @Test func missingPathExits66() {
         let run = runShake("evaluate", "/nonexistent/recordings")
         #expect(run.status == 66)

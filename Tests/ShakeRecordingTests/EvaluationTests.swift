@@ -43,6 +43,24 @@ import ShakeRecording
         #expect(counts.falseShakes == falseShakes)
     }
 
+    /// `outcome()` names what the counts count: the run no detection matched (by its first and
+    /// last labelled sample), the false shake's and the duplicate's times; its counts are
+    /// `finish()`'s.
+    @Test func outcomeListsMissedShakesFalseShakesAndDuplicates() {
+        var scorer = ShakeScorer()
+        for step in 0..<100 {
+            let time = Double(step) / 10
+            scorer.addSample(time: time, isShake: (time >= 1.95 && time <= 3.05) || (time >= 5.95 && time <= 6.55))
+        }
+        for time in [9.0, 2.9, 0.5, 2.2] { scorer.addDetection(at: time) }
+        let (counts, details) = scorer.outcome()
+        #expect(counts == scorer.finish())
+        #expect(counts.detected == 1 && counts.duplicates == 1 && counts.falseShakes == 2)
+        #expect(details.missed == [LabelledShake(start: 6.0, end: 6.5)])
+        #expect(details.falseShakeTimes == [0.5, 9.0])
+        #expect(details.duplicateTimes == [2.9])
+    }
+
     @Test func negativeTimeCountsOnlyUnlabelledIntervals() {
         let counts = scorer(detections: [])
         // 9.9 s of sample intervals; each interval takes the label of the sample that starts it,
