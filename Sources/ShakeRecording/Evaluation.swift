@@ -92,7 +92,7 @@ public struct ShakeScorer: Sendable {
         }
         if listing != nil {
             for (index, run) in runs.enumerated() where !matched[index] {
-                listing?.missed.append(LabelledShake(start: run.start, end: run.end))
+                listing?.missed.append(LabeledShake(start: run.start, end: run.end))
             }
         }
         return counts
@@ -103,7 +103,7 @@ public struct ShakeScorer: Sendable {
 /// the times of the detections that were false shakes or duplicates, seconds, in time order.
 public struct EvaluationDetails: Sendable, Hashable {
     /// Missed labelled shakes.
-    public var missed: [LabelledShake] = []
+    public var missed: [LabeledShake] = []
     /// Emission times of the `began` events outside every labelled shake's window.
     public var falseShakeTimes: [Double] = []
     /// Emission times of the `began` events inside an already matched shake's window.
@@ -113,7 +113,7 @@ public struct EvaluationDetails: Sendable, Hashable {
 }
 
 /// A run of `shake = 1` samples: the times of its first and last sample, seconds.
-public struct LabelledShake: Sendable, Hashable {
+public struct LabeledShake: Sendable, Hashable {
     public var start: Double
     public var end: Double
 

@@ -62,7 +62,7 @@ enum CommittedFixture {
     }
 
     @Test(arguments: CommittedFixture.withShakes)
-    func everyLabelledShakeFiresOnceWhileItLasts(fixture: String) throws {
+    func everyLabeledShakeFiresOnceWhileItLasts(fixture: String) throws {
         let runs = try CommittedFixture.labelledRuns(fixture)
         let events = try CommittedFixture.events(fixture)
         let began = events.filter { $0.phase == .began }

@@ -56,7 +56,7 @@ import ShakeRecording
         let (counts, details) = scorer.outcome()
         #expect(counts == scorer.finish())
         #expect(counts.detected == 1 && counts.duplicates == 1 && counts.falseShakes == 2)
-        #expect(details.missed == [LabelledShake(start: 6.0, end: 6.5)])
+        #expect(details.missed == [LabeledShake(start: 6.0, end: 6.5)])
         #expect(details.falseShakeTimes == [0.5, 9.0])
         #expect(details.duplicateTimes == [2.9])
     }

@@ -101,7 +101,7 @@ func synthIdealSensor(rateHertz: Double) -> SensorModel {
     }
 
     @Test(arguments: [GaitPlacement.hand, .pocket, .bag])
-    func walkingIsNeverLabelledShake(placement: GaitPlacement) throws {
+    func walkingIsNeverLabeledShake(placement: GaitPlacement) throws {
         let samples = try Synthesizer(seed: 9).render(
             script: SynthScenario.walking(placement).script(), sensor: Self.sensor)
         #expect(samples.count > 2900)
