@@ -334,7 +334,7 @@ public struct ShakeDetector: Sendable {
         if ((inHalfWave && linkable) || linkedBeforeClosing) && !shaking && !exhausted
             && chainCount >= configuration.minimumHalfWaves
             && t >= refractoryUntil
-            && rhythmIsSteady(open: open)
+            && rhythmIsSteady(withOpenHalfWave: open > 0)
             && linearity() <= configuration.maximumLinearity
             && (max(chainPeakSquared, open * peakSquared) >= ongoingPeakSquared || !inOngoingMotion) {
             shaking = true
@@ -583,10 +583,10 @@ public struct ShakeDetector: Sendable {
     }
 
     /// The longest interval between linked peaks is at most `maximumIntervalRatio` times the
-    /// shortest, counting the open half-wave's interval to its growing peak when `open` is 1.
-    @inline(__always) private func rhythmIsSteady(open: Double) -> Bool {
+    /// shortest, counting the open half-wave's interval to its peak so far when it has linked.
+    @inline(__always) private func rhythmIsSteady(withOpenHalfWave: Bool) -> Bool {
         var shortest = chainShortestInterval, longest = chainLongestInterval
-        if open > 0 {
+        if withOpenHalfWave {
             let gap = peakTime - previousTime
             shortest = min(shortest, gap)
             longest = max(longest, gap)
