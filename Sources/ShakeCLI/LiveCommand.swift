@@ -110,9 +110,11 @@ enum LiveCommand: ShakeCommand {
             let now = AccelerometerReaderClock.now()
             if io.errIsTerminal && now - lastStatus >= 0.2 {
                 lastStatus = now
-                // Ongoing motion (a walk, a run) raises the peak a shake needs: say so, for tuning.
+                // Ongoing motion (a walk, a run) raises the peaks a shake needs: say so, for tuning.
+                let c = detector.configuration
                 let motion = detector.isInOngoingMotion
-                    ? "  ongoing motion: a shake needs \(fixed(detector.configuration.ongoingMotionPeakAcceleration, 0)) m/s²"
+                    ? "  ongoing motion: a shake needs \(c.ongoingMotionStrongHalfWaves) of \(c.minimumHalfWaves) "
+                        + "half-waves at \(fixed(c.ongoingMotionPeakAcceleration, 0)) m/s²"
                     : ""
                 io.err("\r\(fixed(sample.time, 1)) s  |a| \(fixed(sample.magnitude, 1)) m/s²  "
                     + "\(detector.isShaking ? "SHAKING" : "still  ")  shakes: \(shakes)\(motion)\u{1B}[K")

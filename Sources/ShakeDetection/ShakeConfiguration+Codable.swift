@@ -8,6 +8,7 @@ extension ShakeConfiguration: Codable {
         case reversalCosine, minimumReversalIntervalSeconds, maximumReversalIntervalSeconds
         case minimumHalfWaves, maximumLinearity, maximumIntervalRatio, linearityTimeConstantSeconds
         case ongoingMotionSeconds, pauseDeviationAcceleration, ongoingMotionPeakAcceleration
+        case ongoingMotionStrongHalfWaves
         case quietSeconds, refractorySeconds, maximumGapSeconds, maximumShakeSeconds
     }
 
@@ -52,6 +53,7 @@ extension ShakeConfiguration: Codable {
             ongoingMotionSeconds: try c.decodeIfPresent(Double.self, forKey: .ongoingMotionSeconds) ?? d.ongoingMotionSeconds,
             pauseDeviationAcceleration: try c.decodeIfPresent(Double.self, forKey: .pauseDeviationAcceleration) ?? d.pauseDeviationAcceleration,
             ongoingMotionPeakAcceleration: try c.decodeIfPresent(Double.self, forKey: .ongoingMotionPeakAcceleration) ?? d.ongoingMotionPeakAcceleration,
+            ongoingMotionStrongHalfWaves: try c.decodeIfPresent(Int.self, forKey: .ongoingMotionStrongHalfWaves) ?? d.ongoingMotionStrongHalfWaves,
             quietSeconds: try c.decodeIfPresent(Double.self, forKey: .quietSeconds) ?? d.quietSeconds,
             refractorySeconds: try c.decodeIfPresent(Double.self, forKey: .refractorySeconds) ?? d.refractorySeconds,
             maximumGapSeconds: try c.decodeIfPresent(Double.self, forKey: .maximumGapSeconds) ?? d.maximumGapSeconds,
@@ -75,6 +77,7 @@ extension ShakeConfiguration: Codable {
         try c.encode(ongoingMotionSeconds, forKey: .ongoingMotionSeconds)
         try c.encode(pauseDeviationAcceleration, forKey: .pauseDeviationAcceleration)
         try c.encode(ongoingMotionPeakAcceleration, forKey: .ongoingMotionPeakAcceleration)
+        try c.encode(ongoingMotionStrongHalfWaves, forKey: .ongoingMotionStrongHalfWaves)
         try c.encode(quietSeconds, forKey: .quietSeconds)
         try c.encode(refractorySeconds, forKey: .refractorySeconds)
         try c.encode(maximumGapSeconds, forKey: .maximumGapSeconds)

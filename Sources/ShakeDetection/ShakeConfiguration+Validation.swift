@@ -22,7 +22,8 @@ extension ShakeConfiguration {
     /// `0 ≤ minimumReversalIntervalSeconds < maximumReversalIntervalSeconds`;
     /// `minimumHalfWaves ≥ 2`; `maximumLinearity` in (0, 1]; `maximumIntervalRatio ≥ 1`;
     /// `ongoingMotionSeconds` in [0, 30]; `pauseDeviationAcceleration > 0`;
-    /// `ongoingMotionPeakAcceleration ≥ onsetAcceleration` (may be `+infinity`); `quietSeconds`,
+    /// `ongoingMotionPeakAcceleration ≥ onsetAcceleration` (may be `+infinity`);
+    /// `ongoingMotionStrongHalfWaves` from 1 to `minimumHalfWaves` (at most 64); `quietSeconds`,
     /// `maximumGapSeconds` and `maximumShakeSeconds` > 0; `refractorySeconds ≥ 0`.
     public func validate() throws(ShakeConfigurationError) {
         func bad(_ field: String, _ reason: String) -> ShakeConfigurationError {
@@ -104,6 +105,10 @@ extension ShakeConfiguration {
         if !(ongoingMotionPeakAcceleration >= onsetAcceleration) {
             throw bad("ongoingMotionPeakAcceleration",
                       "must be at least onsetAcceleration (\(onsetAcceleration) m/s²) or infinity, got \(ongoingMotionPeakAcceleration)")
+        }
+        if !(ongoingMotionStrongHalfWaves >= 1 && ongoingMotionStrongHalfWaves <= min(minimumHalfWaves, 64)) {
+            throw bad("ongoingMotionStrongHalfWaves",
+                      "must be from 1 to minimumHalfWaves (\(min(minimumHalfWaves, 64))), got \(ongoingMotionStrongHalfWaves)")
         }
         if quietSeconds <= 0 {
             throw bad("quietSeconds", "must be > 0 s, got \(quietSeconds)")

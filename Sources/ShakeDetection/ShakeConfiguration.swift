@@ -101,7 +101,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// whole number of half-seconds, at most 30 s): a block is a *pause* when the standard
     /// deviation of the raw magnitude `|a|` within it is at most `pauseDeviationAcceleration`.
     /// When none of the blocks completed in the last `ongoingMotionSeconds` is a pause, a shake
-    /// may begin only once its peak reaches `ongoingMotionPeakAcceleration`. A hand that picks up
+    /// may begin only once its half-waves reach `ongoingMotionPeakAcceleration` (see
+    /// `ongoingMotionStrongHalfWaves`). A hand that picks up
     /// a device and shakes it holds it nearly still first (every shake in the dev corpus has a
     /// block under 0.2 m/s² in the 4 s before it); a walk with the device in a pocket, bag or
     /// armband does not pause (in the dev corpus, only while standing at its start and end), and
@@ -113,12 +114,22 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// it is at most this, m/s². Default 1 m/s².
     public var pauseDeviationAcceleration: Double
 
-    /// Peak linear acceleration a shake needs to begin during ongoing motion (see
+    /// Peak linear acceleration that the half-waves of a shake (`ongoingMotionStrongHalfWaves` of
+    /// its last `minimumHalfWaves`) need for it to begin during ongoing motion (see
     /// `ongoingMotionSeconds`), m/s². Default 25 m/s² (about 2.5 g): a vigorous shake while
     /// walking still counts, a heel strike's ring does not. At least `onsetAcceleration`;
     /// `.infinity` (or, in JSON, any value beyond the sensor's range such as 1e6) means no shake
     /// begins during ongoing motion.
     public var ongoingMotionPeakAcceleration: Double
+
+    /// How many of the last `minimumHalfWaves` linked half-waves must peak at
+    /// `ongoingMotionPeakAcceleration` or more for a shake to begin during ongoing motion
+    /// (see `ongoingMotionSeconds`). Default 2, from 1 to `minimumHalfWaves`.
+    ///
+    /// A vigorous shake is vigorous on more than one stroke; a heel strike felt in a bag or a
+    /// pocket is one jolt followed by a weaker ring. On dev's walks made up to twice as vigorous
+    /// (`Scripts/dev-check`), 1 fires 5 false shakes, 2 none.
+    public var ongoingMotionStrongHalfWaves: Int
 
     /// Length of the blocks in which ongoing motion is judged, seconds.
     public static let motionBlockSeconds = 0.5
@@ -168,6 +179,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
         ongoingMotionSeconds: Double = 4,
         pauseDeviationAcceleration: Double = 1,
         ongoingMotionPeakAcceleration: Double = 25,
+        ongoingMotionStrongHalfWaves: Int = 2,
         quietSeconds: Double = 0.4,
         refractorySeconds: Double = 0.3,
         maximumGapSeconds: Double = 0.5,
@@ -188,6 +200,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
         self.ongoingMotionSeconds = ongoingMotionSeconds
         self.pauseDeviationAcceleration = pauseDeviationAcceleration
         self.ongoingMotionPeakAcceleration = ongoingMotionPeakAcceleration
+        self.ongoingMotionStrongHalfWaves = ongoingMotionStrongHalfWaves
         self.quietSeconds = quietSeconds
         self.refractorySeconds = refractorySeconds
         self.maximumGapSeconds = maximumGapSeconds
@@ -204,7 +217,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
         ongoingMotionPeakAcceleration: 20)
 
     /// The default: half-waves from 10 m/s² (about 1 g), release 5 m/s², four linked half-waves,
-    /// linearity at most 0.55, 25 m/s² during ongoing motion. Tuned on the `dev` corpus only.
+    /// linearity at most 0.55, two half-waves of 25 m/s² during ongoing motion. Tuned on the
+    /// `dev` corpus only.
     public static let medium = ShakeConfiguration()
 
     /// Only vigorous shakes count: half-waves from 14 m/s², release 7 m/s², 30 m/s² during

@@ -122,6 +122,9 @@ public struct ShakeDetector: Sendable {
     // Between the peaks of its closed linked half-waves, s (∞ and 0 while there are none).
     private var chainShortestInterval = Double.infinity, chainLongestInterval = 0.0
     private var chainPeakSquared = 0.0
+    // One bit per linked half-wave of the chain, newest in bit 0: 1 when its peak reached
+    // `ongoingMotionPeakAcceleration`.
+    private var chainStrong: UInt64 = 0
     private var chainEnergyX = 0.0, chainEnergyY = 0.0, chainEnergyZ = 0.0
     private var lastActivity = -Double.infinity
 
@@ -149,6 +152,7 @@ public struct ShakeDetector: Sendable {
     private let ongoingMotionMask: UInt64  // the last `ongoingMotionBlocks` bits; 0: rule off
     private let pauseVariance: Double  // (m/s²)²
     private let ongoingPeakSquared: Double  // (m/s²)²
+    private let strongNeeded: Int  // ongoingMotionStrongHalfWaves
 
     /// A detector in its initial state.
     public init(configuration: ShakeConfiguration = .default) {
@@ -160,6 +164,7 @@ public struct ShakeDetector: Sendable {
         ongoingMotionMask = blocks >= 64 ? ~0 : (1 << UInt64(blocks)) - 1
         pauseVariance = configuration.pauseDeviationAcceleration * configuration.pauseDeviationAcceleration
         ongoingPeakSquared = configuration.ongoingMotionPeakAcceleration * configuration.ongoingMotionPeakAcceleration
+        strongNeeded = configuration.ongoingMotionStrongHalfWaves
     }
 
     /// True between `began` and the matching `ended` or `cancelled`.
@@ -336,7 +341,7 @@ public struct ShakeDetector: Sendable {
             && t >= refractoryUntil
             && rhythmIsSteady(withOpenHalfWave: open > 0)
             && linearity() <= configuration.maximumLinearity
-            && (max(chainPeakSquared, open * peakSquared) >= ongoingPeakSquared || !inOngoingMotion) {
+            && (!inOngoingMotion || strongHalfWaves(withOpenHalfWave: open > 0) >= strongNeeded) {
             shaking = true
             shakeStart = chainStart
             shakeReversals = chainCount - 1
@@ -564,6 +569,7 @@ public struct ShakeDetector: Sendable {
             chainShortestInterval = min(chainShortestInterval, gap)
             chainLongestInterval = max(chainLongestInterval, gap)
             chainPeakSquared = max(chainPeakSquared, peakSquared)
+            chainStrong = chainStrong << 1 | (peakSquared >= ongoingPeakSquared ? 1 : 0)
             chainEnergyX += peakX * peakX; chainEnergyY += peakY * peakY; chainEnergyZ += peakZ * peakZ
         } else {
             chainCount = 1
@@ -571,6 +577,7 @@ public struct ShakeDetector: Sendable {
             chainShortestInterval = .infinity
             chainLongestInterval = 0
             chainPeakSquared = peakSquared
+            chainStrong = peakSquared >= ongoingPeakSquared ? 1 : 0
             chainEnergyX = peakX * peakX; chainEnergyY = peakY * peakY; chainEnergyZ = peakZ * peakZ
         }
         if shaking {
@@ -592,6 +599,16 @@ public struct ShakeDetector: Sendable {
             longest = max(longest, gap)
         }
         return longest <= configuration.maximumIntervalRatio * shortest
+    }
+
+    /// Of the chain's last `minimumHalfWaves` linked half-waves (the open one included when it
+    /// has linked), how many peaked at `ongoingMotionPeakAcceleration` or more.
+    @inline(__always) private func strongHalfWaves(withOpenHalfWave: Bool) -> Int {
+        var bits = chainStrong
+        if withOpenHalfWave { bits = bits << 1 | (peakSquared >= ongoingPeakSquared ? 1 : 0) }
+        let n = min(configuration.minimumHalfWaves, 64)
+        let mask: UInt64 = n >= 64 ? ~0 : (1 << UInt64(n)) - 1
+        return (bits & mask).nonzeroBitCount
     }
 
     private mutating func endShake(refractoryFrom t: Double) {

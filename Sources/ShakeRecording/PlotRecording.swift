@@ -25,7 +25,8 @@ public struct PlotThreshold: Sendable, Hashable {
 ///
 /// Labelled shakes (runs of `shake = 1`) are shaded bands across both panels; the detector's
 /// events are markers with their times: `began` ▲, `ended` ▼, `cancelled` ✕. Spans of ongoing
-/// motion (when a shake needs `ongoingMotionPeakAcceleration` to begin) are grey bands on the
+/// motion (when a shake needs `ongoingMotionStrongHalfWaves` half-waves of
+/// `ongoingMotionPeakAcceleration` to begin) are grey bands on the
 /// linear-acceleration panel.
 /// Long recordings are drawn as the minimum and maximum of each pixel column, so the file
 /// stays small (about 150 kB at most) whatever the sample count.

@@ -74,6 +74,50 @@ import ShakeDetection
         #expect(vigorous.count == 1 && vigorous.allSatisfy { $0 > 8 && $0 < 9 }, "at \(rate) Hz: \(vigorous)")
     }
 
+    /// A jolt during a walk: from 6 s on, every step's heel strike opens with one hard spike
+    /// (45 m/s² before the 40 ms smoothing, over 25 m/s² after it) and rings on at 16, 15 and
+    /// 14 m/s². One strong half-wave in four is a jolt, not a vigorous shake: it does not fire,
+    /// though it does when one strong half-wave is enough (`ongoingMotionStrongHalfWaves` 1).
+    @Test(arguments: rates)
+    func oneHardJoltPerStepDoesNotFire(_ rate: Double) {
+        var m = Motion(noise: 0.3)
+        let axis = unit(0, 0.3, 1)
+        var step = 0.5
+        while step < 20 {
+            let ring = step < 6 ? [8.75, -8, 7.5, -7] : [45, -16, 15, -14]
+            for (k, amplitude) in ring.enumerated() {
+                m.pulses.append((step + 0.07 * Double(k), 0.05, amplitude, axis))
+            }
+            m.pulses.append((step + 0.3, 0.12, -7.5, axis))
+            step += 0.5
+        }
+        let samples = m.samples(duration: 20, rate: rate, jitter: 0.05)
+        let result = events(samples)
+        #expect(result.isEmpty, "at \(rate) Hz: \(result.map { ($0.phase, $0.time) })")
+        var oneIsEnough = ShakeConfiguration.medium
+        oneIsEnough.ongoingMotionStrongHalfWaves = 1
+        #expect(events(samples, configuration: oneIsEnough).contains { $0.phase == .began },
+                "at \(rate) Hz the jolts should pass every other rule")
+    }
+
+    /// A vigorous shake during a walk whose strokes are uneven (4 Hz, alternately 35 and
+    /// 18 m/s²: a strong push, a weaker pull) has two strong half-waves in every four: it begins
+    /// within its first second, once, at every rate. With three required it does not.
+    @Test(arguments: rates)
+    func vigorousShakeWithUnevenStrokesDuringAWalkFires(_ rate: Double) {
+        var m = Self.walking()
+        let direction = unit(1, 0.2, 0)
+        for k in 0..<8 {
+            m.pulses.append((8 + 0.125 * Double(k), 0.125, k % 2 == 0 ? 35 : -18, direction))
+        }
+        let samples = m.samples(duration: 11, rate: rate, jitter: 0.05)
+        let began = events(samples).filter { $0.phase == .began }.map(\.time)
+        #expect(began.count == 1 && began.allSatisfy { $0 > 8 && $0 < 9 }, "at \(rate) Hz: \(began)")
+        var threeNeeded = ShakeConfiguration.medium
+        threeNeeded.ongoingMotionStrongHalfWaves = 3
+        #expect(events(samples, configuration: threeNeeded).isEmpty, "at \(rate) Hz")
+    }
+
     /// A recording that starts mid-walk: nothing is known of the first 4 s, so a shake then is
     /// judged as usual; and a gap (a lost connection) forgets the walk.
     @Test func historyStartsEmptyAndAGapForgetsIt() {

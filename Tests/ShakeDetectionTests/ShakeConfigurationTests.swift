@@ -71,6 +71,8 @@ import ShakeDetection
         BadCase(field: "pauseDeviationAcceleration") { $0.pauseDeviationAcceleration = 0 },
         BadCase(field: "ongoingMotionPeakAcceleration") { $0.ongoingMotionPeakAcceleration = 5 },
         BadCase(field: "ongoingMotionPeakAcceleration") { $0.ongoingMotionPeakAcceleration = .nan },
+        BadCase(field: "ongoingMotionStrongHalfWaves") { $0.ongoingMotionStrongHalfWaves = 0 },
+        BadCase(field: "ongoingMotionStrongHalfWaves") { $0.ongoingMotionStrongHalfWaves = 5 },
         BadCase(field: "quietSeconds") { $0.quietSeconds = 0 },
         BadCase(field: "refractorySeconds") { $0.refractorySeconds = -0.3 },
         BadCase(field: "maximumGapSeconds") { $0.maximumGapSeconds = -1 },
