@@ -23,24 +23,30 @@ import ShakeDetection
         return m
     }
 
-    /// The back-pocket heel ring of `KnownFalseShakeTests` (four alternating spikes of
-    /// +17.5/−16/+15/−14 m/s² on every step, and a rebound) after 6 s of the same walk with
-    /// softer steps (half as strong, below the onset threshold). From rest it fires (the known
-    /// issue); once the walk has gone on for 4 s it does not.
-    @Test(arguments: rates)
-    func heelRingDuringAWalkDoesNotFire(_ rate: Double) {
+    /// The back-pocket heel ring of `KnownFalseShakeTests`, 2 steps/s for 20 s: on every step
+    /// four alternating spikes 0.05 s wide and 0.07 s apart (`ring`, m/s²) and a rebound of
+    /// −7.5 m/s² 0.3 s after the strike. For the first 6 s the walk is softer (+8.75/−8/+7.5/−7,
+    /// rebound −3.75: below the onset threshold), so ongoing motion is established first.
+    static func heelRingWalk(ring: [Double]) -> Motion {
         var m = Motion(noise: 0.3)
         let axis = unit(0, 0.3, 1)
         var step = 0.5
         while step < 20 {
-            let strength = step < 6 ? 0.5 : 1
-            for (k, amplitude) in [17.5, -16, 15, -14].enumerated() {
-                m.pulses.append((step + 0.07 * Double(k), 0.05, strength * amplitude, axis))
+            let soft = step < 6
+            for (k, amplitude) in (soft ? [8.75, -8, 7.5, -7] : ring).enumerated() {
+                m.pulses.append((step + 0.07 * Double(k), 0.05, amplitude, axis))
             }
-            m.pulses.append((step + 0.3, 0.12, strength * -7.5, axis))
+            m.pulses.append((step + 0.3, 0.12, soft ? -3.75 : -7.5, axis))
             step += 0.5
         }
-        let samples = m.samples(duration: 20, rate: rate, jitter: 0.05)
+        return m
+    }
+
+    /// The back-pocket heel ring (+17.5/−16/+15/−14 m/s² on every step) after 6 s of the softer
+    /// walk. From rest it fires (the known issue); once the walk has gone on for 4 s it does not.
+    @Test(arguments: rates)
+    func heelRingDuringAWalkDoesNotFire(_ rate: Double) {
+        let samples = Self.heelRingWalk(ring: [17.5, -16, 15, -14]).samples(duration: 20, rate: rate, jitter: 0.05)
         let result = events(samples)
         #expect(result.isEmpty, "at \(rate) Hz: \(result.map { ($0.phase, $0.time) })")
         let control = events(samples, configuration: Self.ruleOff)
@@ -80,18 +86,7 @@ import ShakeDetection
     /// though it does when one strong half-wave is enough (`ongoingMotionStrongHalfWaves` 1).
     @Test(arguments: rates)
     func oneHardJoltPerStepDoesNotFire(_ rate: Double) {
-        var m = Motion(noise: 0.3)
-        let axis = unit(0, 0.3, 1)
-        var step = 0.5
-        while step < 20 {
-            let ring = step < 6 ? [8.75, -8, 7.5, -7] : [45, -16, 15, -14]
-            for (k, amplitude) in ring.enumerated() {
-                m.pulses.append((step + 0.07 * Double(k), 0.05, amplitude, axis))
-            }
-            m.pulses.append((step + 0.3, 0.12, -7.5, axis))
-            step += 0.5
-        }
-        let samples = m.samples(duration: 20, rate: rate, jitter: 0.05)
+        let samples = Self.heelRingWalk(ring: [45, -16, 15, -14]).samples(duration: 20, rate: rate, jitter: 0.05)
         let result = events(samples)
         #expect(result.isEmpty, "at \(rate) Hz: \(result.map { ($0.phase, $0.time) })")
         var oneIsEnough = ShakeConfiguration.medium
