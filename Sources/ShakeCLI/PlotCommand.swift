@@ -15,8 +15,8 @@ enum PlotCommand: ShakeCommand {
             Labelled shakes (shake=1) are shaded bands; the shakes the detector finds are \
             markers with their times (began ▲, ended ▼, cancelled ✕). Grey bands on the linear panel \
             mark ongoing motion (a walk or run without a half-second pause: a shake then needs \
-            ongoingMotionStrongHalfWaves half-waves of ongoingMotionPeakAcceleration to begin). With --detector seismic the \
-            markers are the Seismic baseline's and no thresholds or bands are drawn (its threshold applies to \
+            ongoingMotionStrongHalfWaves half-waves of ongoingMotionPeakAcceleration to begin). \
+            With --detector seismic the markers are the Seismic baseline's and no thresholds or bands are drawn (its threshold applies to \
             |a| with gravity, on no panel). The detector runs over the whole \
             recording; --from and --to only choose what is drawn. Long recordings are drawn as the \
             minimum and maximum of each pixel column. The SVG is self-contained (no fonts, no scripts).

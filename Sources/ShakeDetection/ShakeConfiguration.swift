@@ -128,7 +128,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
     ///
     /// A vigorous shake is vigorous on more than one stroke; a heel strike felt in a bag or a
     /// pocket is one jolt followed by a weaker ring. On dev's walks made up to twice as vigorous
-    /// (`Scripts/dev-check`), 1 fires 5 false shakes, 2 none.
+    /// (`Scripts/dev-check`), 1 fires 5 false shakes, 2 none (the rule before this setting, one
+    /// peak anywhere in the chain, fired 8).
     public var ongoingMotionStrongHalfWaves: Int
 
     /// Length of the blocks in which ongoing motion is judged, seconds.

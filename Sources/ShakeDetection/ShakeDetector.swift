@@ -40,9 +40,11 @@
 ///    shortest (a steady rhythm, not a heel strike's ringing and pause; measured between the
 ///    peaks as finally placed, and for the open half-wave to its peak so far, not when each
 ///    half-wave linked, which is often well before its peak), and the detector is not
-///    within `refractorySeconds` of the last `ended`. During *ongoing motion* the chain's peak
-///    must also reach `ongoingMotionPeakAcceleration`: the samples are judged in half-second
-///    blocks, and a block is a pause when the standard deviation of the raw `|a|` within it
+///    within `refractorySeconds` of the last `ended`. During *ongoing motion*
+///    `ongoingMotionStrongHalfWaves` of the chain's last `minimumHalfWaves` linked half-waves
+///    (the open one included once it has linked) must also have peaked at
+///    `ongoingMotionPeakAcceleration` or more: the samples are judged in half-second blocks,
+///    and a block is a pause when the standard deviation of the raw `|a|` within it
 ///    (time-weighted) is at most `pauseDeviationAcceleration`; ongoing motion is when none of
 ///    the blocks completed in the last `ongoingMotionSeconds` was a pause (a walk, a run), and
 ///    never before that many blocks have been seen since the filters started.
