@@ -40,20 +40,13 @@ enum DetectorOptions {
             throw UsageError("Use either '--config' or '--preset', not both")
         }
         if let path = arguments.value("config") {
-            let configuration: ShakeConfiguration
+            // Validated: the detector assumes a valid configuration.
             do {
-                configuration = try ConfigurationFile.load(path: path)
+                return try ConfigurationFile.loadValidated(path: path)
             } catch {
                 throw CommandFailure(
                     "\(error)", exitStatus: error.kind == .unreadable ? ExitStatus.noInput : ExitStatus.dataError)
             }
-            // Decoding checks types only; the detector assumes a valid configuration.
-            do {
-                try configuration.validate()
-            } catch {
-                throw CommandFailure("\(path): \(error)", exitStatus: ExitStatus.dataError)
-            }
-            return configuration
         }
         let name = arguments.value("preset") ?? "medium"
         // The parser has already checked the name against the preset list.

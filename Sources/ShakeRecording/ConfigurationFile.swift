@@ -42,6 +42,9 @@ public enum ConfigurationFile {
         return try decode(data, path: path)
     }
 
+    /// Decodes a configuration from JSON text; `path` names it in errors. Errors say where in the
+    /// text the problem is (line and column, both from 1), and name the key when there is one.
+    /// Values are not checked: see `loadValidated(path:)` and `ShakeConfiguration.validate()`.
     public static func decode(_ data: Data, path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
         do {
             return try JSONDecoder().decode(ShakeConfiguration.self, from: data)
@@ -50,6 +53,20 @@ public enum ConfigurationFile {
         } catch {
             throw ConfigurationFileError(path: path, kind: .malformed, message: "\(error)")
         }
+    }
+
+    /// `load(path:)`, then `ShakeConfiguration.validate()`: a value the detector cannot work with
+    /// is an error (kind `.malformed`) naming the key and where it is in the file.
+    public static func loadValidated(path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
+        let configuration = try load(path: path)
+        do {
+            try configuration.validate()
+        } catch {
+            let data = FileManager.default.contents(atPath: path) ?? Data()
+            let place = JSONText(data).keyPosition(error.field).map { " (\($0))" } ?? ""
+            throw ConfigurationFileError(path: path, kind: .malformed, message: "\(error)\(place)")
+        }
+        return configuration
     }
 
     /// The JSON text for `configuration`, keys sorted, pretty-printed, ending in a newline.
@@ -78,16 +95,18 @@ public enum ConfigurationFile {
     }
 
     static func describe(_ error: DecodingError, data: Data) -> String {
+        let text = JSONText(data)
         func keyPath(_ path: [any CodingKey]) -> String {
-            path.isEmpty ? "the top level" : "'" + path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            let name = path.isEmpty ? "the top level" : "'" + path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
                 .joined(separator: ".") + "'"
+            // Configuration keys are top-level, so the first key of the path is the one to find.
+            guard let key = path.first?.stringValue, path.first?.intValue == nil,
+                  let place = text.keyPosition(key) else { return name }
+            return "\(name) (\(place))"
         }
         switch error {
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty {
-                let detail = (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
-                return "not valid JSON" + (detail.map { ": \($0)" } ?? "")
-            }
+            if context.codingPath.isEmpty { return describeUnparsable(text) }
             return "bad value at \(keyPath(context.codingPath)): \(context.debugDescription)"
         case .keyNotFound(let key, let context):
             return "missing key '\(key.stringValue)' in \(keyPath(context.codingPath))"
@@ -98,5 +117,129 @@ public enum ConfigurationFile {
         @unknown default:
             return "\(error)"
         }
+    }
+
+    /// JSONDecoder says only "not valid JSON", without a place, both for text that is not JSON
+    /// and for a number that does not fit its field (4.5 for a count, 1e999 for a Double).
+    /// JSONSerialization tells them apart and gives the offset of a syntax error.
+    private static func describeUnparsable(_ text: JSONText) -> String {
+        if text.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            return "not valid JSON: the file is empty"
+        }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(text.bytes), options: [.fragmentsAllowed])
+        } catch {
+            let detail = (error as NSError).userInfo["NSDebugDescription"] as? String ?? ""
+            if let offset = characterOffset(in: detail) {
+                return "not valid JSON: unexpected text at \(text.position(ofByte: offset))"
+            }
+            if detail.hasPrefix("Unexpected end of file") {
+                return "not valid JSON: the text ends early, at \(text.position(ofByte: text.bytes.count))"
+            }
+            if detail.hasPrefix("Number "), let number = detail.split(separator: " ").dropFirst().first {
+                let place = text.numberPosition(String(number)).map { " at \($0)" } ?? ""
+                return "number \(number)\(place) is out of the range of a Double"
+            }
+            return "not valid JSON" + (detail.isEmpty ? "" : ": \(detail)")
+        }
+        // Valid JSON that JSONDecoder refused: a number that does not fit its field (a fraction
+        // or a huge number for a count). Found by decoding each key alone.
+        if let fields = object as? [String: Any] {
+            for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+                guard let alone = try? JSONSerialization.data(withJSONObject: [key: value]) else { continue }
+                do {
+                    _ = try JSONDecoder().decode(ShakeConfiguration.self, from: alone)
+                } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+                    let place = text.keyPosition(key).map { " (\($0))" } ?? ""
+                    let number = (value as? NSNumber)?.doubleValue ?? .nan
+                    let problem = number.rounded() == number ? "too large for a count" : "expected a whole number"
+                    return "bad value at '\(key)'\(place): \(problem), got \(value)"
+                } catch {
+                    continue
+                }
+            }
+        }
+        return "not valid JSON"
+    }
+
+    /// N in Foundation's "… around character N." (a byte offset into the text).
+    private static func characterOffset(in detail: String) -> Int? {
+        guard let range = detail.range(of: "around character ") else { return nil }
+        return Int(detail[range.upperBound...].prefix { $0.isNumber })
+    }
+}
+
+/// The bytes of a JSON text, for telling where something in it is.
+struct JSONText {
+    let bytes: [UInt8]
+
+    init(_ data: Data) { bytes = Array(data) }
+
+    /// "line L, column C" (both from 1; columns count characters) of the byte at `offset`.
+    func position(ofByte offset: Int) -> String {
+        let end = min(max(offset, 0), bytes.count)
+        var line = 1, column = 1
+        for byte in bytes[..<end] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {  // not a UTF-8 continuation byte
+                column += 1
+            }
+        }
+        return "line \(line), column \(column)"
+    }
+
+    /// Where the top-level object's key `name` is written (its opening quote), or nil.
+    func keyPosition(_ name: String) -> String? {
+        let wanted = Array(name.utf8)
+        var depth = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let start = index
+                index += 1
+                while index < bytes.count && bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                let content = bytes[min(start + 1, bytes.count)..<min(index, bytes.count)]
+                index += 1
+                if depth == 1 && content.elementsEqual(wanted) && nextSignificantByte(from: index) == UInt8(ascii: ":") {
+                    return position(ofByte: start)
+                }
+                continue
+            }
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
+            if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { depth -= 1 }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Where the number written as `literal` first appears outside strings, or nil.
+    func numberPosition(_ literal: String) -> String? {
+        let wanted = Array(literal.utf8)
+        guard !wanted.isEmpty, wanted.count <= bytes.count else { return nil }
+        var inString = false
+        var index = 0
+        while index + wanted.count <= bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") { index += 2; continue }
+                if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if bytes[index..<index + wanted.count].elementsEqual(wanted) {
+                return position(ofByte: index)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private func nextSignificantByte(from start: Int) -> UInt8? {
+        bytes[min(start, bytes.count)...].first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
     }
 }
