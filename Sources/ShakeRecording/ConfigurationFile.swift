@@ -28,7 +28,13 @@ public struct ConfigurationFileError: Error, CustomStringConvertible, Equatable 
 /// Keys are the configuration's property names; units are in the names and doc comments
 /// (seconds, hertz, m/s²). Keys left out take the `medium` preset's values.
 public enum ConfigurationFile {
+    /// Reads and decodes the file at `path`. Values are not checked: see `loadValidated(path:)`.
     public static func load(path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
+        try decode(contents(of: path), path: path)
+    }
+
+    /// The bytes of the file at `path`, or an `.unreadable` error saying why not.
+    private static func contents(of path: String) throws(ConfigurationFileError) -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ConfigurationFileError(path: path, kind: .unreadable, message: "no such file")
@@ -39,11 +45,12 @@ public enum ConfigurationFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationFileError(path: path, kind: .unreadable, message: "cannot be read (permission denied?)")
         }
-        return try decode(data, path: path)
+        return data
     }
 
     /// Decodes a configuration from JSON text; `path` names it in errors. Errors say where in the
-    /// text the problem is (line and column, both from 1), and name the key when there is one.
+    /// text the problem is (line and column, both from 1; columns count Unicode scalars), and
+    /// name the key when there is one.
     /// Values are not checked: see `loadValidated(path:)` and `ShakeConfiguration.validate()`.
     public static func decode(_ data: Data, path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
         do {
@@ -58,11 +65,11 @@ public enum ConfigurationFile {
     /// `load(path:)`, then `ShakeConfiguration.validate()`: a value the detector cannot work with
     /// is an error (kind `.malformed`) naming the key and where it is in the file.
     public static func loadValidated(path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
-        let configuration = try load(path: path)
+        let data = try contents(of: path)
+        let configuration = try decode(data, path: path)
         do {
             try configuration.validate()
         } catch {
-            let data = FileManager.default.contents(atPath: path) ?? Data()
             let place = JSONText(data).keyPosition(error.field).map { " (\($0))" } ?? ""
             throw ConfigurationFileError(path: path, kind: .malformed, message: "\(error)\(place)")
         }
@@ -176,7 +183,7 @@ struct JSONText {
 
     init(_ data: Data) { bytes = Array(data) }
 
-    /// "line L, column C" (both from 1; columns count characters) of the byte at `offset`.
+    /// "line L, column C" (both from 1; columns count Unicode scalars) of the byte at `offset`.
     func position(ofByte offset: Int) -> String {
         let end = min(max(offset, 0), bytes.count)
         var line = 1, column = 1

@@ -32,7 +32,7 @@ import Testing
         Case("truncated JSON", "{ \"onsetAcceleration\": 12,", says: "not valid JSON: the text ends early, at line 1, column 27"),
         Case("missing value on line 3", "{\n  \"onsetAcceleration\": 12,\n  \"quietSeconds\": ,\n}\n",
              says: "not valid JSON: unexpected text at line 3, column 19"),
-        Case("columns count characters, not bytes", "{\"onsetAcceleration\": 12, \"é\": 1 2}",
+        Case("columns count characters (Unicode scalars), not bytes", "{\"onsetAcceleration\": 12, \"é\": 1 2}",
              says: "not valid JSON: unexpected text at line 1, column 34"),
         Case("array at the top level", "[12, 6]", says: "wrong type at the top level"),
         Case("number as a string", "{\"onsetAcceleration\": \"12\"}",
