@@ -211,8 +211,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
     // MARK: Presets
 
     /// Gentle shakes count: half-waves from 7 m/s² (release 3.5 m/s²), a little more tolerance for
-    /// motion that is not straight (linearity 0.6), 20 m/s² during ongoing motion. More false
-    /// shakes while walking vigorously.
+    /// motion that is not straight (linearity 0.6), two half-waves of 20 m/s² during ongoing
+    /// motion. More false shakes while walking vigorously.
     public static let light = ShakeConfiguration(
         onsetAcceleration: 7, releaseAcceleration: 3.5, maximumLinearity: 0.6,
         ongoingMotionPeakAcceleration: 20)
@@ -222,8 +222,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// `dev` corpus only.
     public static let medium = ShakeConfiguration()
 
-    /// Only vigorous shakes count: half-waves from 14 m/s², release 7 m/s², 30 m/s² during
-    /// ongoing motion.
+    /// Only vigorous shakes count: half-waves from 14 m/s², release 7 m/s², two half-waves of
+    /// 30 m/s² during ongoing motion.
     public static let hard = ShakeConfiguration(
         onsetAcceleration: 14, releaseAcceleration: 7, ongoingMotionPeakAcceleration: 30)
 
