@@ -130,7 +130,7 @@ public enum ConfigurationFile {
     /// and for a number that does not fit its field (4.5 for a count, 1e999 for a Double).
     /// JSONSerialization tells them apart and gives the offset of a syntax error.
     private static func describeUnparsable(_ text: JSONText) -> String {
-        if text.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        if text.bytes.allSatisfy(JSONText.isWhitespace) {
             return "not valid JSON: the file is empty"
         }
         let object: Any
@@ -177,11 +177,29 @@ public enum ConfigurationFile {
     }
 }
 
-/// The bytes of a JSON text, for telling where something in it is.
+/// A JSON text as UTF-8 without a byte-order mark, for telling where something in it is.
 struct JSONText {
     let bytes: [UInt8]
 
-    init(_ data: Data) { bytes = Array(data) }
+    /// UTF-8 is taken as it is, without its byte-order mark (JSONSerialization's offsets do not
+    /// count it); UTF-16 and UTF-32 with a byte-order mark, which the loader also accepts, are
+    /// converted, so that lines, columns and keys are found in them too.
+    init(_ data: Data) {
+        let raw = Array(data)
+        let encoding: String.Encoding? =
+            raw.starts(with: [0xFF, 0xFE, 0, 0]) || raw.starts(with: [0, 0, 0xFE, 0xFF]) ? .utf32
+            : raw.starts(with: [0xFF, 0xFE]) || raw.starts(with: [0xFE, 0xFF]) ? .utf16 : nil
+        var text = raw
+        if let encoding, let decoded = String(data: data, encoding: encoding) {
+            text = Array(decoded.utf8)
+        }
+        bytes = text.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(text.dropFirst(3)) : text
+    }
+
+    /// JSON's whitespace: space, tab, line feed, carriage return.
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
 
     /// "line L, column C" (both from 1; columns count Unicode scalars) of the byte at `offset`.
     func position(ofByte offset: Int) -> String {
@@ -207,12 +225,8 @@ struct JSONText {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let start = index
-                index += 1
-                while index < bytes.count && bytes[index] != UInt8(ascii: "\"") {
-                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-                }
-                let content = bytes[min(start + 1, bytes.count)..<min(index, bytes.count)]
-                index += 1
+                index = endOfString(openedAt: start)
+                let content = bytes[min(start + 1, bytes.count)..<min(index - 1, bytes.count)]
                 if depth == 1 && content.elementsEqual(wanted) && nextSignificantByte(from: index) == UInt8(ascii: ":") {
                     return position(ofByte: start)
                 }
@@ -228,17 +242,14 @@ struct JSONText {
     /// Where the number written as `literal` first appears outside strings, or nil.
     func numberPosition(_ literal: String) -> String? {
         let wanted = Array(literal.utf8)
-        guard !wanted.isEmpty, wanted.count <= bytes.count else { return nil }
-        var inString = false
+        guard !wanted.isEmpty else { return nil }
         var index = 0
         while index + wanted.count <= bytes.count {
-            let byte = bytes[index]
-            if inString {
-                if byte == UInt8(ascii: "\\") { index += 2; continue }
-                if byte == UInt8(ascii: "\"") { inString = false }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if bytes[index..<index + wanted.count].elementsEqual(wanted) {
+            if bytes[index] == UInt8(ascii: "\"") {
+                index = endOfString(openedAt: index)
+                continue
+            }
+            if bytes[index..<index + wanted.count].elementsEqual(wanted) {
                 return position(ofByte: index)
             }
             index += 1
@@ -246,7 +257,17 @@ struct JSONText {
         return nil
     }
 
+    /// The index just past the closing quote of the string whose opening quote is at `start`
+    /// (past the end of the text if it is not closed), skipping escaped characters.
+    private func endOfString(openedAt start: Int) -> Int {
+        var index = start + 1
+        while index < bytes.count && bytes[index] != UInt8(ascii: "\"") {
+            index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        return index + 1
+    }
+
     private func nextSignificantByte(from start: Int) -> UInt8? {
-        bytes[min(start, bytes.count)...].first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        bytes[min(start, bytes.count)...].first { !Self.isWhitespace($0) }
     }
 }

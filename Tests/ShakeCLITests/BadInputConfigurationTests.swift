@@ -32,6 +32,10 @@ import Testing
         Case("truncated JSON", "{ \"onsetAcceleration\": 12,", says: "not valid JSON: the text ends early, at line 1, column 27"),
         Case("missing value on line 3", "{\n  \"onsetAcceleration\": 12,\n  \"quietSeconds\": ,\n}\n",
              says: "not valid JSON: unexpected text at line 3, column 19"),
+        Case("UTF-8 byte-order mark not counted", [0xEF, 0xBB, 0xBF] + Array("{\n  \"quietSeconds\": ,\n}".utf8),
+             says: "not valid JSON: unexpected text at line 2, column 19"),
+        Case("invalid value in UTF-16", utf16LE("{\n  \"onsetAcceleration\": 12,\n  \"quietSeconds\": -1\n}\n"),
+             says: "invalid configuration: quietSeconds: must be > 0 s, got -1.0 (line 3, column 3)"),
         Case("columns count characters (Unicode scalars), not bytes", "{\"onsetAcceleration\": 12, \"é\": 1 2}",
              says: "not valid JSON: unexpected text at line 1, column 34"),
         Case("array at the top level", "[12, 6]", says: "wrong type at the top level"),
@@ -67,6 +71,11 @@ import Testing
         Case("negative saturation", "{\"saturationAcceleration\": -1}", says: "invalid configuration: saturationAcceleration: must be > 0 m/s²"),
         Case("binary garbage", [0x7F, 0x45, 0x4C, 0x46, 0x00, 0xFF, 0x0A], says: "not valid JSON"),
     ]
+
+    /// `text` as UTF-16, little-endian, with a byte-order mark.
+    static func utf16LE(_ text: String) -> [UInt8] {
+        [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    }
 
     @Test(arguments: malformed)
     func malformedConfigurationIsRejectedNamingTheProblem(_ bad: Case) throws {
@@ -113,8 +122,7 @@ import Testing
         defer { folder.cleanUp() }
         let path = folder.file("c.json")
         let text = "{\"onsetAcceleration\": 14}\n"
-        try Data([0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
-            .write(to: URL(fileURLWithPath: path))
+        try Data(Self.utf16LE(text)).write(to: URL(fileURLWithPath: path))
         let run = runShake("config", "--config", path)
         #expect(run.status == 0, "\(run.err)")
         #expect(try ConfigurationFile.decode(Data(run.out.utf8), path: "stdout").onsetAcceleration == 14)
