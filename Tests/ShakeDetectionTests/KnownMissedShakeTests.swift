@@ -1,0 +1,54 @@
+import Testing
+import ShakeDetection
+
+/// Shakes that the detector currently misses, of a kind that `Scripts/dev-check`'s `turned` row
+/// measures on real recordings. Wrapped in `withKnownIssue`: when the detector finally finds
+/// them, the test fails ("known issue was not recorded") so the wrapper can be removed. The
+/// controls outside the wrappers show that the shake itself is one the detector finds.
+@Suite struct KnownMissedShakeTests {
+    static let rates: [Double] = [25, 50, 100, 400, 1600]
+
+    /// At rest face up for 2 s, then turned 90° onto its side within `turnSeconds`, and at once
+    /// shaken at 3 Hz, 2 g for `shakeSeconds` along the line the turn moved gravity along.
+    static func turnThenShake(rate: Double, turnSeconds: Double?, shakeSeconds: Double) -> [Sample] {
+        let direction = unit(-1, 0, 1)
+        let amplitude = 2 * standardGravity
+        let shakeStart = 2 + (turnSeconds ?? 0)
+        return (0..<Int(5 * rate)).map { i in
+            let t = Double(i) / rate
+            // Turned by a quarter turn; with no turn, on its side from the start.
+            let done = turnSeconds.map { min(max((t - 2) / $0, 0), 1) } ?? 1
+            var x = standardGravity * sin2pi(done / 4)
+            let y = 0.0
+            var z = standardGravity * sin2pi(done / 4 + 0.25)
+            if t >= shakeStart && t < shakeStart + shakeSeconds {
+                let a = amplitude * sin2pi(3 * (t - shakeStart))
+                x += a * direction.0
+                z += a * direction.2
+            }
+            return Sample(time: t, x: x, y: y, z: z)
+        }
+    }
+
+    /// A short shake (0.7 s: about four half-waves) right after the device is turned, along the
+    /// line of the turn: the gravity estimate (0.4 s) still lags the turn, its error adds to the
+    /// first half-wave, which merges with the second, and three half-waves remain. On the dev
+    /// corpus's Wiimote and micro:bit sessions with each shake turned at random, 13 of 360 shakes
+    /// are lost this way, all of them short, slow or gentle. The same shake without the turn, and a
+    /// 1 s shake after the same turn, are found at every rate.
+    @Test(arguments: rates)
+    func shortShakeRightAfterATurnIsFound(_ rate: Double) {
+        let unturned = events(Self.turnThenShake(rate: rate, turnSeconds: nil, shakeSeconds: 0.7))
+        #expect(unturned.map(\.phase) == [.began, .ended], "at \(rate) Hz without the turn")
+        let longer = events(Self.turnThenShake(rate: rate, turnSeconds: 0.1, shakeSeconds: 1))
+        #expect(longer.map(\.phase) == [.began, .ended], "at \(rate) Hz, 1 s shake after the turn")
+
+        for turnSeconds in [0.1, 0.3] {
+            let result = events(Self.turnThenShake(rate: rate, turnSeconds: turnSeconds, shakeSeconds: 0.7))
+            withKnownIssue("the gravity estimate lags a quick turn; a four-half-wave shake just after it loses one") {
+                #expect(result.map(\.phase) == [.began, .ended],
+                        "at \(rate) Hz after a \(turnSeconds) s turn: \(result.map(\.phase))")
+            }
+        }
+    }
+}
