@@ -1,4 +1,5 @@
-/// A symmetric, positive semi-definite 3×3 second-moment matrix of acceleration, (m/s²)².
+/// A symmetric, positive semi-definite 3×3 second-moment (or covariance) matrix of acceleration,
+/// (m/s²)².
 struct SecondMoment: Sendable, Hashable {
     var xx, yy, zz, xy, xz, yz: Double
 

@@ -76,8 +76,9 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// Linked half-waves needed before `began` fires. Default 4 (three reversals).
     public var minimumHalfWaves: Int
 
-    /// Largest accepted ratio `√(λ₂/λ₁)` of the two largest eigenvalues of the recent second-moment
-    /// matrix of linear acceleration; 0 is a perfect line, 1 a circle. Default 0.55.
+    /// Largest accepted ratio `√(λ₂/λ₁)` of the two largest eigenvalues of the recent covariance
+    /// matrix of linear acceleration (weighted as `linearityTimeConstantSeconds` says); 0 is a
+    /// perfect line, 1 a circle. Default 0.5.
     /// Rejects circles, walking gaits and other motion that is not back-and-forth.
     public var maximumLinearity: Double
 
@@ -88,7 +89,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// then pauses until the next step (0.2–0.4 s), which this rejects even when it is linear.
     public var maximumIntervalRatio: Double
 
-    /// Time constant of the exponentially weighted second-moment matrix used for
+    /// Time constant of the exponentially weighted covariance matrix used for
     /// `maximumLinearity`, seconds. Default 0.5 s.
     public var linearityTimeConstantSeconds: Double
 
@@ -174,7 +175,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
         minimumReversalIntervalSeconds: Double = 0.04,
         maximumReversalIntervalSeconds: Double = 0.35,
         minimumHalfWaves: Int = 4,
-        maximumLinearity: Double = 0.55,
+        maximumLinearity: Double = 0.5,
         maximumIntervalRatio: Double = 4,
         linearityTimeConstantSeconds: Double = 0.5,
         ongoingMotionSeconds: Double = 4,
@@ -210,15 +211,13 @@ public struct ShakeConfiguration: Sendable, Hashable {
 
     // MARK: Presets
 
-    /// Gentle shakes count: half-waves from 7 m/s² (release 3.5 m/s²), a little more tolerance for
-    /// motion that is not straight (linearity 0.6), two half-waves of 20 m/s² during ongoing
-    /// motion. More false shakes while walking vigorously.
+    /// Gentle shakes count: half-waves from 7 m/s² (release 3.5 m/s²), two half-waves of 20 m/s²
+    /// during ongoing motion. More false shakes while walking vigorously.
     public static let light = ShakeConfiguration(
-        onsetAcceleration: 7, releaseAcceleration: 3.5, maximumLinearity: 0.6,
-        ongoingMotionPeakAcceleration: 20)
+        onsetAcceleration: 7, releaseAcceleration: 3.5, ongoingMotionPeakAcceleration: 20)
 
     /// The default: half-waves from 10 m/s² (about 1 g), release 5 m/s², four linked half-waves,
-    /// linearity at most 0.55, two half-waves of 25 m/s² during ongoing motion. Tuned on the
+    /// linearity at most 0.5, two half-waves of 25 m/s² during ongoing motion. Tuned on the
     /// `dev` corpus only.
     public static let medium = ShakeConfiguration()
 

@@ -33,9 +33,11 @@
 /// 4. **Began**: on a half-wave of a chain that is still open (the half-wave has linked to the
 ///    chain, or may still link: its peak lies within `maximumReversalIntervalSeconds` of the
 ///    last one), when the chain holds `minimumHalfWaves` linked half-waves and the exponentially
-///    weighted second-moment matrix of `l` (`linearityTimeConstantSeconds`; samples with
+///    weighted covariance matrix of `l` (`linearityTimeConstantSeconds`; samples with
 ///    `|l| ≤ releaseAcceleration` outside half-waves and shakes only decay it) has
-///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait), the
+///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait; the
+///    covariance, not the raw second moments, so that the gravity estimate's fading error after
+///    a quick turn does not make a straight shake look bent), the
 ///    longest peak-to-peak interval in the chain is at most `maximumIntervalRatio` times the
 ///    shortest (a steady rhythm, not a heel strike's ringing and pause; measured between the
 ///    peaks as finally placed, and for the open half-wave to its peak so far, not when each
@@ -85,6 +87,9 @@ public struct ShakeDetector: Sendable {
     @usableFromInline var smoother: MovingAverage
     private var mxx = 0.0, myy = 0.0, mzz = 0.0       // second moments of l, (m/s²)²
     private var mxy = 0.0, mxz = 0.0, myz = 0.0
+    // The same weighting's mean of l, m/s², and total weight (1 − (1 − α)ⁿ after n samples), to
+    // centre the second moments (see `linearity()`).
+    private var meanX = 0.0, meanY = 0.0, meanZ = 0.0, meanWeight = 0.0
     // Smoothing factors cached for the last sample interval.
     private var momentTime = 0.0  // time of the last second-moment update, s
     // Sample intervals within which the cached factors are reused: those within 10⁻⁴ of the
@@ -291,6 +296,10 @@ public struct ShakeDetector: Sendable {
         mxy += al * (lx * ly - mxy)
         mxz += al * (lx * lz - mxz)
         myz += al * (ly * lz - myz)
+        meanX += al * (lx - meanX)
+        meanY += al * (ly - meanY)
+        meanZ += al * (lz - meanZ)
+        meanWeight += al * (1 - meanWeight)
 
         // 2. Half-waves. A peak found on the previous sample is first placed between samples
         // (and its reversal re-tested with that time) before this sample may close its half-wave.
@@ -391,6 +400,7 @@ public struct ShakeDetector: Sendable {
     private mutating func decayMoments(over duration: Double) {
         let k = expNegative(duration / configuration.linearityTimeConstantSeconds)
         mxx *= k; myy *= k; mzz *= k; mxy *= k; mxz *= k; myz *= k
+        meanX *= k; meanY *= k; meanZ *= k; meanWeight *= k
     }
 
     @inline(never) @usableFromInline
@@ -621,9 +631,18 @@ public struct ShakeDetector: Sendable {
         linkable = false
     }
 
-    /// `√(λ₂/λ₁)` of the weighted second-moment matrix of linear acceleration, in [0, 1].
+    /// `√(λ₂/λ₁)` of the weighted covariance of linear acceleration, in [0, 1]: the second
+    /// moments about their mean, `M − μμᵀ/w` (μ the weighted sum, w the total weight, so this is
+    /// w times the covariance, and the ratio is the covariance's). Centred, a shake right after a
+    /// quick turn reads as straight: the gravity estimate lags the turn, which adds a slowly
+    /// fading constant to `l` along another line than the shake's.
     @inline(__always) private func linearity() -> Double {
-        SecondMoment(xx: mxx, yy: myy, zz: mzz, xy: mxy, xz: mxz, yz: myz).linearity
+        guard meanWeight > 0 else { return 1 }
+        let w = meanWeight
+        return SecondMoment(
+            xx: mxx - meanX * meanX / w, yy: myy - meanY * meanY / w, zz: mzz - meanZ * meanZ / w,
+            xy: mxy - meanX * meanY / w, xz: mxz - meanX * meanZ / w, yz: myz - meanY * meanZ / w
+        ).linearity
     }
 
     // `mutating` although it changes nothing: a non-mutating call on the detector (over 8 KB with

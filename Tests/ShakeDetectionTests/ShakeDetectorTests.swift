@@ -193,6 +193,31 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(events(m.samples(duration: duration + 2.5, rate: 100)).map(\.phase) == [.began, .ended])
     }
 
+    /// Lying face up, then at once on its side (two recordings spliced, or a turn within one
+    /// sample) and shaken at once across the turn: 5 Hz, 2 g along y for 0.45 s, four or five
+    /// half-waves. The gravity estimate lags the turn, so `l` carries a fading constant along
+    /// (1, 0, −1), off the shake's line; about their mean the half-waves are still straight.
+    /// The same shake on its side without the turn is the control.
+    @Test(arguments: [25.0, 50, 100, 400, 1600])
+    func shortShakeRightAfterASuddenTurnIsFound(_ rate: Double) {
+        func samples(turned: Bool) -> [Sample] {
+            (0..<Int(4 * rate)).map { i in
+                let t = Double(i) / rate
+                let onSide = !turned || t >= 2
+                let shake = t >= 2 && t < 2.45 ? 2 * standardGravity * sin2pi(5 * (t - 2)) : 0
+                return Sample(time: t, x: onSide ? standardGravity : 0, y: shake,
+                              z: onSide ? 0 : standardGravity)
+            }
+        }
+        let unturned = events(samples(turned: false))
+        #expect(unturned.map(\.phase) == [.began, .ended], "at \(rate) Hz without the turn")
+        let turned = events(samples(turned: true))
+        #expect(turned.map(\.phase) == [.began, .ended], "at \(rate) Hz after the turn: \(turned)")
+        if let began = turned.first {
+            #expect(abs(began.startTime - 2) < 0.1, "at \(rate) Hz: starts at \(began.startTime) s")
+        }
+    }
+
     /// A shake whose path is an ellipse (minor axis up to half the major) still fires; a circle
     /// (a stirring motion, not a shake) does not.
     @Test(arguments: [(0.3, true), (0.5, true), (1.0, false)])
