@@ -19,14 +19,13 @@ import ShakeDetection
             // Turned by a quarter turn; with no turn, on its side from the start.
             let done = turnSeconds.map { min(max((t - 2) / $0, 0), 1) } ?? 1
             var x = standardGravity * sin2pi(done / 4)
-            let y = 0.0
             var z = standardGravity * sin2pi(done / 4 + 0.25)
             if t >= shakeStart && t < shakeStart + shakeSeconds {
                 let a = amplitude * sin2pi(3 * (t - shakeStart))
                 x += a * direction.0
                 z += a * direction.2
             }
-            return Sample(time: t, x: x, y: y, z: z)
+            return Sample(time: t, x: x, y: 0, z: z)
         }
     }
 
