@@ -37,8 +37,8 @@
 ///    `|l| ≤ releaseAcceleration` outside half-waves and shakes only decay it) has
 ///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait; the
 ///    covariance, not the raw second moments, so that the gravity estimate's fading error after
-///    a quick turn does not make a straight shake look bent), the
-///    longest peak-to-peak interval in the chain is at most `maximumIntervalRatio` times the
+///    a quick turn does not make a straight shake look bent), the longest peak-to-peak interval
+///    in the chain is at most `maximumIntervalRatio` times the
 ///    shortest (a steady rhythm, not a heel strike's ringing and pause; measured between the
 ///    peaks as finally placed, and for the open half-wave to its peak so far, not when each
 ///    half-wave linked, which is often well before its peak), and the detector is not
