@@ -6,7 +6,8 @@ extension ShakeConfiguration: Codable {
         case gravityTimeConstantSeconds, smoothingWindowSeconds
         case onsetAcceleration, releaseAcceleration, saturationAcceleration
         case reversalCosine, minimumReversalIntervalSeconds, maximumReversalIntervalSeconds
-        case minimumHalfWaves, maximumLinearity, maximumIntervalRatio, linearityTimeConstantSeconds
+        case minimumHalfWaves, maximumLinearity, maximumIntervalRatio, maximumPeakIntervalSeconds
+        case linearityTimeConstantSeconds
         case ongoingMotionSeconds, pauseDeviationAcceleration, ongoingMotionPeakAcceleration
         case ongoingMotionStrongHalfWaves
         case quietSeconds, refractorySeconds, maximumGapSeconds, maximumShakeSeconds
@@ -49,6 +50,7 @@ extension ShakeConfiguration: Codable {
             minimumHalfWaves: try c.decodeIfPresent(Int.self, forKey: .minimumHalfWaves) ?? d.minimumHalfWaves,
             maximumLinearity: try c.decodeIfPresent(Double.self, forKey: .maximumLinearity) ?? d.maximumLinearity,
             maximumIntervalRatio: try c.decodeIfPresent(Double.self, forKey: .maximumIntervalRatio) ?? d.maximumIntervalRatio,
+            maximumPeakIntervalSeconds: try c.decodeIfPresent(Double.self, forKey: .maximumPeakIntervalSeconds) ?? d.maximumPeakIntervalSeconds,
             linearityTimeConstantSeconds: try c.decodeIfPresent(Double.self, forKey: .linearityTimeConstantSeconds) ?? d.linearityTimeConstantSeconds,
             ongoingMotionSeconds: try c.decodeIfPresent(Double.self, forKey: .ongoingMotionSeconds) ?? d.ongoingMotionSeconds,
             pauseDeviationAcceleration: try c.decodeIfPresent(Double.self, forKey: .pauseDeviationAcceleration) ?? d.pauseDeviationAcceleration,
@@ -73,6 +75,7 @@ extension ShakeConfiguration: Codable {
         try c.encode(minimumHalfWaves, forKey: .minimumHalfWaves)
         try c.encode(maximumLinearity, forKey: .maximumLinearity)
         try c.encode(maximumIntervalRatio, forKey: .maximumIntervalRatio)
+        try c.encode(maximumPeakIntervalSeconds, forKey: .maximumPeakIntervalSeconds)
         try c.encode(linearityTimeConstantSeconds, forKey: .linearityTimeConstantSeconds)
         try c.encode(ongoingMotionSeconds, forKey: .ongoingMotionSeconds)
         try c.encode(pauseDeviationAcceleration, forKey: .pauseDeviationAcceleration)

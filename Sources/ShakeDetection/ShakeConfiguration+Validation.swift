@@ -21,6 +21,7 @@ extension ShakeConfiguration {
     /// `releaseAcceleration < onsetAcceleration`; `reversalCosine` in [−1, 0);
     /// `0 ≤ minimumReversalIntervalSeconds < maximumReversalIntervalSeconds`;
     /// `minimumHalfWaves ≥ 2`; `maximumLinearity` in (0, 1]; `maximumIntervalRatio ≥ 1`;
+    /// `maximumPeakIntervalSeconds > 0`;
     /// `ongoingMotionSeconds` in [0, 30]; `pauseDeviationAcceleration > 0`;
     /// `ongoingMotionPeakAcceleration ≥ onsetAcceleration` (may be `+infinity`);
     /// `ongoingMotionStrongHalfWaves` from 1 to `minimumHalfWaves` (at most 64); `quietSeconds`,
@@ -39,6 +40,7 @@ extension ShakeConfiguration {
             ("maximumReversalIntervalSeconds", maximumReversalIntervalSeconds),
             ("maximumLinearity", maximumLinearity),
             ("maximumIntervalRatio", maximumIntervalRatio),
+            ("maximumPeakIntervalSeconds", maximumPeakIntervalSeconds),
             ("linearityTimeConstantSeconds", linearityTimeConstantSeconds),
             ("ongoingMotionSeconds", ongoingMotionSeconds),
             ("pauseDeviationAcceleration", pauseDeviationAcceleration),
@@ -91,6 +93,9 @@ extension ShakeConfiguration {
         }
         if maximumIntervalRatio < 1 {
             throw bad("maximumIntervalRatio", "must be ≥ 1, got \(maximumIntervalRatio)")
+        }
+        if maximumPeakIntervalSeconds <= 0 {
+            throw bad("maximumPeakIntervalSeconds", "must be > 0 s, got \(maximumPeakIntervalSeconds)")
         }
         if linearityTimeConstantSeconds <= 0 {
             throw bad("linearityTimeConstantSeconds", "must be > 0 s, got \(linearityTimeConstantSeconds)")

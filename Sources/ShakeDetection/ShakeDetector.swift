@@ -38,10 +38,12 @@
 ///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait; the
 ///    covariance, not the raw second moments, so that the gravity estimate's fading error after
 ///    a quick turn does not make a straight shake look bent), the longest peak-to-peak interval
-///    in the chain is at most `maximumIntervalRatio` times the
-///    shortest (a steady rhythm, not a heel strike's ringing and pause; measured between the
-///    peaks as finally placed, and for the open half-wave to its peak so far, not when each
-///    half-wave linked, which is often well before its peak), and the detector is not
+///    in the chain is at most `maximumIntervalRatio` times the shortest (a steady rhythm, not a
+///    heel strike's ringing and pause) and the last `minimumHalfWaves` half-waves peaked at most
+///    `maximumPeakIntervalSeconds` apart one after another (no stroke slower than a 1 Hz
+///    shake's; both measured between the peaks as finally placed, and for the open half-wave to
+///    its peak so far, not when each half-wave linked, which is often well before its peak),
+///    and the detector is not
 ///    within `refractorySeconds` of the last `ended`. During *ongoing motion*
 ///    `ongoingMotionStrongHalfWaves` of the chain's last `minimumHalfWaves` linked half-waves
 ///    (the open one included once it has linked) must also have peaked at
@@ -128,6 +130,9 @@ public struct ShakeDetector: Sendable {
     private var chainStart = 0.0
     // Between the peaks of its closed linked half-waves, s (∞ and 0 while there are none).
     private var chainShortestInterval = Double.infinity, chainLongestInterval = 0.0
+    // How many of the chain's latest closed links, in a row, have their peaks at most
+    // `maximumPeakIntervalSeconds` apart.
+    private var chainQuickLinks = 0
     private var chainPeakSquared = 0.0
     // One bit per linked half-wave of the chain, newest in bit 0: 1 when its peak reached
     // `ongoingMotionPeakAcceleration`.
@@ -351,6 +356,7 @@ public struct ShakeDetector: Sendable {
             && chainCount >= configuration.minimumHalfWaves
             && t >= refractoryUntil
             && rhythmIsSteady(withOpenHalfWave: open > 0)
+            && recentStrokesAreQuick(withOpenHalfWave: open > 0)
             && linearity() <= configuration.maximumLinearity
             && (!inOngoingMotion || strongHalfWaves(withOpenHalfWave: open > 0) >= strongNeeded) {
             shaking = true
@@ -580,6 +586,7 @@ public struct ShakeDetector: Sendable {
             let gap = peakTime - previousTime
             chainShortestInterval = min(chainShortestInterval, gap)
             chainLongestInterval = max(chainLongestInterval, gap)
+            chainQuickLinks = gap <= configuration.maximumPeakIntervalSeconds ? chainQuickLinks + 1 : 0
             chainPeakSquared = max(chainPeakSquared, peakSquared)
             chainStrong = chainStrong << 1 | (peakSquared >= ongoingPeakSquared ? 1 : 0)
             chainEnergyX += peakX * peakX; chainEnergyY += peakY * peakY; chainEnergyZ += peakZ * peakZ
@@ -588,6 +595,7 @@ public struct ShakeDetector: Sendable {
             chainStart = halfWaveStart
             chainShortestInterval = .infinity
             chainLongestInterval = 0
+            chainQuickLinks = 0
             chainPeakSquared = peakSquared
             chainStrong = peakSquared >= ongoingPeakSquared ? 1 : 0
             chainEnergyX = peakX * peakX; chainEnergyY = peakY * peakY; chainEnergyZ = peakZ * peakZ
@@ -611,6 +619,16 @@ public struct ShakeDetector: Sendable {
             longest = max(longest, gap)
         }
         return longest <= configuration.maximumIntervalRatio * shortest
+    }
+
+    /// The chain's last `minimumHalfWaves` half-waves peaked at most `maximumPeakIntervalSeconds`
+    /// apart one after another (the open one, when it has linked, at its peak so far).
+    @inline(__always) private func recentStrokesAreQuick(withOpenHalfWave: Bool) -> Bool {
+        var quick = chainQuickLinks
+        if withOpenHalfWave {
+            quick = peakTime - previousTime <= configuration.maximumPeakIntervalSeconds ? quick + 1 : 0
+        }
+        return quick >= configuration.minimumHalfWaves - 1
     }
 
     /// Of the chain's last `minimumHalfWaves` linked half-waves (the open one included when it

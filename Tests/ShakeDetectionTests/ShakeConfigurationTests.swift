@@ -64,6 +64,8 @@ import ShakeDetection
         BadCase(field: "minimumHalfWaves") { $0.minimumHalfWaves = 1 },
         BadCase(field: "maximumLinearity") { $0.maximumLinearity = 1.5 },
         BadCase(field: "maximumIntervalRatio") { $0.maximumIntervalRatio = 0.5 },
+        BadCase(field: "maximumPeakIntervalSeconds") { $0.maximumPeakIntervalSeconds = 0 },
+        BadCase(field: "maximumPeakIntervalSeconds") { $0.maximumPeakIntervalSeconds = .infinity },
         BadCase(field: "linearityTimeConstantSeconds") { $0.linearityTimeConstantSeconds = 0 },
         BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = -1 },
         BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = 31 },

@@ -218,6 +218,40 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         }
     }
 
+    /// Strokes along x, each a 0.2 s half-sine of 30 m/s², except the second: a slow one that
+    /// builds up for 0.45 s and drops in 0.05 s, so that it links early (its rise is soon clearly
+    /// opposite) but peaks 0.55 s after the stroke before it. Four such half-waves are not a
+    /// shake (with the test off, `maximumPeakIntervalSeconds` 1e6, they are); two more quick
+    /// strokes after them are (a shake after a slow wind-up), and so are four quick strokes.
+    @Test(arguments: [25.0, 50, 100, 400, 1600])
+    func aSlowStrokeKeepsAChainFromFiring(_ rate: Double) {
+        func strokes(count: Int, slowRise: Double) -> [Sample] {
+            var segments: [(start: Double, end: Double, sign: Double, slow: Bool)] = []
+            var t = 1.0
+            for k in 0..<count {
+                let length = k == 1 ? slowRise + 0.05 : 0.2
+                segments.append((t, t + length, k % 2 == 0 ? 1 : -1, k == 1))
+                t += length
+            }
+            return (0..<Int(4 * rate)).map { i in
+                let t = Double(i) / rate
+                var x = 0.0
+                if let s = segments.first(where: { t >= $0.start && t < $0.end }) {
+                    let u = t - s.start
+                    x = s.sign * 30 * (!s.slow ? sin2pi(u / 0.4) : u < slowRise ? u / slowRise : 1 - (u - slowRise) / 0.05)
+                }
+                return Sample(time: t, x: x, y: 0, z: standardGravity)
+            }
+        }
+        var off = ShakeConfiguration.default
+        off.maximumPeakIntervalSeconds = 1e6
+        let slow = strokes(count: 4, slowRise: 0.45)
+        #expect(events(slow).isEmpty, "at \(rate) Hz: \(events(slow))")
+        #expect(events(slow, configuration: off).first?.phase == .began, "at \(rate) Hz with the test off")
+        #expect(events(strokes(count: 6, slowRise: 0.45)).first?.phase == .began, "at \(rate) Hz, two more strokes")
+        #expect(events(strokes(count: 4, slowRise: 0.15)).first?.phase == .began, "at \(rate) Hz, all quick")
+    }
+
     /// A shake whose path is an ellipse (minor axis up to half the major) still fires; a circle
     /// (a stirring motion, not a shake) does not.
     @Test(arguments: [(0.3, true), (0.5, true), (1.0, false)])
