@@ -1,6 +1,6 @@
 import Foundation
 import ShakeDetection
-import ShakeRecording
+@testable import ShakeRecording
 import Testing
 
 /// The medium preset on the real dev corpus (`../shared/data/dev`, present in CI): the issue's
@@ -63,6 +63,31 @@ import Testing
         #expect(abs(latency - nativeLatency) <= 0.05, "at \(rate) Hz: \(latency) s against \(nativeLatency) s")
     }
 
+    /// Dev's Wiimote sessions ten times over, every clip (each spliced gesture, the shakes and the
+    /// others, up to the next) turned by its own random rotation, as `Scripts/dev-check`'s `clips`
+    /// row does (with other rotations, seeded here): the gestures, made in other orientations and
+    /// after a sudden turn, fire at most 2 false shakes per hour (the aim), and 90 % of the
+    /// shakes are found. Today 189 of 200 and 1 false shake in 1.08 h; the detector before the
+    /// linearity test measured about its mean found 187 and fired 9 here (11 on that row).
+    @Test func wiimoteGesturesTurnedAtRandomRarelyFire() throws {
+        let sessions = Self.recordings.filter { $0.path.split(separator: "/").last?.hasPrefix("wiimote") == true }
+        try #require(sessions.count == 4, "the 4 dev Wiimote sessions, each loaded")
+        var random = SynthRandom(seed: 1, stream: 0)
+        var total = EvaluationCounts()
+        for _ in 0..<10 {
+            for session in sessions {
+                let samples = clipsTurned(session.samples, random: &random)
+                total += TuningRecording(path: session.path, samples: samples, labels: session.labels)
+                    .evaluate(ShakeConfiguration.medium)
+            }
+        }
+        let summary = total.summary
+        #expect(summary.shakes == 200)
+        #expect(try #require(summary.falsePerHour) <= 2, "\(summary)")
+        #expect(summary.duplicates == 0, "\(summary)")
+        #expect(try #require(summary.recall) >= 0.9, "\(summary)")
+    }
+
     /// Dev's walks (the Oxford recordings: in hand, pockets, bag, armband, neck pouch) made 1.6
     /// and 2 times as vigorous, as `Scripts/dev-check`'s walks row does at their own cadence: no
     /// false shake. (Before the ongoing-motion rule asked for two strong half-waves, the bag walk
@@ -78,6 +103,47 @@ import Testing
             #expect(began.isEmpty, "\(walk.path) x\(gain): shakes began at \(began.map(\.time)) s")
         }
     }
+}
+
+/// `samples` with every clip turned by its own random rotation (uniform over all rotations), as
+/// `Scripts/scale-walks --turns N --clips` does: a clip starts at the first sample and after
+/// every run of 5 or more samples that each repeat the one before exactly (the gaps between the
+/// Wiimote sessions' spliced gestures), and runs to the next clip.
+func clipsTurned(_ samples: [Sample], random: inout SynthRandom) -> [Sample] {
+    var result = samples
+    var start = 0
+    var i = 1
+    while start < samples.count {
+        // The next clip starts after the next held run of 5 or more repeated samples.
+        var next = samples.count
+        while i < samples.count {
+            var end = i
+            while end < samples.count && samples[end].x == samples[end - 1].x
+                && samples[end].y == samples[end - 1].y && samples[end].z == samples[end - 1].z {
+                end += 1
+            }
+            defer { i = max(end, i + 1) }
+            if end - i >= 5 && end < samples.count {
+                next = end
+                break
+            }
+        }
+        // A uniform random rotation, from a uniform unit quaternion (Shoemake).
+        let u1 = random.unit(), u2 = random.unit(), u3 = random.unit()
+        let x = (1 - u1).squareRoot() * sin(2 * .pi * u2), y = (1 - u1).squareRoot() * cos(2 * .pi * u2)
+        let z = u1.squareRoot() * sin(2 * .pi * u3), w = u1.squareRoot() * cos(2 * .pi * u3)
+        let m = [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                 [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                 [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
+        for k in start..<next {
+            let s = samples[k]
+            result[k] = Sample(time: s.time, x: m[0][0] * s.x + m[0][1] * s.y + m[0][2] * s.z,
+                               y: m[1][0] * s.x + m[1][1] * s.y + m[1][2] * s.z,
+                               z: m[2][0] * s.x + m[2][1] * s.y + m[2][2] * s.z)
+        }
+        start = next
+    }
+    return result
 }
 
 /// The motion about gravity multiplied by `gain`, gravity kept (as `Scripts/scale-walks --gain`):
