@@ -110,24 +110,19 @@ import Testing
 /// every run of 5 or more samples that each repeat the one before exactly (the gaps between the
 /// Wiimote sessions' spliced gestures), and runs to the next clip.
 func clipsTurned(_ samples: [Sample], random: inout SynthRandom) -> [Sample] {
+    func repeatsTheOneBefore(_ k: Int) -> Bool {
+        samples[k].x == samples[k - 1].x && samples[k].y == samples[k - 1].y && samples[k].z == samples[k - 1].z
+    }
+    var starts = [0]
+    var k = 1
+    while k < samples.count {
+        var end = k
+        while end < samples.count && repeatsTheOneBefore(end) { end += 1 }
+        if end - k >= 5 && end < samples.count { starts.append(end) }
+        k = max(end, k + 1)
+    }
     var result = samples
-    var start = 0
-    var i = 1
-    while start < samples.count {
-        // The next clip starts after the next held run of 5 or more repeated samples.
-        var next = samples.count
-        while i < samples.count {
-            var end = i
-            while end < samples.count && samples[end].x == samples[end - 1].x
-                && samples[end].y == samples[end - 1].y && samples[end].z == samples[end - 1].z {
-                end += 1
-            }
-            defer { i = max(end, i + 1) }
-            if end - i >= 5 && end < samples.count {
-                next = end
-                break
-            }
-        }
+    for (start, next) in zip(starts, starts.dropFirst() + [samples.count]) {
         // A uniform random rotation, from a uniform unit quaternion (Shoemake).
         let u1 = random.unit(), u2 = random.unit(), u3 = random.unit()
         let x = (1 - u1).squareRoot() * sin(2 * .pi * u2), y = (1 - u1).squareRoot() * cos(2 * .pi * u2)
@@ -141,7 +136,6 @@ func clipsTurned(_ samples: [Sample], random: inout SynthRandom) -> [Sample] {
                                y: m[1][0] * s.x + m[1][1] * s.y + m[1][2] * s.z,
                                z: m[2][0] * s.x + m[2][1] * s.y + m[2][2] * s.z)
         }
-        start = next
     }
     return result
 }
