@@ -69,6 +69,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// 1.5 g still links. Longer links joined mostly steps and separate gestures: on the dev
     /// corpus, 3 of 286 links within labelled shakes were over 0.3 s (the longest 0.35 s), and
     /// 133 of 692 outside them. (0.5 s until the rhythm rule measured final peaks; see README.)
+    /// The peaks as finally placed are held to `maximumPeakIntervalSeconds` before a shake begins.
     public var maximumReversalIntervalSeconds: Double
 
     // MARK: Recognition
