@@ -100,8 +100,9 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// `minimumHalfWaves − 1` quick links have followed it (the open half-wave counts with its
     /// peak so far), so a shake after a slow wind-up is still found. On the dev corpus's Wiimote
     /// sessions with every gesture turned into another orientation and made 15 and 30 % more
-    /// vigorous, 6 of the 11 false shakes had a slow stroke (peaks 0.51 to 0.62 s apart); of
-    /// dev's shakes made at 0.7 to 1.4 times their cadence, one is lost, at 0.7.
+    /// vigorous (`Scripts/dev-check`'s `vigorous` row), 6 of the 11 false shakes had a slow
+    /// stroke (peaks 0.51 to 0.62 s apart); of dev's shakes made at 0.7 to 1.4 times their
+    /// cadence, one is lost, at 0.7.
     public var maximumPeakIntervalSeconds: Double
 
     /// Time constant of the exponentially weighted covariance matrix used for

@@ -43,8 +43,7 @@
 ///    `maximumPeakIntervalSeconds` apart one after another (no stroke slower than a 1 Hz
 ///    shake's; both measured between the peaks as finally placed, and for the open half-wave to
 ///    its peak so far, not when each half-wave linked, which is often well before its peak),
-///    and the detector is not
-///    within `refractorySeconds` of the last `ended`. During *ongoing motion*
+///    and the detector is not within `refractorySeconds` of the last `ended`. During *ongoing motion*
 ///    `ongoingMotionStrongHalfWaves` of the chain's last `minimumHalfWaves` linked half-waves
 ///    (the open one included once it has linked) must also have peaked at
 ///    `ongoingMotionPeakAcceleration` or more: the samples are judged in half-second blocks,
