@@ -132,6 +132,9 @@ public struct ShakeDetector: Sendable {
     // How many of the chain's latest closed links, in a row, have their peaks at most
     // `maximumPeakIntervalSeconds` apart.
     private var chainQuickLinks = 0
+    // The latest interval between the chain's closed linked peaks that exceeded
+    // `maximumPeakIntervalSeconds`, s (0 while there is none): reported in a refusal.
+    private var chainSlowInterval = 0.0
     private var chainPeakSquared = 0.0
     // One bit per linked half-wave of the chain, newest in bit 0: 1 when its peak reached
     // `ongoingMotionPeakAcceleration`.
@@ -149,6 +152,11 @@ public struct ShakeDetector: Sendable {
     private var shakeReversals = 0
     private var shakeEnergyX = 0.0, shakeEnergyY = 0.0, shakeEnergyZ = 0.0
     private var refractoryUntil = -Double.infinity
+
+    // `process(_:explanation:)`: whether the current call collects an explanation, and what it
+    // has collected. Written only on the rare paths (a half-wave ends, a began test fails).
+    private var explaining = false
+    private var explanation = ShakeExplanation()
 
     // Ongoing motion (see `ShakeConfiguration.ongoingMotionSeconds`). The current block's
     // time-weighted sums of |a| − `motionReference` (|a| of its first sample, so that the
@@ -206,6 +214,20 @@ public struct ShakeDetector: Sendable {
     /// Acceleration beyond which a sample is ignored as corrupt, m/s² (about 1000 g). Real
     /// accelerometers measure ±2 g to ±400 g.
     public static let implausibleAcceleration = 1e4
+
+    /// Feeds one sample like `process(_:)`, and also reports what the detector decided on it:
+    /// the half-wave that ended and why a chain long enough to be a shake did not begin one (see
+    /// `ShakeExplanation`). For tools that explain a missed or unexpected shake; a little slower
+    /// than `process(_:)` (the explanation is cleared and copied out on every sample), and the
+    /// events are the same.
+    public mutating func process(_ sample: Sample, explanation: inout ShakeExplanation) -> ShakeEvent? {
+        explaining = true
+        self.explanation = ShakeExplanation()
+        let event = process(sample)
+        explanation = self.explanation
+        explaining = false
+        return event
+    }
 
     /// Feeds one sample; returns the event it causes, if any (at most one).
     /// - Complexity: O(1), no allocation. Inlinable: a calm sample (most of them) costs a few
@@ -351,21 +373,23 @@ public struct ShakeDetector: Sendable {
         // one if it belongs to the chain. A half-wave too late to link has no chain: the one
         // before it ended, and its count, rhythm and start must not make this one a shake.
         let open = inHalfWave && linked ? 1.0 : 0.0
-        if ((inHalfWave && linkable) || linkedBeforeClosing) && !shaking && !exhausted
-            && chainCount >= configuration.minimumHalfWaves
-            && t >= refractoryUntil
-            && rhythmIsSteady(withOpenHalfWave: open > 0)
-            && recentStrokesAreQuick(withOpenHalfWave: open > 0)
-            && linearity() <= configuration.maximumLinearity
-            && (!inOngoingMotion || strongHalfWaves(withOpenHalfWave: open > 0) >= strongNeeded) {
-            shaking = true
-            shakeStart = chainStart
-            shakeReversals = chainCount - 1
-            shakePeakSquared = max(chainPeakSquared, open * peakSquared)
-            shakeEnergyX = chainEnergyX + open * peakX * peakX
-            shakeEnergyY = chainEnergyY + open * peakY * peakY
-            shakeEnergyZ = chainEnergyZ + open * peakZ * peakZ
-            return makeEvent(.began, at: t)
+        if ((inHalfWave && linkable) || linkedBeforeClosing) && !shaking
+            && chainCount >= configuration.minimumHalfWaves {
+            if let reason = beganRefusal(at: t, withOpenHalfWave: open > 0) {
+                if explaining {
+                    explanation.refusal = ShakeExplanation.Refusal(
+                        time: t, chainStartTime: chainStart, chainHalfWaves: chainCount, reason: reason)
+                }
+            } else {
+                shaking = true
+                shakeStart = chainStart
+                shakeReversals = chainCount - 1
+                shakePeakSquared = max(chainPeakSquared, open * peakSquared)
+                shakeEnergyX = chainEnergyX + open * peakX * peakX
+                shakeEnergyY = chainEnergyY + open * peakY * peakY
+                shakeEnergyZ = chainEnergyZ + open * peakZ * peakZ
+                return makeEvent(.began, at: t)
+            }
         }
 
         // 5. Ended, too long.
@@ -581,11 +605,17 @@ public struct ShakeDetector: Sendable {
     private mutating func closeHalfWave() {
         inHalfWave = false
         peakIsLatest = false
+        if explaining { explanation.halfWave = halfWaveReport() }
         if linked {
             let gap = peakTime - previousTime
             chainShortestInterval = min(chainShortestInterval, gap)
             chainLongestInterval = max(chainLongestInterval, gap)
-            chainQuickLinks = gap <= configuration.maximumPeakIntervalSeconds ? chainQuickLinks + 1 : 0
+            if gap <= configuration.maximumPeakIntervalSeconds {
+                chainQuickLinks += 1
+            } else {
+                chainQuickLinks = 0
+                chainSlowInterval = gap
+            }
             chainPeakSquared = max(chainPeakSquared, peakSquared)
             chainStrong = chainStrong << 1 | (peakSquared >= ongoingPeakSquared ? 1 : 0)
             chainEnergyX += peakX * peakX; chainEnergyY += peakY * peakY; chainEnergyZ += peakZ * peakZ
@@ -595,6 +625,7 @@ public struct ShakeDetector: Sendable {
             chainShortestInterval = .infinity
             chainLongestInterval = 0
             chainQuickLinks = 0
+            chainSlowInterval = 0
             chainPeakSquared = peakSquared
             chainStrong = peakSquared >= ongoingPeakSquared ? 1 : 0
             chainEnergyX = peakX * peakX; chainEnergyY = peakY * peakY; chainEnergyZ = peakZ * peakZ
@@ -606,6 +637,60 @@ public struct ShakeDetector: Sendable {
         previousX = peakX; previousY = peakY; previousZ = peakZ
         previousNorm = peakSquared.squareRoot()
         previousTime = peakTime
+    }
+
+    /// The half-wave that is closing, as `process(_:explanation:)` reports it; called before the
+    /// chain and the previous half-wave are updated.
+    private func halfWaveReport() -> ShakeExplanation.HalfWave {
+        let interval = peakTime - previousTime
+        let norms = peakSquared.squareRoot() * previousNorm
+        let cosine = norms > 0 ? (peakX * previousX + peakY * previousY + peakZ * previousZ) / norms : 0
+        let link: ShakeExplanation.Link
+        if linked {
+            link = .linked(cosine: cosine, intervalSeconds: interval)
+        } else if chainCount == 0 {
+            link = .nothingBefore
+        } else if interval < configuration.minimumReversalIntervalSeconds
+                    || interval > configuration.maximumReversalIntervalSeconds {
+            link = .outsideInterval(intervalSeconds: interval)
+        } else {
+            link = .notOpposite(cosine: cosine, intervalSeconds: interval)
+        }
+        return ShakeExplanation.HalfWave(
+            startTime: halfWaveStart, peakTime: peakTime, peakAcceleration: peakSquared.squareRoot(),
+            chainHalfWaves: linked ? chainCount : 1, link: link)
+    }
+
+    /// The first of step 4's rules (after the chain's length) that refuses a shake now, with what
+    /// it measured; nil when a shake may begin. In the order of the original single test, so the
+    /// decision is the same whether or not anyone asks why.
+    @inline(__always) private mutating func beganRefusal(
+        at t: Double, withOpenHalfWave open: Bool
+    ) -> ShakeExplanation.Reason? {
+        if exhausted { return .pauseNeeded }
+        if t < refractoryUntil { return .refractory(until: refractoryUntil) }
+        if !rhythmIsSteady(withOpenHalfWave: open) {
+            var shortest = chainShortestInterval, longest = chainLongestInterval
+            if open {
+                shortest = min(shortest, peakTime - previousTime)
+                longest = max(longest, peakTime - previousTime)
+            }
+            return .unsteadyRhythm(ratio: longest / shortest, limit: configuration.maximumIntervalRatio)
+        }
+        if !recentStrokesAreQuick(withOpenHalfWave: open) {
+            let limit = configuration.maximumPeakIntervalSeconds
+            let openGap = peakTime - previousTime
+            return .slowStroke(intervalSeconds: open && openGap > limit ? openGap : chainSlowInterval, limit: limit)
+        }
+        let straightness = linearity()
+        if straightness > configuration.maximumLinearity {
+            return .notStraight(linearity: straightness, limit: configuration.maximumLinearity)
+        }
+        if inOngoingMotion {
+            let strong = strongHalfWaves(withOpenHalfWave: open)
+            if strong < strongNeeded { return .weakDuringOngoingMotion(strongHalfWaves: strong, needed: strongNeeded) }
+        }
+        return nil
     }
 
     /// The longest interval between linked peaks is at most `maximumIntervalRatio` times the
