@@ -13,9 +13,16 @@ enum ReplayCommand: ShakeCommand {
             ended (shaking stopped), cancelled (with the reason). Times are in seconds from the \
             recording's time origin, peak acceleration in m/s² with gravity removed.
 
+            With --explain, each file's events are followed by its near misses: every chain of two             or more linked half-waves (excursions of the linear acceleration past the onset, each             reversing the one before) that did not become a shake, with why: the rule that refused             it once it had enough half-waves (and the value it measured against the limit), or how             many half-waves it reached and why the next one did not link. To see why a shake was             missed, or which setting to change ('shake config --preset medium' shows them all).
+
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "Recordings to replay.", variadic: true)],
-        options: DetectorOptions.specs + [DetectorOptions.detectorSpec, DetectorOptions.formatSpec] + ImportOptions.specs
+        options: DetectorOptions.specs + [
+            DetectorOptions.detectorSpec, DetectorOptions.formatSpec,
+            .flag("explain", help: "Also list the near misses (chains of half-waves that did not become a shake) "
+                    + "and why. With --format json: per file, 'near_misses' ([{start_s, last_peak_s, "
+                    + "peaks_m_s2, reason, ended, why}]). ShakeKit's detector only."),
+        ] + ImportOptions.specs
     )
 
     struct FileReport: Encodable {
@@ -24,10 +31,13 @@ enum ReplayCommand: ShakeCommand {
         var durationSeconds: Double
         var shakes: Int
         var events: [EventReport]
+        /// Written only with `--explain`.
+        var nearMisses: [NearMissReport]?
 
         enum CodingKeys: String, CodingKey {
             case file, samples, shakes, events
             case durationSeconds = "duration_s"
+            case nearMisses = "near_misses"
         }
     }
 
@@ -79,13 +89,28 @@ enum ReplayCommand: ShakeCommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let chosen = try DetectorOptions.detector(arguments)
+        var explained: ShakeConfiguration?
+        if arguments.flag("explain") {
+            guard case .shakeKit(let detector) = chosen else {
+                throw UsageError("'--explain' explains ShakeKit's detector; the seismic detector has no half-waves")
+            }
+            explained = detector.configuration
+        }
         let options = ImportOptions.options(arguments)
         var reports: [FileReport] = []
         for path in arguments.positionals {
             let result: RecordingReplay.Result
+            var nearMisses: [NearMissReport]?
             do {
                 // Files one after another, each parsed on a second thread beside the detector.
-                result = try chosen.replay(path: path, options: options, readAhead: true)
+                if let configuration = explained {
+                    let run = try RecordingReplay.runExplaining(
+                        path: path, options: options, configuration: configuration, readAhead: true)
+                    result = run.result
+                    nearMisses = run.nearMisses.map { NearMissReport($0, configuration: configuration) }
+                } else {
+                    result = try chosen.replay(path: path, options: options, readAhead: true)
+                }
             } catch {
                 throw recordingFailure(error)
             }
@@ -95,7 +120,7 @@ enum ReplayCommand: ShakeCommand {
                 // JSON is one object for all files, so the reports are kept until the end.
                 reports.append(FileReport(
                     file: path, samples: result.sampleCount, durationSeconds: duration,
-                    shakes: shakes, events: result.events.map(EventReport.init)))
+                    shakes: shakes, events: result.events.map(EventReport.init), nearMisses: nearMisses))
             } else {
                 // Text goes out file by file, its events in chunks, so that a long recording's
                 // events are not held twice more (as reports and as one string).
@@ -110,6 +135,16 @@ enum ReplayCommand: ShakeCommand {
                     if text.utf8.count >= 1 << 16 {
                         io.out(text)
                         text = ""
+                    }
+                }
+                if let nearMisses {
+                    text += nearMisses.isEmpty ? "  no near misses\n" : NearMissReport.header
+                    for miss in nearMisses {
+                        text += miss.line
+                        if text.utf8.count >= 1 << 16 {
+                            io.out(text)
+                            text = ""
+                        }
                     }
                 }
                 if !text.isEmpty { io.out(text) }

@@ -77,10 +77,16 @@ public enum RecordingReplay {
         mutating func add<Detector: ShakeDetecting>(
             _ labelledSample: LabeledSample, to detector: inout Detector
         ) {
+            record(labelledSample, event: detector.process(labelledSample.sample))
+        }
+
+        /// Takes in a sample and the event the detector returned for it.
+        @inlinable @inline(__always)
+        mutating func record(_ labelledSample: LabeledSample, event: ShakeEvent?) {
             let sample = labelledSample.sample
             if labelled == nil { labelled = labelledSample.isShake != nil }
             if let isShake = labelledSample.isShake { scorer.addSample(time: sample.time, isShake: isShake) }
-            if let event = detector.process(sample) {
+            if let event {
                 events.append(event)
                 if event.phase == .began { scorer.addDetection(at: event.time) }
             }

@@ -1,0 +1,99 @@
+import ShakeDetection
+import ShakeRecording
+
+/// `shake replay --explain`: a near miss as a row of the text table and as JSON.
+struct NearMissReport: Encodable {
+    var start: Double
+    var lastPeak: Double
+    var peaks: [Double]
+    /// Why no shake: the rule that refused the chain, or `too_few_half_waves`.
+    var reason: String
+    /// How the chain ended: `not_opposite`, `outside_interval`, `restart` or `recording_ended`.
+    var ended: String
+    /// The same in words, with the values measured and the limits.
+    var why: String
+
+    enum CodingKeys: String, CodingKey {
+        case peaks = "peaks_m_s2"
+        case start = "start_s"
+        case lastPeak = "last_peak_s"
+        case reason, ended, why
+    }
+
+    init(_ miss: NearMiss, configuration: ShakeConfiguration) {
+        start = miss.startTime
+        lastPeak = miss.lastPeakTime
+        peaks = miss.halfWaves.map(\.peakAcceleration)
+        (ended, _) = Self.ending(miss.end, configuration: configuration)
+        if let refusal = miss.refusal {
+            (reason, why) = Self.refused(refusal, configuration: configuration)
+        } else {
+            reason = "too_few_half_waves"
+            why = "\(miss.halfWaves.count) linked half-waves (\(configuration.minimumHalfWaves) needed); "
+                + Self.ending(miss.end, configuration: configuration).text
+        }
+    }
+
+    /// The rule that refused a long enough chain: its code and a sentence.
+    static func refused(
+        _ refusal: ShakeExplanation.Refusal, configuration: ShakeConfiguration
+    ) -> (code: String, text: String) {
+        let at = "refused at \(fixed(refusal.time, 3)) s (\(refusal.chainHalfWaves) half-waves): "
+        switch refusal.reason {
+        case .pauseNeeded:
+            return ("pause_needed", at + "a shake was cancelled as too long; the motion must pause for "
+                    + "\(fixed(configuration.quietSeconds, 2)) s first")
+        case .refractory(let until):
+            return ("refractory", at + "too soon after the last shake ended (refractory until \(fixed(until, 3)) s)")
+        case .unsteadyRhythm(let ratio, let limit):
+            return ("unsteady_rhythm", at + "unsteady rhythm: the longest interval between peaks is "
+                    + "\(fixed(ratio, 1)) times the shortest (limit \(fixed(limit, 1)))")
+        case .slowStroke(let interval, let limit):
+            return ("slow_stroke", at + "a slow stroke: \(fixed(interval, 2)) s between peaks (limit \(fixed(limit, 2)) s)")
+        case .notStraight(let linearity, let limit):
+            return ("not_straight", at + "not back and forth along a line: linearity \(fixed(linearity, 2)) "
+                    + "(limit \(fixed(limit, 2)))")
+        case .weakDuringOngoingMotion(let strong, let needed):
+            return ("weak_during_ongoing_motion", at + "ongoing motion (no pause in the last "
+                    + "\(fixed(configuration.ongoingMotionSeconds, 1)) s): \(strong) of the last "
+                    + "\(configuration.minimumHalfWaves) half-waves reached "
+                    + "\(fixed(configuration.ongoingMotionPeakAcceleration, 1)) m/s² (\(needed) needed)")
+        }
+    }
+
+    /// How a chain ended: its code and a phrase.
+    static func ending(_ end: NearMiss.End, configuration: ShakeConfiguration) -> (code: String, text: String) {
+        guard case .broken(let next) = end else {
+            return ("recording_ended", "no further half-wave before the recording ended")
+        }
+        let what = "the next half-wave (peak \(fixed(next.peakAcceleration, 1)) m/s² at \(fixed(next.peakTime, 3)) s)"
+        switch next.link {
+        case .notOpposite(let cosine, _):
+            return ("not_opposite", "\(what) did not reverse: cosine \(fixed(cosine, 2)) "
+                    + "(at most \(fixed(configuration.reversalCosine, 2)) needed)")
+        case .outsideInterval(let interval) where interval > configuration.maximumReversalIntervalSeconds:
+            return ("outside_interval", "no half-wave peaked within "
+                    + "\(fixed(configuration.maximumReversalIntervalSeconds, 2)) s of the last (the next, "
+                    + "\(fixed(next.peakAcceleration, 1)) m/s², peaked \(fixed(interval, 3)) s later)")
+        case .outsideInterval(let interval):
+            return ("outside_interval", "\(what) peaked only \(fixed(interval, 3)) s after the last "
+                    + "(at least \(fixed(configuration.minimumReversalIntervalSeconds, 2)) s needed)")
+        case .nothingBefore, .linked:
+            // `.linked` cannot end a chain; `.nothingBefore` follows a restart after a gap in the samples.
+            return ("restart", "then the samples stopped for longer than "
+                    + "\(fixed(configuration.maximumGapSeconds, 2)) s and the detector restarted")
+        }
+    }
+
+    /// The text table's header line, with its line end.
+    static let header = "  near misses (chains of linked half-waves that did not become a shake):\n"
+        + "   start_s  last_peak_s  peaks_m/s²                why not\n"
+
+    /// One near miss as a row of the text table, with its line end.
+    var line: String {
+        var text = peaks.prefix(6).map { fixed($0, 1) }.joined(separator: " ")
+        if peaks.count > 6 { text += " ... (\(peaks.count))" }
+        return fixed(start, 3).leftPadded(10) + fixed(lastPeak, 3).leftPadded(13) + "  "
+            + text.padding(toLength: 24) + "  " + why + "\n"
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// `shake replay --explain`: the near misses after each file's events, in text and JSON.
+@Suite struct ReplayExplainTests {
+    /// A canonical CSV at 100 Hz: 2 s of rest, `motion(t)` (linear acceleration, m/s², t from its
+    /// start) for `seconds`, then 2 s of rest. Gravity along z.
+    static func recording(seconds: Double, _ motion: (Double) -> (Double, Double)) -> String {
+        var text = "time_s,x,y,z\n"
+        for i in 0..<Int((4 + seconds) * 100) {
+            let t = Double(i) / 100
+            let (x, y) = t >= 2 && t < 2 + seconds ? motion(t - 2) : (0, 0)
+            text += String(format: "%.6f,%.5f,%.5f,9.80665\n", t, x, y)
+        }
+        return text
+    }
+
+    static let g = 9.80665
+
+    /// Three half-waves of a 4 Hz, 3 g shake (0.375 s): one short of a shake.
+    static let threeHalfWaves = recording(seconds: 0.375) { t in (3 * g * sin(2 * .pi * 4 * t), 0) }
+    /// An ellipse at 3 Hz, 2 g along x and 1.6 g along y for 1.5 s: linked, but not straight.
+    static let ellipse = recording(seconds: 1.5) { t in
+        (2 * g * sin(2 * .pi * 3 * t), 1.6 * g * cos(2 * .pi * 3 * t))
+    }
+
+    @Test func textListsEachNearMissWithWhy() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let short = try folder.write("short.csv", Self.threeHalfWaves)
+        let ellipse = try folder.write("ellipse.csv", Self.ellipse)
+        let run = runShake("replay", "--explain", short, ellipse)
+        #expect(run.status == 0, "\(run.err)")
+        let sections = run.out.components(separatedBy: ellipse + ":")
+        #expect(sections.count == 2, "\(run.out)")
+        guard sections.count == 2 else { return }
+        #expect(sections[0].contains("0 shakes"))
+        #expect(sections[0].contains("near misses"))
+        #expect(sections[0].contains("3 linked half-waves (4 needed); no further half-wave before the recording ended"),
+                "\(sections[0])")
+        #expect(sections[1].contains("refused at "))
+        #expect(sections[1].contains("not back and forth along a line: linearity 0."), "\(sections[1])")
+        #expect(sections[1].contains("(limit 0.50)"))
+    }
+
+    @Test func jsonHasTheNearMissesOnlyWhenAsked() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let short = try folder.write("short.csv", Self.threeHalfWaves)
+        let ellipse = try folder.write("ellipse.csv", Self.ellipse)
+        let run = runShake("replay", "--explain", "--format", "json", short, ellipse)
+        #expect(run.status == 0, "\(run.err)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
+        let files = object?["files"] as? [[String: Any]] ?? []
+        #expect(files.count == 2)
+        guard files.count == 2 else { return }
+        let shortMisses = files[0]["near_misses"] as? [[String: Any]] ?? []
+        #expect(shortMisses.count == 1)
+        #expect(shortMisses.first?["reason"] as? String == "too_few_half_waves")
+        #expect(shortMisses.first?["ended"] as? String == "recording_ended")
+        let peaks = shortMisses.first?["peaks_m_s2"] as? [Double] ?? []
+        #expect(peaks.count == 3 && peaks.allSatisfy { $0 > 20 && $0 < 32 }, "\(peaks)")
+        let start = shortMisses.first?["start_s"] as? Double ?? 0
+        #expect(start > 2 && start < 2.1, "\(start)")
+        let ellipseMisses = files[1]["near_misses"] as? [[String: Any]] ?? []
+        #expect(ellipseMisses.contains { $0["reason"] as? String == "not_straight" }, "\(ellipseMisses)")
+
+        let plain = runShake("replay", "--format", "json", short)
+        #expect(plain.status == 0)
+        #expect(!plain.out.contains("near_misses"))
+    }
+
+    @Test func aShakeIsNotANearMiss() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let shake = try folder.write("shake.csv", Self.recording(seconds: 1.5) { t in (3 * Self.g * sin(2 * .pi * 4 * t), 0) })
+        let run = runShake("replay", "--explain", shake)
+        #expect(run.status == 0)
+        #expect(run.out.contains("1 shake in"))
+        #expect(run.out.contains("no near misses"), "\(run.out)")
+    }
+
+    @Test func seismicHasNothingToExplain() {
+        let run = runShake("replay", "--explain", "--detector", "seismic", repositoryRoot + "/Fixtures/mixed_100hz.csv")
+        #expect(run.status == 64)
+        #expect(run.err.contains("'--explain'"), "\(run.err)")
+        #expect(run.out.isEmpty)
+    }
+
+    @Test func helpDescribesExplain() {
+        let run = runShake("replay", "--help")
+        #expect(run.status == 0)
+        #expect(run.out.contains("--explain"))
+        #expect(run.out.contains("near misses"))
+    }
+}
