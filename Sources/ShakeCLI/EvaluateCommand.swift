@@ -21,10 +21,11 @@ enum EvaluateCommand: ShakeCommand {
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],
         options: DetectorOptions.specs + [
             DetectorOptions.detectorSpec, DetectorOptions.formatSpec,
-            .flag("list", help: "Also list each missed shake (its labelled start and end) and the time of each false "
-                    + "shake and duplicate, per file, to look at with 'shake plot FILE --from A --to B'. With "
-                    + "--format json: per file, 'missed' ([{start_s, end_s}]), 'false_shake_times_s' and "
-                    + "'duplicate_times_s'."),
+            .flag("list", help: "Also list each missed shake (its labelled start and end, and why it was missed) "
+                    + "and the time of each false shake and duplicate, per file, to look at with 'shake plot "
+                    + "FILE --from A --to B' or 'shake replay --explain'. With --format json: per file, 'missed' "
+                    + "([{start_s, end_s, why, largest_l_m_s2}]; why and largest_l_m_s2 for ShakeKit's "
+                    + "detector only), 'false_shake_times_s' and 'duplicate_times_s'."),
         ] + ImportOptions.specs
     )
 
@@ -33,14 +34,42 @@ enum EvaluateCommand: ShakeCommand {
         var summary: EvaluationSummary
         /// Written only with `--list`.
         var details: EvaluationDetails?
+        /// Why each missed shake was missed, in `details.missed`'s order: with `--list`, for
+        /// ShakeKit's detector.
+        var missedWhy: [MissedWhy]?
+
+        struct MissedWhy: Encodable {
+            var why: String
+            var largestLinearAcceleration: Double
+        }
+
+        struct MissedEntry: Encodable {
+            var start: Double
+            var end: Double
+            var why: MissedWhy?
+
+            enum CodingKeys: String, CodingKey {
+                case start = "start_s", end = "end_s", why, largest = "largest_l_m_s2"
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(start, forKey: .start)
+                try container.encode(end, forKey: .end)
+                try container.encodeIfPresent(why?.why, forKey: .why)
+                try container.encodeIfPresent(why?.largestLinearAcceleration, forKey: .largest)
+            }
+        }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: FileKey.self)
             try container.encode(file, forKey: FileKey(stringValue: "file"))
             try summary.encode(to: encoder)
             guard let details else { return }
-            try container.encode(details.missed.map { ["start_s": $0.start, "end_s": $0.end] },
-                                 forKey: FileKey(stringValue: "missed"))
+            let missed = details.missed.enumerated().map { index, shake in
+                MissedEntry(start: shake.start, end: shake.end, why: missedWhy?[index])
+            }
+            try container.encode(missed, forKey: FileKey(stringValue: "missed"))
             try container.encode(details.falseShakeTimes, forKey: FileKey(stringValue: "false_shake_times_s"))
             try container.encode(details.duplicateTimes, forKey: FileKey(stringValue: "duplicate_times_s"))
         }
@@ -62,12 +91,12 @@ enum EvaluateCommand: ShakeCommand {
         let chosen = try DetectorOptions.detector(arguments)
         let files = try recordingFiles(arguments.positionals)
         let options = ImportOptions.options(arguments)
-        let results = try evaluate(files: files, options: options, detector: chosen)
         let list = arguments.flag("list")
+        let results = try evaluate(files: files, options: options, detector: chosen, explainingMisses: list)
         var total = EvaluationCounts()
         for result in results { total += result.counts }
         let rows = zip(files, results).map {
-            FileRow(file: $0, summary: $1.counts.summary, details: list ? $1.details : nil)
+            FileRow(file: $0, summary: $1.counts.summary, details: list ? $1.details : nil, missedWhy: $1.missedWhy)
         }
         if wantsJSON(arguments) {
             io.out(jsonText(Report(files: rows, total: total.summary)))
@@ -83,9 +112,10 @@ enum EvaluateCommand: ShakeCommand {
         var lines: [(row: Int, time: Double, text: String)] = []
         for (index, row) in rows.enumerated() {
             guard let details = row.details else { continue }
-            for shake in details.missed {
-                lines.append((index, shake.start,
-                              "missed shake  labelled \(fixed(shake.start, 3)) to \(fixed(shake.end, 3)) s"))
+            for (number, shake) in details.missed.enumerated() {
+                var text = "missed shake  labelled \(fixed(shake.start, 3)) to \(fixed(shake.end, 3)) s"
+                if let why = row.missedWhy?[number] { text += ": " + why.why }
+                lines.append((index, shake.start, text))
             }
             for time in details.falseShakeTimes {
                 lines.append((index, time, "false shake   began at \(fixed(time, 3)) s"))
@@ -100,18 +130,33 @@ enum EvaluateCommand: ShakeCommand {
         return lines.map { rows[$0.row].file.padding(toLength: width) + "  " + $0.text + "\n" }.joined()
     }
 
-    /// Scores every file with a fresh copy of `detector`, on all cores, in file order.
+    /// Scores every file with a fresh copy of `detector`, on all cores, in file order. With
+    /// `explainingMisses` and ShakeKit's detector, also says why each missed shake was missed.
     static func evaluate(
-        files: [String], options: CSVImportOptions = .canonical, detector: SelectedDetector
-    ) throws -> [(counts: EvaluationCounts, details: EvaluationDetails)] {
-        typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails)
+        files: [String], options: CSVImportOptions = .canonical, detector: SelectedDetector,
+        explainingMisses: Bool = false
+    ) throws -> [(counts: EvaluationCounts, details: EvaluationDetails, missedWhy: [FileRow.MissedWhy]?)] {
+        typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails, missedWhy: [FileRow.MissedWhy]?)
         let results = Mutex<[Int: Result<Scored, CommandFailure>]>([:])
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let outcome: Result<Scored, CommandFailure>
             do {
-                let replay = try detector.replay(path: files[index], options: options)
+                let replay: RecordingReplay.Result
+                var missedWhy: [FileRow.MissedWhy]?
+                if explainingMisses, case .shakeKit(let shakeKit) = detector {
+                    let configuration = shakeKit.configuration
+                    let explained = try RecordingReplay.runExplaining(
+                        path: files[index], options: options, configuration: configuration)
+                    replay = explained.result
+                    missedWhy = explained.missedShakes.map {
+                        FileRow.MissedWhy(why: NearMissReport.missedWhy($0, configuration: configuration),
+                                          largestLinearAcceleration: $0.largestLinearAcceleration)
+                    }
+                } else {
+                    replay = try detector.replay(path: files[index], options: options)
+                }
                 if let counts = replay.counts, let details = replay.details {
-                    outcome = .success((counts, details))
+                    outcome = .success((counts, details, missedWhy))
                 } else {
                     outcome = .failure(CommandFailure(
                         "\(files[index]): no 'shake' column; evaluate needs labelled recordings (use 'shake replay' for unlabelled ones)",

@@ -20,18 +20,45 @@ struct NearMissReport: Encodable {
         case reason, ended, why
     }
 
-    init(_ miss: NearMiss, configuration: ShakeConfiguration) {
+    init(_ miss: HalfWaveChain, configuration: ShakeConfiguration) {
         start = miss.startTime
         lastPeak = miss.lastPeakTime
         peaks = miss.halfWaves.map(\.peakAcceleration)
-        (ended, _) = Self.ending(miss.end, configuration: configuration)
-        if let refusal = miss.refusal {
-            (reason, why) = Self.refused(refusal, configuration: configuration)
-        } else {
-            reason = "too_few_half_waves"
-            why = "\(miss.halfWaves.count) linked half-waves (\(configuration.minimumHalfWaves) needed); "
-                + Self.ending(miss.end, configuration: configuration).text
+        (reason, ended, why) = Self.why(miss, configuration: configuration)
+    }
+
+    /// Why `chain` did not become a shake: the rule that refused it, or too few half-waves (and
+    /// then how it ended); its codes and a sentence.
+    static func why(
+        _ chain: HalfWaveChain, configuration: ShakeConfiguration
+    ) -> (reason: String, ended: String, text: String) {
+        let ending = Self.ending(chain.end, configuration: configuration)
+        if let refusal = chain.refusal {
+            let refused = Self.refused(refusal, configuration: configuration)
+            return (refused.code, ending.code, refused.text)
         }
+        let count = chain.halfWaves.count
+        let linked = count == 1 ? "1 half-wave, linked to none" : "\(count) linked half-waves"
+        return ("too_few_half_waves", ending.code,
+                "\(linked) (\(configuration.minimumHalfWaves) needed); " + ending.text)
+    }
+
+    /// Why a labelled shake was missed, for `shake evaluate --list`: the chain that came closest
+    /// and why it was no shake, or how far the motion stayed under the onset.
+    static func missedWhy(_ missed: MissedShakeExplanation, configuration: ShakeConfiguration) -> String {
+        let level = "largest |l| \(fixed(missed.largestLinearAcceleration, 1)) m/s²"
+        guard let chain = missed.closestChain else {
+            if missed.largestLinearAcceleration <= configuration.onsetAcceleration {
+                return "no half-wave: \(level), under the onset (\(fixed(configuration.onsetAcceleration, 1)) m/s²)"
+            }
+            return "no half-wave peaked within the shake's window (\(level))"
+        }
+        if let began = chain.shakeBegan {
+            let tolerance = ShakeScorer.matchToleranceSeconds
+            return "a shake began at \(fixed(began, 3)) s, outside the window (\(fixed(missed.shake.start - tolerance, 3)) "
+                + "to \(fixed(missed.shake.end + tolerance, 3)) s)"
+        }
+        return "at \(fixed(chain.startTime, 3)) s, " + why(chain, configuration: configuration).text + "; \(level)"
     }
 
     /// The rule that refused a long enough chain: its code and a sentence.
@@ -62,7 +89,7 @@ struct NearMissReport: Encodable {
     }
 
     /// How a chain ended: its code and a phrase.
-    static func ending(_ end: NearMiss.End, configuration: ShakeConfiguration) -> (code: String, text: String) {
+    static func ending(_ end: HalfWaveChain.End, configuration: ShakeConfiguration) -> (code: String, text: String) {
         guard case .broken(let next) = end else {
             return ("recording_ended", "no further half-wave before the recording ended")
         }

@@ -189,6 +189,12 @@ public struct ShakeDetector: Sendable {
     /// True between `began` and the matching `ended` or `cancelled`.
     public var isShaking: Bool { shaking }
 
+    /// The linear acceleration after the last sample (gravity removed and smoothed, step 1), m/s²
+    /// per axis: what the onset and release thresholds are compared with, for a level meter while
+    /// tuning or to see how far a gentle shake stayed under the onset. Zero before the first
+    /// sample and right after a restart.
+    public var linearAcceleration: (x: Double, y: Double, z: Double) { (lx, ly, lz) }
+
     /// True while the device has been in *ongoing motion* (no pause in the last
     /// `ongoingMotionSeconds`, see `ShakeConfiguration`): a shake needs a peak of
     /// `ongoingMotionPeakAcceleration` to begin. For a hint such as "shake harder while walking",

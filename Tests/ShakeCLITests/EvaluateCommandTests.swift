@@ -73,7 +73,8 @@ import ShakeCLI
         let listing = try #require(text.out.components(separatedBy: "\n\n").last)
         let listed = listing.split(separator: "\n").filter { $0.hasPrefix(path + "  ") }
         #expect(listed.count == 2, "\(text.out)")
-        #expect(listed.first?.hasSuffix("missed shake  labelled 0.500 to 1.490 s") == true, "\(listed)")
+        #expect(listed.first?.hasSuffix("missed shake  labelled 0.500 to 1.490 s: no half-wave: largest |l| 0.0 m/s², "
+                                        + "under the onset (10.0 m/s²)") == true, "\(listed)")
         let falseLine = try #require(listed.last)
         #expect(falseLine.contains("false shake   began at "), "\(falseLine)")
         let began = try #require(Double(falseLine.split(separator: " ").dropLast().last ?? ""))
@@ -83,8 +84,11 @@ import ShakeCLI
         #expect(json.status == 0, "\(json.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
         let file = try #require((object["files"] as? [[String: Any]])?.first)
-        let missed = try #require(file["missed"] as? [[String: Double]])
-        #expect(missed == [["start_s": 0.5, "end_s": 1.49]])
+        let missed = try #require(file["missed"] as? [[String: Any]])
+        #expect(missed.count == 1)
+        #expect(missed.first?["start_s"] as? Double == 0.5 && missed.first?["end_s"] as? Double == 1.49)
+        #expect(missed.first?["largest_l_m_s2"] as? Double == 0)
+        #expect((missed.first?["why"] as? String)?.hasPrefix("no half-wave: ") == true, "\(missed)")
         let falseTimes = try #require(file["false_shake_times_s"] as? [Double])
         #expect(falseTimes.count == 1 && abs(falseTimes[0] - began) < 0.0005, "\(falseTimes) against \(began)")
         #expect(file["duplicate_times_s"] as? [Double] == [])
@@ -95,6 +99,30 @@ import ShakeCLI
             ((try JSONSerialization.jsonObject(with: Data(plain.out.utf8)) as? [String: Any])?["files"]
                 as? [[String: Any]])?.first)
         #expect(plainFile["missed"] == nil && plainFile["false_shake_times_s"] == nil)
+
+        // The Seismic baseline has no half-waves: its missed shakes carry no why.
+        let seismic = runShake("evaluate", "--list", "--format", "json", "--detector", "seismic", path)
+        #expect(seismic.status == 0, "\(seismic.err)")
+        let seismicFile = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(seismic.out.utf8)) as? [String: Any])?["files"]
+                as? [[String: Any]])?.first)
+        let seismicMissed = try #require(seismicFile["missed"] as? [[String: Double]])
+        #expect(seismicMissed == [["start_s": 0.5, "end_s": 1.49]])
+    }
+
+    /// `--list` says why a labelled shake was missed: a real shake cut to three half-waves is
+    /// named with its chain and how it ended, with the largest linear acceleration.
+    @Test func listSaysWhyAShakeWasMissed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        // 4 Hz, 3 g shakes of 0.375 s: three half-waves, one short of a shake.
+        let path = try folder.write("short.csv", labelledShakeCSV(shakes: 1, shakeSeconds: 0.375).text)
+        let run = runShake("evaluate", "--list", path)
+        #expect(run.status == 0, "\(run.err)")
+        let line = try #require(run.out.split(separator: "\n").first { $0.contains("missed shake") })
+        #expect(line.contains(": at 3.0"), "\(line)")
+        #expect(line.contains("3 linked half-waves (4 needed); no further half-wave before the recording ended; "
+                              + "largest |l| "), "\(line)")
     }
 
     @Test func listSaysSoWhenNothingWasMissed() throws {

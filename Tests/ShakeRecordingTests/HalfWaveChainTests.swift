@@ -3,9 +3,10 @@ import Testing
 import ShakeDetection
 import ShakeRecording
 
-/// `NearMissCollector` (chains that did not become a shake, from the detector's explanations)
-/// and `RecordingReplay.runExplaining` (the same events as `run`, plus the near misses).
-@Suite struct NearMissTests {
+/// `HalfWaveChainCollector` (the detector's chains, from its explanations), near misses, and
+/// `RecordingReplay.runExplaining` (the same events as `run`, plus near misses and why each
+/// missed labelled shake was missed).
+@Suite struct HalfWaveChainTests {
     typealias HalfWave = ShakeExplanation.HalfWave
 
     static func halfWave(_ peak: Double, chain: Int, _ link: ShakeExplanation.Link) -> HalfWave {
@@ -20,7 +21,7 @@ import ShakeRecording
     }
 
     @Test func chainsThatDidNotBecomeAShakeAreNearMisses() {
-        var collector = NearMissCollector()
+        var collector = HalfWaveChainCollector()
         func add(_ halfWave: HalfWave? = nil, refusal: ShakeExplanation.Refusal? = nil, event: ShakeEvent? = nil) {
             collector.add(ShakeExplanation(halfWave: halfWave, refusal: refusal), event: event)
         }
@@ -43,7 +44,10 @@ import ShakeRecording
         let lastRefusal = ShakeExplanation.Refusal(time: 5.5, chainStartTime: 4.95, chainHalfWaves: 5,
                                                    reason: .notStraight(linearity: 0.65, limit: 0.5))
         add(refusal: lastRefusal)
-        let misses = collector.finish()
+        let chains = collector.finish()
+        #expect(chains.map(\.halfWaves.count) == [3, 1, 1, 4])
+        #expect(chains.allSatisfy { $0.shakeBegan == nil })
+        let misses = chains.filter(\.isNearMiss)
 
         #expect(misses.count == 2)
         guard misses.count == 2 else { return }
@@ -57,7 +61,7 @@ import ShakeRecording
     }
 
     @Test func aChainThatBeganAShakeIsNotANearMiss() {
-        var collector = NearMissCollector()
+        var collector = HalfWaveChainCollector()
         collector.add(ShakeExplanation(halfWave: Self.halfWave(1, chain: 1, .nothingBefore)), event: nil)
         collector.add(ShakeExplanation(halfWave: Self.halfWave(1.15, chain: 2, Self.linked)), event: nil)
         // Refused as refractory at first, then began: a shake, not a near miss.
@@ -69,7 +73,10 @@ import ShakeRecording
         // After the shake: two linked half-waves, a near miss.
         collector.add(ShakeExplanation(halfWave: Self.halfWave(3, chain: 1, .nothingBefore)), event: nil)
         collector.add(ShakeExplanation(halfWave: Self.halfWave(3.15, chain: 2, Self.linked)), event: nil)
-        let misses = collector.finish()
+        let chains = collector.finish()
+        #expect(chains.map(\.shakeBegan) == [1.5, nil])
+        #expect(chains.first?.halfWaves.count == 3)
+        let misses = chains.filter(\.isNearMiss)
         #expect(misses.map(\.startTime) == [2.95])
         #expect(misses.first?.refusal == nil)
     }
@@ -116,5 +123,49 @@ import ShakeRecording
             return
         }
         #expect(next.peakTime > 5 && interval > 2.5, "the shake's first half-wave: \(next)")
+    }
+
+    /// A labelled CSV at 100 Hz: a gentle shake (4 Hz, 0.8 g, 1 s: under the 10 m/s² onset) at
+    /// 2 s, three half-waves of a 3 g shake at 5 s, a whole 3 g shake at 8 s; rest until 11 s.
+    static func labelledMisses() throws -> String {
+        var text = "time_s,x,y,z,shake\n"
+        for i in 0..<1100 {
+            let t = Double(i) / 100
+            var x = 0.0
+            var label = 0
+            for (start, seconds, g) in [(2.0, 1.0, 0.8), (5, 0.375, 3), (8, 1.5, 3)] where t >= start && t < start + seconds {
+                x = g * 9.80665 * sin(2 * .pi * 4 * (t - start))
+                label = 1
+            }
+            text += String(format: "%.6f,%.5f,0.10000,9.80665,%d\n", t, x, label)
+        }
+        let path = NSTemporaryDirectory() + "/shakekit-missed-\(UUID().uuidString).csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The gentle shake is explained by its largest |l|, under the onset, with no chain; the short
+    /// one by its chain of three half-waves; the whole shake is found and needs no explanation.
+    @Test func missedShakesAreExplained() throws {
+        let path = try Self.labelledMisses()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let explained = try RecordingReplay.runExplaining(path: path, configuration: .medium)
+        #expect(explained.result.counts?.detected == 1)
+        #expect(explained.result.details?.missed.count == 2)
+        let missed = explained.missedShakes
+        #expect(missed.map(\.shake) == explained.result.details?.missed)
+        guard missed.count == 2 else { return }
+        #expect(missed[0].largestLinearAcceleration > 5 && missed[0].largestLinearAcceleration < 8.5,
+                "\(missed[0].largestLinearAcceleration) m/s²")
+        #expect(missed[0].chains.isEmpty && missed[0].closestChain == nil)
+        #expect(missed[1].largestLinearAcceleration > 20, "\(missed[1].largestLinearAcceleration) m/s²")
+        #expect(missed[1].closestChain?.halfWaves.count == 3)
+        #expect(missed[1].closestChain?.shakeBegan == nil)
+        #expect(explained.nearMisses == missed[1].chains)
+
+        var detector = ShakeDetector()
+        let plain = try RecordingReplay.run(path: path, detector: &detector)
+        #expect(explained.result.events == plain.events)
+        #expect(explained.result.counts == plain.counts)
     }
 }

@@ -1,0 +1,183 @@
+import ShakeDetection
+
+/// A chain of linked half-waves as the detector saw it, and how it ended: what `shake replay
+/// --explain` lists (the near misses) and what `shake evaluate --list` explains a missed shake
+/// with. Times in seconds, accelerations in m/s² with gravity removed.
+public struct HalfWaveChain: Sendable, Equatable {
+    /// The chain's half-waves, in order (each after the first linked to the one before it).
+    public var halfWaves: [ShakeExplanation.HalfWave]
+    /// The last time a shake was refused although the chain was long enough
+    /// (`minimumHalfWaves`), with the rule that refused it; nil when that never happened.
+    public var refusal: ShakeExplanation.Refusal?
+    /// How the chain ended.
+    public var end: End
+    /// When the chain began a shake (the `began` event's time); nil when it did not.
+    public var shakeBegan: Double?
+
+    public enum End: Sendable, Equatable {
+        /// This half-wave came next and did not link (its `link` says why): it started a new chain.
+        case broken(by: ShakeExplanation.HalfWave)
+        /// The recording ended first.
+        case recordingEnded
+    }
+
+    /// Start of the first half-wave, s.
+    public var startTime: Double { halfWaves.first?.startTime ?? 0 }
+    /// Peak of the last half-wave, s.
+    public var lastPeakTime: Double { halfWaves.last?.peakTime ?? 0 }
+
+    /// A near miss: it did not begin a shake, and it linked two or more half-waves or was refused.
+    public var isNearMiss: Bool { shakeBegan == nil && (halfWaves.count >= 2 || refusal != nil) }
+
+    public init(
+        halfWaves: [ShakeExplanation.HalfWave], refusal: ShakeExplanation.Refusal?, end: End,
+        shakeBegan: Double? = nil
+    ) {
+        self.halfWaves = halfWaves
+        self.refusal = refusal
+        self.end = end
+        self.shakeBegan = shakeBegan
+    }
+}
+
+/// Builds the chains from what `ShakeDetector.process(_:explanation:)` reports, sample by
+/// sample: keeps the current chain (its half-waves, its last refusal, its `began`) and closes it
+/// when a half-wave does not link.
+public struct HalfWaveChainCollector: Sendable {
+    private var halfWaves: [ShakeExplanation.HalfWave] = []
+    private var refusal: ShakeExplanation.Refusal?
+    private var began: Double?
+    /// Every chain closed so far, in time order, lone half-waves and shakes included.
+    public private(set) var chains: [HalfWaveChain] = []
+
+    public init() {}
+
+    /// Takes in one sample's explanation and event.
+    public mutating func add(_ explanation: ShakeExplanation, event: ShakeEvent?) {
+        if let halfWave = explanation.halfWave {
+            if case .linked = halfWave.link {
+                halfWaves.append(halfWave)
+            } else {
+                close(.broken(by: halfWave))
+                halfWaves = [halfWave]
+            }
+        }
+        if let refused = explanation.refusal { refusal = refused }
+        if let event, event.phase == .began { began = event.time }
+    }
+
+    /// Closes the chain in progress at the end of the recording; returns every chain.
+    public mutating func finish() -> [HalfWaveChain] {
+        close(.recordingEnded)
+        halfWaves = []
+        return chains
+    }
+
+    private mutating func close(_ end: HalfWaveChain.End) {
+        if !halfWaves.isEmpty || refusal != nil {
+            chains.append(HalfWaveChain(halfWaves: halfWaves, refusal: refusal, end: end, shakeBegan: began))
+        }
+        refusal = nil
+        began = nil
+    }
+}
+
+/// Why a labelled shake was missed: how strong the motion got, and the chains the detector
+/// formed around it. For `shake evaluate --list`.
+public struct MissedShakeExplanation: Sendable, Equatable {
+    public var shake: LabeledShake
+    /// The largest `|l|` (linear acceleration, gravity removed and smoothed: what the thresholds
+    /// see) during the labelled shake, m/s². Under `onsetAcceleration`, no half-wave could start.
+    public var largestLinearAcceleration: Double
+    /// The chains with a half-wave that peaked within the shake's evaluation window (from
+    /// `ShakeScorer.matchToleranceSeconds` before its start to as long after its end), in time
+    /// order, lone half-waves included. A chain that began a shake did so outside the window.
+    public var chains: [HalfWaveChain]
+
+    public init(shake: LabeledShake, largestLinearAcceleration: Double, chains: [HalfWaveChain]) {
+        self.shake = shake
+        self.largestLinearAcceleration = largestLinearAcceleration
+        self.chains = chains
+    }
+
+    /// The chain that came closest: the one that began a shake (late) if any, else the one
+    /// with the most half-waves (a refused one first when equal, then the earliest).
+    public var closestChain: HalfWaveChain? {
+        if let late = chains.first(where: { $0.shakeBegan != nil }) { return late }
+        return chains.max { a, b in
+            (a.halfWaves.count, a.refusal == nil ? 0 : 1, -a.startTime)
+                < (b.halfWaves.count, b.refusal == nil ? 0 : 1, -b.startTime)
+        }
+    }
+}
+
+extension RecordingReplay {
+    /// What `runExplaining` returns.
+    public struct Explained: Sendable {
+        /// The same as `run`'s.
+        public var result: Result
+        /// The chains that did not become a shake but linked two or more half-waves or were
+        /// refused (`HalfWaveChain.isNearMiss`), in time order.
+        public var nearMisses: [HalfWaveChain]
+        /// One per missed labelled shake (`result.details.missed`), in the same order; empty for
+        /// an unlabelled recording.
+        public var missedShakes: [MissedShakeExplanation]
+    }
+
+    /// Replays `path` like `run`, through a `ShakeDetector` with `configuration`, and also
+    /// explains what the detector did: the near misses, and why each missed labelled shake was
+    /// missed. The events are the same as `run`'s. Keeps every chain of the recording (lone
+    /// half-waves included) until the end: memory grows with the half-waves, not the samples.
+    public static func runExplaining(
+        path: String, options: CSVImportOptions = .canonical, configuration: ShakeConfiguration,
+        readAhead: Bool = false
+    ) throws -> Explained {
+        var detector = ShakeDetector(configuration: configuration)
+        var replay = Accumulator()
+        var collector = HalfWaveChainCollector()
+        // The largest |l| of each labelled run, by the run's start time (as the scorer times it).
+        var largest: [Double: Double] = [:]
+        var runStart: Double?
+        func add(_ labelledSample: LabeledSample) {
+            var explanation = ShakeExplanation()
+            let sample = labelledSample.sample
+            let event = detector.process(sample, explanation: &explanation)
+            replay.record(labelledSample, event: event)
+            collector.add(explanation, event: event)
+            guard labelledSample.isShake == true else {
+                runStart = nil
+                return
+            }
+            let l = detector.linearAcceleration
+            let magnitude = (l.x * l.x + l.y * l.y + l.z * l.z).squareRoot()
+            let start = runStart ?? sample.time
+            runStart = start
+            largest[start] = max(largest[start] ?? 0, magnitude)
+        }
+        if readAhead {
+            let reader = RecordingReadAhead(path: path, options: options)
+            while let batch = try reader.next() {
+                for labelledSample in batch { add(labelledSample) }
+            }
+        } else {
+            var reader = try RecordingReader(path: path, options: options)
+            while let labelledSample = try reader.next() { add(labelledSample) }
+        }
+        if let last = replay.last, let event = detector.interrupt(at: last) { replay.events.append(event) }
+        let result = Result(
+            path: path, events: replay.events, outcome: replay.labelled == true ? replay.scorer.outcome() : nil,
+            sampleCount: replay.count, startTime: replay.first, endTime: replay.last)
+        let chains = collector.finish()
+        let tolerance = ShakeScorer.matchToleranceSeconds
+        let missed = (result.details?.missed ?? []).map { shake in
+            MissedShakeExplanation(
+                shake: shake, largestLinearAcceleration: largest[shake.start] ?? 0,
+                chains: chains.filter { chain in
+                    chain.halfWaves.contains {
+                        $0.peakTime >= shake.start - tolerance && $0.peakTime <= shake.end + tolerance
+                    }
+                })
+        }
+        return Explained(result: result, nearMisses: chains.filter(\.isNearMiss), missedShakes: missed)
+    }
+}
