@@ -175,4 +175,31 @@ import ShakeDetection
         #expect(abs(late - 1) < 0.02, "at \(rate) Hz: \(late) s")
         #expect(halfWaves.allSatisfy { $0.chainHalfWaves == 1 })
     }
+
+    /// `linearAcceleration` is zero before the first sample, near zero at rest, and during a 2 g
+    /// shake along x reaches about 2 g along x: what the onset is compared with.
+    @Test(arguments: [25.0, 100, 400])
+    func linearAccelerationIsWhatTheThresholdsSee(_ rate: Double) {
+        var detector = ShakeDetector()
+        #expect(detector.linearAcceleration == (0, 0, 0))
+        var m = Motion(noise: 0)
+        m.gravity = (0, 3, 9.33)
+        m.shakes = [Self.shake(at: 2, seconds: 1, hertz: 3, g: 2, direction: (1, 0, 0))]
+        var restLargest = 0.0, shakeLargest = 0.0, shakeLargestX = 0.0
+        for sample in m.samples(duration: 3, rate: rate, jitter: 0.05) {
+            _ = detector.process(sample)
+            let l = detector.linearAcceleration
+            let magnitude = (l.x * l.x + l.y * l.y + l.z * l.z).squareRoot()
+            if sample.time < 2 {
+                restLargest = max(restLargest, magnitude)
+            } else if magnitude > shakeLargest {
+                shakeLargest = magnitude
+                shakeLargestX = abs(l.x)
+            }
+        }
+        #expect(restLargest < 0.01, "at \(rate) Hz: \(restLargest) m/s² at rest")
+        let twoG = 2 * standardGravity
+        #expect(shakeLargest > 0.8 * twoG && shakeLargest < 1.1 * twoG, "at \(rate) Hz: \(shakeLargest) m/s²")
+        #expect(shakeLargestX > 0.95 * shakeLargest, "at \(rate) Hz: along x \(shakeLargestX) of \(shakeLargest)")
+    }
 }
