@@ -118,8 +118,9 @@ struct NearMissReport: Encodable {
 
     /// One near miss as a row of the text table, with its line end.
     var line: String {
-        var text = peaks.prefix(6).map { fixed($0, 1) }.joined(separator: " ")
-        if peaks.count > 6 { text += " ... (\(peaks.count))" }
+        // At most four peaks: the first three and how many more.
+        var text = peaks.prefix(peaks.count > 4 ? 3 : 4).map { fixed($0, 1) }.joined(separator: " ")
+        if peaks.count > 4 { text += " +\(peaks.count - 3) more" }
         return fixed(start, 3).leftPadded(10) + fixed(lastPeak, 3).leftPadded(13) + "  "
             + text.padding(toLength: 24) + "  " + why + "\n"
     }
