@@ -93,4 +93,19 @@ import Testing
         #expect(run.out.contains("--explain"))
         #expect(run.out.contains("near misses"))
     }
+
+    /// The README's example (`shake synth shakes`, then `evaluate --list --preset hard`) prints
+    /// what the README shows.
+    @Test func readmeExampleIsWhatTheToolPrints() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.file("shakes.csv")
+        #expect(runShake("synth", "shakes", "-o", path).status == 0)
+        let run = runShake("evaluate", "--list", "--preset", "hard", path)
+        #expect(run.status == 0, "\(run.err)")
+        let line = try #require(run.out.split(separator: "\n").first { $0.contains("missed shake") })
+        let shown = line.replacingOccurrences(of: path, with: "shakes.csv")
+        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        #expect(readme.contains("\n" + shown + "\n"), "README should show: \(shown)")
+    }
 }
