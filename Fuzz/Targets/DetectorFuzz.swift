@@ -10,7 +10,9 @@
 // Invariants checked after every call: began only when no shake is in progress, ended and
 // cancelled only when one is (so at most one began per ended/cancelled); `isShaking` agrees;
 // event times, peak and interval finite; a cancellation reason exactly on cancelled events;
-// reversals ≥ 0; the emitted time is the sample's (or interruption's) time.
+// reversals ≥ 0; the emitted time is the sample's (or interruption's) time. A twin detector fed
+// the same samples through process(_:explanation:) emits the same events, and what it explains
+// is sane (finite, ordered times; a refusal only for a chain of minimumHalfWaves or more).
 import ShakeDetection
 
 struct ByteReader {
@@ -38,11 +40,30 @@ struct ByteReader {
 
 struct Checker {
     var detector: ShakeDetector
+    var explaining: ShakeDetector
     var shaking = false
     var time = 0.0
 
+    init(detector: ShakeDetector) {
+        self.detector = detector
+        explaining = detector
+    }
+
     mutating func feed(_ sample: Sample) {
         let event = detector.process(sample)
+        var explanation = ShakeExplanation()
+        let twin = explaining.process(sample, explanation: &explanation)
+        guard twin == event else { fatalError("explaining changed the event: \(String(describing: twin)) for \(String(describing: event))") }
+        if let halfWave = explanation.halfWave {
+            guard halfWave.startTime.isFinite, halfWave.peakTime.isFinite, halfWave.peakAcceleration.isFinite,
+                  halfWave.peakAcceleration >= 0, halfWave.chainHalfWaves >= 1
+            else { fatalError("bad half-wave \(halfWave)") }
+        }
+        if let refusal = explanation.refusal {
+            guard refusal.time == sample.time, refusal.chainStartTime <= refusal.time,
+                  refusal.chainHalfWaves >= detector.configuration.minimumHalfWaves
+            else { fatalError("bad refusal \(refusal) at \(sample.time)") }
+        }
         check(event, at: sample.time)
     }
 
@@ -109,10 +130,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                                     y: axis == 1 ? v : 0.2, z: 9.80665 + (axis == 2 ? v : 0)))
             }
         case 3:
-            checker.check(checker.detector.interrupt(at: checker.time), at: checker.time)
+            let twin = checker.explaining.interrupt(at: checker.time)
+            let event = checker.detector.interrupt(at: checker.time)
+            guard twin == event else { fatalError("twins differ on interrupt") }
+            checker.check(event, at: checker.time)
             guard !checker.detector.isShaking else { fatalError("still shaking after interrupt") }
         case 4:
             checker.detector.reset()
+            checker.explaining.reset()
             checker.shaking = false
             guard !checker.detector.isShaking else { fatalError("still shaking after reset") }
         default:
