@@ -1,6 +1,7 @@
 import Foundation
 import ShakeDetection
 import ShakeIIO
+import ShakeRecording
 import ShakeUndo
 
 /// `shake live`: shake detection on a live device.
@@ -10,14 +11,19 @@ enum LiveCommand: ShakeCommand {
         abstract: "Detect shakes on a live IIO accelerometer.",
         discussion: """
             Prints each shake event as it happens (times in seconds from the first sample, peak in \
-            m/s² with gravity removed) and, on a terminal, a status line on stderr (time, |a|, \
-            shaking or not, shakes so far, and during ongoing motion such as walking the peak a \
-            shake then needs). Runs until \
+            m/s² with gravity removed) and, on a terminal, a status line on stderr (time, |a|, the \
+            largest |l| since the last update against the onset, shaking or not, shakes so far, and \
+            during ongoing motion such as walking the peak a shake then needs). With --explain, \
+            each near miss too, as it closes: a chain of linked half-waves that did not become a \
+            shake, and why (see 'shake help replay'). Runs until \
             --duration, Ctrl-C or SIGTERM (exit 0), or until the device vanishes or stalls (exit 74; \
             with --reconnect it waits for the device to come back, cancelling a shake in progress).
             """,
         options: IIOOptions.all + [
             IIOOptions.duration, IIOOptions.reconnect,
+            .flag("explain", help: "Also print each near miss (a chain of half-waves that did not become a shake) "
+                    + "and why, when it closes. With --format json, lines {\"near_miss\": {...}} as in 'shake "
+                    + "replay --explain'."),
             .flag("undo-demo", help: "Wire the shakes to shake to undo: the 'shake demo' editing session, live."),
             .option("choices", value: "list",
                     help: "With --undo-demo: the scripted answers to successive prompts, comma-separated; then cancel.",
@@ -48,7 +54,8 @@ enum LiveCommand: ShakeCommand {
         }
         let stopper = SignalStopper(stopping: reader)
         defer { stopper.remove() }
-        var session = LiveSession(configuration: configuration, json: json, io: io)
+        var session = LiveSession(configuration: configuration, json: json, io: io,
+                                  explaining: arguments.flag("explain"))
         var failure: IIOError?
         do {
             try reader.run(onEvent: { event in
@@ -75,6 +82,7 @@ enum LiveCommand: ShakeCommand {
         } catch let error as IIOError {
             failure = error
         }
+        session.finish()
         if let lastTime = session.lastTime { demo?.finish(at: lastTime, shakes: session.shakes) }
         if io.errIsTerminal { io.err("\r\u{1B}[K") }
         let stats = reader.statistics
@@ -94,21 +102,37 @@ enum LiveCommand: ShakeCommand {
         var shakes = 0
         var lastStatus = 0.0
         var lastTime: Double?
+        /// The largest |l| since the status line was last drawn, m/s² (on a terminal only).
+        var levelPeak = 0.0
+        /// With --explain: the detector's chains, printed as near misses when they close.
+        var chains: HalfWaveChainCollector?
 
-        init(configuration: ShakeConfiguration, json: Bool, io: CommandIO) {
+        init(configuration: ShakeConfiguration, json: Bool, io: CommandIO, explaining: Bool = false) {
             detector = ShakeDetector(configuration: configuration)
             self.json = json
             self.io = io
+            if explaining { chains = HalfWaveChainCollector() }
         }
 
         /// Feeds the detector; prints and returns the event it reports.
         @discardableResult
         mutating func process(_ sample: Sample) -> ShakeEvent? {
             lastTime = sample.time
-            let event = detector.process(sample)
+            let event: ShakeEvent?
+            if chains != nil {
+                var explanation = ShakeExplanation()
+                event = detector.process(sample, explanation: &explanation)
+                chains?.add(explanation, event: event)
+                reportNearMisses(chains?.removeClosedChains() ?? [], at: sample.time)
+            } else {
+                event = detector.process(sample)
+            }
             if let event { report(event) }
+            guard io.errIsTerminal else { return event }
+            let l = detector.linearAcceleration
+            levelPeak = max(levelPeak, (l.x * l.x + l.y * l.y + l.z * l.z).squareRoot())
             let now = AccelerometerReaderClock.now()
-            if io.errIsTerminal && now - lastStatus >= 0.2 {
+            if now - lastStatus >= 0.2 {
                 lastStatus = now
                 // Ongoing motion (a walk, a run) raises the peaks a shake needs: say so, for tuning.
                 let c = detector.configuration
@@ -116,10 +140,33 @@ enum LiveCommand: ShakeCommand {
                     ? "  ongoing motion: a shake needs \(c.ongoingMotionStrongHalfWaves) of \(c.minimumHalfWaves) "
                         + "half-waves at \(fixed(c.ongoingMotionPeakAcceleration, 0)) m/s²"
                     : ""
-                io.err("\r\(fixed(sample.time, 1)) s  |a| \(fixed(sample.magnitude, 1)) m/s²  "
+                io.err("\r\(fixed(sample.time, 1)) s  |a| \(fixed(sample.magnitude, 1)) m/s²  |l| up to "
+                    + "\(fixed(levelPeak, 1)) (onset \(fixed(c.onsetAcceleration, 0)))  "
                     + "\(detector.isShaking ? "SHAKING" : "still  ")  shakes: \(shakes)\(motion)\u{1B}[K")
+                levelPeak = 0
             }
             return event
+        }
+
+        /// The stream ended: prints the near miss still open, with --explain.
+        mutating func finish() {
+            guard var collector = chains, let lastTime else { return }
+            reportNearMisses(collector.finish(), at: lastTime)
+            chains = HalfWaveChainCollector()
+        }
+
+        /// Prints the near misses among `closed`, closed at `time`.
+        mutating func reportNearMisses(_ closed: [HalfWaveChain], at time: Double) {
+            for chain in closed where chain.isNearMiss {
+                let miss = NearMissReport(chain, configuration: detector.configuration)
+                if io.errIsTerminal { io.err("\r\u{1B}[K") }
+                if json {
+                    io.out(LiveCommand.jsonLine(["near_miss": miss]))
+                } else {
+                    io.out("\(fixed(time, 3)) s  near miss  (start \(fixed(miss.start, 3)) s, peaks "
+                        + miss.peaks.map { fixed($0, 1) }.joined(separator: " ") + " m/s²): \(miss.why)\n")
+                }
+            }
         }
 
         /// The stream broke: a shake in progress is cancelled.

@@ -66,6 +66,13 @@ public struct HalfWaveChainCollector: Sendable {
         if let event, event.phase == .began { began = event.time }
     }
 
+    /// Removes and returns the chains closed so far, for a long or endless stream (`shake live
+    /// --explain`), so that they are not all kept.
+    public mutating func removeClosedChains() -> [HalfWaveChain] {
+        defer { chains = [] }
+        return chains
+    }
+
     /// Closes the chain in progress at the end of the recording; returns every chain.
     public mutating func finish() -> [HalfWaveChain] {
         close(.recordingEnded)

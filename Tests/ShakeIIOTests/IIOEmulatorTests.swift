@@ -324,4 +324,37 @@ final class IIOEmulatorTests {
         #expect(lines.last?.hasSuffix("2 prompts; final document: note: \"Call the plumber\"  name: \"\"  address: \"34 Oak Avenue\"") == true,
                 "\(lines.last ?? "")")
     }
+
+    /// `shake live --explain` prints a near miss when it closes: three half-waves of a 3 g shake
+    /// at 2 s (one short of a shake), closed by the first half-wave of the whole shake at 5 s,
+    /// which is reported as a shake and not as a near miss.
+    @Test func liveExplainPrintsTheNearMissWhenItCloses() throws {
+        let shake = try Emulator.shake
+        var text = "time_s,x,y,z\n"
+        for i in 0..<400 {
+            let t = Double(i) / 50
+            var x = 0.0
+            if t >= 2 && t < 2.375 { x = 3 * 9.80665 * sin(2 * .pi * 4 * (t - 2)) }
+            if t >= 5 && t < 6.5 { x = 3 * 9.80665 * sin(2 * .pi * 4 * (t - 5)) }
+            text += String(format: "%.6f,%.5f,0.10000,9.80665\n", t, x)
+        }
+        let recording = output("near-miss.csv")
+        try text.write(toFile: recording, atomically: true, encoding: .utf8)
+        let result = try Emulator.run(
+            fixture: recording, options: ["--fast"],
+            command: [shake, "live", "--explain", "--duration", "7.9", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let misses = lines.compactMap { $0["near_miss"] as? [String: Any] }
+        #expect(misses.count == 1, "\(result.stdout)")
+        #expect(misses.first?["reason"] as? String == "too_few_half_waves")
+        #expect(misses.first?["ended"] as? String == "outside_interval")
+        #expect((misses.first?["peaks_m_s2"] as? [Double])?.count == 3)
+        let start = misses.first?["start_s"] as? Double ?? 0
+        #expect(start >= 2 && start < 2.2, "near miss from \(start) s")
+        let began = lines.filter { $0["phase"] as? String == "began" }.compactMap { $0["time_s"] as? Double }
+        #expect(began.count == 1 && began.allSatisfy { $0 > 5 && $0 < 6 }, "\(result.stdout)")
+    }
 }
