@@ -13,7 +13,13 @@ enum ReplayCommand: ShakeCommand {
             ended (shaking stopped), cancelled (with the reason). Times are in seconds from the \
             recording's time origin, peak acceleration in m/s² with gravity removed.
 
-            With --explain, each file's events are followed by its near misses: every chain of two             or more linked half-waves (excursions of the linear acceleration past the onset, each             reversing the one before) that did not become a shake, with why: the rule that refused             it once it had enough half-waves (and the value it measured against the limit), or how             many half-waves it reached and why the next one did not link. To see why a shake was             missed, or which setting to change ('shake config --preset medium' shows them all).
+            With --explain, each file's events are followed by its near misses: every chain of \
+            two or more linked half-waves (excursions of the linear acceleration past the onset, \
+            each reversing the one before) that did not become a shake, with why: the rule that \
+            refused it once it had enough half-waves (and the value it measured against the \
+            limit), or how many half-waves it reached and why the next one did not link. To see \
+            why a shake was missed, or which setting to change ('shake config --preset medium' \
+            shows them all).
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "Recordings to replay.", variadic: true)],

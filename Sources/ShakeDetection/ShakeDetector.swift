@@ -646,8 +646,8 @@ public struct ShakeDetector: Sendable {
     }
 
     /// The half-wave that is closing, as `process(_:explanation:)` reports it; called before the
-    /// chain and the previous half-wave are updated.
-    private func halfWaveReport() -> ShakeExplanation.HalfWave {
+    /// chain and the previous half-wave are updated. `mutating` for the reason `makeEvent` gives.
+    private mutating func halfWaveReport() -> ShakeExplanation.HalfWave {
         let interval = peakTime - previousTime
         let norms = peakSquared.squareRoot() * previousNorm
         let cosine = norms > 0 ? (peakX * previousX + peakY * previousY + peakZ * previousZ) / norms : 0
