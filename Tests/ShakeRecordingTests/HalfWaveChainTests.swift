@@ -81,20 +81,30 @@ import ShakeRecording
         #expect(misses.first?.refusal == nil)
     }
 
-    /// A canonical CSV at 100 Hz, gravity along z: rest, three half-waves of a 4 Hz, 3 g shake
-    /// at 2 s (one short of a shake), rest, a 1.5 s shake at 5 s, rest until 8 s.
-    static func burstThenShake() throws -> String {
-        var text = "time_s,x,y,z\n"
-        for i in 0..<800 {
+    /// A canonical CSV at 100 Hz written to a temporary file, gravity along z: rest, and 4 Hz
+    /// shakes along x (start, length in s, amplitude in g); with `labelled`, a `shake` column
+    /// that is 1 during them.
+    static func recording(seconds: Double, shakes: [(start: Double, seconds: Double, g: Double)],
+                          labelled: Bool = false) throws -> String {
+        var text = labelled ? "time_s,x,y,z,shake\n" : "time_s,x,y,z\n"
+        for i in 0..<Int(seconds * 100) {
             let t = Double(i) / 100
             var x = 0.0
-            if t >= 2 && t < 2.375 { x = 3 * 9.80665 * sin(2 * .pi * 4 * (t - 2)) }
-            if t >= 5 && t < 6.5 { x = 3 * 9.80665 * sin(2 * .pi * 4 * (t - 5)) }
-            text += String(format: "%.6f,%.5f,0.10000,9.80665\n", t, x)
+            var label = 0
+            for shake in shakes where t >= shake.start && t < shake.start + shake.seconds {
+                x = shake.g * 9.80665 * sin(2 * .pi * 4 * (t - shake.start))
+                label = 1
+            }
+            text += String(format: "%.6f,%.5f,0.10000,9.80665", t, x) + (labelled ? ",\(label)\n" : "\n")
         }
-        let path = NSTemporaryDirectory() + "/shakekit-nearmiss-\(UUID().uuidString).csv"
+        let path = NSTemporaryDirectory() + "/shakekit-chains-\(UUID().uuidString).csv"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
+    }
+
+    /// Rest, three half-waves of a 3 g shake at 2 s (one short of a shake), a 1.5 s shake at 5 s.
+    static func burstThenShake() throws -> String {
+        try recording(seconds: 8, shakes: [(2, 0.375, 3), (5, 1.5, 3)])
     }
 
     /// The same events, samples and times as `run`; the three half-waves are the one near miss,
@@ -125,23 +135,10 @@ import ShakeRecording
         #expect(next.peakTime > 5 && interval > 2.5, "the shake's first half-wave: \(next)")
     }
 
-    /// A labelled CSV at 100 Hz: a gentle shake (4 Hz, 0.8 g, 1 s: under the 10 m/s² onset) at
-    /// 2 s, three half-waves of a 3 g shake at 5 s, a whole 3 g shake at 8 s; rest until 11 s.
+    /// Labelled: a gentle shake (0.8 g, 1 s: under the 10 m/s² onset) at 2 s, three half-waves
+    /// of a 3 g shake at 5 s, a whole 3 g shake at 8 s; rest until 11 s.
     static func labelledMisses() throws -> String {
-        var text = "time_s,x,y,z,shake\n"
-        for i in 0..<1100 {
-            let t = Double(i) / 100
-            var x = 0.0
-            var label = 0
-            for (start, seconds, g) in [(2.0, 1.0, 0.8), (5, 0.375, 3), (8, 1.5, 3)] where t >= start && t < start + seconds {
-                x = g * 9.80665 * sin(2 * .pi * 4 * (t - start))
-                label = 1
-            }
-            text += String(format: "%.6f,%.5f,0.10000,9.80665,%d\n", t, x, label)
-        }
-        let path = NSTemporaryDirectory() + "/shakekit-missed-\(UUID().uuidString).csv"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try recording(seconds: 11, shakes: [(2, 1, 0.8), (5, 0.375, 3), (8, 1.5, 3)], labelled: true)
     }
 
     /// The gentle shake is explained by its largest |l|, under the onset, with no chain; the short
