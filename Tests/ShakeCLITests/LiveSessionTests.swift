@@ -23,18 +23,21 @@ import Synchronization
         let err = Mutex("")
         let io = CommandIO(out: { _ in }, err: { text in err.withLock { $0 += text } }, errIsTerminal: true)
         var session = LiveCommand.LiveSession(configuration: .medium, json: false, io: io)
-        // The status line is drawn at most every 0.2 s of wall time: once at the first sample,
-        // then again after the pause, with the level of everything in between.
+        // The status line is drawn at most every 0.2 s of wall time: at the first sample, then
+        // again after the pause, with the level of everything in between.
         for sample in Self.samples(from: 0, to: 1.5, shakeSeconds: 0.375) { session.process(sample) }
         Thread.sleep(forTimeInterval: 0.25)
         session.process(Sample(time: 1.5, x: 0, y: 0.1, z: 9.80665))
+        // (A stall of the machine may draw one more in between: every sample's level is still in
+        // exactly one status line, so the largest over them is the shake's.)
         let statuses = err.withLock { $0 }.components(separatedBy: "\r").filter { $0.contains("|l| up to") }
-        #expect(statuses.count == 2, "\(statuses)")
+        #expect(statuses.count >= 2, "\(statuses)")
         #expect(statuses.first?.contains("|l| up to 0.0 (onset 10)") == true, "\(statuses)")
-        let level = statuses.last.flatMap { line in
+        let levels = statuses.compactMap { line in
             line.components(separatedBy: "|l| up to ").last?.split(separator: " ").first.flatMap { Double($0) }
         }
-        #expect(level.map { $0 > 25 && $0 < 31 } == true, "\(statuses)")
+        #expect(levels.count == statuses.count)
+        #expect(levels.max().map { $0 > 25 && $0 < 31 } == true, "\(statuses)")
     }
 
     /// With --explain, a near miss is printed in text when it closes: the three half-waves of
