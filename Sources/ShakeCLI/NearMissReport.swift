@@ -40,7 +40,7 @@ struct NearMissReport: Encodable {
         let count = chain.halfWaves.count
         let linked = count == 1 ? "1 half-wave, linked to none" : "\(count) linked half-waves"
         return ("too_few_half_waves", ending.code,
-                "\(linked) (\(configuration.minimumHalfWaves) needed); " + ending.text)
+                "\(linked) (minimumHalfWaves \(configuration.minimumHalfWaves)); " + ending.text)
     }
 
     /// Why a labelled shake was missed, for `shake evaluate --list`: the chain that came closest
@@ -49,7 +49,7 @@ struct NearMissReport: Encodable {
         let level = "largest |l| \(fixed(missed.largestLinearAcceleration, 1)) m/s²"
         guard let chain = missed.closestChain else {
             if missed.largestLinearAcceleration <= configuration.onsetAcceleration {
-                return "no half-wave: \(level), under the onset (\(fixed(configuration.onsetAcceleration, 1)) m/s²)"
+                return "no half-wave: \(level), under the onset (onsetAcceleration \(fixed(configuration.onsetAcceleration, 1)) m/s²)"
             }
             return "no half-wave peaked within the shake's window (\(level))"
         }
@@ -68,23 +68,27 @@ struct NearMissReport: Encodable {
         let at = "refused at \(fixed(refusal.time, 3)) s (\(refusal.chainHalfWaves) half-waves): "
         switch refusal.reason {
         case .pauseNeeded:
-            return ("pause_needed", at + "a shake was cancelled as too long; the motion must pause for "
-                    + "\(fixed(configuration.quietSeconds, 2)) s first")
+            return ("pause_needed", at + "a shake was cancelled as too long (maximumShakeSeconds "
+                    + "\(fixed(configuration.maximumShakeSeconds, 1))); the motion must pause first (quietSeconds "
+                    + "\(fixed(configuration.quietSeconds, 2)))")
         case .refractory(let until):
-            return ("refractory", at + "too soon after the last shake ended (refractory until \(fixed(until, 3)) s)")
+            return ("refractory", at + "too soon after the last shake ended, until \(fixed(until, 3)) s "
+                    + "(refractorySeconds \(fixed(configuration.refractorySeconds, 2)))")
         case .unsteadyRhythm(let ratio, let limit):
             return ("unsteady_rhythm", at + "unsteady rhythm: the longest interval between peaks is "
-                    + "\(fixed(ratio, 1)) times the shortest (limit \(fixed(limit, 1)))")
+                    + "\(fixed(ratio, 1)) times the shortest (maximumIntervalRatio \(fixed(limit, 1)))")
         case .slowStroke(let interval, let limit):
-            return ("slow_stroke", at + "a slow stroke: \(fixed(interval, 2)) s between peaks (limit \(fixed(limit, 2)) s)")
+            return ("slow_stroke", at + "a slow stroke: \(fixed(interval, 2)) s between peaks "
+                    + "(maximumPeakIntervalSeconds \(fixed(limit, 2)))")
         case .notStraight(let linearity, let limit):
             return ("not_straight", at + "not back and forth along a line: linearity \(fixed(linearity, 2)) "
-                    + "(limit \(fixed(limit, 2)))")
+                    + "(maximumLinearity \(fixed(limit, 2)))")
         case .weakDuringOngoingMotion(let strong, let needed):
             return ("weak_during_ongoing_motion", at + "ongoing motion (no pause in the last "
-                    + "\(fixed(configuration.ongoingMotionSeconds, 1)) s): \(strong) of the last "
+                    + "\(fixed(configuration.ongoingMotionSeconds, 1)) s: ongoingMotionSeconds): \(strong) of the last "
                     + "\(configuration.minimumHalfWaves) half-waves reached "
-                    + "\(fixed(configuration.ongoingMotionPeakAcceleration, 1)) m/s² (\(needed) needed)")
+                    + "\(fixed(configuration.ongoingMotionPeakAcceleration, 1)) m/s² (ongoingMotionPeakAcceleration; "
+                    + "ongoingMotionStrongHalfWaves \(needed))")
         }
     }
 
@@ -97,18 +101,19 @@ struct NearMissReport: Encodable {
         switch next.link {
         case .notOpposite(let cosine, _):
             return ("not_opposite", "\(what) did not reverse: cosine \(fixed(cosine, 2)) "
-                    + "(at most \(fixed(configuration.reversalCosine, 2)) needed)")
+                    + "(reversalCosine \(fixed(configuration.reversalCosine, 2)))")
         case .outsideInterval(let interval) where interval > configuration.maximumReversalIntervalSeconds:
             return ("outside_interval", "no half-wave peaked within "
-                    + "\(fixed(configuration.maximumReversalIntervalSeconds, 2)) s of the last (the next, "
-                    + "\(fixed(next.peakAcceleration, 1)) m/s², peaked \(fixed(interval, 3)) s later)")
+                    + "\(fixed(configuration.maximumReversalIntervalSeconds, 2)) s of the last "
+                    + "(maximumReversalIntervalSeconds; the next, \(fixed(next.peakAcceleration, 1)) m/s², peaked "
+                    + "\(fixed(interval, 3)) s later)")
         case .outsideInterval(let interval):
             return ("outside_interval", "\(what) peaked only \(fixed(interval, 3)) s after the last "
-                    + "(at least \(fixed(configuration.minimumReversalIntervalSeconds, 2)) s needed)")
+                    + "(minimumReversalIntervalSeconds \(fixed(configuration.minimumReversalIntervalSeconds, 2)))")
         case .nothingBefore, .linked:
             // `.linked` cannot end a chain; `.nothingBefore` follows a restart after a gap in the samples.
             return ("restart", "then the samples stopped for longer than "
-                    + "\(fixed(configuration.maximumGapSeconds, 2)) s and the detector restarted")
+                    + "\(fixed(configuration.maximumGapSeconds, 2)) s (maximumGapSeconds) and the detector restarted")
         }
     }
 

@@ -16,10 +16,10 @@ enum ReplayCommand: ShakeCommand {
             With --explain, each file's events are followed by its near misses: every chain of \
             two or more linked half-waves (excursions of the linear acceleration past the onset, \
             each reversing the one before) that did not become a shake, with why: the rule that \
-            refused it once it had enough half-waves (and the value it measured against the \
-            limit), or how many half-waves it reached and why the next one did not link. To see \
-            why a shake was missed, or which setting to change ('shake config --preset medium' \
-            shows them all).
+            refused it once it had enough half-waves (the value it measured, and the limit with \
+            its configuration key), or how many half-waves it reached and why the next one did \
+            not link. To see why a shake was missed, or which setting to change ('shake config \
+            --preset medium' prints them all as JSON, for --config).
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "Recordings to replay.", variadic: true)],

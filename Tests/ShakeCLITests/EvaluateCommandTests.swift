@@ -74,7 +74,7 @@ import ShakeCLI
         let listed = listing.split(separator: "\n").filter { $0.hasPrefix(path + "  ") }
         #expect(listed.count == 2, "\(text.out)")
         #expect(listed.first?.hasSuffix("missed shake  labelled 0.500 to 1.490 s: no half-wave: largest |l| 0.0 m/s², "
-                                        + "under the onset (10.0 m/s²)") == true, "\(listed)")
+                                        + "under the onset (onsetAcceleration 10.0 m/s²)") == true, "\(listed)")
         let falseLine = try #require(listed.last)
         #expect(falseLine.contains("false shake   began at "), "\(falseLine)")
         let began = try #require(Double(falseLine.split(separator: " ").dropLast().last ?? ""))
@@ -121,7 +121,7 @@ import ShakeCLI
         #expect(run.status == 0, "\(run.err)")
         let line = try #require(run.out.split(separator: "\n").first { $0.contains("missed shake") })
         #expect(line.contains(": at 3.0"), "\(line)")
-        #expect(line.contains("3 linked half-waves (4 needed); no further half-wave before the recording ended; "
+        #expect(line.contains("3 linked half-waves (minimumHalfWaves 4); no further half-wave before the recording ended; "
                               + "largest |l| "), "\(line)")
     }
 

@@ -51,7 +51,7 @@ import Synchronization
         session.finish()
         let text = out.withLock { $0 }
         #expect(text.hasPrefix("2.990 s  near miss  (start 1.0"), "\(text)")
-        #expect(text.contains("3 linked half-waves (4 needed); no further half-wave before the recording ended"), "\(text)")
+        #expect(text.contains("3 linked half-waves (minimumHalfWaves 4); no further half-wave before the recording ended"), "\(text)")
         #expect(text.split(separator: "\n").count == 1)
     }
 }

@@ -36,11 +36,11 @@ import Testing
         guard sections.count == 2 else { return }
         #expect(sections[0].contains("0 shakes"))
         #expect(sections[0].contains("near misses"))
-        #expect(sections[0].contains("3 linked half-waves (4 needed); no further half-wave before the recording ended"),
+        #expect(sections[0].contains("3 linked half-waves (minimumHalfWaves 4); no further half-wave before the recording ended"),
                 "\(sections[0])")
         #expect(sections[1].contains("refused at "))
         #expect(sections[1].contains("not back and forth along a line: linearity 0."), "\(sections[1])")
-        #expect(sections[1].contains("(limit 0.50)"))
+        #expect(sections[1].contains("(maximumLinearity 0.50)"))
     }
 
     @Test func jsonHasTheNearMissesOnlyWhenAsked() throws {
