@@ -9,15 +9,19 @@ enum PlotCommand: ShakeCommand {
         abstract: "Draw a recording, its labelled shakes and the detected shakes as an SVG file.",
         discussion: """
             Two stacked panels over time (s): the raw x, y, z acceleration (m/s², gravity included), \
-            and the linear acceleration |a - gravity| (m/s²) with the detector's onset and release \
-            thresholds as dashed lines (and the sensor saturation level on the raw panel); gravity \
-            is estimated by a one-pole low-pass with the configuration's gravity time constant. \
-            Labelled shakes (shake=1) are shaded bands; the shakes the detector finds are \
+            and the linear acceleration |l| as the detector sees it (m/s²: gravity removed and \
+            averaged over the smoothing window, what the thresholds are compared with) with the \
+            onset and release thresholds as dashed lines (and the sensor saturation level on the \
+            raw panel). Each half-wave's peak is a dot: filled when it linked to the one before, \
+            hollow when it started a chain (see 'shake replay --explain' for why a chain was no \
+            shake). Labelled shakes (shake=1) are shaded bands; the shakes the detector finds are \
             markers with their times (began ▲, ended ▼, cancelled ✕). Grey bands on the linear panel \
             mark ongoing motion (a walk or run without a half-second pause: a shake then needs \
             ongoingMotionStrongHalfWaves half-waves of ongoingMotionPeakAcceleration to begin). \
-            With --detector seismic the markers are the Seismic baseline's and no thresholds or bands are drawn (its threshold applies to \
-            |a| with gravity, on no panel). The detector runs over the whole \
+            With --detector seismic the markers are the Seismic baseline's, the linear panel shows \
+            |a - gravity| with a one-pole low-pass of the medium preset's time constant, and no \
+            thresholds, dots or bands are drawn (its threshold applies to |a| with gravity, on no \
+            panel). The detector runs over the whole \
             recording; --from and --to only choose what is drawn. Long recordings are drawn as the \
             minimum and maximum of each pixel column. The SVG is self-contained (no fonts, no scripts).
 
@@ -71,7 +75,10 @@ enum PlotCommand: ShakeCommand {
         if let to, to < first.time {
             throw UsageError("'--to' (\(to) s) is before the recording's first sample (\(fixed(first.time, 3)) s)")
         }
-        let events = selected.events(samples)
+        // ShakeKit's detector: one pass gives its events, |l|, half-waves and ongoing motion.
+        var view: RecordingPlot.DetectorView?
+        if case .shakeKit = selected { view = RecordingPlot.detectorView(samples, configuration: configuration) }
+        let events = view?.events ?? selected.events(samples)
 
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let preset = arguments.value("preset") ?? "medium"
@@ -93,11 +100,13 @@ enum PlotCommand: ShakeCommand {
                                  events: events, thresholds: RecordingPlot.thresholds(of: configuration))
         plot.gravityTimeConstantSeconds = RecordingPlot.gravityTimeConstant(of: configuration)
         plot.saturation = RecordingPlot.saturation(of: configuration)
-        if case .seismic = selected {
+        if let view {
+            plot.linear = view.linear
+            plot.halfWaves = view.halfWaves
+            plot.ongoingMotion = view.ongoingMotion
+        } else {
             plot.thresholds = []
             plot.saturation = nil
-        } else {
-            plot.ongoingMotion = RecordingPlot.ongoingMotion(samples, configuration: configuration)
         }
         plot.from = from
         plot.to = to

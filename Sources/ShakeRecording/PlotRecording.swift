@@ -15,11 +15,13 @@ public struct PlotThreshold: Sendable, Hashable {
 ///
 /// Two stacked panels over a shared time axis (seconds):
 /// 1. the raw x, y and z acceleration (m/s², gravity included);
-/// 2. the linear acceleration `|a − g|` (m/s²), where the gravity estimate `g` is a one-pole
-///    low-pass of the raw signal, `g ← g + α (a − g)` with `α = 1 − exp(−Δt / τ)` for the
-///    sample interval `Δt` (s) and time constant `τ` (`gravityTimeConstantSeconds`,
-///    default 0.5 s; the detector's own filter), started at the first sample; with the
-///    detector's thresholds as dashed lines.
+/// 2. the linear acceleration (m/s²) with the detector's thresholds as dashed lines: `linear`
+///    when it is given (the detector's own `|l|`, see `detectorView`), else `|a − g|`, where
+///    the gravity estimate `g` is a one-pole low-pass of the raw signal, `g ← g + α (a − g)`
+///    with `α = 1 − exp(−Δt / τ)` for the sample interval `Δt` (s) and time constant `τ`
+///    (`gravityTimeConstantSeconds`, default 0.5 s), started at the first sample. The peaks
+///    of `halfWaves` are dots on it: filled when the half-wave linked to the one before, hollow
+///    when it started a chain.
 ///
 /// When `saturation` is set, the raw panel shows ±saturation as dotted lines.
 ///
@@ -29,7 +31,8 @@ public struct PlotThreshold: Sendable, Hashable {
 /// `ongoingMotionPeakAcceleration` to begin) are grey bands on the
 /// linear-acceleration panel.
 /// Long recordings are drawn as the minimum and maximum of each pixel column, so the file
-/// stays small (about 150 kB at most) whatever the sample count.
+/// stays small (about 150 kB at most, plus about 130 bytes per half-wave dot, of which there
+/// are at most `maximumHalfWavesDrawn`) whatever the sample count.
 public struct RecordingPlot: Sendable {
     public var title: String
     /// A second line under the title (detector, counts).
@@ -45,6 +48,13 @@ public struct RecordingPlot: Sendable {
     public var saturation: Double?
     /// Time constant of the plot's gravity low-pass, s. Default 0.5.
     public var gravityTimeConstantSeconds = 0.5
+    /// The detector's `|l|` for every sample, m/s² (`detectorView`), drawn instead of the plot's
+    /// own low-pass estimate; nil: the estimate.
+    public var linear: [Double]?
+    /// Half-waves whose peaks are drawn on the linear panel (`detectorView`). At most
+    /// `maximumHalfWavesDrawn` in the time range are drawn; with more, none, and a note says so.
+    public var halfWaves: [ShakeExplanation.HalfWave] = []
+    public static let maximumHalfWavesDrawn = 1000
     /// The time range drawn, s; nil: from the first / to the last sample.
     public var from: Double?
     public var to: Double?
@@ -98,22 +108,47 @@ public struct RecordingPlot: Sendable {
     /// The spans in which a detector with `configuration` saw ongoing motion, from the first
     /// sample that did to the first that did not (or the last sample), s.
     public static func ongoingMotion(_ samples: [Sample], configuration: ShakeConfiguration) -> [ClosedRange<Double>] {
+        detectorView(samples, configuration: configuration).ongoingMotion
+    }
+
+    /// What a `ShakeDetector` with a configuration saw in a recording, from one pass over it.
+    public struct DetectorView: Sendable {
+        /// `|l|` after every sample (`ShakeDetector.linearAcceleration`), m/s².
+        public var linear: [Double] = []
+        /// Every half-wave, in order (`ShakeDetector.process(_:explanation:)`).
+        public var halfWaves: [ShakeExplanation.HalfWave] = []
+        /// Its events, with the cancellation of a shake still in progress at the last sample.
+        public var events: [ShakeEvent] = []
+        /// The spans of ongoing motion, s (see `ongoingMotion(_:configuration:)`).
+        public var ongoingMotion: [ClosedRange<Double>] = []
+    }
+
+    /// Runs a detector with `configuration` over `samples` once and keeps what the plot draws.
+    public static func detectorView(_ samples: [Sample], configuration: ShakeConfiguration) -> DetectorView {
         var detector = ShakeDetector(configuration: configuration)
-        var spans: [ClosedRange<Double>] = []
+        var view = DetectorView()
+        view.linear.reserveCapacity(samples.count)
         var start: Double?
         // min and max: a span stays well-formed even if the samples' times go backwards.
         func span(_ a: Double, _ b: Double) -> ClosedRange<Double> { min(a, b)...max(a, b) }
         for sample in samples {
-            _ = detector.process(sample)
+            var explanation = ShakeExplanation()
+            if let event = detector.process(sample, explanation: &explanation) { view.events.append(event) }
+            if let halfWave = explanation.halfWave { view.halfWaves.append(halfWave) }
+            let l = detector.linearAcceleration
+            view.linear.append((l.x * l.x + l.y * l.y + l.z * l.z).squareRoot())
             let moving = detector.isInOngoingMotion
             if moving && start == nil { start = sample.time }
             if !moving, let begun = start {
-                spans.append(span(begun, sample.time))
+                view.ongoingMotion.append(span(begun, sample.time))
                 start = nil
             }
         }
-        if let start, let last = samples.last { spans.append(span(start, last.time)) }
-        return spans
+        if let last = samples.last {
+            if let start { view.ongoingMotion.append(span(start, last.time)) }
+            if let event = detector.interrupt(at: last.time) { view.events.append(event) }
+        }
+        return view
     }
 
     /// Labelled shake runs `(start, end)` in seconds (first and last `shake = 1` sample).
@@ -149,7 +184,9 @@ public struct RecordingPlot: Sendable {
         let lower = samples.partitionIndex { $0.time >= start }
         let upper = samples.partitionIndex { $0.time > end }
         let visible = lower..<max(lower, upper)
-        let linear = Self.linearMagnitudes(samples, timeConstantSeconds: gravityTimeConstantSeconds)
+        let linear = self.linear?.count == samples.count
+            ? self.linear ?? [] : Self.linearMagnitudes(samples, timeConstantSeconds: gravityTimeConstantSeconds)
+        let detectorsView = self.linear?.count == samples.count
 
         let left = 78.0, right = width - 20
         let panel1 = (top: 100.0, height: 250.0)
@@ -216,13 +253,19 @@ public struct RecordingPlot: Sendable {
         }
 
         // Panel 2: linear acceleration and thresholds.
+        let shownHalfWaves = halfWaves.filter { $0.peakTime >= start && $0.peakTime <= end }
+        let drawsHalfWaves = shownHalfWaves.count <= Self.maximumHalfWavesDrawn
         var linearMaximum = thresholds.map(\.metersPerSecondSquared).max() ?? 0
         for index in visible { linearMaximum = max(linearMaximum, linear[index]) }
+        if drawsHalfWaves { for halfWave in shownHalfWaves { linearMaximum = max(linearMaximum, halfWave.peakAcceleration) } }
         let linearScale = PlotScale(0, max(1, linearMaximum * 1.12), count: 5)
         frame(&svg, top: panel2.top, height: panel2.height, left: left, right: right, valueScale: linearScale,
               timeScale: timeScale, xPosition: xPosition, timeLabels: true,
-              axisTitle: "|a − gravity| (m/s²)",
-              panelTitle: "linear acceleration (gravity: one-pole low-pass, τ = \(PlotSVG.n(gravityTimeConstantSeconds)) s)")
+              axisTitle: detectorsView ? "|l| (m/s²)" : "|a − gravity| (m/s²)",
+              panelTitle: detectorsView
+                ? "linear acceleration as the detector sees it (gravity removed, τ = \(PlotSVG.n(gravityTimeConstantSeconds)) s; "
+                    + "averaged over the smoothing window)"
+                : "linear acceleration (gravity: one-pole low-pass, τ = \(PlotSVG.n(gravityTimeConstantSeconds)) s)")
         let linearY = { (value: Double) in
             panel2.top + panel2.height * (1 - (value - linearScale.lower) / (linearScale.upper - linearScale.lower))
         }
@@ -239,6 +282,23 @@ public struct RecordingPlot: Sendable {
             svg.text("\(threshold.label) \(PlotSVG.n(threshold.metersPerSecondSquared)) m/s²",
                      x: index == 0 ? right - 4 : left + 4, y: y - 5, anchor: index == 0 ? "end" : "start",
                      size: 11, fill: color, halo: true)
+        }
+
+        // Half-wave peaks: filled when linked to the one before, hollow when starting a chain.
+        if drawsHalfWaves {
+            for halfWave in shownHalfWaves {
+                var isLinked = false
+                if case .linked = halfWave.link { isLinked = true }
+                svg.raw("circle", [("cx", PlotSVG.n(xPosition(halfWave.peakTime))),
+                                   ("cy", PlotSVG.n(linearY(halfWave.peakAcceleration))), ("r", "3"),
+                                   ("fill", isLinked ? Self.colors.linear : "#ffffff"),
+                                   ("stroke", Self.colors.linear), ("stroke-width", "1.2"),
+                                   ("class", isLinked ? "half-wave half-wave-linked" : "half-wave half-wave-unlinked")])
+            }
+        } else {
+            svg.text("\(shownHalfWaves.count) half-waves in view: too many to draw (choose a shorter --from/--to)",
+                     x: left + 4, y: panel2.top + panel2.height - 6, size: 11, fill: "#666666",
+                     className: "half-waves-omitted", halo: true)
         }
 
         // Detected events.
@@ -286,7 +346,17 @@ public struct RecordingPlot: Sendable {
         for (name, color) in [("x", Self.colors.x), ("y", Self.colors.y), ("z", Self.colors.z)] {
             item(name) { $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: color, width: 2) }
         }
-        item("|a − gravity|") { $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: Self.colors.linear, width: 2) }
+        item(linear?.count == samples.count ? "|l|" : "|a − gravity|") {
+            $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: Self.colors.linear, width: 2)
+        }
+        if !halfWaves.isEmpty {
+            item("half-wave peak") {
+                $0.raw("circle", [("cx", PlotSVG.n($1 + 5)), ("cy", PlotSVG.n(y)), ("r", "3"), ("fill", Self.colors.linear),
+                                  ("stroke", Self.colors.linear)])
+                $0.raw("circle", [("cx", PlotSVG.n($1 + 15)), ("cy", PlotSVG.n(y)), ("r", "3"), ("fill", "#ffffff"),
+                                  ("stroke", Self.colors.linear)])
+            }
+        }
         if let first = thresholds.first {
             item(first.label) {
                 $0.line(x1: $1, y1: y, x2: $1 + 20, y2: y, stroke: Self.colors.threshold, width: 2, dash: "7 4")

@@ -48,6 +48,9 @@ import Testing
         #expect(counts["event-began"] == events.filter { $0["phase"] as? String == "began" }.count)
         #expect(counts["event-ended"] == events.filter { $0["phase"] as? String == "ended" }.count)
         #expect((counts["event-began"] ?? 0) >= 2)
+        // The detector's half-wave peaks: each shake links four or more.
+        #expect((counts["half-wave-linked"] ?? 0) >= 2 * 3, "\(counts)")
+        #expect(String(decoding: data, as: UTF8.self).contains("linear acceleration as the detector sees it"))
     }
 
     /// Ongoing motion is drawn as grey bands: along a walk (from 4 s after it starts, when the
@@ -76,7 +79,7 @@ import Testing
         #expect(run.status == 0, "\(run.err)")
         let data = try #require(FileManager.default.contents(atPath: output))
         let counts = try #require(ClassCounter.parse(data))
-        #expect(counts["threshold"] == nil && counts["saturation"] == nil)
+        #expect(counts["threshold"] == nil && counts["saturation"] == nil && counts["half-wave"] == nil)
         #expect(String(decoding: data, as: UTF8.self).contains("Seismic rule, |a| above 13 m/s²"))
         for (preset, flags) in [("medium", [] as [String]), ("hard", ["--preset", "hard"])] {
             let replay = CapturedRun(["replay", folder.path + "/planted_1.csv", "--format", "json", "--detector", "seismic"] + flags)

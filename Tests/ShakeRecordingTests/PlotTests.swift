@@ -122,6 +122,43 @@ final class SVGElements: NSObject, XMLParserDelegate {
         #expect(svg.texts.contains { $0.hasPrefix("recall") })
     }
 
+    /// One pass of the detector gives what `process(_:)` gives (events, with the last shake
+    /// interrupted), `|l|` per sample within reach of the half-wave peaks, and every half-wave;
+    /// drawn, the linear panel is the detector's `|l|` with a dot on each peak, filled when it
+    /// linked and hollow when it started a chain.
+    @Test func detectorViewIsDrawnOnTheLinearPanel() throws {
+        let (plain, events, _) = Self.plot()
+        let view = RecordingPlot.detectorView(plain.samples, configuration: .medium)
+        #expect(view.events == events)
+        #expect(view.linear.count == plain.samples.count)
+        #expect(view.ongoingMotion == RecordingPlot.ongoingMotion(plain.samples, configuration: .medium))
+        let linked = view.halfWaves.filter { if case .linked = $0.link { true } else { false } }
+        #expect(linked.count >= 3 * 3, "three shakes of four or more half-waves: \(linked.count) linked")
+        // Each peak is interpolated between samples: at or a little above the largest |l| near it.
+        for halfWave in view.halfWaves {
+            let near = zip(plain.samples, view.linear).filter { abs($0.0.time - halfWave.peakTime) <= 0.02 }.map(\.1)
+            let largest = near.max() ?? 0
+            #expect(halfWave.peakAcceleration >= largest - 1e-9 && halfWave.peakAcceleration <= largest * 1.2,
+                    "peak \(halfWave.peakAcceleration) at \(halfWave.peakTime) s, |l| up to \(largest) near it")
+        }
+
+        var plot = plain
+        plot.linear = view.linear
+        plot.halfWaves = view.halfWaves
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        #expect(svg.withClass("half-wave-linked", element: "circle").count == linked.count)
+        #expect(svg.withClass("half-wave-unlinked", element: "circle").count == view.halfWaves.count - linked.count)
+        #expect(svg.texts.contains { $0.hasPrefix("linear acceleration as the detector sees it") })
+        #expect(svg.texts.contains("|l|") && !svg.texts.contains("|a − gravity|"))
+        #expect(SVGElements.parse(plain.svg())?.texts.contains("|a − gravity|") == true)
+
+        // Over the limit, no dots, and a note says how many there were.
+        plot.halfWaves = Array(repeating: view.halfWaves[0], count: RecordingPlot.maximumHalfWavesDrawn + 1)
+        let crowded = try #require(SVGElements.parse(plot.svg()))
+        #expect(crowded.withClass("half-wave", element: "circle").isEmpty)
+        #expect(crowded.texts.contains { $0.hasPrefix("\(RecordingPlot.maximumHalfWavesDrawn + 1) half-waves in view") })
+    }
+
     @Test(arguments: [(0.0, 12.0), (-3.0, 41.0), (0.0, 0.9), (9.5, 10.0)])
     func ticksAreNiceAndCoverTheRange(minimum: Double, maximum: Double) {
         let scale = PlotScale(minimum, maximum)
