@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ShakeDetection
 
@@ -201,5 +202,51 @@ import ShakeDetection
         let twoG = 2 * standardGravity
         #expect(shakeLargest > 0.8 * twoG && shakeLargest < 1.1 * twoG, "at \(rate) Hz: \(shakeLargest) m/s²")
         #expect(shakeLargestX > 0.95 * shakeLargest, "at \(rate) Hz: along x \(shakeLargestX) of \(shakeLargest)")
+    }
+
+    /// The README's explanation snippet compiles, reports the ellipse's refusal and fills a
+    /// level meter; the README shows exactly this code.
+    @Test func readmeSnippetExplainsTheEllipse() throws {
+        let samples = Self.ellipse.samples(duration: 5, rate: 100)
+        var events: [ShakeEvent] = []
+        var logged: [String] = []
+        func handle(_ event: ShakeEvent) { events.append(event) }
+        func log(_ text: String) { logged.append(text) }
+        final class Meter {
+            var levels: [Double] = []
+            var level = 0.0 { didSet { levels.append(level) } }
+        }
+        let meter = Meter()
+        let snippet = """
+            var detector = ShakeDetector()
+            var explanation = ShakeExplanation()
+            for sample in samples {
+                if let event = detector.process(sample, explanation: &explanation) { handle(event) }
+                if let refusal = explanation.refusal {                      // enough half-waves, no shake
+                    log("no shake at \\(refusal.time) s: \\(refusal.reason)")  // notStraight(linearity: 0.8, limit: 0.5)
+                }
+                let l = detector.linearAcceleration                         // m/s², what the onset is compared with
+                meter.level = (l.x * l.x + l.y * l.y + l.z * l.z).squareRoot()
+            }
+            """
+        // README snippet begins
+        var detector = ShakeDetector()
+        var explanation = ShakeExplanation()
+        for sample in samples {
+            if let event = detector.process(sample, explanation: &explanation) { handle(event) }
+            if let refusal = explanation.refusal {                      // enough half-waves, no shake
+                log("no shake at \(refusal.time) s: \(refusal.reason)")  // notStraight(linearity: 0.8, limit: 0.5)
+            }
+            let l = detector.linearAcceleration                         // m/s², what the onset is compared with
+            meter.level = (l.x * l.x + l.y * l.y + l.z * l.z).squareRoot()
+        }
+        // README snippet ends
+        #expect(events.isEmpty)
+        #expect(!logged.isEmpty && logged.allSatisfy { $0.contains(": notStraight(linearity: 0.") }, "\(logged)")
+        #expect(meter.levels.count == samples.count && (meter.levels.max() ?? 0) > 15)
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        let readme = try String(contentsOf: url.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(snippet), "README's snippet differs")
     }
 }
