@@ -141,7 +141,7 @@ enum LiveCommand: ShakeCommand {
                         + "half-waves at \(fixed(c.ongoingMotionPeakAcceleration, 0)) m/s²"
                     : ""
                 io.err("\r\(fixed(sample.time, 1)) s  |a| \(fixed(sample.magnitude, 1)) m/s²  |l| up to "
-                    + "\(fixed(levelPeak, 1)) (onset \(fixed(c.onsetAcceleration, 0)))  "
+                    + "\(fixed(levelPeak, 1)) (onset \(fixed(c.onsetAcceleration, 1)))  "
                     + "\(detector.isShaking ? "SHAKING" : "still  ")  shakes: \(shakes)\(motion)\u{1B}[K")
                 levelPeak = 0
             }

@@ -1,7 +1,9 @@
 import ShakeDetection
 import ShakeRecording
 
-/// `shake replay --explain`: a near miss as a row of the text table and as JSON.
+/// A near miss as `shake replay --explain` shows it (a row of the text table, or JSON) and the
+/// sentences that `replay --explain`, `live --explain` and `evaluate --list` use to say why a
+/// chain of half-waves was no shake.
 struct NearMissReport: Encodable {
     var start: Double
     var lastPeak: Double
