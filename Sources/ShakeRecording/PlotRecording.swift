@@ -49,7 +49,7 @@ public struct RecordingPlot: Sendable {
     /// Time constant of the plot's gravity low-pass, s. Default 0.5.
     public var gravityTimeConstantSeconds = 0.5
     /// The detector's `|l|` for every sample, m/s² (`detectorView`), drawn instead of the plot's
-    /// own low-pass estimate; nil: the estimate.
+    /// own low-pass estimate; nil (or not one value per sample): the estimate.
     public var linear: [Double]?
     /// Half-waves whose peaks are drawn on the linear panel (`detectorView`). At most
     /// `maximumHalfWavesDrawn` in the time range are drawn; with more, none, and a note says so.
@@ -184,9 +184,9 @@ public struct RecordingPlot: Sendable {
         let lower = samples.partitionIndex { $0.time >= start }
         let upper = samples.partitionIndex { $0.time > end }
         let visible = lower..<max(lower, upper)
-        let linear = self.linear?.count == samples.count
-            ? self.linear ?? [] : Self.linearMagnitudes(samples, timeConstantSeconds: gravityTimeConstantSeconds)
         let detectorsView = self.linear?.count == samples.count
+        let linear = detectorsView
+            ? self.linear ?? [] : Self.linearMagnitudes(samples, timeConstantSeconds: gravityTimeConstantSeconds)
 
         let left = 78.0, right = width - 20
         let panel1 = (top: 100.0, height: 250.0)
