@@ -57,8 +57,13 @@ struct NearMissReport: Encodable {
         }
         if let began = chain.shakeBegan {
             let tolerance = ShakeScorer.matchToleranceSeconds
-            return "a shake began at \(fixed(began, 3)) s, outside the window (\(fixed(missed.shake.start - tolerance, 3)) "
-                + "to \(fixed(missed.shake.end + tolerance, 3)) s)"
+            let window = (missed.shake.start - tolerance)...(missed.shake.end + tolerance)
+            guard !window.contains(began) else {
+                // Windows of labelled shakes under a second apart overlap: one detection, two runs.
+                return "a shake began at \(fixed(began, 3)) s and was counted for an earlier labelled shake"
+            }
+            return "a shake began at \(fixed(began, 3)) s, outside the window (\(fixed(window.lowerBound, 3)) "
+                + "to \(fixed(window.upperBound, 3)) s)"
         }
         return "at \(fixed(chain.startTime, 3)) s, " + why(chain, configuration: configuration).text + "; \(level)"
     }

@@ -98,7 +98,8 @@ public struct MissedShakeExplanation: Sendable, Equatable {
     public var largestLinearAcceleration: Double
     /// The chains with a half-wave that peaked within the shake's evaluation window (from
     /// `ShakeScorer.matchToleranceSeconds` before its start to as long after its end), in time
-    /// order, lone half-waves included. A chain that began a shake did so outside the window.
+    /// order, lone half-waves included. A chain that began a shake did so outside the window, or
+    /// its detection went to an earlier labelled shake whose window overlaps this one.
     public var chains: [HalfWaveChain]
 
     public init(shake: LabeledShake, largestLinearAcceleration: Double, chains: [HalfWaveChain]) {

@@ -110,6 +110,28 @@ import ShakeCLI
         #expect(seismicMissed == [["start_s": 0.5, "end_s": 1.49]])
     }
 
+    /// A shake whose label covers only its first 0.1 s: the 2 Hz shake begins after the label's
+    /// window (end + 0.5 s), and `--list` says so, with the time it began.
+    @Test func listSaysWhenAShakeBeganOutsideTheWindow() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        var text = "time_s,x,y,z,shake\n"
+        for i in 0..<600 {
+            let t = Double(i) / 100
+            let x = t >= 2 && t < 4 ? 3 * 9.80665 * sin(2 * .pi * 2 * (t - 2)) : 0
+            text += String(format: "%.6f,%.5f,0.10000,9.80665,%d\n", t, x, t >= 2 && t < 2.1 ? 1 : 0)
+        }
+        let path = try folder.write("late.csv", text)
+        let run = runShake("evaluate", "--list", path)
+        #expect(run.status == 0, "\(run.err)")
+        let line = try #require(run.out.split(separator: "\n").first { $0.contains("missed shake") })
+        #expect(line.contains("labelled 2.000 to 2.090 s: a shake began at "), "\(line)")
+        #expect(line.hasSuffix(", outside the window (1.500 to 2.590 s)"), "\(line)")
+        let falseLine = try #require(run.out.split(separator: "\n").first { $0.contains("false shake") })
+        let began = try #require(falseLine.split(separator: " ").dropLast().last)
+        #expect(line.contains("a shake began at \(began) s"), "\(line) / \(falseLine)")
+    }
+
     /// `--list` says why a labelled shake was missed: a real shake cut to three half-waves is
     /// named with its chain and how it ended, with the largest linear acceleration.
     @Test func listSaysWhyAShakeWasMissed() throws {
