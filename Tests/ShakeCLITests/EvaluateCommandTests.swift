@@ -132,6 +132,26 @@ import ShakeCLI
         #expect(line.contains("a shake began at \(began) s"), "\(line) / \(falseLine)")
     }
 
+    /// One shake labelled as two, 0.3 s apart: its detection lies in both windows and goes to
+    /// the first; `--list` says the second's shake was counted for the earlier one.
+    @Test func listSaysWhenTheDetectionWentToAnEarlierShake() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        var text = "time_s,x,y,z,shake\n"
+        for i in 0..<500 {
+            let t = Double(i) / 100
+            let x = t >= 2 && t < 3.5 ? 3 * 9.80665 * sin(2 * .pi * 4 * (t - 2)) : 0
+            let label = (t >= 2 && t < 2.3) || (t >= 2.6 && t < 3.5)
+            text += String(format: "%.6f,%.5f,0.10000,9.80665,%d\n", t, x, label ? 1 : 0)
+        }
+        let path = try folder.write("split.csv", text)
+        let run = runShake("evaluate", "--list", path)
+        #expect(run.status == 0, "\(run.err)")
+        let line = try #require(run.out.split(separator: "\n").first { $0.contains("missed shake") })
+        #expect(line.contains("labelled 2.600 to 3.490 s: a shake began at 2."), "\(line)")
+        #expect(line.hasSuffix(" s and was counted for an earlier labelled shake"), "\(line)")
+    }
+
     /// `--list` says why a labelled shake was missed: a real shake cut to three half-waves is
     /// named with its chain and how it ended, with the largest linear acceleration.
     @Test func listSaysWhyAShakeWasMissed() throws {
