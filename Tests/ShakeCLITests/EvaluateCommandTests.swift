@@ -110,18 +110,24 @@ import ShakeCLI
         #expect(seismicMissed == [["start_s": 0.5, "end_s": 1.49]])
     }
 
+    /// A labelled CSV at 100 Hz, gravity on z: a 3 g shake of `hertz` along x during `shake` (s),
+    /// labelled 1 where `label(t)` holds.
+    static func labelledCSV(seconds: Double, hertz: Double, shake: Range<Double>, label: (Double) -> Bool) -> String {
+        var text = "time_s,x,y,z,shake\n"
+        for i in 0..<Int(seconds * 100) {
+            let t = Double(i) / 100
+            let x = shake.contains(t) ? 3 * 9.80665 * sin(2 * .pi * hertz * (t - shake.lowerBound)) : 0
+            text += String(format: "%.6f,%.5f,0.10000,9.80665,%d\n", t, x, label(t) ? 1 : 0)
+        }
+        return text
+    }
+
     /// A shake whose label covers only its first 0.1 s: the 2 Hz shake begins after the label's
     /// window (end + 0.5 s), and `--list` says so, with the time it began.
     @Test func listSaysWhenAShakeBeganOutsideTheWindow() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        var text = "time_s,x,y,z,shake\n"
-        for i in 0..<600 {
-            let t = Double(i) / 100
-            let x = t >= 2 && t < 4 ? 3 * 9.80665 * sin(2 * .pi * 2 * (t - 2)) : 0
-            text += String(format: "%.6f,%.5f,0.10000,9.80665,%d\n", t, x, t >= 2 && t < 2.1 ? 1 : 0)
-        }
-        let path = try folder.write("late.csv", text)
+        let path = try folder.write("late.csv", Self.labelledCSV(seconds: 6, hertz: 2, shake: 2..<4) { $0 >= 2 && $0 < 2.1 })
         let run = runShake("evaluate", "--list", path)
         #expect(run.status == 0, "\(run.err)")
         let line = try #require(run.out.split(separator: "\n").first { $0.contains("missed shake") })
@@ -137,14 +143,9 @@ import ShakeCLI
     @Test func listSaysWhenTheDetectionWentToAnEarlierShake() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        var text = "time_s,x,y,z,shake\n"
-        for i in 0..<500 {
-            let t = Double(i) / 100
-            let x = t >= 2 && t < 3.5 ? 3 * 9.80665 * sin(2 * .pi * 4 * (t - 2)) : 0
-            let label = (t >= 2 && t < 2.3) || (t >= 2.6 && t < 3.5)
-            text += String(format: "%.6f,%.5f,0.10000,9.80665,%d\n", t, x, label ? 1 : 0)
-        }
-        let path = try folder.write("split.csv", text)
+        let path = try folder.write("split.csv", Self.labelledCSV(seconds: 5, hertz: 4, shake: 2..<3.5) {
+            ($0 >= 2 && $0 < 2.3) || ($0 >= 2.6 && $0 < 3.5)
+        })
         let run = runShake("evaluate", "--list", path)
         #expect(run.status == 0, "\(run.err)")
         let line = try #require(run.out.split(separator: "\n").first { $0.contains("missed shake") })
