@@ -12,7 +12,8 @@
 // event times, peak and interval finite; a cancellation reason exactly on cancelled events;
 // reversals ≥ 0; the emitted time is the sample's (or interruption's) time. A twin detector fed
 // the same samples through process(_:explanation:) emits the same events, and what it explains
-// is sane (finite, ordered times; a refusal only for a chain of minimumHalfWaves or more).
+// is sane (finite, ordered times; a refusal only for a chain of minimumHalfWaves or more; a
+// began report exactly with a began event).
 import ShakeDetection
 
 struct ByteReader {
@@ -58,6 +59,14 @@ struct Checker {
             guard halfWave.startTime.isFinite, halfWave.peakTime.isFinite, halfWave.peakAcceleration.isFinite,
                   halfWave.peakAcceleration >= 0, halfWave.chainHalfWaves >= 1
             else { fatalError("bad half-wave \(halfWave)") }
+        }
+        guard (explanation.began != nil) == (event?.phase == .began) else {
+            fatalError("a began report \(String(describing: explanation.began)) with event \(String(describing: event))")
+        }
+        if let began = explanation.began {
+            guard began.time == sample.time, began.chainHalfWaves >= detector.configuration.minimumHalfWaves,
+                  began.linearity <= detector.configuration.maximumLinearity
+            else { fatalError("bad began report \(began)") }
         }
         if let refusal = explanation.refusal {
             guard refusal.time == sample.time, refusal.chainStartTime <= refusal.time,

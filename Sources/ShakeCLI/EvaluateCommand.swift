@@ -22,10 +22,12 @@ enum EvaluateCommand: ShakeCommand {
         options: DetectorOptions.specs + [
             DetectorOptions.detectorSpec, DetectorOptions.formatSpec,
             .flag("list", help: "Also list each missed shake (its labelled start and end, and why it was missed) "
-                    + "and the time of each false shake and duplicate, per file, to look at with 'shake plot "
+                    + "and the time of each false shake and duplicate (and what the rules measured), per file, "
+                    + "to look at with 'shake plot "
                     + "FILE --from A --to B' or 'shake replay --explain'. With --format json: per file, 'missed' "
-                    + "([{start_s, end_s, why, largest_l_m_s2}]; why and largest_l_m_s2 for ShakeKit's "
-                    + "detector only), 'false_shake_times_s' and 'duplicate_times_s'."),
+                    + "([{start_s, end_s, why, largest_l_m_s2}]), 'false_shake_times_s' and 'duplicate_times_s', "
+                    + "and 'false_shake_why' and 'duplicate_why' (what the rules measured when each began, "
+                    + "against their limits). The whys are ShakeKit's detector's only."),
         ] + ImportOptions.specs
     )
 
@@ -37,6 +39,10 @@ enum EvaluateCommand: ShakeCommand {
         /// Why each missed shake was missed, in `details.missed`'s order: with `--list`, for
         /// ShakeKit's detector.
         var missedWhy: [MissedWhy]?
+        /// What the rules measured for each false shake and duplicate, in `details`' order: with
+        /// `--list`, for ShakeKit's detector.
+        var falseShakeWhy: [String]?
+        var duplicateWhy: [String]?
 
         struct MissedWhy: Encodable {
             var why: String
@@ -72,6 +78,8 @@ enum EvaluateCommand: ShakeCommand {
             try container.encode(missed, forKey: FileKey(stringValue: "missed"))
             try container.encode(details.falseShakeTimes, forKey: FileKey(stringValue: "false_shake_times_s"))
             try container.encode(details.duplicateTimes, forKey: FileKey(stringValue: "duplicate_times_s"))
+            try container.encodeIfPresent(falseShakeWhy, forKey: FileKey(stringValue: "false_shake_why"))
+            try container.encodeIfPresent(duplicateWhy, forKey: FileKey(stringValue: "duplicate_why"))
         }
 
         struct FileKey: CodingKey {
@@ -96,7 +104,8 @@ enum EvaluateCommand: ShakeCommand {
         var total = EvaluationCounts()
         for result in results { total += result.counts }
         let rows = zip(files, results).map {
-            FileRow(file: $0, summary: $1.counts.summary, details: list ? $1.details : nil, missedWhy: $1.missedWhy)
+            FileRow(file: $0, summary: $1.counts.summary, details: list ? $1.details : nil, missedWhy: $1.why?.missed,
+                    falseShakeWhy: $1.why?.falseShakes, duplicateWhy: $1.why?.duplicates)
         }
         if wantsJSON(arguments) {
             io.out(jsonText(Report(files: rows, total: total.summary)))
@@ -117,11 +126,13 @@ enum EvaluateCommand: ShakeCommand {
                 if let why = row.missedWhy?[number] { text += ": " + why.why }
                 lines.append((index, shake.start, text))
             }
-            for time in details.falseShakeTimes {
-                lines.append((index, time, "false shake   began at \(fixed(time, 3)) s"))
+            for (number, time) in details.falseShakeTimes.enumerated() {
+                let why = row.falseShakeWhy.map { ": " + $0[number] } ?? ""
+                lines.append((index, time, "false shake   began at \(fixed(time, 3)) s" + why))
             }
-            for time in details.duplicateTimes {
-                lines.append((index, time, "duplicate     began at \(fixed(time, 3)) s"))
+            for (number, time) in details.duplicateTimes.enumerated() {
+                let why = row.duplicateWhy.map { ": " + $0[number] } ?? ""
+                lines.append((index, time, "duplicate     began at \(fixed(time, 3)) s" + why))
             }
         }
         guard !lines.isEmpty else { return "No missed shake, false shake or duplicate.\n" }
@@ -135,28 +146,25 @@ enum EvaluateCommand: ShakeCommand {
     static func evaluate(
         files: [String], options: CSVImportOptions = .canonical, detector: SelectedDetector,
         explainingMisses: Bool = false
-    ) throws -> [(counts: EvaluationCounts, details: EvaluationDetails, missedWhy: [FileRow.MissedWhy]?)] {
-        typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails, missedWhy: [FileRow.MissedWhy]?)
+    ) throws -> [(counts: EvaluationCounts, details: EvaluationDetails, why: Whys?)] {
+        typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails, why: Whys?)
         let results = Mutex<[Int: Result<Scored, CommandFailure>]>([:])
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let outcome: Result<Scored, CommandFailure>
             do {
                 let replay: RecordingReplay.Result
-                var missedWhy: [FileRow.MissedWhy]?
+                var why: Whys?
                 if explainingMisses, case .shakeKit(let shakeKit) = detector {
                     let configuration = shakeKit.configuration
                     let explained = try RecordingReplay.runExplaining(
                         path: files[index], options: options, configuration: configuration)
                     replay = explained.result
-                    missedWhy = explained.missedShakes.map {
-                        FileRow.MissedWhy(why: NearMissReport.missedWhy($0, configuration: configuration),
-                                          largestLinearAcceleration: $0.largestLinearAcceleration)
-                    }
+                    why = Whys(explained, configuration: configuration)
                 } else {
                     replay = try detector.replay(path: files[index], options: options)
                 }
                 if let counts = replay.counts, let details = replay.details {
-                    outcome = .success((counts, details, missedWhy))
+                    outcome = .success((counts, details, why))
                 } else {
                     outcome = .failure(CommandFailure(
                         "\(files[index]): no 'shake' column; evaluate needs labelled recordings (use 'shake replay' for unlabelled ones)",
@@ -168,6 +176,27 @@ enum EvaluateCommand: ShakeCommand {
             results.withLock { $0[index] = outcome }
         }
         return try results.withLock { all in try files.indices.map { try all[$0]!.get() } }
+    }
+
+    /// Why each missed shake was missed, and what the rules measured for each false shake and
+    /// duplicate, for `--list`.
+    struct Whys {
+        var missed: [FileRow.MissedWhy]
+        var falseShakes: [String]
+        var duplicates: [String]
+
+        init(_ explained: RecordingReplay.Explained, configuration: ShakeConfiguration) {
+            missed = explained.missedShakes.map {
+                FileRow.MissedWhy(why: NearMissReport.missedWhy($0, configuration: configuration),
+                                  largestLinearAcceleration: $0.largestLinearAcceleration)
+            }
+            func measured(_ time: Double) -> String {
+                explained.shake(beganAt: time).flatMap { NearMissReport.beganWhy($0, configuration: configuration) }
+                    ?? "no chain recorded for it"
+            }
+            falseShakes = (explained.result.details?.falseShakeTimes ?? []).map(measured)
+            duplicates = (explained.result.details?.duplicateTimes ?? []).map(measured)
+        }
     }
 
     /// Expands folders into their *.csv files (recursively, sorted); files are kept as given.

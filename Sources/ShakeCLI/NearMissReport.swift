@@ -68,6 +68,25 @@ struct NearMissReport: Encodable {
         return "at \(fixed(chain.startTime, 3)) s, " + why(chain, configuration: configuration).text + "; \(level)"
     }
 
+    /// What the rules measured when `chain` began a shake, each against its limit: how close it
+    /// came to being refused ("on 4 linked half-waves from ..."). Nil when it began no shake.
+    static func beganWhy(_ chain: HalfWaveChain, configuration: ShakeConfiguration) -> String? {
+        guard let began = chain.began else { return nil }
+        let peaks = chain.halfWaves.filter { $0.peakTime <= began.time }.map { fixed($0.peakAcceleration, 1) }
+        var text = "on \(began.chainHalfWaves) linked half-waves from "
+            + "\(fixed(began.chainStartTime, 3)) s (peaks by then \(peaks.joined(separator: " ")) m/s²); "
+            + "linearity \(fixed(began.linearity, 2)) (maximumLinearity \(fixed(configuration.maximumLinearity, 2))), "
+            + "peaks \(fixed(began.longestIntervalSeconds / max(began.intervalRatio, 1), 2)) to "
+            + "\(fixed(began.longestIntervalSeconds, 2)) s apart, ratio \(fixed(began.intervalRatio, 1)) "
+            + "(maximumIntervalRatio \(fixed(configuration.maximumIntervalRatio, 1)))"
+        if began.ongoingMotion {
+            text += "; in ongoing motion, \(began.strongHalfWaves) of the last \(configuration.minimumHalfWaves) "
+                + "half-waves reached \(fixed(configuration.ongoingMotionPeakAcceleration, 1)) m/s² "
+                + "(ongoingMotionStrongHalfWaves \(configuration.ongoingMotionStrongHalfWaves))"
+        }
+        return text
+    }
+
     /// The rule that refused a long enough chain: its code and a sentence.
     static func refused(
         _ refusal: ShakeExplanation.Refusal, configuration: ShakeConfiguration

@@ -13,7 +13,9 @@ enum ReplayCommand: ShakeCommand {
             ended (shaking stopped), cancelled (with the reason). Times are in seconds from the \
             recording's time origin, peak acceleration in m/s² with gravity removed.
 
-            With --explain, each file's events are followed by its near misses: every chain of \
+            With --explain, each file's events are followed by what the rules measured as each \
+            shake began (against their limits: how close it came to being refused) and by its \
+            near misses: every chain of \
             two or more linked half-waves (excursions of the linear acceleration past the onset, \
             each reversing the one before) that did not become a shake, with why: the rule that \
             refused it once it had enough half-waves (the value it measured, and the limit with \
@@ -25,9 +27,10 @@ enum ReplayCommand: ShakeCommand {
         arguments: [ArgumentSpec("file", help: "Recordings to replay.", variadic: true)],
         options: DetectorOptions.specs + [
             DetectorOptions.detectorSpec, DetectorOptions.formatSpec,
-            .flag("explain", help: "Also list the near misses (chains of half-waves that did not become a shake) "
-                    + "and why. With --format json: per file, 'near_misses' ([{start_s, last_peak_s, "
-                    + "peaks_m_s2, reason, ended, why}]). ShakeKit's detector only."),
+            .flag("explain", help: "Also list what the rules measured as each shake began, and the near misses "
+                    + "(chains of half-waves that did not become a shake) and why. With --format json: per file, "
+                    + "'began_why' ([{time_s, why}]) and 'near_misses' ([{start_s, last_peak_s, peaks_m_s2, "
+                    + "reason, ended, why}]). ShakeKit's detector only."),
         ] + ImportOptions.specs
     )
 
@@ -39,11 +42,23 @@ enum ReplayCommand: ShakeCommand {
         var events: [EventReport]
         /// Written only with `--explain`.
         var nearMisses: [NearMissReport]?
+        /// Written only with `--explain`: what the rules measured as each shake began.
+        var beganWhy: [BeganWhy]?
 
         enum CodingKeys: String, CodingKey {
             case file, samples, shakes, events
             case durationSeconds = "duration_s"
             case nearMisses = "near_misses"
+            case beganWhy = "began_why"
+        }
+    }
+
+    struct BeganWhy: Encodable {
+        var time: Double
+        var why: String
+
+        enum CodingKeys: String, CodingKey {
+            case time = "time_s", why
         }
     }
 
@@ -107,6 +122,7 @@ enum ReplayCommand: ShakeCommand {
         for path in arguments.positionals {
             let result: RecordingReplay.Result
             var nearMisses: [NearMissReport]?
+            var beganWhy: [BeganWhy]?
             do {
                 // Files one after another, each parsed on a second thread beside the detector.
                 if let configuration = explained {
@@ -114,6 +130,11 @@ enum ReplayCommand: ShakeCommand {
                         path: path, options: options, configuration: configuration, readAhead: true)
                     result = run.result
                     nearMisses = run.nearMisses.map { NearMissReport($0, configuration: configuration) }
+                    beganWhy = run.shakes.compactMap { chain in
+                        guard let time = chain.shakeBegan,
+                              let why = NearMissReport.beganWhy(chain, configuration: configuration) else { return nil }
+                        return BeganWhy(time: time, why: why)
+                    }
                 } else {
                     result = try chosen.replay(path: path, options: options, readAhead: true)
                 }
@@ -126,7 +147,8 @@ enum ReplayCommand: ShakeCommand {
                 // JSON is one object for all files, so the reports are kept until the end.
                 reports.append(FileReport(
                     file: path, samples: result.sampleCount, durationSeconds: duration,
-                    shakes: shakes, events: result.events.map(EventReport.init), nearMisses: nearMisses))
+                    shakes: shakes, events: result.events.map(EventReport.init), nearMisses: nearMisses,
+                    beganWhy: beganWhy))
             } else {
                 // Text goes out file by file, its events in chunks, so that a long recording's
                 // events are not held twice more (as reports and as one string).
@@ -142,6 +164,10 @@ enum ReplayCommand: ShakeCommand {
                         io.out(text)
                         text = ""
                     }
+                }
+                if let beganWhy, !beganWhy.isEmpty {
+                    text += "  why each shake began (what the rules measured, against their limits):\n"
+                    for shake in beganWhy { text += fixed(shake.time, 3).leftPadded(10) + "  " + shake.why + "\n" }
                 }
                 if let nearMisses {
                     text += nearMisses.isEmpty ? "  no near misses\n" : NearMissReport.header

@@ -387,6 +387,7 @@ public struct ShakeDetector: Sendable {
                         time: t, chainStartTime: chainStart, chainHalfWaves: chainCount, reason: reason)
                 }
             } else {
+                if explaining { explanation.began = beganReport(at: t, withOpenHalfWave: open > 0) }
                 shaking = true
                 shakeStart = chainStart
                 shakeReversals = chainCount - 1
@@ -667,6 +668,16 @@ public struct ShakeDetector: Sendable {
             chainHalfWaves: linked ? chainCount : 1, link: link)
     }
 
+    /// What step 4's rules measure as a shake begins at `t`, as `process(_:explanation:)` reports it.
+    private mutating func beganReport(at t: Double, withOpenHalfWave open: Bool) -> ShakeExplanation.Began {
+        let (shortest, longest) = chainIntervals(withOpenHalfWave: open)
+        return ShakeExplanation.Began(
+            time: t, chainStartTime: chainStart, chainHalfWaves: chainCount, linearity: linearity(),
+            intervalRatio: shortest.isFinite && shortest > 0 ? longest / shortest : 1,
+            longestIntervalSeconds: longest, ongoingMotion: inOngoingMotion,
+            strongHalfWaves: strongHalfWaves(withOpenHalfWave: open))
+    }
+
     /// The first of step 4's rules (after the chain's length) that refuses a shake now, with what
     /// it measured; nil when a shake may begin. In the order of the original single test, so the
     /// decision is the same whether or not anyone asks why.
@@ -676,11 +687,7 @@ public struct ShakeDetector: Sendable {
         if exhausted { return .pauseNeeded }
         if t < refractoryUntil { return .refractory(until: refractoryUntil) }
         if !rhythmIsSteady(withOpenHalfWave: open) {
-            var shortest = chainShortestInterval, longest = chainLongestInterval
-            if open {
-                shortest = min(shortest, peakTime - previousTime)
-                longest = max(longest, peakTime - previousTime)
-            }
+            let (shortest, longest) = chainIntervals(withOpenHalfWave: open)
             return .unsteadyRhythm(ratio: longest / shortest, limit: configuration.maximumIntervalRatio)
         }
         if !recentStrokesAreQuick(withOpenHalfWave: open) {
@@ -702,13 +709,20 @@ public struct ShakeDetector: Sendable {
     /// The longest interval between linked peaks is at most `maximumIntervalRatio` times the
     /// shortest, counting the open half-wave's interval to its peak so far when it has linked.
     @inline(__always) private func rhythmIsSteady(withOpenHalfWave: Bool) -> Bool {
+        let (shortest, longest) = chainIntervals(withOpenHalfWave: withOpenHalfWave)
+        return longest <= configuration.maximumIntervalRatio * shortest
+    }
+
+    /// The shortest and longest interval between the chain's linked peaks, s, counting the open
+    /// half-wave's interval to its peak so far when it has linked (∞ and 0 while there is none).
+    @inline(__always) private func chainIntervals(withOpenHalfWave: Bool) -> (shortest: Double, longest: Double) {
         var shortest = chainShortestInterval, longest = chainLongestInterval
         if withOpenHalfWave {
             let gap = peakTime - previousTime
             shortest = min(shortest, gap)
             longest = max(longest, gap)
         }
-        return longest <= configuration.maximumIntervalRatio * shortest
+        return (shortest, longest)
     }
 
     /// The chain's last `minimumHalfWaves` half-waves peaked at most `maximumPeakIntervalSeconds`

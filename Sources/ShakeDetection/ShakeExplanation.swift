@@ -1,5 +1,5 @@
-/// What the detector decided on one sample beyond its events: the half-wave that ended, and why a
-/// chain long enough to be a shake did not begin one. `ShakeDetector.process(_:explanation:)`
+/// What the detector decided on one sample beyond its events: the half-wave that ended, why a
+/// chain long enough to be a shake did not begin one, or what its rules measured when one began. `ShakeDetector.process(_:explanation:)`
 /// fills it in, for tools that explain a missed or unexpected shake (`shake replay --explain`).
 /// Times are in seconds, accelerations in m/s² with gravity removed.
 public struct ShakeExplanation: Sendable, Equatable {
@@ -8,10 +8,51 @@ public struct ShakeExplanation: Sendable, Equatable {
     /// Why a shake did not begin on this sample although the chain of linked half-waves was long
     /// enough (`minimumHalfWaves`), if that happened.
     public var refusal: Refusal?
+    /// What step 4's rules measured when a shake began on this sample, if one did.
+    public var began: Began?
 
-    public init(halfWave: HalfWave? = nil, refusal: Refusal? = nil) {
+    public init(halfWave: HalfWave? = nil, refusal: Refusal? = nil, began: Began? = nil) {
         self.halfWave = halfWave
         self.refusal = refusal
+        self.began = began
+    }
+
+    /// The values step 4's rules measured when a shake began, each within its limit: how close
+    /// the motion came to being refused.
+    public struct Began: Sendable, Equatable {
+        /// The sample's time (the `began` event's), s.
+        public var time: Double
+        /// Start of the chain's first half-wave, s.
+        public var chainStartTime: Double
+        /// Linked half-waves in the chain, the open one included once it has linked.
+        public var chainHalfWaves: Int
+        /// `√(λ₂/λ₁)` (limit `maximumLinearity`).
+        public var linearity: Double
+        /// The longest interval between the chain's peaks over the shortest (limit
+        /// `maximumIntervalRatio`).
+        public var intervalRatio: Double
+        /// The longest interval between the chain's peaks, s (the last `minimumHalfWaves` are at
+        /// most `maximumPeakIntervalSeconds` apart).
+        public var longestIntervalSeconds: Double
+        /// Whether the device was in ongoing motion (then `strongHalfWaves` of the last
+        /// `minimumHalfWaves` had to reach `ongoingMotionPeakAcceleration`).
+        public var ongoingMotion: Bool
+        /// Of the last `minimumHalfWaves` half-waves, how many reached
+        /// `ongoingMotionPeakAcceleration`.
+        public var strongHalfWaves: Int
+
+        public init(time: Double, chainStartTime: Double, chainHalfWaves: Int, linearity: Double,
+                    intervalRatio: Double, longestIntervalSeconds: Double, ongoingMotion: Bool,
+                    strongHalfWaves: Int) {
+            self.time = time
+            self.chainStartTime = chainStartTime
+            self.chainHalfWaves = chainHalfWaves
+            self.linearity = linearity
+            self.intervalRatio = intervalRatio
+            self.longestIntervalSeconds = longestIntervalSeconds
+            self.ongoingMotion = ongoingMotion
+            self.strongHalfWaves = strongHalfWaves
+        }
     }
 
     /// A half-wave that has ended (step 2 of `ShakeDetector`'s rule).

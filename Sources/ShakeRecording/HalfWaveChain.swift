@@ -11,8 +11,10 @@ public struct HalfWaveChain: Sendable, Equatable {
     public var refusal: ShakeExplanation.Refusal?
     /// How the chain ended.
     public var end: End
+    /// What step 4's rules measured when the chain began a shake; nil when it did not.
+    public var began: ShakeExplanation.Began?
     /// When the chain began a shake (the `began` event's time); nil when it did not.
-    public var shakeBegan: Double?
+    public var shakeBegan: Double? { began?.time }
 
     public enum End: Sendable, Equatable {
         /// This half-wave came next and did not link (its `link` says why): it started a new chain.
@@ -31,12 +33,12 @@ public struct HalfWaveChain: Sendable, Equatable {
 
     public init(
         halfWaves: [ShakeExplanation.HalfWave], refusal: ShakeExplanation.Refusal?, end: End,
-        shakeBegan: Double? = nil
+        began: ShakeExplanation.Began? = nil
     ) {
         self.halfWaves = halfWaves
         self.refusal = refusal
         self.end = end
-        self.shakeBegan = shakeBegan
+        self.began = began
     }
 }
 
@@ -46,14 +48,14 @@ public struct HalfWaveChain: Sendable, Equatable {
 public struct HalfWaveChainCollector: Sendable {
     private var halfWaves: [ShakeExplanation.HalfWave] = []
     private var refusal: ShakeExplanation.Refusal?
-    private var began: Double?
+    private var began: ShakeExplanation.Began?
     /// Every chain closed so far, in time order, lone half-waves and shakes included.
     public private(set) var chains: [HalfWaveChain] = []
 
     public init() {}
 
-    /// Takes in one sample's explanation and event.
-    public mutating func add(_ explanation: ShakeExplanation, event: ShakeEvent?) {
+    /// Takes in one sample's explanation.
+    public mutating func add(_ explanation: ShakeExplanation) {
         if let halfWave = explanation.halfWave {
             if case .linked = halfWave.link {
                 halfWaves.append(halfWave)
@@ -63,7 +65,7 @@ public struct HalfWaveChainCollector: Sendable {
             }
         }
         if let refused = explanation.refusal { refusal = refused }
-        if let event, event.phase == .began { began = event.time }
+        if let began = explanation.began { self.began = began }
     }
 
     /// Removes and returns the chains closed so far, for a long or endless stream (`shake live
@@ -82,7 +84,7 @@ public struct HalfWaveChainCollector: Sendable {
 
     private mutating func close(_ end: HalfWaveChain.End) {
         if !halfWaves.isEmpty || refusal != nil {
-            chains.append(HalfWaveChain(halfWaves: halfWaves, refusal: refusal, end: end, shakeBegan: began))
+            chains.append(HalfWaveChain(halfWaves: halfWaves, refusal: refusal, end: end, began: began))
         }
         refusal = nil
         began = nil
@@ -130,6 +132,14 @@ extension RecordingReplay {
         /// One per missed labelled shake (`result.details.missed`), in the same order; empty for
         /// an unlabelled recording.
         public var missedShakes: [MissedShakeExplanation]
+        /// The chains that began a shake (`HalfWaveChain.began`), in time order: what the rules
+        /// measured for each detection, false shakes included.
+        public var shakes: [HalfWaveChain]
+
+        /// The chain whose shake began at `time` (a `began` event's time), if any.
+        public func shake(beganAt time: Double) -> HalfWaveChain? {
+            shakes.first { $0.shakeBegan == time }
+        }
     }
 
     /// Replays `path` like `run`, through a `ShakeDetector` with `configuration`, and also
@@ -151,7 +161,7 @@ extension RecordingReplay {
             let sample = labelledSample.sample
             let event = detector.process(sample, explanation: &explanation)
             replay.record(labelledSample, event: event)
-            collector.add(explanation, event: event)
+            collector.add(explanation)
             guard labelledSample.isShake == true else {
                 runStart = nil
                 return
@@ -186,6 +196,7 @@ extension RecordingReplay {
                     }
                 })
         }
-        return Explained(result: result, nearMisses: chains.filter(\.isNearMiss), missedShakes: missed)
+        return Explained(result: result, nearMisses: chains.filter(\.isNearMiss), missedShakes: missed,
+                         shakes: chains.filter { $0.began != nil })
     }
 }

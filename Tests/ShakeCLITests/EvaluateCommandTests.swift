@@ -77,7 +77,10 @@ import ShakeCLI
                                         + "under the onset (onsetAcceleration 10.0 m/s²)") == true, "\(listed)")
         let falseLine = try #require(listed.last)
         #expect(falseLine.contains("false shake   began at "), "\(falseLine)")
-        let began = try #require(Double(falseLine.split(separator: " ").dropLast().last ?? ""))
+        let began = try #require(Self.beganTime(falseLine))
+        // With what the rules measured as it began.
+        #expect(falseLine.contains(" s: on 4 linked half-waves from "), "\(falseLine)")
+        #expect(falseLine.contains("(maximumLinearity 0.50)") && falseLine.contains("(maximumIntervalRatio 4.0)"))
         #expect(began > firstShake.lowerBound && began < firstShake.lowerBound + 1, "\(falseLine)")
 
         let json = runShake("evaluate", "--list", "--format", "json", path)
@@ -92,6 +95,9 @@ import ShakeCLI
         let falseTimes = try #require(file["false_shake_times_s"] as? [Double])
         #expect(falseTimes.count == 1 && abs(falseTimes[0] - began) < 0.0005, "\(falseTimes) against \(began)")
         #expect(file["duplicate_times_s"] as? [Double] == [])
+        let falseWhy = try #require(file["false_shake_why"] as? [String])
+        #expect(falseWhy.count == 1 && falseWhy[0].hasPrefix("on 4 linked half-waves from "), "\(falseWhy)")
+        #expect(file["duplicate_why"] as? [String] == [])
         #expect(file["false_shakes"] as? Int == 1)
 
         let plain = runShake("evaluate", "--format", "json", path)
@@ -108,6 +114,12 @@ import ShakeCLI
                 as? [[String: Any]])?.first)
         let seismicMissed = try #require(seismicFile["missed"] as? [[String: Double]])
         #expect(seismicMissed == [["start_s": 0.5, "end_s": 1.49]])
+        #expect(seismicFile["false_shake_why"] == nil && seismicFile["duplicate_why"] == nil)
+    }
+
+    /// The time in a `--list` line's "began at T s".
+    static func beganTime<S: StringProtocol>(_ line: S) -> Double? {
+        line.components(separatedBy: "began at ").dropFirst().first?.split(separator: " ").first.flatMap { Double($0) }
     }
 
     /// A labelled CSV at 100 Hz, gravity on z: a 3 g shake of `hertz` along x during `shake` (s),
@@ -134,8 +146,8 @@ import ShakeCLI
         #expect(line.contains("labelled 2.000 to 2.090 s: a shake began at "), "\(line)")
         #expect(line.hasSuffix(", outside the window (1.500 to 2.590 s)"), "\(line)")
         let falseLine = try #require(run.out.split(separator: "\n").first { $0.contains("false shake") })
-        let began = try #require(falseLine.split(separator: " ").dropLast().last)
-        #expect(line.contains("a shake began at \(began) s"), "\(line) / \(falseLine)")
+        let began = try #require(Self.beganTime(falseLine))
+        #expect(line.contains("a shake began at \(String(format: "%.3f", began)) s"), "\(line) / \(falseLine)")
     }
 
     /// One shake labelled as two, 0.3 s apart: its detection lies in both windows and goes to

@@ -70,7 +70,9 @@ import Testing
         #expect(!plain.out.contains("near_misses"))
     }
 
-    @Test func aShakeIsNotANearMiss() throws {
+    /// A shake is no near miss; what the rules measured as it began is listed instead, in text
+    /// and in JSON.
+    @Test func aShakeIsNotANearMissButSaysWhatItMeasured() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let shake = try folder.write("shake.csv", Self.recording(seconds: 1.5) { t in (3 * Self.g * sin(2 * .pi * 4 * t), 0) })
@@ -78,6 +80,24 @@ import Testing
         #expect(run.status == 0)
         #expect(run.out.contains("1 shake in"))
         #expect(run.out.contains("no near misses"), "\(run.out)")
+        let lines = run.out.split(separator: "\n")
+        let header = try #require(lines.firstIndex { $0.contains("why each shake began") })
+        let measured = lines[header + 1]
+        #expect(measured.contains("  on 4 linked half-waves from 2.0"), "\(measured)")
+        // Along x only: linearity 0. The open half-wave counts with its peak so far, so the
+        // shortest interval may be under the shake's 0.125 s.
+        #expect(measured.contains("linearity 0.00 (maximumLinearity 0.50), peaks 0."), "\(measured)")
+        #expect(measured.contains(" to 0.13 s apart, ratio ") && measured.hasSuffix("(maximumIntervalRatio 4.0)"),
+                "\(measured)")
+
+        let json = runShake("replay", "--explain", "--format", "json", shake)
+        let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+        let file = (object?["files"] as? [[String: Any]])?.first
+        let began = file?["began_why"] as? [[String: Any]] ?? []
+        let events = file?["events"] as? [[String: Any]] ?? []
+        #expect(began.count == 1)
+        #expect(began.first?["time_s"] as? Double == events.first { $0["phase"] as? String == "began" }?["time_s"] as? Double)
+        #expect((began.first?["why"] as? String)?.hasPrefix("on 4 linked half-waves") == true)
     }
 
     @Test func seismicHasNothingToExplain() {

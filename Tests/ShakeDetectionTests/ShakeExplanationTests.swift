@@ -9,6 +9,7 @@ import ShakeDetection
         var events: [ShakeEvent] = []
         var halfWaves: [ShakeExplanation.HalfWave] = []
         var refusals: [ShakeExplanation.Refusal] = []
+        var began: [ShakeExplanation.Began] = []
     }
 
     static func explain(_ samples: [Sample], configuration: ShakeConfiguration = .medium) -> Explained {
@@ -19,6 +20,7 @@ import ShakeDetection
             if let event = detector.process(sample, explanation: &explanation) { result.events.append(event) }
             if let halfWave = explanation.halfWave { result.halfWaves.append(halfWave) }
             if let refusal = explanation.refusal { result.refusals.append(refusal) }
+            if let began = explanation.began { result.began.append(began) }
         }
         if let last = samples.last, let event = detector.interrupt(at: last.time) { result.events.append(event) }
         return result
@@ -64,6 +66,18 @@ import ShakeDetection
         let explained = Self.explain(m.samples(duration: 4, rate: rate, jitter: 0.05))
         #expect(explained.events.map(\.phase) == [.began, .ended], "at \(rate) Hz")
         #expect(explained.refusals.isEmpty, "at \(rate) Hz: \(explained.refusals)")
+        // What the rules measured as it began, on the sample of the `began` event: a straight,
+        // steady shake (intervals of a sixth of a second), not in ongoing motion.
+        #expect(explained.began.count == 1, "at \(rate) Hz")
+        if let began = explained.began.first {
+            #expect(began.time == explained.events.first?.time)
+            #expect(began.chainStartTime == explained.events.first?.startTime)
+            #expect(began.chainHalfWaves == 4)
+            #expect(began.linearity < 0.1, "at \(rate) Hz: \(began.linearity)")
+            #expect(began.intervalRatio >= 1 && began.intervalRatio < 2.5, "at \(rate) Hz: \(began.intervalRatio)")
+            #expect(abs(began.longestIntervalSeconds - 1.0 / 6) < 0.03, "at \(rate) Hz: \(began.longestIntervalSeconds) s")
+            #expect(!began.ongoingMotion)
+        }
         let halfWaves = explained.halfWaves
         #expect(halfWaves.count >= 8, "at \(rate) Hz: \(halfWaves.count) half-waves")
         #expect(halfWaves.first?.link == .nothingBefore, "at \(rate) Hz")
@@ -109,11 +123,24 @@ import ShakeDetection
         m.shakes = [Self.shake(at: 8, seconds: 1, hertz: 4, g: 1.5)]
         let explained = Self.explain(m.samples(duration: 11, rate: rate, jitter: 0.05))
         #expect(explained.events.isEmpty, "at \(rate) Hz")
+        #expect(explained.began.isEmpty)
         let reasons = explained.refusals.map(\.reason)
         #expect(!reasons.isEmpty, "at \(rate) Hz")
         for reason in reasons {
             #expect(reason == .weakDuringOngoingMotion(strongHalfWaves: 0, needed: 2), "at \(rate) Hz: \(reason)")
         }
+    }
+
+    /// A vigorous shake (3 g) during a walk begins in ongoing motion with strong half-waves, and
+    /// the report says so.
+    @Test(arguments: [50.0, 400])
+    func vigorousShakeDuringAWalkBeganInOngoingMotion(_ rate: Double) {
+        var m = OngoingMotionTests.walking()
+        m.shakes = [Self.shake(at: 8, seconds: 1, hertz: 4, g: 3)]
+        let explained = Self.explain(m.samples(duration: 11, rate: rate, jitter: 0.05))
+        #expect(explained.began.count == 1, "at \(rate) Hz")
+        #expect(explained.began.first?.ongoingMotion == true)
+        #expect((explained.began.first?.strongHalfWaves ?? 0) >= ShakeConfiguration.medium.ongoingMotionStrongHalfWaves)
     }
 
     /// A second shake that starts as the first one ends is refused as refractory until 0.3 s

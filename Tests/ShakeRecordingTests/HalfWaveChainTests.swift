@@ -15,15 +15,10 @@ import ShakeRecording
 
     static let linked = ShakeExplanation.Link.linked(cosine: -0.9, intervalSeconds: 0.15)
 
-    static func event(_ phase: ShakeEvent.Phase, at time: Double) -> ShakeEvent {
-        ShakeEvent(phase: phase, time: time, startTime: time - 0.5, endTime: time, peakAcceleration: 20,
-                   reversals: 3, dominantAxis: .x)
-    }
-
     @Test func chainsThatDidNotBecomeAShakeAreNearMisses() {
         var collector = HalfWaveChainCollector()
-        func add(_ halfWave: HalfWave? = nil, refusal: ShakeExplanation.Refusal? = nil, event: ShakeEvent? = nil) {
-            collector.add(ShakeExplanation(halfWave: halfWave, refusal: refusal), event: event)
+        func add(_ halfWave: HalfWave? = nil, refusal: ShakeExplanation.Refusal? = nil) {
+            collector.add(ShakeExplanation(halfWave: halfWave, refusal: refusal))
         }
         // Three linked half-waves, broken by one pointing the same way.
         let first = [Self.halfWave(1.0, chain: 1, .nothingBefore), Self.halfWave(1.15, chain: 2, Self.linked),
@@ -62,19 +57,22 @@ import ShakeRecording
 
     @Test func aChainThatBeganAShakeIsNotANearMiss() {
         var collector = HalfWaveChainCollector()
-        collector.add(ShakeExplanation(halfWave: Self.halfWave(1, chain: 1, .nothingBefore)), event: nil)
-        collector.add(ShakeExplanation(halfWave: Self.halfWave(1.15, chain: 2, Self.linked)), event: nil)
+        collector.add(ShakeExplanation(halfWave: Self.halfWave(1, chain: 1, .nothingBefore)))
+        collector.add(ShakeExplanation(halfWave: Self.halfWave(1.15, chain: 2, Self.linked)))
         // Refused as refractory at first, then began: a shake, not a near miss.
         collector.add(ShakeExplanation(refusal: ShakeExplanation.Refusal(
-            time: 1.4, chainStartTime: 0.95, chainHalfWaves: 4, reason: .refractory(until: 1.45))), event: nil)
-        collector.add(ShakeExplanation(), event: Self.event(.began, at: 1.5))
-        collector.add(ShakeExplanation(halfWave: Self.halfWave(1.6, chain: 5, Self.linked)), event: nil)
-        collector.add(ShakeExplanation(), event: Self.event(.ended, at: 2.1))
+            time: 1.4, chainStartTime: 0.95, chainHalfWaves: 4, reason: .refractory(until: 1.45))))
+        let began = ShakeExplanation.Began(
+            time: 1.5, chainStartTime: 0.95, chainHalfWaves: 4, linearity: 0.2, intervalRatio: 1.1,
+            longestIntervalSeconds: 0.16, ongoingMotion: false, strongHalfWaves: 0)
+        collector.add(ShakeExplanation(began: began))
+        collector.add(ShakeExplanation(halfWave: Self.halfWave(1.6, chain: 5, Self.linked)))
         // After the shake: two linked half-waves, a near miss.
-        collector.add(ShakeExplanation(halfWave: Self.halfWave(3, chain: 1, .nothingBefore)), event: nil)
-        collector.add(ShakeExplanation(halfWave: Self.halfWave(3.15, chain: 2, Self.linked)), event: nil)
+        collector.add(ShakeExplanation(halfWave: Self.halfWave(3, chain: 1, .nothingBefore)))
+        collector.add(ShakeExplanation(halfWave: Self.halfWave(3.15, chain: 2, Self.linked)))
         let chains = collector.finish()
         #expect(chains.map(\.shakeBegan) == [1.5, nil])
+        #expect(chains.first?.began == began)
         #expect(chains.first?.halfWaves.count == 3)
         let misses = chains.filter(\.isNearMiss)
         #expect(misses.map(\.startTime) == [2.95])
@@ -133,6 +131,12 @@ import ShakeRecording
             return
         }
         #expect(next.peakTime > 5 && interval > 2.5, "the shake's first half-wave: \(next)")
+        // The shake's own chain, with what the rules measured as it began.
+        let began = try #require(plain.events.first { $0.phase == .began })
+        #expect(explained.shakes.count == 1)
+        let shake = try #require(explained.shake(beganAt: began.time))
+        #expect(shake.began?.chainStartTime == began.startTime)
+        #expect(shake.halfWaves.count >= 8 && shake.halfWaves.first?.peakTime == next.peakTime)
     }
 
     /// Labelled: a gentle shake (0.8 g, 1 s: under the 10 m/s² onset) at 2 s, three half-waves
