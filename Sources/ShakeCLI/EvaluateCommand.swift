@@ -100,7 +100,7 @@ enum EvaluateCommand: ShakeCommand {
         let files = try recordingFiles(arguments.positionals)
         let options = ImportOptions.options(arguments)
         let list = arguments.flag("list")
-        let results = try evaluate(files: files, options: options, detector: chosen, explainingMisses: list)
+        let results = try evaluate(files: files, options: options, detector: chosen, explaining: list)
         var total = EvaluationCounts()
         for result in results { total += result.counts }
         let rows = zip(files, results).map {
@@ -142,10 +142,11 @@ enum EvaluateCommand: ShakeCommand {
     }
 
     /// Scores every file with a fresh copy of `detector`, on all cores, in file order. With
-    /// `explainingMisses` and ShakeKit's detector, also says why each missed shake was missed.
+    /// `explaining` and ShakeKit's detector, also says why each missed shake was missed and what
+    /// the rules measured for each false shake and duplicate.
     static func evaluate(
         files: [String], options: CSVImportOptions = .canonical, detector: SelectedDetector,
-        explainingMisses: Bool = false
+        explaining: Bool = false
     ) throws -> [(counts: EvaluationCounts, details: EvaluationDetails, why: Whys?)] {
         typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails, why: Whys?)
         let results = Mutex<[Int: Result<Scored, CommandFailure>]>([:])
@@ -154,7 +155,7 @@ enum EvaluateCommand: ShakeCommand {
             do {
                 let replay: RecordingReplay.Result
                 var why: Whys?
-                if explainingMisses, case .shakeKit(let shakeKit) = detector {
+                if explaining, case .shakeKit(let shakeKit) = detector {
                     let configuration = shakeKit.configuration
                     let explained = try RecordingReplay.runExplaining(
                         path: files[index], options: options, configuration: configuration)
