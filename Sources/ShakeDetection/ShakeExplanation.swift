@@ -1,6 +1,7 @@
 /// What the detector decided on one sample beyond its events: the half-wave that ended, why a
-/// chain long enough to be a shake did not begin one, or what its rules measured when one began. `ShakeDetector.process(_:explanation:)`
-/// fills it in, for tools that explain a missed or unexpected shake (`shake replay --explain`).
+/// chain long enough to be a shake did not begin one, or what its rules measured when one began.
+/// `ShakeDetector.process(_:explanation:)` fills it in, for tools that explain a missed or
+/// unexpected shake (`shake replay --explain`, `shake evaluate --list`, `shake plot`).
 /// Times are in seconds, accelerations in m/s² with gravity removed.
 public struct ShakeExplanation: Sendable, Equatable {
     /// The half-wave that ended on this sample, if any.
@@ -31,8 +32,8 @@ public struct ShakeExplanation: Sendable, Equatable {
         /// The longest interval between the chain's peaks over the shortest (limit
         /// `maximumIntervalRatio`).
         public var intervalRatio: Double
-        /// The longest interval between the chain's peaks, s (the last `minimumHalfWaves` are at
-        /// most `maximumPeakIntervalSeconds` apart).
+        /// The longest interval between the chain's peaks, s (the open half-wave's to its peak so
+        /// far once it has linked); over `intervalRatio`, the shortest.
         public var longestIntervalSeconds: Double
         /// Whether the device was in ongoing motion (then `strongHalfWaves` of the last
         /// `minimumHalfWaves` had to reach `ongoingMotionPeakAcceleration`).
