@@ -181,10 +181,7 @@ extension RecordingReplay {
             var reader = try RecordingReader(path: path, options: options)
             while let labelledSample = try reader.next() { add(labelledSample) }
         }
-        if let last = replay.last, let event = detector.interrupt(at: last) { replay.events.append(event) }
-        let result = Result(
-            path: path, events: replay.events, outcome: replay.labelled == true ? replay.scorer.outcome() : nil,
-            sampleCount: replay.count, startTime: replay.first, endTime: replay.last)
+        let result = replay.finish(path: path, interrupting: &detector)
         let chains = collector.finish()
         let tolerance = ShakeScorer.matchToleranceSeconds
         let missed = (result.details?.missed ?? []).map { shake in

@@ -47,6 +47,8 @@ public enum RecordingReplay {
         readAhead: Bool = false
     ) throws -> Result {
         var replay = Accumulator()
+        // The loop is written out here and in `runExplaining`: through a shared helper taking a
+        // closure, `shake replay` ran 1.6 % more instructions (callgrind, 1 M rows).
         if readAhead {
             let reader = RecordingReadAhead(path: path, options: options)
             while let batch = try reader.next() {
@@ -56,10 +58,7 @@ public enum RecordingReplay {
             var reader = try RecordingReader(path: path, options: options)
             while let labelledSample = try reader.next() { replay.add(labelledSample, to: &detector) }
         }
-        if let last = replay.last, let event = detector.interrupt(at: last) { replay.events.append(event) }
-        return Result(
-            path: path, events: replay.events, outcome: replay.labelled == true ? replay.scorer.outcome() : nil,
-            sampleCount: replay.count, startTime: replay.first, endTime: replay.last)
+        return replay.finish(path: path, interrupting: &detector)
     }
 
     /// What `run` keeps while it streams.
@@ -78,6 +77,15 @@ public enum RecordingReplay {
             _ labelledSample: LabeledSample, to detector: inout Detector
         ) {
             record(labelledSample, event: detector.process(labelledSample.sample))
+        }
+
+        /// The result, after cancelling a shake still in progress at the last sample.
+        @inlinable
+        mutating func finish<Detector: ShakeDetecting>(path: String, interrupting detector: inout Detector) -> Result {
+            if let last, let event = detector.interrupt(at: last) { events.append(event) }
+            return Result(
+                path: path, events: events, outcome: labelled == true ? scorer.outcome() : nil,
+                sampleCount: count, startTime: first, endTime: last)
         }
 
         /// Takes in a sample and the event the detector returned for it.
