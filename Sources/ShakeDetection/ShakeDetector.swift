@@ -2,7 +2,7 @@
 ///
 /// A synchronous, causal state machine: feed every sample in time order to `process(_:)`; it
 /// returns at most one `ShakeEvent` per sample. No allocation, no clock of its own (time comes only
-/// from the samples), O(1) work per sample. A value of about 8 KB: the moving average keeps its
+/// from the samples), O(1) work per sample. A value of about 9 KB: the moving average keeps its
 /// last 256 sample intervals inline (see `MovingAverage`).
 ///
 /// ## The rule

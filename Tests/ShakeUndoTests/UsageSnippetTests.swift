@@ -1,3 +1,4 @@
+import Foundation
 import ShakeDetection
 import Testing
 import ShakeUndo
@@ -21,6 +22,7 @@ import ShakeUndo
     @Test func snippetUndoesANamedActionOnShake() throws {
         var output: [String] = []
         let samples = shakeRecording()
+        func show(_ line: String) { output.append(line) }
         // README snippet begins
         let contexts = UndoContextRegistry()                  // one undo stack per document or screen
         let undo = contexts.activate("address-book")
@@ -28,9 +30,9 @@ import ShakeUndo
         name = ""                                             // the user deletes the name...
         undo.registerUndo { _ in name = "Ada Lovelace" }      // ...and the app registers its undo
         try undo.setActionName("delete name")                 // button: "Undo Delete Name"
-        let feedback = try FeedbackCenter(sinks: [TerminalFeedbackSink { output.append($0) }])
+        let feedback = try FeedbackCenter(sinks: [TerminalFeedbackSink { show($0) }])
         let presenter = ClosurePromptPresenter { prompt in
-            output.append("\(prompt)")                       // "Undo Delete Name | Cancel"
+            show("\(prompt)")                                 // "Undo Delete Name | Cancel"
             return .undo                                      // or nil, then shakeToUndo.answer(_:at:)
         }
         let shakeToUndo = ShakeToUndo(contexts: contexts, presenter: presenter, feedback: feedback)
@@ -41,14 +43,33 @@ import ShakeUndo
             if let event = detector.process(sample) { dispatcher.dispatch(event) }
         }
         dispatcher.registry.release(ownership)                // when the screen goes away
+        show("name: \(name)")                                 // "name: Ada Lovelace": undone
         // README snippet ends
         #expect(name == "Ada Lovelace")
         #expect(output == [
             "[feedback] visual+audible: impact medium",
             "Undo Delete Name | Cancel",
             "[feedback] visual+audible: notification success",
+            "name: Ada Lovelace",
         ])
         #expect(dispatcher.registry.currentOwner == nil)
         #expect(dispatcher.deliveredCount == 2)
+    }
+
+    /// The README shows the snippet above exactly, as the body of a function (top-level code
+    /// could not consume the ownership token: a global noncopyable value cannot be consumed).
+    @Test func readmeShowsTheSnippetInAFunction() throws {
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let lines = source.components(separatedBy: "\n")
+        let begin = try #require(lines.firstIndex { $0.hasSuffix("// README snippet begins") })
+        let end = try #require(lines.firstIndex { $0.hasSuffix("// README snippet ends") })
+        // The test's body is indented by 8, the README function's by 4.
+        let body = lines[(begin + 1)..<end].map { $0.isEmpty ? $0 : String($0.dropFirst(4)) }
+        let snippet = (["func addressBookScreen(samples: [Sample], show: @escaping (String) -> Void) throws {"]
+            + body + ["}"]).joined(separator: "\n")
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(snippet), "README's shake-to-undo snippet differs from the code tested here")
     }
 }
