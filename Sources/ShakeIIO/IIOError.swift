@@ -85,6 +85,24 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Where the Linux kernel lists IIO devices; libiio's `local:` backend reads it.
+    static let sysfsDevicesPath = "/sys/bus/iio/devices"
+
+    /// Why a context at `uri` was not found, in the user's terms, or nil when there is nothing
+    /// to add to the errno text. `sysfsPresent`: whether `/sys/bus/iio/devices` exists.
+    static func noContextDetail(uri: String, sysfsPresent: Bool) -> String? {
+        if uri == "local:" || uri.hasPrefix("local:") {
+            return sysfsPresent
+                ? "libiio found no IIO devices in \(sysfsDevicesPath)"
+                : "this machine has no IIO devices: \(sysfsDevicesPath) does not exist (no IIO driver "
+                    + "is loaded); for a sensor on another machine, use its iiod with the URI ip:HOST"
+        }
+        if uri.hasPrefix("usb:") {
+            return "no USB IIO device found: is it plugged in, and may this user open it?"
+        }
+        return nil
+    }
+
     public var description: String {
         var text = "\(function)(\(subject)): \(code)"
         if let detail { text += ": \(detail)" }

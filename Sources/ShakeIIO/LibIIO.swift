@@ -16,10 +16,14 @@ enum LibIIO {
     static func createContext(uri: String) throws(IIOError) -> OpaquePointer {
         guard let context = iio_create_context_from_uri(uri) else {
             let code = CLibIIO_errno()
+            let notFound = code == ENOENT || code == ENODEV || code == ENXIO
             throw IIOError(
                 code: IIOErrno(rawValue: code == 0 ? ENODEV : code),
                 function: "iio_create_context_from_uri", uri: uri,
-                kind: code == ENOENT || code == ENODEV || code == ENXIO ? .notFound : nil)
+                detail: notFound
+                    ? IIOError.noContextDetail(uri: uri, sysfsPresent: access(IIOError.sysfsDevicesPath, F_OK) == 0)
+                    : nil,
+                kind: notFound ? .notFound : nil)
         }
         return context
     }

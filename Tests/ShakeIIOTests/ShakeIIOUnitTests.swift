@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ShakeIIO
 
@@ -28,6 +29,32 @@ import Testing
             #expect(error.function == "iio_create_context_from_uri")
             #expect(error.description.contains("uri \"bogus:thing\""))
         }
+    }
+
+    /// Without an IIO driver the kernel has no /sys/bus/iio, and libiio says only ENOENT.
+    @Test func localContextOnAMachineWithoutIIOSaysSo() throws {
+        let sysfsPresent = FileManager.default.fileExists(atPath: "/sys/bus/iio/devices")
+        do {
+            _ = try IIOContext(uri: "local:")
+            #expect(sysfsPresent, "a local context was created without /sys/bus/iio/devices")
+        } catch {
+            #expect(error.kind == .notFound)
+            #expect(error.description.hasPrefix("iio_create_context_from_uri(uri \"local:\"): "))
+            if !sysfsPresent {
+                #expect(error.description.contains(
+                    "this machine has no IIO devices: /sys/bus/iio/devices does not exist"), "\(error)")
+                #expect(error.description.contains("ip:HOST"))
+            }
+        }
+    }
+
+    @Test(arguments: [("local:", false, "does not exist"), ("local:", true, "found no IIO devices in"),
+                      ("usb:", false, "no USB IIO device found")])
+    func contextNotFoundSaysWhereItLooked(uri: String, sysfsPresent: Bool, expected: String) {
+        let error = IIOError(code: .noSuchFile, function: "iio_create_context_from_uri", uri: uri,
+                             detail: IIOError.noContextDetail(uri: uri, sysfsPresent: sysfsPresent), kind: .notFound)
+        #expect(error.description.contains(expected), "\(error)")
+        #expect(IIOError.noContextDetail(uri: "ip:localhost", sysfsPresent: sysfsPresent) == nil)
     }
 
     @Test(arguments: [
