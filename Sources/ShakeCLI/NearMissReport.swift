@@ -72,9 +72,13 @@ struct NearMissReport: Encodable {
     /// came to being refused ("on 4 linked half-waves from ..."). Nil when it began no shake.
     static func beganWhy(_ chain: HalfWaveChain, configuration: ShakeConfiguration) -> String? {
         guard let began = chain.began else { return nil }
+        // A half-wave links as soon as it points the other way, so the last one is often still
+        // rising when the shake begins: its peak is not counted among those reached by then.
         let peaks = chain.halfWaves.filter { $0.peakTime <= began.time }.map { fixed($0.peakAcceleration, 1) }
+        let rising = max(0, began.chainHalfWaves - peaks.count)
+        let risingText = rising == 0 ? "" : rising == 1 ? ", and 1 still rising" : ", and \(rising) still rising"
         var text = "on \(began.chainHalfWaves) linked half-waves from "
-            + "\(fixed(began.chainStartTime, 3)) s (peaks by then \(peaks.joined(separator: " ")) m/s²); "
+            + "\(fixed(began.chainStartTime, 3)) s (peaks by then \(peaks.joined(separator: " ")) m/s²\(risingText)); "
             + "linearity \(fixed(began.linearity, 2)) (maximumLinearity \(fixed(configuration.maximumLinearity, 2))), "
             + "peaks \(fixed(began.longestIntervalSeconds / max(began.intervalRatio, 1), 2)) to "
             + "\(fixed(began.longestIntervalSeconds, 2)) s apart, ratio \(fixed(began.intervalRatio, 1)) "

@@ -84,6 +84,10 @@ import Testing
         let header = try #require(lines.firstIndex { $0.contains("why each shake began") })
         let measured = lines[header + 1]
         #expect(measured.contains("  on 4 linked half-waves from 2.0"), "\(measured)")
+        // All four are accounted for: the fourth links while still rising, before its peak.
+        let peaksText = measured.components(separatedBy: "(peaks by then ").last?.components(separatedBy: " m/s²").first
+        #expect(peaksText?.split(separator: " ").count == 3, "\(measured)")
+        #expect(measured.contains(" m/s², and 1 still rising); "), "\(measured)")
         // Along x only: linearity 0. The open half-wave counts with its peak so far, so the
         // shortest interval may be under the shake's 0.125 s.
         #expect(measured.contains("linearity 0.00 (maximumLinearity 0.50), peaks 0."), "\(measured)")
