@@ -42,6 +42,12 @@ final class CSVRecordParser {
     private var zScale = 1.0
     /// True when the time unit came neither from the options nor from the header.
     private var timeUnitGuessed = false
+    /// True while the acceleration unit came neither from the options nor from the header (so
+    /// m/s² is assumed) and every sample so far had |a| of about 1: see `checkGuessedAccelerationUnit`.
+    private var accelerationUnitGuessed = false
+    /// How many samples at the start of a file with a guessed acceleration unit must all read
+    /// |a| of about 1 (0.8 to 1.25) before the file is taken to be in g: 64 (0.64 s at 100 Hz).
+    static let gUnitCheckSamples = 64
     /// The first sample's raw time (in the file's unit), subtracted when rebasing.
     private var timeOrigin = 0.0
     /// The same when it was written as an integer that fits an `Int64` (exact).
@@ -184,6 +190,7 @@ final class CSVRecordParser {
             timeUnitGuessed = options.timeUnit == nil
             let a = (options.accelerationUnit ?? .metersPerSecondSquared).metersPerSecondSquared
             (xScale, yScale, zScale) = (a, a, a)
+            accelerationUnitGuessed = options.accelerationUnit == nil
             pendingLine = line
             return
         }
@@ -249,6 +256,7 @@ final class CSVRecordParser {
             timeUnitGuessed = true
         }
         var scales: [Double] = []
+        var guessedScales = 0
         for index in [x, y, z] {
             let field = header.fields[index]
             if let unit = options.accelerationUnit {
@@ -262,9 +270,11 @@ final class CSVRecordParser {
                 scales.append(CSVImportOptions.AccelerationUnit.g.metersPerSecondSquared)
             } else {
                 scales.append(1)
+                guessedScales += 1
             }
         }
         (xScale, yScale, zScale) = (scales[0], scales[1], scales[2])
+        accelerationUnitGuessed = guessedScales == 3
     }
 
     private static func timeUnit(fromName name: String) -> CSVImportOptions.TimeUnit? {
@@ -505,6 +515,9 @@ final class CSVRecordParser {
         if !(t.isFinite && x.magnitude <= limit && y.magnitude <= limit && z.magnitude <= limit && t >= previousTime) {
             try checkRejected(t: t, x: x, y: y, z: z, line, start, end)
         }
+        if accelerationUnitGuessed {
+            try checkGuessedAccelerationUnit(x: x, y: y, z: z, line, start, end)
+        }
         if t == previousTime {
             duplicateTimestampCount &+= 1
         } else if samplesRead > 0 {
@@ -546,6 +559,30 @@ final class CSVRecordParser {
                 path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .timeBackwards,
                 message: "time goes backwards: \(t) s after \(previousTime) s on line \(previousTimeLine)")
         }
+    }
+
+    /// While the acceleration unit is guessed (m/s²): a file whose first `gUnitCheckSamples`
+    /// samples all have |a| between 0.8 and 1.25 is in g, not m/s² (|a| is 9.8 m/s² at rest, and
+    /// a steady 1 m/s² is no motion a hand or a walk makes), and read as m/s² it would be
+    /// silently wrong: no shake would ever reach a threshold. One sample outside settles it.
+    @inline(never)
+    private func checkGuessedAccelerationUnit(
+        x: Double, y: Double, z: Double,
+        _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
+    ) throws(RecordingError) {
+        let squared = x * x + y * y + z * z
+        guard squared >= 0.8 * 0.8, squared <= 1.25 * 1.25 else {
+            accelerationUnitGuessed = false
+            return
+        }
+        guard samplesRead + 1 >= Self.gUnitCheckSamples else { return }
+        accelerationUnitGuessed = false
+        let names = [Role.x, .y, .z].map { "'\(columnNames[columnIndex(of: $0)])'" }.joined(separator: ", ")
+        throw RecordingError(
+            path: path, line: line.number, column: characterColumn(start, fieldStart(of: .x, start, end)), kind: .header,
+            message: "the acceleration columns \(names) have no unit and |a| stays between 0.8 and 1.25 over the first "
+                + "\(Self.gUnitCheckSamples) samples (to this line), where it would be 9.8 m/s² at rest: the file looks like "
+                + "it is in g; pass the acceleration unit g (or m/s^2 if it really is in m/s²)")
     }
 
     /// The error for a first interval over 2 when the time unit was guessed (seconds).

@@ -69,6 +69,10 @@ import Testing
         Case("unknown time unit", "Time (h),x,y,z\n", .header, line: 1, column: 1, says: ["unknown time unit 'h'"]),
         Case("decimal comma without the option", "time_s;x;y;z\n0;1,5;2;3\n", .notANumber, line: 2, column: 3, says: ["'1,5'", "decimalSeparator"]),
         Case("time without unit that is not in seconds", "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n", .header, line: 3, column: 1, says: ["no unit", "pass a time unit"]),
+        Case("acceleration in g without a unit", gRows(64), .header, line: 65, column: 4,
+             says: ["'x', 'y', 'z' have no unit", "between 0.8 and 1.25 over the first 64 samples", "looks like it is in g"]),
+        Case("acceleration in g without a unit, no header", String(gRows(64).dropFirst(header.count)), .header, line: 64, column: 4,
+             says: ["looks like it is in g"], options: CSVImportOptions(hasHeader: false)),
         Case("decimal comma with comma separator", header + "0,1,2,3\n", .invalidArgument, line: 0, column: 0, says: ["decimal comma"],
              options: CSVImportOptions(separator: .comma, decimalSeparator: .comma)),
         Case("column by name without a header", "0,1,2,3\n", .invalidArgument, line: 1, column: 1, says: ["hasHeader is false"],
@@ -77,6 +81,27 @@ import Testing
         Case("a line of 2 MiB", Array(header.utf8) + [UInt8](repeating: UInt8(ascii: "1"), count: 2 << 20) + [0x0A], .lineTooLong, line: 2, column: 0, says: ["longer than 1048576 bytes"]),
         Case("a header of 2 MiB without line end", [UInt8](repeating: UInt8(ascii: "x"), count: 2 << 20), .lineTooLong, line: 1, column: 0, says: ["longer than"]),
     ]
+
+    /// A device at rest written in g: |a| is 1 (0.8 on y, 0.6 on z), one sample a second.
+    static func gRows(_ count: Int, replacing row: Int? = nil, with text: String = "") -> String {
+        header + (0..<count).map { $0 == row ? text : "\($0),0,0.8,0.6\n" }.joined()
+    }
+
+    /// The check for g read as m/s² leaves alone every file that says its unit, or is not at rest
+    /// at 1 throughout its first 64 samples.
+    @Test(arguments: [(String, String, CSVImportOptions, Double)]([
+        ("unit g given", gRows(200), CSVImportOptions(accelerationUnit: .g), 9.80665),
+        ("m/s² given", gRows(200), CSVImportOptions(accelerationUnit: .metersPerSecondSquared), 1),
+        ("unit in the header", "time_s,x (g),y (g),z (g)\n" + String(gRows(200).dropFirst(header.count)), CSVImportOptions.canonical, 9.80665),
+        ("one sample at 9.8", gRows(200, replacing: 40, with: "40,0,9.8,0\n"), CSVImportOptions.canonical, 1),
+        ("only 63 samples", gRows(63), CSVImportOptions.canonical, 1),
+    ]))
+    func aFileThatSaysItsUnitOrMovesIsReadAsItSays(name: String, text: String, options: CSVImportOptions, magnitude: Double) throws {
+        let samples = try RecordingReader.readAll(bytes: Array(text.utf8), name: "rest.csv", options: options).samples
+        #expect(samples.count == (text.split(separator: "\n").count - 1), "\(name)")
+        let first = try #require(samples.first?.sample)
+        #expect(abs((first.x * first.x + first.y * first.y + first.z * first.z).squareRoot() - magnitude) < 1e-9, "\(name)")
+    }
 
     @Test(arguments: cases)
     func badInputGivesAClearErrorAtTheRightPlace(_ bad: Case) {
