@@ -45,6 +45,22 @@ import ShakeDetection
         }
     }
 
+    /// `null` is not "left out": decoding fails naming the key and saying what to write.
+    @Test(arguments: [("onsetAcceleration", "give a number, or leave the key out for the medium value (10.0)"),
+                      ("minimumHalfWaves", "give a whole number, or leave the key out for the medium value (4)")])
+    func nullIsRejectedByName(key: String, advice: String) {
+        let json = "{\"\(key)\": null}"
+        do {
+            _ = try JSONDecoder().decode(ShakeConfiguration.self, from: Data(json.utf8))
+            Issue.record("decoding null for \(key) succeeded")
+        } catch DecodingError.valueNotFound(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == [key])
+            #expect(context.debugDescription == advice)
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
     /// The detector judges ongoing motion in half-second blocks, so `validate()` accepts only
     /// whole half-seconds and says which are nearest.
     @Test(arguments: [(1.3, "1.0 and 1.5"), (0.2, "0.0 and 0.5"), (29.9, "29.5 and 30.0"), (4.25, "4.0 and 4.5")])
