@@ -42,7 +42,7 @@ enum DetectorOptions {
         if let path = arguments.value("config") {
             // Validated: the detector assumes a valid configuration.
             do {
-                return try ConfigurationFile.loadValidated(path: path)
+                return try ConfigurationFile.load(path: path)
             } catch {
                 throw CommandFailure(
                     "\(error)", exitStatus: error.kind == .unreadable ? ExitStatus.noInput : ExitStatus.dataError)

@@ -1,6 +1,8 @@
 /// JSON form: one object whose keys are the stored property names. A missing key takes the
 /// `medium` preset's value; an unknown key is an error naming it (so a typo is never silently
-/// ignored). Decoding does not call `validate()`: call it after loading.
+/// ignored), and so is `null` (`DecodingError.valueNotFound`, saying to give a value or leave the
+/// key out). Decoding does not call `validate()`: call it after decoding (`ConfigurationFile`
+/// does).
 extension ShakeConfiguration: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case gravityTimeConstantSeconds, smoothingWindowSeconds
@@ -38,28 +40,39 @@ extension ShakeConfiguration: Codable {
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = ShakeConfiguration.medium
+        /// The value of `key`, or `medium` (`d`'s) when the key is left out; `null` is an error.
+        func value<Value: Decodable>(_ key: CodingKeys, _ medium: Value) throws -> Value {
+            guard c.contains(key) else { return medium }
+            if try c.decodeNil(forKey: key) {
+                let kind = Value.self == Int.self ? "a whole number" : "a number"
+                throw DecodingError.valueNotFound(Value.self, DecodingError.Context(
+                    codingPath: c.codingPath + [key],
+                    debugDescription: "give \(kind), or leave the key out for the medium value (\(medium))"))
+            }
+            return try c.decode(Value.self, forKey: key)
+        }
         self.init(
-            gravityTimeConstantSeconds: try c.decodeIfPresent(Double.self, forKey: .gravityTimeConstantSeconds) ?? d.gravityTimeConstantSeconds,
-            smoothingWindowSeconds: try c.decodeIfPresent(Double.self, forKey: .smoothingWindowSeconds) ?? d.smoothingWindowSeconds,
-            onsetAcceleration: try c.decodeIfPresent(Double.self, forKey: .onsetAcceleration) ?? d.onsetAcceleration,
-            releaseAcceleration: try c.decodeIfPresent(Double.self, forKey: .releaseAcceleration) ?? d.releaseAcceleration,
-            saturationAcceleration: try c.decodeIfPresent(Double.self, forKey: .saturationAcceleration) ?? d.saturationAcceleration,
-            reversalCosine: try c.decodeIfPresent(Double.self, forKey: .reversalCosine) ?? d.reversalCosine,
-            minimumReversalIntervalSeconds: try c.decodeIfPresent(Double.self, forKey: .minimumReversalIntervalSeconds) ?? d.minimumReversalIntervalSeconds,
-            maximumReversalIntervalSeconds: try c.decodeIfPresent(Double.self, forKey: .maximumReversalIntervalSeconds) ?? d.maximumReversalIntervalSeconds,
-            minimumHalfWaves: try c.decodeIfPresent(Int.self, forKey: .minimumHalfWaves) ?? d.minimumHalfWaves,
-            maximumLinearity: try c.decodeIfPresent(Double.self, forKey: .maximumLinearity) ?? d.maximumLinearity,
-            maximumIntervalRatio: try c.decodeIfPresent(Double.self, forKey: .maximumIntervalRatio) ?? d.maximumIntervalRatio,
-            maximumPeakIntervalSeconds: try c.decodeIfPresent(Double.self, forKey: .maximumPeakIntervalSeconds) ?? d.maximumPeakIntervalSeconds,
-            linearityTimeConstantSeconds: try c.decodeIfPresent(Double.self, forKey: .linearityTimeConstantSeconds) ?? d.linearityTimeConstantSeconds,
-            ongoingMotionSeconds: try c.decodeIfPresent(Double.self, forKey: .ongoingMotionSeconds) ?? d.ongoingMotionSeconds,
-            pauseDeviationAcceleration: try c.decodeIfPresent(Double.self, forKey: .pauseDeviationAcceleration) ?? d.pauseDeviationAcceleration,
-            ongoingMotionPeakAcceleration: try c.decodeIfPresent(Double.self, forKey: .ongoingMotionPeakAcceleration) ?? d.ongoingMotionPeakAcceleration,
-            ongoingMotionStrongHalfWaves: try c.decodeIfPresent(Int.self, forKey: .ongoingMotionStrongHalfWaves) ?? d.ongoingMotionStrongHalfWaves,
-            quietSeconds: try c.decodeIfPresent(Double.self, forKey: .quietSeconds) ?? d.quietSeconds,
-            refractorySeconds: try c.decodeIfPresent(Double.self, forKey: .refractorySeconds) ?? d.refractorySeconds,
-            maximumGapSeconds: try c.decodeIfPresent(Double.self, forKey: .maximumGapSeconds) ?? d.maximumGapSeconds,
-            maximumShakeSeconds: try c.decodeIfPresent(Double.self, forKey: .maximumShakeSeconds) ?? d.maximumShakeSeconds)
+            gravityTimeConstantSeconds: try value(.gravityTimeConstantSeconds, d.gravityTimeConstantSeconds),
+            smoothingWindowSeconds: try value(.smoothingWindowSeconds, d.smoothingWindowSeconds),
+            onsetAcceleration: try value(.onsetAcceleration, d.onsetAcceleration),
+            releaseAcceleration: try value(.releaseAcceleration, d.releaseAcceleration),
+            saturationAcceleration: try value(.saturationAcceleration, d.saturationAcceleration),
+            reversalCosine: try value(.reversalCosine, d.reversalCosine),
+            minimumReversalIntervalSeconds: try value(.minimumReversalIntervalSeconds, d.minimumReversalIntervalSeconds),
+            maximumReversalIntervalSeconds: try value(.maximumReversalIntervalSeconds, d.maximumReversalIntervalSeconds),
+            minimumHalfWaves: try value(.minimumHalfWaves, d.minimumHalfWaves),
+            maximumLinearity: try value(.maximumLinearity, d.maximumLinearity),
+            maximumIntervalRatio: try value(.maximumIntervalRatio, d.maximumIntervalRatio),
+            maximumPeakIntervalSeconds: try value(.maximumPeakIntervalSeconds, d.maximumPeakIntervalSeconds),
+            linearityTimeConstantSeconds: try value(.linearityTimeConstantSeconds, d.linearityTimeConstantSeconds),
+            ongoingMotionSeconds: try value(.ongoingMotionSeconds, d.ongoingMotionSeconds),
+            pauseDeviationAcceleration: try value(.pauseDeviationAcceleration, d.pauseDeviationAcceleration),
+            ongoingMotionPeakAcceleration: try value(.ongoingMotionPeakAcceleration, d.ongoingMotionPeakAcceleration),
+            ongoingMotionStrongHalfWaves: try value(.ongoingMotionStrongHalfWaves, d.ongoingMotionStrongHalfWaves),
+            quietSeconds: try value(.quietSeconds, d.quietSeconds),
+            refractorySeconds: try value(.refractorySeconds, d.refractorySeconds),
+            maximumGapSeconds: try value(.maximumGapSeconds, d.maximumGapSeconds),
+            maximumShakeSeconds: try value(.maximumShakeSeconds, d.maximumShakeSeconds))
     }
 
     public func encode(to encoder: any Encoder) throws {

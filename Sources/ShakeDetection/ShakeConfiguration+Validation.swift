@@ -22,7 +22,8 @@ extension ShakeConfiguration {
     /// `0 ≤ minimumReversalIntervalSeconds < maximumReversalIntervalSeconds`;
     /// `minimumHalfWaves ≥ 2`; `maximumLinearity` in (0, 1]; `maximumIntervalRatio ≥ 1`;
     /// `maximumPeakIntervalSeconds > 0`;
-    /// `ongoingMotionSeconds` in [0, 30]; `pauseDeviationAcceleration > 0`;
+    /// `ongoingMotionSeconds` in [0, 30] and a whole number of half-seconds;
+    /// `pauseDeviationAcceleration > 0`;
     /// `ongoingMotionPeakAcceleration ≥ onsetAcceleration` (may be `+infinity`);
     /// `ongoingMotionStrongHalfWaves` from 1 to `minimumHalfWaves` (at most 64); `quietSeconds`,
     /// `maximumGapSeconds` and `maximumShakeSeconds` > 0; `refractorySeconds ≥ 0`.
@@ -103,6 +104,13 @@ extension ShakeConfiguration {
         if !(ongoingMotionSeconds >= 0 && ongoingMotionSeconds <= Self.longestOngoingMotionSeconds) {
             throw bad("ongoingMotionSeconds",
                       "must be in [0, \(Self.longestOngoingMotionSeconds)] s (0 disables the rule), got \(ongoingMotionSeconds)")
+        }
+        let blocks = ongoingMotionSeconds / Self.motionBlockSeconds
+        if abs(blocks - blocks.rounded()) > Self.motionBlockTolerance {
+            let below = blocks.rounded(.down) * Self.motionBlockSeconds
+            throw bad("ongoingMotionSeconds",
+                      "must be a whole number of half-seconds (motion is judged in \(Self.motionBlockSeconds) s blocks), "
+                        + "got \(ongoingMotionSeconds); the nearest allowed values are \(below) and \(below + Self.motionBlockSeconds)")
         }
         if pauseDeviationAcceleration <= 0 {
             throw bad("pauseDeviationAcceleration", "must be > 0 m/s², got \(pauseDeviationAcceleration)")

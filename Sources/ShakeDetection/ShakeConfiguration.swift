@@ -114,8 +114,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// How long the device must have moved without a pause for a shake to count as starting
     /// during ongoing motion (walking, running, riding), seconds. Default 4 s; 0 disables the rule.
     ///
-    /// The detector judges motion in consecutive half-second blocks (so this is rounded up to a
-    /// whole number of half-seconds, at most 30 s): a block is a *pause* when the standard
+    /// The detector judges motion in consecutive half-second blocks (so this must be a whole
+    /// number of half-seconds, at most 30 s; `validate()` rejects 1.3): a block is a *pause* when the standard
     /// deviation of the raw magnitude `|a|` within it is at most `pauseDeviationAcceleration`.
     /// When none of the blocks completed in the last `ongoingMotionSeconds` is a pause, a shake
     /// may begin only once its half-waves reach `ongoingMotionPeakAcceleration` (see
@@ -156,10 +156,15 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// history).
     public static let longestOngoingMotionSeconds = 30.0
 
-    /// `ongoingMotionSeconds` as a number of whole blocks, rounded up (0 when the rule is off).
+    /// How far, in blocks, `ongoingMotionSeconds` may be from a whole number of blocks (for
+    /// rounding in values such as 0.1 · 45) and still count as that number.
+    static let motionBlockTolerance = 1e-9
+
+    /// `ongoingMotionSeconds` as a number of whole blocks (0 when the rule is off): exact for the
+    /// values `validate()` accepts (whole half-seconds, within `motionBlockTolerance`); any
+    /// other is rounded up.
     var ongoingMotionBlocks: Int {
-        // The small tolerance keeps 4 s at 8 blocks despite rounding in the division.
-        let blocks = (ongoingMotionSeconds / Self.motionBlockSeconds - 1e-9).rounded(.up)
+        let blocks = (ongoingMotionSeconds / Self.motionBlockSeconds - Self.motionBlockTolerance).rounded(.up)
         return blocks > 0 ? Int(min(blocks, 64)) : 0
     }
 

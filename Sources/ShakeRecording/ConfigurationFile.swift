@@ -28,7 +28,7 @@ public struct ConfigurationFileError: Error, CustomStringConvertible, Equatable 
 /// Keys are the configuration's property names; units are in the names and doc comments
 /// (seconds, hertz, m/s²). Keys left out take the `medium` preset's values.
 public enum ConfigurationFile {
-    /// Reads and decodes the file at `path`. Values are not checked: see `loadValidated(path:)`.
+    /// Reads, decodes and validates the file at `path` (see `decode(_:path:)`).
     public static func load(path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
         try decode(contents(of: path), path: path)
     }
@@ -48,32 +48,53 @@ public enum ConfigurationFile {
         return data
     }
 
-    /// Decodes a configuration from JSON text; `path` names it in errors. Errors say where in the
-    /// text the problem is (line and column, both from 1; columns count Unicode scalars), and
-    /// name the key when there is one.
-    /// Values are not checked: see `loadValidated(path:)` and `ShakeConfiguration.validate()`.
+    /// Decodes a configuration from JSON text and validates it; `path` names it in errors
+    /// (kind `.malformed`). Errors say where in the text the problem is (line and column, both
+    /// from 1; columns count Unicode scalars), and name the key when there is one: text that is
+    /// not JSON, a key given twice, an unknown key, `null`, a value of the wrong type, and a value
+    /// `ShakeConfiguration.validate()` rejects (the detector assumes a valid configuration).
     public static func decode(_ data: Data, path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
+        let text = JSONText(data)
+        let configuration: ShakeConfiguration
         do {
-            return try JSONDecoder().decode(ShakeConfiguration.self, from: data)
-        } catch let error as DecodingError {
-            throw ConfigurationFileError(path: path, kind: .malformed, message: describe(error, data: data))
+            configuration = try JSONDecoder().decode(ShakeConfiguration.self, from: data)
         } catch {
-            throw ConfigurationFileError(path: path, kind: .malformed, message: "\(error)")
+            // A key given twice explains a type error in either of its values; it is looked for
+            // only in valid JSON, where a syntax error cannot make a value look like a key.
+            if isJSON(data), let duplicate = describeDuplicateKey(text) {
+                throw ConfigurationFileError(path: path, kind: .malformed, message: duplicate)
+            }
+            let message = (error as? DecodingError).map { describe($0, text: text) } ?? "\(error)"
+            throw ConfigurationFileError(path: path, kind: .malformed, message: message)
         }
-    }
-
-    /// `load(path:)`, then `ShakeConfiguration.validate()`: a value the detector cannot work with
-    /// is an error (kind `.malformed`) naming the key and where it is in the file.
-    public static func loadValidated(path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
-        let data = try contents(of: path)
-        let configuration = try decode(data, path: path)
+        if let duplicate = describeDuplicateKey(text) {
+            throw ConfigurationFileError(path: path, kind: .malformed, message: duplicate)
+        }
         do {
             try configuration.validate()
         } catch {
-            let place = JSONText(data).keyPosition(error.field).map { " (\($0))" } ?? ""
+            let place = text.keyPosition(error.field).map { " (\($0))" } ?? ""
             throw ConfigurationFileError(path: path, kind: .malformed, message: "\(error)\(place)")
         }
         return configuration
+    }
+
+    private static func isJSON(_ data: Data) -> Bool {
+        (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
+    }
+
+    /// JSONDecoder takes the first of two values for one key and ignores the other, so a value
+    /// appended to override one earlier in the file would be ignored without a word.
+    private static func describeDuplicateKey(_ text: JSONText) -> String? {
+        var first: [String: Int] = [:]
+        for (name, offset) in text.topLevelKeys() {
+            if let earlier = first[name] {
+                return "duplicate key '\(name)' (\(text.position(ofByte: offset))): "
+                    + "already given at \(text.position(ofByte: earlier)); give each key once"
+            }
+            first[name] = offset
+        }
+        return nil
     }
 
     /// The JSON text for `configuration`, keys sorted, pretty-printed, ending in a newline.
@@ -101,8 +122,7 @@ public enum ConfigurationFile {
         }
     }
 
-    static func describe(_ error: DecodingError, data: Data) -> String {
-        let text = JSONText(data)
+    static func describe(_ error: DecodingError, text: JSONText) -> String {
         func keyPath(_ path: [any CodingKey]) -> String {
             let name = path.isEmpty ? "the top level" : "'" + path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
                 .joined(separator: ".") + "'"
@@ -111,6 +131,17 @@ public enum ConfigurationFile {
                   let place = text.keyPosition(key) else { return name }
             return "\(name) (\(place))"
         }
+        /// What the JSON text at a coding path is ("a string", "an array", …), for a one-key path
+        /// or the top level.
+        func found(_ path: [any CodingKey]) -> String {
+            let kind: String?
+            switch path.count {
+            case 0: kind = text.topLevelValueKind()
+            case 1: kind = path[0].intValue == nil ? text.valueKind(ofKey: path[0].stringValue) : nil
+            default: kind = nil
+            }
+            return kind.map { ", got \($0)" } ?? ""
+        }
         switch error {
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty { return describeUnparsable(text) }
@@ -118,11 +149,28 @@ public enum ConfigurationFile {
         case .keyNotFound(let key, let context):
             return "missing key '\(key.stringValue)' in \(keyPath(context.codingPath))"
         case .typeMismatch(let type, let context):
-            return "wrong type at \(keyPath(context.codingPath)): expected \(type)"
+            return "wrong type at \(keyPath(context.codingPath)): expected \(jsonDescription(of: type, at: context.codingPath))"
+                + found(context.codingPath)
         case .valueNotFound(let type, let context):
-            return "missing value at \(keyPath(context.codingPath)): expected \(type)"
+            // ShakeConfiguration's decoder says what to write instead of null.
+            let advice = context.debugDescription.hasPrefix("give ")
+                ? context.debugDescription : "expected \(jsonDescription(of: type, at: context.codingPath))"
+            return "null at \(keyPath(context.codingPath)): \(advice)"
         @unknown default:
             return "\(error)"
+        }
+    }
+
+    /// What the user must write in JSON for a value of `type`, instead of the Swift type's name.
+    private static func jsonDescription(of type: Any.Type, at path: [any CodingKey]) -> String {
+        switch type {
+        case is Int.Type: return "a whole number"
+        case is Double.Type: return "a number"
+        case is String.Type: return "a string in quotes"
+        case is Bool.Type: return "true or false"
+        default:
+            if path.isEmpty { return "a JSON object { \"key\": value, … } at the top level" }
+            return String(describing: type).hasPrefix("Array") ? "a JSON array [ … ]" : "a JSON object { … }"
         }
     }
 
@@ -216,9 +264,15 @@ struct JSONText {
         return "line \(line), column \(column)"
     }
 
-    /// Where the top-level object's key `name` is written (its opening quote), or nil.
+    /// Where the top-level object's key `name` is first written (its opening quote), or nil.
     func keyPosition(_ name: String) -> String? {
-        let wanted = Array(name.utf8)
+        topLevelKeys().first { $0.name == name }.map { position(ofByte: $0.offset) }
+    }
+
+    /// The top-level object's keys in the order written (escapes such as `\u0041` decoded), each
+    /// with the byte offset of its opening quote.
+    func topLevelKeys() -> [(name: String, offset: Int)] {
+        var keys: [(name: String, offset: Int)] = []
         var depth = 0
         var index = 0
         while index < bytes.count {
@@ -226,9 +280,8 @@ struct JSONText {
             if byte == UInt8(ascii: "\"") {
                 let start = index
                 index = endOfString(openedAt: start)
-                let content = bytes[min(start + 1, bytes.count)..<min(index - 1, bytes.count)]
-                if depth == 1 && content.elementsEqual(wanted) && nextSignificantByte(from: index) == UInt8(ascii: ":") {
-                    return position(ofByte: start)
+                if depth == 1 && nextSignificantByte(from: index) == UInt8(ascii: ":") {
+                    keys.append((Self.unescaped(bytes[min(start + 1, bytes.count)..<min(index - 1, bytes.count)]), start))
                 }
                 continue
             }
@@ -236,7 +289,83 @@ struct JSONText {
             if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { depth -= 1 }
             index += 1
         }
-        return nil
+        return keys
+    }
+
+    /// What kind of JSON value the top-level key `name` first has ("a string", "an array", …),
+    /// or nil.
+    func valueKind(ofKey name: String) -> String? {
+        guard let key = topLevelKeys().first(where: { $0.name == name }) else { return nil }
+        var index = endOfString(openedAt: key.offset)
+        while index < bytes.count && (Self.isWhitespace(bytes[index]) || bytes[index] == UInt8(ascii: ":")) { index += 1 }
+        return kind(ofValueAt: index)
+    }
+
+    /// What kind of JSON value the whole text is ("an array", …), or nil.
+    func topLevelValueKind() -> String? {
+        kind(ofValueAt: bytes.firstIndex { !Self.isWhitespace($0) } ?? bytes.count)
+    }
+
+    private func kind(ofValueAt index: Int) -> String? {
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "{"): return "an object"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "t"): return "true"
+        case UInt8(ascii: "f"): return "false"
+        case UInt8(ascii: "n"): return "null"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
+        default: return nil
+        }
+    }
+
+    /// A JSON string's content (between its quotes) with its escapes decoded.
+    private static func unescaped(_ content: ArraySlice<UInt8>) -> String {
+        var scalars = String.UnicodeScalarView()
+        var utf8: [UInt8] = []
+        func flush() {
+            scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
+            utf8.removeAll()
+        }
+        var pendingHighSurrogate: UInt32?
+        var index = content.startIndex
+        while index < content.endIndex {
+            let byte = content[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < content.endIndex else {
+                utf8.append(byte)
+                index += 1
+                continue
+            }
+            let escape = content[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"):
+                let hex = content[index..<min(index + 4, content.endIndex)]
+                index = hex.endIndex
+                guard hex.count == 4, let unit = UInt32(String(decoding: hex, as: UTF8.self), radix: 16) else { continue }
+                flush()
+                if (0xD800..<0xDC00).contains(unit) {
+                    pendingHighSurrogate = unit
+                    continue
+                }
+                if (0xDC00..<0xE000).contains(unit), let high = pendingHighSurrogate,
+                   let scalar = Unicode.Scalar(0x10000 + (high - 0xD800) << 10 + (unit - 0xDC00)) {
+                    scalars.append(scalar)
+                } else if let scalar = Unicode.Scalar(unit) {
+                    scalars.append(scalar)
+                }
+            default: utf8.append(escape)  // \" \\ \/
+            }
+            pendingHighSurrogate = nil
+        }
+        flush()
+        return String(scalars)
     }
 
     /// Where the number written as `literal` first appears outside strings, or nil.

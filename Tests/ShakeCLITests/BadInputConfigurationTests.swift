@@ -38,9 +38,20 @@ import Testing
              says: "invalid configuration: quietSeconds: must be > 0 s, got -1.0 (line 3, column 3)"),
         Case("columns count characters (Unicode scalars), not bytes", "{\"onsetAcceleration\": 12, \"é\": 1 2}",
              says: "not valid JSON: unexpected text at line 1, column 34"),
-        Case("array at the top level", "[12, 6]", says: "wrong type at the top level"),
+        Case("array at the top level", "[12, 6]",
+             says: "wrong type at the top level: expected a JSON object { \"key\": value, … } at the top level, got an array"),
         Case("number as a string", "{\"onsetAcceleration\": \"12\"}",
-             says: "wrong type at 'onsetAcceleration' (line 1, column 2): expected Double"),
+             says: "wrong type at 'onsetAcceleration' (line 1, column 2): expected a number, got a string"),
+        Case("text for a count", "{\"minimumHalfWaves\": \"four\"}",
+             says: "wrong type at 'minimumHalfWaves' (line 1, column 2): expected a whole number, got a string"),
+        Case("null for a time", "{\n  \"quietSeconds\": null,\n  \"onsetAcceleration\": 14\n}",
+             says: "null at 'quietSeconds' (line 2, column 3): give a number, or leave the key out for the medium value (0.4)"),
+        // A value appended to `shake config` output to override one above it.
+        Case("key given twice", "{\n  \"onsetAcceleration\": 9,\n  \"quietSeconds\": 0.4\n,\"onsetAcceleration\": 11}",
+             says: "duplicate key 'onsetAcceleration' (line 4, column 2): already given at line 2, column 3; give each key once"),
+        Case("ongoing motion not in whole half-seconds", "{\"ongoingMotionSeconds\": 1.3}",
+             says: "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
+                + "got 1.3; the nearest allowed values are 1.0 and 1.5 (line 1, column 2)"),
         // Foundation's JSONDecoder reports a number that does not fit its type (a fraction for an
         // Int, 1e999 for a Double) as invalid JSON without a coding path; the key and place are
         // found all the same.
@@ -48,7 +59,8 @@ import Testing
              says: "bad value at 'minimumHalfWaves' (line 3, column 3): expected a whole number, got 4.5"),
         Case("huge count", "{\"minimumHalfWaves\": 1e30}",
              says: "bad value at 'minimumHalfWaves' (line 1, column 2): too large for a count, got 1e+30"),
-        Case("boolean for a time", "{\"quietSeconds\": true}", says: "wrong type at 'quietSeconds'"),
+        Case("boolean for a time", "{\"quietSeconds\": true}",
+             says: "wrong type at 'quietSeconds' (line 1, column 2): expected a number, got true"),
         Case("unknown key", "{\"quietSeconds\": 0.4,\n \"onsetAccel\": 12}",
              says: "bad value at 'onsetAccel' (line 2, column 2): unknown configuration key 'onsetAccel'"),
         Case("key of an older version", "{\"smoothingTimeConstantSeconds\": 0.01}",
@@ -101,18 +113,6 @@ import Testing
         #expect(run.status == 65)
         #expect(run.out.isEmpty)
         #expect(run.err.hasPrefix("Error: \(config): invalid configuration: releaseAcceleration: must be below"), "\(run.err)")
-    }
-
-    /// `null` stands for "not given": the medium preset's value (documented, not an error).
-    @Test func nullTakesTheMediumValue() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.cleanUp() }
-        let path = try folder.write("c.json", "{\"quietSeconds\": null, \"onsetAcceleration\": 14}")
-        let run = runShake("config", "--config", path)
-        #expect(run.status == 0, "\(run.err)")
-        let loaded = try ConfigurationFile.decode(Data(run.out.utf8), path: "stdout")
-        #expect(loaded.quietSeconds == ShakeConfiguration.medium.quietSeconds)
-        #expect(loaded.onsetAcceleration == 14)
     }
 
     /// JSON in UTF-16 (with a byte-order mark, as some Windows editors save it) is valid JSON

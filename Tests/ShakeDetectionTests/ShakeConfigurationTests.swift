@@ -45,6 +45,36 @@ import ShakeDetection
         }
     }
 
+    /// `null` is not "left out": decoding fails naming the key and saying what to write.
+    @Test(arguments: [("onsetAcceleration", "give a number, or leave the key out for the medium value (10.0)"),
+                      ("minimumHalfWaves", "give a whole number, or leave the key out for the medium value (4)")])
+    func nullIsRejectedByName(key: String, advice: String) {
+        let json = "{\"\(key)\": null}"
+        do {
+            _ = try JSONDecoder().decode(ShakeConfiguration.self, from: Data(json.utf8))
+            Issue.record("decoding null for \(key) succeeded")
+        } catch DecodingError.valueNotFound(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == [key])
+            #expect(context.debugDescription == advice)
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    /// The detector judges ongoing motion in half-second blocks, so `validate()` accepts only
+    /// whole half-seconds and says which are nearest.
+    @Test(arguments: [(1.3, "1.0 and 1.5"), (0.2, "0.0 and 0.5"), (29.9, "29.5 and 30.0"), (4.25, "4.0 and 4.5")])
+    func ongoingMotionSecondsMustBeWholeHalfSeconds(seconds: Double, nearest: String) {
+        var configuration = ShakeConfiguration.medium
+        configuration.ongoingMotionSeconds = seconds
+        #expect(throws: ShakeConfigurationError(
+            field: "ongoingMotionSeconds",
+            reason: "must be a whole number of half-seconds (motion is judged in 0.5 s blocks), got \(seconds); "
+                + "the nearest allowed values are \(nearest)")) {
+            try configuration.validate()
+        }
+    }
+
     struct BadCase: CustomTestStringConvertible, Sendable {
         var field: String
         var change: @Sendable (inout ShakeConfiguration) -> Void
@@ -70,6 +100,9 @@ import ShakeDetection
         BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = -1 },
         BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = 31 },
         BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = .nan },
+        BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = 1.3 },
+        BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = 0.2 },
+        BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = 29.9 },
         BadCase(field: "pauseDeviationAcceleration") { $0.pauseDeviationAcceleration = 0 },
         BadCase(field: "ongoingMotionPeakAcceleration") { $0.ongoingMotionPeakAcceleration = 5 },
         BadCase(field: "ongoingMotionPeakAcceleration") { $0.ongoingMotionPeakAcceleration = .nan },

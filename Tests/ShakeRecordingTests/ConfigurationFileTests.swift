@@ -1,0 +1,103 @@
+import Foundation
+import ShakeDetection
+import ShakeRecording
+import Testing
+
+/// `ConfigurationFile` as a library user calls it: `load(path:)` and `decode(_:path:)` reject, as
+/// `.malformed`, every file the detector must not run with, naming the key and where it is.
+@Suite struct ConfigurationFileTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var text: String
+        /// The whole message after `PATH: `.
+        var says: String
+        var testDescription: String { name }
+        init(_ name: String, _ text: String, says: String) {
+            self.name = name
+            self.text = text
+            self.says = says
+        }
+    }
+
+    static let rejected: [Case] = [
+        Case("override appended on a later line", "{\n  \"onsetAcceleration\": 9,\n  \"quietSeconds\": 0.4,\n  \"onsetAcceleration\": 11\n}",
+             says: "duplicate key 'onsetAcceleration' (line 4, column 3): already given at line 2, column 3; give each key once"),
+        Case("duplicate on one line", "{\"onsetAcceleration\": 9, \"onsetAcceleration\": 11}",
+             says: "duplicate key 'onsetAcceleration' (line 1, column 26): already given at line 1, column 2; give each key once"),
+        Case("duplicate spelt with an escape", "{\"quietSeconds\": 0.4, \"quiet\\u0053econds\": 0.6}",
+             says: "duplicate key 'quietSeconds' (line 1, column 23): already given at line 1, column 2; give each key once"),
+        Case("duplicate whose first value has the wrong type", "{\"quietSeconds\": \"0.4\", \"quietSeconds\": 0.6}",
+             says: "duplicate key 'quietSeconds' (line 1, column 25): already given at line 1, column 2; give each key once"),
+        Case("null for a number", "{\n  \"onsetAcceleration\": null\n}",
+             says: "null at 'onsetAcceleration' (line 2, column 3): give a number, or leave the key out for the medium value (10.0)"),
+        Case("null for a count", "{\"minimumHalfWaves\": null}",
+             says: "null at 'minimumHalfWaves' (line 1, column 2): give a whole number, or leave the key out for the medium value (4)"),
+        Case("null for the whole file", "null",
+             says: "null at the top level: expected a JSON object { \"key\": value, … } at the top level"),
+        Case("string for a number", "{\"onsetAcceleration\": \"12\"}",
+             says: "wrong type at 'onsetAcceleration' (line 1, column 2): expected a number, got a string"),
+        Case("boolean for a number", "{\"quietSeconds\": true}",
+             says: "wrong type at 'quietSeconds' (line 1, column 2): expected a number, got true"),
+        Case("array for a number", "{\n\"maximumShakeSeconds\": [10]}",
+             says: "wrong type at 'maximumShakeSeconds' (line 2, column 1): expected a number, got an array"),
+        Case("string for a count", "{\"ongoingMotionStrongHalfWaves\": \"two\"}",
+             says: "wrong type at 'ongoingMotionStrongHalfWaves' (line 1, column 2): expected a whole number, got a string"),
+        Case("object for a count", "{\"minimumHalfWaves\": {\"value\": 4}}",
+             says: "wrong type at 'minimumHalfWaves' (line 1, column 2): expected a whole number, got an object"),
+        Case("object with a repeated key of its own for a count", "{\"minimumHalfWaves\": {\"v\": 4, \"v\": 5}}",
+             says: "wrong type at 'minimumHalfWaves' (line 1, column 2): expected a whole number, got an object"),
+        Case("array at the top level", "[12, 6]",
+             says: "wrong type at the top level: expected a JSON object { \"key\": value, … } at the top level, got an array"),
+        Case("number at the top level", "12",
+             says: "wrong type at the top level: expected a JSON object { \"key\": value, … } at the top level, got a number"),
+        Case("ongoing motion not in half-seconds", "{\n  \"ongoingMotionSeconds\": 1.3\n}",
+             says: "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
+                + "got 1.3; the nearest allowed values are 1.0 and 1.5 (line 2, column 3)"),
+        Case("ongoing motion just above a half-second", "{\"ongoingMotionSeconds\": 0.2}",
+             says: "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
+                + "got 0.2; the nearest allowed values are 0.0 and 0.5 (line 1, column 2)"),
+    ]
+
+    @Test(arguments: rejected)
+    func decodeRejectsNamingTheKeyAndPlace(_ bad: Case) {
+        #expect(throws: ConfigurationFileError(path: "c.json", kind: .malformed, message: bad.says)) {
+            try ConfigurationFile.decode(Data(bad.text.utf8), path: "c.json")
+        }
+    }
+
+    /// A library user's `load(path:)` validates as the command line does: no unchecked values
+    /// reach a `ShakeDetector`.
+    @Test(arguments: [
+        ("{\"releaseAcceleration\": 40}",
+         "invalid configuration: releaseAcceleration: must be below onsetAcceleration (10.0 m/s²), got 40.0 (line 1, column 2)"),
+        ("{\"ongoingMotionSeconds\": 4.2}",
+         "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
+            + "got 4.2; the nearest allowed values are 4.0 and 4.5 (line 1, column 2)"),
+        ("{\"onsetAcceleration\": 9, \"onsetAcceleration\": 11}",
+         "duplicate key 'onsetAcceleration' (line 1, column 26): already given at line 1, column 2; give each key once"),
+    ])
+    func loadValidates(text: String, says: String) {
+        let folder = CSVTestDirectory()
+        let path = folder.write("c.json", text)
+        #expect(throws: ConfigurationFileError(path: path, kind: .malformed, message: says)) {
+            try ConfigurationFile.load(path: path)
+        }
+    }
+
+    /// Whole half-seconds read back as written, including 0 (the rule off) and one off by a
+    /// rounding error (25 × 1.1 = 27.500000000000004).
+    @Test(arguments: [0, 0.5, 1.5, 4, 29.5, 30, 25 * 1.1])
+    func wholeHalfSecondsAreAccepted(seconds: Double) throws {
+        let loaded = try ConfigurationFile.decode(Data("{\"ongoingMotionSeconds\": \(seconds)}".utf8), path: "c.json")
+        #expect(loaded.ongoingMotionSeconds == seconds)
+    }
+
+    /// Distinct keys in any order are not duplicates.
+    @Test func distinctKeysLoad() throws {
+        let text = "{\"quietSeconds\": 0.6, \"onsetAcceleration\": 12, \"refractorySeconds\": 0.2}"
+        let loaded = try ConfigurationFile.decode(Data(text.utf8), path: "c.json")
+        #expect(loaded.quietSeconds == 0.6)
+        #expect(loaded.onsetAcceleration == 12)
+        #expect(loaded.refractorySeconds == 0.2)
+    }
+}
