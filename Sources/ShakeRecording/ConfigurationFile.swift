@@ -33,6 +33,12 @@ public enum ConfigurationFile {
         try decode(contents(of: path), path: path)
     }
 
+    /// `load(path:)`, which now validates too.
+    @available(*, deprecated, renamed: "load(path:)", message: "load(path:) validates the values now")
+    public static func loadValidated(path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
+        try load(path: path)
+    }
+
     /// The bytes of the file at `path`, or an `.unreadable` error saying why not.
     private static func contents(of path: String) throws(ConfigurationFileError) -> Data {
         var isDirectory: ObjCBool = false
@@ -97,12 +103,22 @@ public enum ConfigurationFile {
         return nil
     }
 
+    /// What JSON writes for the `+infinity` that `saturationAcceleration` and
+    /// `ongoingMotionPeakAcceleration` may hold (JSON has no infinity): 10⁶ m/s², the documented
+    /// "off" value, beyond any reading the detector accepts (10⁴ m/s²), so it behaves the same.
+    public static let infinityInJSON = 1e6
+
     /// The JSON text for `configuration`, keys sorted, pretty-printed, ending in a newline.
+    /// `+infinity` (allowed for `saturationAcceleration` and `ongoingMotionPeakAcceleration`) is
+    /// written as `infinityInJSON`, which loads back to a detector that behaves the same.
     public static func encode(_ configuration: ShakeConfiguration) -> Data {
+        var finite = configuration
+        if finite.saturationAcceleration == .infinity { finite.saturationAcceleration = infinityInJSON }
+        if finite.ongoingMotionPeakAcceleration == .infinity { finite.ongoingMotionPeakAcceleration = infinityInJSON }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        // Encoding a struct of numbers cannot fail.
-        var data = (try? encoder.encode(configuration)) ?? Data()
+        // Only a non-finite number could make this fail; validate() allows none but the two above.
+        var data = (try? encoder.encode(finite)) ?? Data()
         data.append(0x0A)
         return data
     }

@@ -100,4 +100,29 @@ import Testing
         #expect(loaded.onsetAcceleration == 12)
         #expect(loaded.refractorySeconds == 0.2)
     }
+
+    /// JSON has no infinity: the two keys that may hold it are written as 10⁶ m/s², which loads
+    /// back and gives the same events as infinity (no raw axis and no peak gets that far).
+    @Test func infinityIsWrittenAsAValueThatBehavesTheSame() throws {
+        var configuration = ShakeConfiguration.medium
+        configuration.saturationAcceleration = .infinity
+        configuration.ongoingMotionPeakAcceleration = .infinity
+        let data = ConfigurationFile.encode(configuration)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"saturationAcceleration\" : 1000000"), "\(text)")
+        #expect(text.contains("\"ongoingMotionPeakAcceleration\" : 1000000"), "\(text)")
+        let loaded = try ConfigurationFile.decode(data, path: "inf.json")
+        #expect(loaded.saturationAcceleration == 1e6 && loaded.ongoingMotionPeakAcceleration == 1e6)
+        // A hard shake on a clipping ±2 g axis during a walk-like start: the same events either way.
+        let samples = (0..<600).map { index -> Sample in
+            let time = Double(index) / 100
+            let stroke = time > 2 && time < 3.5 ? 40 * sin(2 * Double.pi * 4 * time) : 0
+            return Sample(time: time, x: max(-19.6, min(19.6, stroke)), y: 0, z: standardGravity)
+        }
+        var withInfinity = ShakeDetector(configuration: configuration)
+        var withLoaded = ShakeDetector(configuration: loaded)
+        let events = samples.compactMap { withInfinity.process($0) }
+        #expect(events.contains { $0.phase == .began })
+        #expect(events == samples.compactMap { withLoaded.process($0) })
+    }
 }
