@@ -27,8 +27,10 @@ enum ConfigCommand: ShakeCommand {
             io.out(String(decoding: ConfigurationFile.encode(configuration), as: UTF8.self))
             return ExitStatus.success
         }
+        let force = arguments.flag("force")
+        try OutputFile.check(output, force: force)
         do {
-            try ConfigurationFile.save(configuration, to: output, overwrite: arguments.flag("force"))
+            try ConfigurationFile.save(configuration, to: output, overwrite: force)
         } catch {
             throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
         }

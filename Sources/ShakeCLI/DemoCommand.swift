@@ -21,7 +21,7 @@ enum DemoCommand: ShakeCommand {
             (use the import options below for foreign exports). The edits happen at 2, 4 and 6 s \
             after its first sample, so its shakes should come later than that; a shake that comes \
             earlier finds less to undo.
-            """ + "\n" + ImportOptions.discussion,
+            """ + "\n\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("recording", help: "A recording with shakes (default: the bundled session).", optional: true)],
         options: [
             .option("choices", value: "list",

@@ -118,7 +118,7 @@ func recordingFailure(_ error: any Error) -> CommandFailure {
         return CommandFailure("\(error)", exitStatus: ExitStatus.failure)
     }
     // `Error: file:line:column: message` (the tool already says it is an error).
-    let text = String(error.description.replacingOccurrences(of: ": error: ", with: ": "))
+    let text = OutputFile.text(error)
     switch error.kind {
     case .io, .isDirectory: return CommandFailure(text, exitStatus: ExitStatus.noInput)
     case .fileExists: return CommandFailure(text, exitStatus: ExitStatus.cannotCreate)

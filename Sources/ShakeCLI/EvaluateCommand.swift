@@ -15,7 +15,8 @@ enum EvaluateCommand: ShakeCommand {
             when a 'began' event lies within [run start - 0.5 s, run end + 0.5 s]. Each run matches \
             at most one detection; further detections in its window are duplicates (one shake fired \
             twice); a detection outside every window is a false shake. negative_hours is the time \
-            labelled shake=0; latency is began - run start, in seconds. Files are scored on both cores.
+            labelled shake=0; latency is began - run start, in seconds. Files are scored in parallel on all the machine's \
+            processor cores.
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],
@@ -201,7 +202,24 @@ enum EvaluateCommand: ShakeCommand {
     }
 
     /// Expands folders into their *.csv files (recursively, sorted); files are kept as given.
+    /// A file named twice (directly, through a folder, or by another spelling of its path) is a
+    /// usage error: counting it twice would skew every figure.
     static func recordingFiles(_ paths: [String]) throws -> [String] {
+        let files = try expandedRecordingFiles(paths)
+        var seen: [String: String] = [:]
+        for file in files {
+            let key = URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath().path
+            if let first = seen[key] {
+                throw UsageError(first == file
+                    ? "The file '\(file)' is given twice; each recording counts once"
+                    : "'\(file)' and '\(first)' are the same file; each recording counts once")
+            }
+            seen[key] = file
+        }
+        return files
+    }
+
+    private static func expandedRecordingFiles(_ paths: [String]) throws -> [String] {
         var files: [String] = []
         let manager = FileManager.default
         for path in paths {

@@ -33,6 +33,9 @@ enum LiveCommand: ShakeCommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let configuration = try DetectorOptions.configuration(arguments)
         let duration = try arguments.double("duration", range: 0.000_001...1e9)
+        if arguments.value("choices") != nil && !arguments.flag("undo-demo") {
+            throw UsageError("'--choices' needs '--undo-demo' (the answers are for its prompts)")
+        }
         let json = wantsJSON(arguments)
         // Every sample goes straight from the reader's thread into the detector through the
         // callback API (an async sequence costs about three times the CPU per sample). Without

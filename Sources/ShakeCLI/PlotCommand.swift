@@ -45,10 +45,7 @@ enum PlotCommand: ShakeCommand {
             throw UsageError("'--to' (\(to)) must be after '--from' (\(from))")
         }
         let force = arguments.flag("force")
-        if !force && FileManager.default.fileExists(atPath: output) {
-            throw CommandFailure("\(output): already exists; not overwriting it (use --force)",
-                                 exitStatus: ExitStatus.cannotCreate)
-        }
+        try OutputFile.check(output, force: force)
         let selected = try DetectorOptions.detector(arguments)
         // The gravity filter drawn is the detector's; the Seismic rule has none, so medium's.
         var configuration = ShakeConfiguration.default

@@ -14,18 +14,22 @@ enum RecordCommand: ShakeCommand {
             --duration, on Ctrl-C or SIGTERM, or when the device vanishes; every sample received \
             until then is kept and the file is valid. Rows go to FILE.partial (valid after every \
             flush) and the file appears under its name when recording ends; an existing file is \
-            left alone unless --overwrite is given.
+            left alone unless --force is given.
             """,
         options: IIOOptions.all + [
             IIOOptions.duration,
             .option("output", short: "o", value: "file", help: "The CSV file to write."),
-            .flag("overwrite", help: "Replace the output file if it exists (by default an existing file is an error)."),
+            .flag("force", help: "Replace the output file if it exists (by default an existing file is an error)."),
+            .hidden(.flag("overwrite", help: "The former name of --force.")),
             IIOOptions.reconnect,
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         guard let output = arguments.value("output") else { throw UsageError("Missing '--output <file>'") }
         let duration = try arguments.double("duration", range: 0.000_001...1e9)
+        let force = arguments.flag("force") || arguments.flag("overwrite")
+        // Before connecting: a device may take seconds to open, and the user is still at the keyboard.
+        try OutputFile.check(output, force: force)
         let reconnect = arguments.flag("reconnect")
         let reader = ReconnectingAccelerometerReader(
             uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
@@ -57,7 +61,7 @@ enum RecordCommand: ShakeCommand {
                         ("source", "\(reader.uri) \(device.id) (\(mode.rawValue))"),
                         ("units", "m/s^2"),
                     ]
-                    writer = try RecordingWriter(path: output, metadata: metadata, overwrite: arguments.flag("overwrite"))
+                    writer = try RecordingWriter(path: output, metadata: metadata, overwrite: force)
                 case .lost(let error, _):
                     try writer?.flush()
                     if reconnect { io.err("Device lost: \(error)\nWaiting for it to come back (Ctrl-C to stop)...\n") }
@@ -116,7 +120,7 @@ enum RecordCommand: ShakeCommand {
     }
 
     static func outputErrorText(_ error: RecordingError) -> String {
-        error.description.replacingOccurrences(of: ": error: ", with: ": ")
+        OutputFile.text(error)
     }
 
     /// Moves `<output>.partial` to `output` (never over an existing file) and counts its rows.

@@ -62,6 +62,7 @@ enum SynthCommand: ShakeCommand {
         guard let output = arguments.value("output") else {
             throw UsageError("Missing the output file: '-o <file>'")
         }
+        let force = arguments.flag("force")
         var sensor = scenario.defaultSensor
         if let rate = try arguments.double("rate", range: 1...20_000) { sensor.rateHertz = rate }
         if let jitter = try arguments.double("jitter", range: 0...0.9) { sensor.jitterFraction = jitter }
@@ -81,6 +82,7 @@ enum SynthCommand: ShakeCommand {
             seed = 1
         }
         let duration = try arguments.double("duration", range: 0.01...86_400)
+        try OutputFile.check(output, force: force)
         let script = scenario.script(seconds: duration)
 
         let recording: SynthesizedRecording
@@ -102,7 +104,7 @@ enum SynthCommand: ShakeCommand {
         var wasShake = false
         do {
             let writer = try RecordingWriter(
-                path: output, metadata: metadata, labelled: true, overwrite: arguments.flag("force"))
+                path: output, metadata: metadata, labelled: true, overwrite: force)
             do {
                 for labeled in recording {
                     try writer.write(labeled.sample, isShake: labeled.isShake)

@@ -53,9 +53,8 @@ enum TuneCommand: ShakeCommand {
             throw UsageError("'--output' and '--report' name the same file '\(output)'")
         }
         // Refuse before spending minutes on the search.
-        for path in [output, report].compactMap({ $0 }) where !force && FileManager.default.fileExists(atPath: path) {
-            throw CommandFailure("\(path): already exists; not overwriting it (use --force)",
-                                 exitStatus: ExitStatus.cannotCreate)
+        for path in [output, report].compactMap({ $0 }) {
+            try OutputFile.check(path, force: force)
         }
         let files = try EvaluateCommand.recordingFiles(arguments.positionals)
         let progress = ProgressDisplay(io: io, label: "tune")

@@ -158,10 +158,20 @@ final class CSVLineSource {
         return lineNumber
     }
 
+    /// The error for the line starting at `buffer[low]`, which holds more than `maximumLineBytes`
+    /// bytes; its column is the first character beyond the limit.
     private func lineTooLong() -> RecordingError {
-        RecordingError(
-            path: path, line: lineNumber, kind: .lineTooLong,
-            message: "line is longer than \(maximumLineBytes) bytes (the limit is maximumLineBytes); not a recording, or a line end is missing")
+        let start = UnsafePointer(buffer + low)
+        return RecordingError(
+            path: path, line: lineNumber, column: characterColumn(start, start + maximumLineBytes), kind: .lineTooLong,
+            message: "line is longer than the limit of \(Self.sizeText(maximumLineBytes)): not a recording, or a line end is missing")
+    }
+
+    /// `1 MiB (1048576 bytes)`, `64 KiB (65536 bytes)`, `1000 bytes`.
+    static func sizeText(_ bytes: Int) -> String {
+        if bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB (\(bytes) bytes)" }
+        if bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB (\(bytes) bytes)" }
+        return "\(bytes) bytes"
     }
 
     /// Moves the unconsumed bytes to the front and reads one more chunk.

@@ -159,6 +159,12 @@ final class CSVRecordParser {
         func fail(_ message: String, kind: RecordingError.Kind = .header, column: Int = 1) -> RecordingError {
             RecordingError(path: path, line: line.number, column: column, kind: kind, message: message)
         }
+        /// `fail`, for a message naming `hint`'s setting.
+        func fail(
+            _ message: String, kind: RecordingError.Kind = .header, column: Int = 1, hint: RecordingError.OptionHint
+        ) -> RecordingError {
+            RecordingError(path: path, line: line.number, column: column, kind: kind, message: message, optionHint: hint)
+        }
 
         if !options.hasHeader {
             columnNames = (1 ... columnCount).map { "#\($0)" }
@@ -166,7 +172,7 @@ final class CSVRecordParser {
             for (column, fallback) in [(options.time, 1), (options.x, 2), (options.y, 3), (options.z, 4)] {
                 switch column {
                 case .named(let name)?:
-                    throw fail("column '\(name)' is chosen by name, but hasHeader is false: choose columns by index", kind: .invalidArgument)
+                    throw fail("column '\(name)' is chosen by name, but \(RecordingError.OptionHint.headerless.rawValue): choose columns by index", kind: .invalidArgument, hint: .headerless)
                 case .index(let i)?:
                     indices.append(i)
                 case nil:
@@ -177,7 +183,7 @@ final class CSVRecordParser {
             if !options.ignoresLabels {
                 switch options.label {
                 case .named(let name)?:
-                    throw fail("column '\(name)' is chosen by name, but hasHeader is false: choose columns by index", kind: .invalidArgument)
+                    throw fail("column '\(name)' is chosen by name, but \(RecordingError.OptionHint.headerless.rawValue): choose columns by index", kind: .invalidArgument, hint: .headerless)
                 case .index(let i)?: labelIndex = i
                 case nil: break
                 }
@@ -206,7 +212,7 @@ final class CSVRecordParser {
             }
         }
         if looksNumeric {
-            throw fail("no header line: the first line holds numbers; expected a header like time_s,x,y,z (or set hasHeader: false)")
+            throw fail("no header line: the first line holds numbers; expected a header like time_s,x,y,z (or \(RecordingError.OptionHint.noHeader.rawValue))", hint: .noHeader)
         }
 
         func find(_ role: String, _ column: CSVImportOptions.Column?, _ candidates: [String]) throws(RecordingError) -> Int {
@@ -246,7 +252,7 @@ final class CSVRecordParser {
             timeScale = unit.seconds
         } else if let text = timeField.unit {
             guard let unit = CSVImportOptions.TimeUnit(argument: text) else {
-                throw fail("unknown time unit '\(text)' in column '\(timeField.text)': pass a time unit (s, ms, us, ns)", column: timeField.column)
+                throw fail("unknown time unit '\(text)' in column '\(timeField.text)': \(RecordingError.OptionHint.timeUnit.rawValue) (s, ms, us or ns)", column: timeField.column, hint: .timeUnit)
             }
             timeScale = unit.seconds
         } else if let unit = Self.timeUnit(fromName: timeField.name) {
@@ -263,7 +269,7 @@ final class CSVRecordParser {
                 scales.append(unit.metersPerSecondSquared)
             } else if let text = field.unit {
                 guard let unit = CSVImportOptions.AccelerationUnit(argument: text) else {
-                    throw fail("unknown acceleration unit '\(text)' in column '\(field.text)': pass an acceleration unit (m/s^2, g, mg)", column: field.column)
+                    throw fail("unknown acceleration unit '\(text)' in column '\(field.text)': \(RecordingError.OptionHint.accelerationUnit.rawValue) (m/s^2, g or mg)", column: field.column, hint: .accelerationUnit)
                 }
                 scales.append(unit.metersPerSecondSquared)
             } else if field.name.hasPrefix("gf") || field.name.hasPrefix("g_force") {
@@ -582,7 +588,8 @@ final class CSVRecordParser {
             path: path, line: line.number, column: characterColumn(start, fieldStart(of: .x, start, end)), kind: .header,
             message: "the acceleration columns \(names) have no unit and |a| stays between 0.8 and 1.25 over the first "
                 + "\(Self.gUnitCheckSamples) samples (to this line), where it would be 9.8 m/s² at rest: the file looks like "
-                + "it is in g; pass the acceleration unit g (or m/s^2 if it really is in m/s²)")
+                + "it is in g: \(RecordingError.OptionHint.accelerationUnit.rawValue) g (or m/s^2 if the values really are m/s²)",
+            optionHint: .accelerationUnit)
     }
 
     /// The error for a first interval over 2 when the time unit was guessed (seconds).
@@ -592,7 +599,7 @@ final class CSVRecordParser {
     ) -> RecordingError {
         RecordingError(
             path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .header,
-            message: "the time column '\(columnNames[columnIndex(of: .time)])' has no unit and its first two samples are \(gap) apart: if it is not in seconds, pass a time unit (ms, us or ns)")
+            message: "the time column '\(columnNames[columnIndex(of: .time)])' has no unit and its first two samples are \(gap) apart: if it is not in seconds, \(RecordingError.OptionHint.timeUnit.rawValue) (ms, us or ns)", optionHint: .timeUnit)
     }
 
     /// Where the field holding `role` starts in a row that parsed (for error columns).
@@ -708,12 +715,14 @@ final class CSVRecordParser {
                 message: "\(text) in column '\(name)' is not a finite number: NaN and infinity are not valid samples")
         }
         var hint = ""
+        var optionHint: RecordingError.OptionHint?
         if point == UInt8(ascii: "."), lower.contains(","), separator != UInt8(ascii: ",") {
-            hint = " (for decimal commas set decimalSeparator: .comma)"
+            optionHint = .decimalComma
+            hint = " (for decimal commas \(RecordingError.OptionHint.decimalComma.rawValue))"
         }
         throw RecordingError(
             path: path, line: line.number, column: column, kind: .notANumber,
-            message: "\(text) is not a number in column '\(name)'\(hint)\(truncationHint(line))")
+            message: "\(text) is not a number in column '\(name)'\(hint)\(truncationHint(line))", optionHint: optionHint)
     }
 
     private func numberOutOfRange(

@@ -129,7 +129,7 @@ public enum ConfigurationFile {
         throws(ConfigurationFileError)
     {
         if !overwrite && FileManager.default.fileExists(atPath: path) {
-            throw ConfigurationFileError(path: path, kind: .unwritable, message: "already exists; not overwriting it")
+            throw ConfigurationFileError(path: path, kind: .unwritable, message: "already exists (pass overwrite: true to replace it)")
         }
         do {
             try encode(configuration).write(to: URL(fileURLWithPath: path), options: .atomic)

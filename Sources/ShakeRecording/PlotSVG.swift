@@ -155,7 +155,7 @@ public enum PlotFile {
     /// kept unless `overwrite` is true.
     public static func write(_ text: String, to path: String, overwrite: Bool = false) throws(PlotFileError) {
         if !overwrite && FileManager.default.fileExists(atPath: path) {
-            throw PlotFileError(path: path, message: "already exists; not overwriting it (use --force)")
+            throw PlotFileError(path: path, message: "already exists (pass overwrite: true to replace it)")
         }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -43,6 +43,24 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case invalidArgument
     }
 
+    /// A `CSVImportOptions` setting (or writer parameter) that the message names, in the words of this library
+    /// (`rawValue`, a phrase found verbatim in `message`), so a tool can say it in its own terms
+    /// (a command-line flag, say) by replacing that phrase.
+    public enum OptionHint: String, Sendable, Hashable, CaseIterable {
+        /// Numbers may use a decimal comma: `decimalSeparator = .comma`.
+        case decimalComma = "set decimalSeparator: .comma"
+        /// The time unit can be given: `timeUnit`.
+        case timeUnit = "set timeUnit"
+        /// The acceleration unit can be given: `accelerationUnit`.
+        case accelerationUnit = "set accelerationUnit"
+        /// The file may have no header: `hasHeader = false`.
+        case noHeader = "set hasHeader: false"
+        /// `hasHeader` is false, so columns cannot be chosen by name.
+        case headerless = "hasHeader is false"
+        /// `RecordingWriter`'s `overwrite` parameter replaces an existing file.
+        case overwrite = "pass overwrite: true"
+    }
+
     /// The file the error is about, as the caller named it.
     public var path: String
     /// 1-based physical line, or 0 for the whole file.
@@ -52,13 +70,23 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
     public var kind: Kind
     /// One sentence for a person, without the location prefix.
     public var message: String
+    /// The setting `message` names, if any (its `rawValue` is in `message`).
+    public var optionHint: OptionHint?
 
-    public init(path: String, line: Int = 0, column: Int = 0, kind: Kind, message: String) {
+    public init(path: String, line: Int = 0, column: Int = 0, kind: Kind, message: String,
+                optionHint: OptionHint? = nil) {
         self.path = path
         self.line = line
         self.column = column
         self.kind = kind
         self.message = message
+        self.optionHint = optionHint
+    }
+
+    /// `message` with the `optionHint` phrase said as `phrase` returns it (a tool's flag, say).
+    public func message(naming phrase: (OptionHint) -> String) -> String {
+        guard let optionHint else { return message }
+        return message.replacingOccurrences(of: optionHint.rawValue, with: phrase(optionHint))
     }
 
     /// `path:line:column: error: message`, leaving out a line or column of 0.

@@ -91,7 +91,10 @@ public final class RecordingWriter {
                 throw RecordingError(path: path, kind: .isDirectory, message: "is a directory; give a file name for the recording")
             }
             if !overwrite {
-                throw RecordingError(path: path, kind: .fileExists, message: "already exists; pass overwrite to replace it")
+                throw RecordingError(
+                    path: path, kind: .fileExists,
+                    message: "already exists (\(RecordingError.OptionHint.overwrite.rawValue) to replace it)",
+                    optionHint: .overwrite)
             }
         }
         let partial = path + ".partial"

@@ -43,6 +43,7 @@ import Testing
         Case("unknown scenario", ["synth", "shaks", "-o", "OUT"], says: "Unknown scenario 'shaks'"),
         Case("unknown subcommand", ["shook"], says: "Unknown subcommand 'shook'"),
         Case("help for an unknown subcommand", ["help", "nothing"], says: "Unknown subcommand 'nothing'"),
+        Case("--choices without --undo-demo", ["live", "--choices", "undo"], says: "'--choices' needs '--undo-demo'"),
     ]
 
     @Test(arguments: cases)
@@ -64,7 +65,7 @@ import Testing
     /// usage error (64).
     @Test(arguments: [
         (["--separator", "comma", "--decimal-comma"], "decimal comma"),
-        (["--no-header", "--x-column", "acc_x"], "hasHeader is false"),
+        (["--no-header", "--x-column", "acc_x"], "column 'acc_x' is chosen by name, but --no-header is given"),
     ])
     func contradictoryImportOptionsAreRefused(options: [String], says: String) throws {
         let folder = try TemporaryFolder()

@@ -68,9 +68,9 @@ import Testing
         Case("unknown acceleration unit", "time_s,x (ft/s^2),y (ft/s^2),z (ft/s^2)\n", .header, line: 1, column: 8, says: ["unknown acceleration unit 'ft/s^2'"]),
         Case("unknown time unit", "Time (h),x,y,z\n", .header, line: 1, column: 1, says: ["unknown time unit 'h'"]),
         Case("decimal comma without the option", "time_s;x;y;z\n0;1,5;2;3\n", .notANumber, line: 2, column: 3, says: ["'1,5'", "decimalSeparator"]),
-        Case("time without unit that is not in seconds", "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n", .header, line: 3, column: 1, says: ["no unit", "pass a time unit"]),
+        Case("time without unit that is not in seconds", "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n", .header, line: 3, column: 1, says: ["no unit", "set timeUnit (ms, us or ns)"]),
         Case("acceleration in g without a unit", gRows(64), .header, line: 65, column: 4,
-             says: ["'x', 'y', 'z' have no unit", "between 0.8 and 1.25 over the first 64 samples", "looks like it is in g"]),
+             says: ["'x', 'y', 'z' have no unit", "between 0.8 and 1.25 over the first 64 samples", "looks like it is in g: set accelerationUnit g"]),
         Case("acceleration in g without a unit, no header", String(gRows(64).dropFirst(header.count)), .header, line: 64, column: 4,
              says: ["looks like it is in g"], options: CSVImportOptions(hasHeader: false)),
         Case("decimal comma with comma separator", header + "0,1,2,3\n", .invalidArgument, line: 0, column: 0, says: ["decimal comma"],
@@ -78,8 +78,8 @@ import Testing
         Case("column by name without a header", "0,1,2,3\n", .invalidArgument, line: 1, column: 1, says: ["hasHeader is false"],
              options: CSVImportOptions(x: .named("x"), hasHeader: false)),
         Case("column index beyond the header", header, .header, line: 1, column: 1, says: ["#9 does not exist"], options: CSVImportOptions(z: .index(9))),
-        Case("a line of 2 MiB", Array(header.utf8) + [UInt8](repeating: UInt8(ascii: "1"), count: 2 << 20) + [0x0A], .lineTooLong, line: 2, column: 0, says: ["longer than 1048576 bytes"]),
-        Case("a header of 2 MiB without line end", [UInt8](repeating: UInt8(ascii: "x"), count: 2 << 20), .lineTooLong, line: 1, column: 0, says: ["longer than"]),
+        Case("a line of 2 MiB", Array(header.utf8) + [UInt8](repeating: UInt8(ascii: "1"), count: 2 << 20) + [0x0A], .lineTooLong, line: 2, column: 1_048_577, says: ["longer than the limit of 1 MiB (1048576 bytes)"]),
+        Case("a header of 2 MiB without line end", [UInt8](repeating: UInt8(ascii: "x"), count: 2 << 20), .lineTooLong, line: 1, column: 1_048_577, says: ["longer than the limit of 1 MiB"]),
     ]
 
     /// A device at rest written in g: |a| is 1 (0.8 on y, 0.6 on z), one sample a second.

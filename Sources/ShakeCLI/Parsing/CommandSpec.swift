@@ -13,6 +13,8 @@ public struct OptionSpec: Sendable {
     public var defaultValue: String?
     /// Whether the option may be given more than once.
     public var repeats: Bool
+    /// Accepted but left out of help and suggestions (a former name kept working).
+    public var isHidden = false
 
     public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: nil, help: help, allowedValues: nil,
@@ -25,6 +27,13 @@ public struct OptionSpec: Sendable {
     ) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: value, help: help, allowedValues: values,
                    defaultValue: defaultValue, repeats: repeats)
+    }
+
+    /// `option`, accepted but not shown in help (swift-argument-parser's `.hidden` visibility).
+    public static func hidden(_ option: OptionSpec) -> OptionSpec {
+        var option = option
+        option.isHidden = true
+        return option
     }
 
     var isFlag: Bool { valueName == nil }
@@ -80,6 +89,7 @@ public struct CommandSpec: Sendable {
     /// With more than four options they are summarised as `[<options>]`, as swift-argument-parser does.
     func usage(toolName: String) -> String {
         var parts = ["\(toolName) \(name)"]
+        let options = options.filter { !$0.isHidden }
         if options.count > 4 { parts.append("[<options>]") }
         for option in options where options.count <= 4 {
             let value = option.valueName.map { " <\($0)>" } ?? ""
@@ -99,7 +109,7 @@ public struct CommandSpec: Sendable {
             for argument in arguments { text += helpLine(argument.usageText, argument.help) }
         }
         text += "\nOPTIONS:\n"
-        for option in options {
+        for option in options where !option.isHidden {
             var help = option.help
             var notes: [String] = []
             if let values = option.allowedValues { notes.append("values: " + values.joined(separator: ", ")) }

@@ -1,0 +1,62 @@
+import Foundation
+import ShakeRecording
+
+/// The checks every command that writes a file makes before it does any work, and the words the
+/// tool uses for the library's hints (its flags rather than the library's parameters).
+enum OutputFile {
+    /// Throws (exit 73) unless `path` can be created: its folder exists and is a folder, `path`
+    /// is not a directory, and it does not exist unless `force`.
+    static func check(_ path: String, force: Bool) throws(CommandFailure) {
+        func failure(_ message: String) -> CommandFailure {
+            CommandFailure("\(path): \(message)", exitStatus: ExitStatus.cannotCreate)
+        }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR { throw failure("is a directory") }
+            if !force { throw failure(alreadyExists) }
+            return
+        }
+        let folder = folder(of: path)
+        if stat(folder, &info) != 0 {
+            throw failure("the folder '\(folder)' does not exist")
+        }
+        if info.st_mode & S_IFMT != S_IFDIR {
+            throw failure("'\(folder)' is not a folder")
+        }
+        if access(folder, W_OK) != 0 {
+            throw failure("the folder '\(folder)' is not writable")
+        }
+    }
+
+    /// The one wording of an existing output file, naming the flag that replaces it.
+    static let alreadyExists = "already exists (pass --force to replace it)"
+
+    /// The folder `path` would be created in: `nodir` for `nodir/x.json`, `.` for `x.json`.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = path[..<slash]
+        return folder.isEmpty ? "/" : String(folder)
+    }
+
+    /// The flag (or its state) that says what a library hint names.
+    static func flagPhrase(_ hint: RecordingError.OptionHint) -> String {
+        switch hint {
+        case .decimalComma: "pass --decimal-comma"
+        case .timeUnit: "pass --time-units"
+        case .accelerationUnit: "pass --units"
+        case .noHeader: "pass --no-header"
+        case .headerless: "--no-header is given"
+        case .overwrite: "pass --force"
+        }
+    }
+
+    /// `file:line:column: message`, in the tool's terms (the tool already says `Error:`).
+    static func text(_ error: RecordingError) -> String {
+        var location = error.path
+        if error.line > 0 {
+            location += ":\(error.line)"
+            if error.column > 0 { location += ":\(error.column)" }
+        }
+        return "\(location): \(error.message(naming: flagPhrase))"
+    }
+}

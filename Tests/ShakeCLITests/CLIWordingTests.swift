@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// What the tool says names what the user types: its flags, not the library's parameters; its
+/// help is true and laid out like every other command's.
+@Suite struct CLIWordingTests {
+    struct HintCase: CustomTestStringConvertible, Sendable {
+        var name: String
+        var text: String
+        var options: [String] = []
+        /// The whole of stderr after `Error: <path>`.
+        var says: String
+        var testDescription: String { name }
+    }
+
+    static let hintCases: [HintCase] = [
+        HintCase(name: "decimal comma", text: "time_s;x;y;z\n0;1,5;2;3\n",
+                 says: ":2:3: '1,5' is not a number in column 'x' (for decimal commas pass --decimal-comma)\n"),
+        HintCase(name: "milliseconds without a unit",
+                 text: "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n",
+                 says: ":3:1: the time column 'timestamp' has no unit and its first two samples are 10.0 apart: "
+                     + "if it is not in seconds, pass --time-units (ms, us or ns)\n"),
+        HintCase(name: "unknown time unit", text: "Time (h),x,y,z\n0,0,0,9.8\n",
+                 says: ":1:1: unknown time unit 'h' in column 'Time (h)': pass --time-units (s, ms, us or ns)\n"),
+        HintCase(name: "unknown acceleration unit", text: "time_s,x (ft/s^2),y (ft/s^2),z (ft/s^2)\n0,0,0,9.8\n",
+                 says: ":1:8: unknown acceleration unit 'ft/s^2' in column 'x (ft/s^2)': pass --units (m/s^2, g or mg)\n"),
+        HintCase(name: "no header", text: "0,0,0,9.8\n0.01,0,0,9.8\n",
+                 says: ":1:1: no header line: the first line holds numbers; expected a header like time_s,x,y,z "
+                     + "(or pass --no-header)\n"),
+        HintCase(name: "column by name without a header", text: "0,0,0,9.8\n", options: ["--no-header", "--x-column", "acc_x"],
+                 says: ":1:1: column 'acc_x' is chosen by name, but --no-header is given: choose columns by index\n"),
+        HintCase(name: "acceleration in g without a unit",
+                 text: "time,x,y,z\n" + (0..<64).map { "\(Double($0) / 100),0,0.8,0.6\n" }.joined(),
+                 says: ":65:6: the acceleration columns 'x', 'y', 'z' have no unit and |a| stays between 0.8 and 1.25 "
+                     + "over the first 64 samples (to this line), where it would be 9.8 m/s² at rest: the file looks like "
+                     + "it is in g: pass --units g (or m/s^2 if the values really are m/s²)\n"),
+        HintCase(name: "a line over 1 MiB", text: "time_s,x,y,z\n" + String(repeating: "1", count: 2 << 20) + "\n",
+                 says: ":2:1048577: line is longer than the limit of 1 MiB (1048576 bytes): "
+                     + "not a recording, or a line end is missing\n"),
+    ]
+
+    @Test(arguments: hintCases)
+    func recordingErrorsNameTheFlags(_ hint: HintCase) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let recording = try folder.write("r.csv", hint.text)
+        let run = runShake(["replay"] + hint.options + [recording])
+        #expect(run.status == 65)
+        #expect(run.err == "Error: \(recording)\(hint.says)")
+    }
+
+    /// `synth` into an existing file: the recording writer's refusal in the tool's words.
+    @Test func synthNamesForce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let existing = try folder.write("s.csv", "mine\n")
+        let run = runShake("synth", "shakes", "-o", existing)
+        #expect(run.status == 73)
+        #expect(run.err == "Error: \(existing): already exists (pass --force to replace it)\n")
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "mine\n")
+    }
+
+    @Test(arguments: [["help", "--help"], ["help", "-h"]])
+    func helpOfHelpIsTheToolsHelp(arguments: [String]) {
+        let run = runShake(arguments)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.isEmpty)
+        #expect(run.out == runShake("--help").out)
+    }
+
+    /// Every subcommand's help separates its own text from the shared CSV paragraph by a blank line.
+    @Test(arguments: ["replay", "evaluate", "tune", "plot", "demo"])
+    func csvParagraphFollowsABlankLine(command: String) {
+        let help = runShake(command, "--help").out
+        #expect(help.contains("\n\nRecordings are CSV:"), "\(help)")
+    }
+
+    @Test func evaluateHelpSaysAllCores() {
+        let help = runShake("evaluate", "--help").out
+        #expect(!help.contains("both cores"))
+        let text = help.replacingOccurrences(of: "\n", with: " ")
+        #expect(text.contains("Files are scored in parallel on all the machine's processor cores."), "\(help)")
+    }
+
+    /// The same recording twice would count its shakes twice: refused, naming it.
+    @Test(arguments: ["evaluate", "tune"])
+    func sameFileTwiceIsAUsageError(command: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let recording = try folder.write("r.csv", labelledShakeCSV(shakes: 1).text)
+        let twice = runShake(command, recording, recording)
+        #expect(twice.status == 64)
+        #expect(twice.out.isEmpty)
+        #expect(twice.err.hasPrefix("Error: The file '\(recording)' is given twice; each recording counts once\n"), "\(twice.err)")
+        let spelled = folder.path + "/./r.csv"
+        let viaFolder = runShake(command, recording, folder.path + "/.")
+        #expect(viaFolder.status == 64)
+        #expect(viaFolder.err.hasPrefix("Error: '\(spelled)' and '\(recording)' are the same file; each recording counts once\n"),
+                "\(viaFolder.err)")
+    }
+}

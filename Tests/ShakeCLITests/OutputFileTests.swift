@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Every command that writes a file checks it before any work (a device opened, a search run, a
+/// recording synthesized): a missing folder, a directory, or an existing file without --force is
+/// an error (exit 73) in the same words, naming the flag, and nothing is written or changed.
+@Suite struct OutputFileTests {
+    /// The command lines; `IN` is a labelled recording, `OUT` the output path of the case.
+    static let commands: [(name: String, arguments: [String])] = [
+        ("config", ["config", "-o", "OUT"]),
+        ("synth", ["synth", "shakes", "-o", "OUT"]),
+        ("plot", ["plot", "IN", "-o", "OUT"]),
+        ("tune -o", ["tune", "IN", "-o", "OUT"]),
+        ("tune --report", ["tune", "IN", "--report", "OUT"]),
+        // A device URI that cannot work: only a check made before connecting can answer 73.
+        ("record", ["record", "--uri", "local:", "-o", "OUT"]),
+    ]
+
+    enum Situation: String, CaseIterable, Sendable {
+        case missingFolder, directoryWithForce, existingFile
+    }
+
+    static let cases: [(command: String, situation: Situation)] = commands.flatMap { command in
+        Situation.allCases.map { (command.name, $0) }
+    }
+
+    @Test(arguments: cases)
+    func outputIsCheckedBeforeAnyWork(command: String, situation: Situation) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let recording = try folder.write("in.csv", labelledShakeCSV(shakes: 1).text)
+        let existing = try folder.write("keep.txt", "the user's file\n")
+        try FileManager.default.createDirectory(atPath: folder.file("dir"), withIntermediateDirectories: false)
+        let output: String
+        var extra: [String] = []
+        let expected: String
+        switch situation {
+        case .missingFolder:
+            output = folder.file("nodir/x.out")
+            expected = "Error: \(output): the folder '\(folder.file("nodir"))' does not exist\n"
+        case .directoryWithForce:
+            output = folder.file("dir")
+            extra = ["--force"]
+            expected = "Error: \(output): is a directory\n"
+        case .existingFile:
+            output = existing
+            expected = "Error: \(output): already exists (pass --force to replace it)\n"
+        }
+        let template = try #require(Self.commands.first { $0.name == command }).arguments
+        let arguments = template.map { $0 == "OUT" ? output : $0 == "IN" ? recording : $0 } + extra
+        let before = listing(folder.path)
+        let run = runShake(arguments)
+        #expect(run.status == 73, "\(run.err)")
+        #expect(run.err == expected)
+        #expect(run.out.isEmpty)
+        #expect(listing(folder.path) == before, "nothing is created")
+        #expect(listing(folder.file("dir")).isEmpty)
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "the user's file\n")
+    }
+
+    /// `record` takes `--force` like every other command; `--overwrite`, its former name, still
+    /// works but is no longer shown.
+    @Test(arguments: ["--force", "--overwrite"])
+    func recordReplacesWithForceOrItsFormerName(flag: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let existing = try folder.write("keep.csv", "the user's file\n")
+        let run = runShake("record", "--uri", "local:", "-o", existing, flag)
+        // Past the output check, the device is what fails; the file is kept as it was.
+        #expect(run.status == 74, "\(run.err)")
+        #expect(!run.err.contains("already exists"), "\(run.err)")
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "the user's file\n")
+    }
+
+    @Test func recordHelpShowsForceOnly() {
+        let help = runShake("record", "--help").out
+        #expect(help.contains("--force "))
+        #expect(help.contains("unless --force is given"))
+        #expect(!help.contains("overwrite"))
+    }
+}
