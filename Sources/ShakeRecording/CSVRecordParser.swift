@@ -95,6 +95,13 @@ final class CSVRecordParser {
             sawAnything = true
             let bytes = Self.trimmedBytes(line)
             if bytes.isEmpty { continue }
+            if let carriageReturn = bytes.firstIndex(of: 0x0D) {
+                // Lines ending in CR alone (classic Mac OS) read as one line holding the whole file.
+                throw RecordingError(
+                    path: path, line: line.number, column: characterColumn(bytes, carriageReturn), kind: .encoding,
+                    message: "a carriage return inside the line: the file's lines end in CR alone (classic Mac OS), "
+                        + "and only LF or CRLF line ends are read; convert them (e.g. tr '\\r' '\\n' < IN > OUT)")
+            }
             if bytes[0] == UInt8(ascii: "#") {
                 if inLeadingComments, let entry = Self.metadataEntry(bytes) { metadata.append(entry) }
                 continue
