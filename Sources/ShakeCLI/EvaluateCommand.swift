@@ -15,8 +15,8 @@ enum EvaluateCommand: ShakeCommand {
             when a 'began' event lies within [run start - 0.5 s, run end + 0.5 s]. Each run matches \
             at most one detection; further detections in its window are duplicates (one shake fired \
             twice); a detection outside every window is a false shake. negative_hours is the time \
-            labelled shake=0; latency is began - run start, in seconds. Files are scored in parallel on all the machine's \
-            processor cores.
+            labelled shake=0; latency is began - run start, in seconds. Files are scored in \
+            parallel on all the machine's processor cores.
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],

@@ -115,8 +115,9 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// during ongoing motion (walking, running, riding), seconds. Default 4 s; 0 disables the rule.
     ///
     /// The detector judges motion in consecutive half-second blocks (so this must be a whole
-    /// number of half-seconds, at most 30 s; `validate()` rejects 1.3): a block is a *pause* when the standard
-    /// deviation of the raw magnitude `|a|` within it is at most `pauseDeviationAcceleration`.
+    /// number of half-seconds, at most 30 s; `validate()` rejects 1.3): a block is a *pause*
+    /// when the standard deviation of the raw magnitude `|a|` within it is at most
+    /// `pauseDeviationAcceleration`.
     /// When none of the blocks completed in the last `ongoingMotionSeconds` is a pause, a shake
     /// may begin only once its half-waves reach `ongoingMotionPeakAcceleration` (see
     /// `ongoingMotionStrongHalfWaves`). A hand that picks up

@@ -43,9 +43,9 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case invalidArgument
     }
 
-    /// A `CSVImportOptions` setting (or writer parameter) that the message names, in the words of this library
-    /// (`rawValue`, a phrase found verbatim in `message`), so a tool can say it in its own terms
-    /// (a command-line flag, say) by replacing that phrase.
+    /// A `CSVImportOptions` setting (or writer parameter) that the message names, in the words
+    /// of this library (`rawValue`, a phrase found verbatim in `message`), so a tool can say it in
+    /// its own terms (a command-line flag, say) by replacing that phrase.
     public enum OptionHint: String, Sendable, Hashable, CaseIterable {
         /// Numbers may use a decimal comma: `decimalSeparator = .comma`.
         case decimalComma = "set decimalSeparator: .comma"
