@@ -65,7 +65,9 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let existing = try folder.write("keep.csv", "the user's file\n")
-        let run = runShake("record", "--uri", "local:", "-o", existing, flag)
+        // A device no machine has, so this fails past the output check, with or without IIO here.
+        let run = runShake("record", "--uri", "local:", "--device", "shakekit-no-such-device",
+                           "--duration", "0.1", "-o", existing, flag)
         // Past the output check, the device is what fails; the file is kept as it was.
         #expect(run.status == 74, "\(run.err)")
         #expect(!run.err.contains("already exists"), "\(run.err)")
