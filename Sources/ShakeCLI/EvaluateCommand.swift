@@ -98,8 +98,8 @@ enum EvaluateCommand: ShakeCommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let chosen = try DetectorOptions.detector(arguments)
+        let options = try ImportOptions.options(arguments)
         let files = try recordingFiles(arguments.positionals)
-        let options = ImportOptions.options(arguments)
         let list = arguments.flag("list")
         let results = try evaluate(files: files, options: options, detector: chosen, explaining: list)
         var total = EvaluationCounts()

@@ -28,7 +28,14 @@ enum ImportOptions {
         anything else unexpected is an error naming the file, line and column.
         """
 
-    static func options(_ arguments: ParsedArguments) -> CSVImportOptions {
+    /// The import options the flags ask for.
+    /// - Throws: `UsageError` for a column given as a number under 1 (positions count from 1).
+    static func options(_ arguments: ParsedArguments) throws(UsageError) -> CSVImportOptions {
+        for name in ["time-column", "x-column", "y-column", "z-column", "label-column"] {
+            if let text = arguments.value(name), let position = Int(text), position < 1 {
+                throw UsageError("'--\(name)' \(text): column positions count from 1 (or give the header name)")
+            }
+        }
         var options = CSVImportOptions.canonical
         // The parser has already checked every value against the lists above.
         if let text = arguments.value("separator"), let separator = CSVImportOptions.Separator(argument: text) {

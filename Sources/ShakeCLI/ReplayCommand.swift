@@ -117,7 +117,7 @@ enum ReplayCommand: ShakeCommand {
             }
             explained = detector.configuration
         }
-        let options = ImportOptions.options(arguments)
+        let options = try ImportOptions.options(arguments)
         var reports: [FileReport] = []
         for path in arguments.positionals {
             let result: RecordingReplay.Result

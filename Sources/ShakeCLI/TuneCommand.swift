@@ -52,6 +52,7 @@ enum TuneCommand: ShakeCommand {
         if let output, let report, output == report {
             throw UsageError("'--output' and '--report' name the same file '\(output)'")
         }
+        let importOptions = try ImportOptions.options(arguments)
         // Refuse before spending minutes on the search.
         for path in [output, report].compactMap({ $0 }) {
             try OutputFile.check(path, force: force)
@@ -59,7 +60,7 @@ enum TuneCommand: ShakeCommand {
         let files = try EvaluateCommand.recordingFiles(arguments.positionals)
         let progress = ProgressDisplay(io: io, label: "tune")
         progress.note("reading \(files.count) recording\(files.count == 1 ? "" : "s")")
-        let recordings = try load(files: files, options: ImportOptions.options(arguments), jobs: options.jobs)
+        let recordings = try load(files: files, options: importOptions, jobs: options.jobs)
 
         let started = Date()
         var tuner = Tuner(recordings: recordings, options: options)

@@ -44,6 +44,9 @@ import Testing
         Case("unknown subcommand", ["shook"], says: "Unknown subcommand 'shook'"),
         Case("help for an unknown subcommand", ["help", "nothing"], says: "Unknown subcommand 'nothing'"),
         Case("--choices without --undo-demo", ["live", "--choices", "undo"], says: "'--choices' needs '--undo-demo'"),
+        Case("column position 0", ["replay", "--time-column", "0", "r.csv"],
+             says: "'--time-column' 0: column positions count from 1 (or give the header name)"),
+        Case("negative column position", ["evaluate", "--label-column", "-2", "r.csv"], says: "'--label-column' -2: column positions count from 1"),
     ]
 
     @Test(arguments: cases)
