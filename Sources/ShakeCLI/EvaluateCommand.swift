@@ -19,7 +19,7 @@ enum EvaluateCommand: ShakeCommand {
             parallel on all the machine's processor cores.
 
             """ + "\n" + ImportOptions.discussion,
-        arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],
+        arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them (- reads standard input).", variadic: true)],
         options: DetectorOptions.specs + [
             DetectorOptions.detectorSpec, DetectorOptions.formatSpec,
             .flag("list", help: "Also list each missed shake (its labelled start and end, and why it was missed) "
@@ -223,6 +223,10 @@ enum EvaluateCommand: ShakeCommand {
         var files: [String] = []
         let manager = FileManager.default
         for path in paths {
+            if path == "-" {  // standard input, read by RecordingReader
+                files.append(path)
+                continue
+            }
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw CommandFailure("\(path): no such file or folder", exitStatus: ExitStatus.noInput)

@@ -26,7 +26,7 @@ enum PlotCommand: ShakeCommand {
             minimum and maximum of each pixel column. The SVG is self-contained (no fonts, no scripts).
 
             """ + "\n" + ImportOptions.discussion,
-        arguments: [ArgumentSpec("file", help: "The CSV recording to draw.")],
+        arguments: [ArgumentSpec("file", help: "The CSV recording to draw (- reads standard input).")],
         options: DetectorOptions.specs + [DetectorOptions.detectorSpec] + [
             .option("from", value: "seconds", help: "Start of the time range drawn, s. (default: the first sample)"),
             .option("to", value: "seconds", help: "End of the time range drawn, s. (default: the last sample)"),

@@ -24,7 +24,7 @@ enum ReplayCommand: ShakeCommand {
             --preset medium' prints them all as JSON, for --config).
 
             """ + "\n" + ImportOptions.discussion,
-        arguments: [ArgumentSpec("file", help: "Recordings to replay.", variadic: true)],
+        arguments: [ArgumentSpec("file", help: "Recordings to replay (- reads standard input).", variadic: true)],
         options: DetectorOptions.specs + [
             DetectorOptions.detectorSpec, DetectorOptions.formatSpec,
             .flag("explain", help: "Also list what the rules measured as each shake began, and the near misses "

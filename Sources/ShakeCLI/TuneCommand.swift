@@ -27,7 +27,7 @@ enum TuneCommand: ShakeCommand {
             each budget of 0, 0.5, 1, 2, 5 and 10 false shakes per hour (in sample).
 
             """ + "\n" + ImportOptions.discussion,
-        arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them.", variadic: true)],
+        arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them (- reads standard input).", variadic: true)],
         options: [
             .option("max-false-per-hour", value: "rate",
                     help: "False shakes per hour of shake=0 time the chosen configuration may fire.",

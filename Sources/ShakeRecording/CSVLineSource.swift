@@ -48,7 +48,10 @@ final class CSVLineSource {
     /// True once the first chunk has been read and a byte-order mark checked and skipped.
     private var started = false
 
-    /// Opens `path` for reading.
+    /// The path that stands for standard input, as command-line tools take it.
+    static let standardInputPath = "-"
+
+    /// Opens `path` for reading; `-` reads standard input (a duplicate of it, closed when done).
     ///
     /// - Throws: `RecordingError` naming the path when it cannot be opened, is a directory, or
     ///   starts with a UTF-16/UTF-32 byte-order mark.
@@ -57,7 +60,7 @@ final class CSVLineSource {
         self.maximumLineBytes = max(64, maximumLineBytes)
         var fd: CInt
         repeat {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
+            fd = path == Self.standardInputPath ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_RDONLY | O_CLOEXEC)
         } while fd < 0 && errno == EINTR
         if fd < 0 {
             throw RecordingError(path: path, kind: .io, message: "cannot open for reading: \(errnoText(errno))")

@@ -12,11 +12,13 @@ func builtShakeExecutable() -> String? {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
-/// Runs `executable` with `arguments`; returns its exit status, stdout and stderr.
-func runProcess(_ executable: String, _ arguments: [String]) throws -> CLIRun {
+/// Runs `executable` with `arguments`, its standard input read from the file `input` (or
+/// inherited); returns its exit status, stdout and stderr.
+func runProcess(_ executable: String, _ arguments: [String], input: String? = nil) throws -> CLIRun {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let input { process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input)) }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

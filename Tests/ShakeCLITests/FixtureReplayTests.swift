@@ -129,4 +129,20 @@ enum CommittedFixture {
         let regenerated = try String(contentsOfFile: output, encoding: .utf8)
         #expect(regenerated.replacingOccurrences(of: output, with: "Fixtures/" + fixture) == committed)
     }
+
+    /// `-` reads standard input: a recording piped in gives what the file gives, for replay and
+    /// evaluate (run as a process, whose standard input the test can set).
+    @Test(arguments: [(["replay", "--format", "json"], "\"began\""), (["evaluate", "--format", "json"], "\"detected\"")])
+    func standardInputReadsLikeTheFile(command: [String], shows: String) throws {
+        let shake = try #require(builtShakeExecutable(), "the shake executable is built with the tests")
+        let fixture = CommittedFixture.path("mixed_100hz.csv")
+        let fromFile = try runProcess(shake, command + [fixture])
+        let fromInput = try runProcess(shake, command + ["-"], input: fixture)
+        #expect(fromFile.status == 0 && fromInput.status == 0, "\(fromInput.err)")
+        #expect(fromInput.out.contains(shows), "\(fromInput.out)")
+        // The same output, but for the file's name.
+        let named = fromFile.out.replacingOccurrences(of: fixture.replacingOccurrences(of: "/", with: "\\/"), with: "-")
+            .replacingOccurrences(of: fixture, with: "-")
+        #expect(fromInput.out == named)
+    }
 }
