@@ -5,8 +5,13 @@ import ShakeRecording
 /// tool uses for the library's hints (its flags rather than the library's parameters).
 enum OutputFile {
     /// Throws (exit 73) unless `path` can be created: its folder exists and is a folder, `path`
-    /// is not a directory, and it does not exist unless `force`.
-    static func check(_ path: String, force: Bool) throws(CommandFailure) {
+    /// is not a directory, and it does not exist unless `force`. `-` is a usage error (exit 64):
+    /// outputs are files, written whole or not at all, never standard output.
+    static func check(_ path: String, force: Bool) throws {
+        if path == "-" {
+            throw UsageError("'-' as the output: give a file name (the output is written to a file, "
+                + "not to standard output)")
+        }
         func failure(_ message: String) -> CommandFailure {
             CommandFailure("\(path): \(message)", exitStatus: ExitStatus.cannotCreate)
         }
