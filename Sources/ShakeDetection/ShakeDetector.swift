@@ -174,6 +174,11 @@ public struct ShakeDetector: Sendable {
     private let strongNeeded: Int  // ongoingMotionStrongHalfWaves
 
     /// A detector in its initial state.
+    ///
+    /// The configuration is not checked (the presets are valid, and a detector is often made
+    /// where nothing may throw); with one that `validate()` rejects, the events mean nothing. For
+    /// values from outside the program (a settings screen, a file) use `init(validating:)`, or
+    /// load them with ShakeRecording's `ConfigurationFile.load(path:)`, which validates.
     public init(configuration: ShakeConfiguration = .default) {
         self.configuration = configuration
         onsetSquared = configuration.onsetAcceleration * configuration.onsetAcceleration
@@ -184,6 +189,13 @@ public struct ShakeDetector: Sendable {
         pauseVariance = configuration.pauseDeviationAcceleration * configuration.pauseDeviationAcceleration
         ongoingPeakSquared = configuration.ongoingMotionPeakAcceleration * configuration.ongoingMotionPeakAcceleration
         strongNeeded = configuration.ongoingMotionStrongHalfWaves
+    }
+
+    /// A detector in its initial state, after `configuration.validate()`.
+    /// - Throws: `ShakeConfigurationError` naming the first value the detector cannot work with.
+    public init(validating configuration: ShakeConfiguration) throws(ShakeConfigurationError) {
+        try configuration.validate()
+        self.init(configuration: configuration)
     }
 
     /// True between `began` and the matching `ended` or `cancelled`.

@@ -127,6 +127,28 @@ import ShakeDetection
         }
     }
 
+    /// `ShakeDetector(validating:)` refuses what `validate()` refuses, naming the field, and
+    /// makes a working detector from a valid configuration.
+    @Test(arguments: badCases)
+    func validatingDetectorRefusesABadConfiguration(_ bad: BadCase) {
+        var configuration = ShakeConfiguration.medium
+        bad.change(&configuration)
+        do throws(ShakeConfigurationError) {
+            _ = try ShakeDetector(validating: configuration)
+            Issue.record("ShakeDetector(validating:) accepted a bad \(bad.field)")
+        } catch {
+            #expect(error.field == bad.field)
+        }
+    }
+
+    @Test(arguments: ShakeConfiguration.presetNames)
+    func validatingDetectorTakesEveryPreset(name: String) throws {
+        let preset = try #require(ShakeConfiguration.preset(named: name))
+        var detector = try ShakeDetector(validating: preset)
+        #expect(detector.configuration == preset)
+        #expect(detector.process(Sample(time: 0, x: 0, y: 0, z: standardGravity)) == nil)
+    }
+
     @Test func saturationMayBeDisabledWithInfinity() throws {
         var configuration = ShakeConfiguration.medium
         configuration.saturationAcceleration = .infinity
