@@ -113,16 +113,35 @@ import Testing
         #expect(text.contains("\"ongoingMotionPeakAcceleration\" : 1000000"), "\(text)")
         let loaded = try ConfigurationFile.decode(data, path: "inf.json")
         #expect(loaded.saturationAcceleration == 1e6 && loaded.ongoingMotionPeakAcceleration == 1e6)
-        // A hard shake on a clipping ±2 g axis during a walk-like start: the same events either way.
-        let samples = (0..<600).map { index -> Sample in
-            let time = Double(index) / 100
-            let stroke = time > 2 && time < 3.5 ? 40 * sin(2 * Double.pi * 4 * time) : 0
-            return Sample(time: time, x: max(-19.6, min(19.6, stroke)), y: 0, z: standardGravity)
+        // Each key on a motion where its value matters; the file's 1e6 must act as infinity,
+        // and the medium value (the control) must not.
+        func began(_ samples: [Sample], _ change: (inout ShakeConfiguration) -> Void) -> [Double] {
+            var configuration = loaded
+            change(&configuration)
+            var detector = ShakeDetector(configuration: configuration)
+            return samples.compactMap { detector.process($0) }.filter { $0.phase == .began }.map(\.time)
         }
-        var withInfinity = ShakeDetector(configuration: configuration)
-        var withLoaded = ShakeDetector(configuration: loaded)
-        let events = samples.compactMap { withInfinity.process($0) }
-        #expect(events.contains { $0.phase == .began })
-        #expect(events == samples.compactMap { withLoaded.process($0) })
+        // A lopsided shake along gravity on a sensor that clips at 19.05 m/s²: raw x swings from
+        // -2 to 22 m/s² and is cut at 19.05, so the strokes along gravity stay under the onset
+        // (about 9.6 m/s² of linear acceleration, against 11 the other way); only a saturation
+        // level the clipped axis reaches lets them open half-waves.
+        let clipped = (0..<600).map { index -> Sample in
+            let time = Double(index) / 100
+            let stroke = time > 2 && time < 4 ? 12 * sin(2 * Double.pi * 4 * time) : 0
+            return Sample(time: time, x: min(19.05, standardGravity + stroke), y: 0, z: 0)
+        }
+        #expect(began(clipped) { $0.saturationAcceleration = .infinity } == [])
+        #expect(began(clipped) { _ in } == [])
+        #expect(began(clipped) { $0.saturationAcceleration = ShakeConfiguration.medium.saturationAcceleration }.count == 1)
+        // A walk with no pause (a 2 Hz bounce of 3 m/s²), then a 3 g shake 6 s into it: only a
+        // finite ongoing-motion peak lets a shake begin during the walk.
+        let walkThenShake = (0..<900).map { index -> Sample in
+            let time = Double(index) / 100
+            let shake = time > 6 && time < 7.5 ? 30 * sin(2 * Double.pi * 4 * time) : 0
+            return Sample(time: time, x: shake, y: 0, z: standardGravity + 3 * sin(2 * Double.pi * 2 * time))
+        }
+        #expect(began(walkThenShake) { $0.ongoingMotionPeakAcceleration = .infinity } == [])
+        #expect(began(walkThenShake) { _ in } == [])
+        #expect(began(walkThenShake) { $0.ongoingMotionPeakAcceleration = ShakeConfiguration.medium.ongoingMotionPeakAcceleration }.count == 1)
     }
 }
