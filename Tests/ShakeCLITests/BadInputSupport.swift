@@ -34,6 +34,10 @@ func runProcess(_ executable: String, _ arguments: [String], input: String? = ni
 /// Whether this process runs as root (file permissions do not stop root from reading).
 let runningAsRoot = getuid() == 0
 
+/// True when `SHAKEKIT_SKIP_ROOT=1`: tests that need root are skipped (reported as skipped)
+/// instead of failing when the tests do not run as root.
+let skipRootTestsRequested = ProcessInfo.processInfo.environment["SHAKEKIT_SKIP_ROOT"] == "1"
+
 /// The names in `folder`, sorted.
 func listing(_ folder: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
