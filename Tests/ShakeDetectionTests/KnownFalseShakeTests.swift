@@ -39,6 +39,13 @@ import ShakeDetection
             step += 0.5
         }
         let result = events(m.samples(duration: 20, rate: rate, jitter: 0.05))
+        // The known issue is firing, in whole shakes: each began followed by its ended, or by a
+        // cancel once the ringing has gone on longer than a shake may (today began, cancelled).
+        let phases = result.map(\.phase)
+        let wholeShakes = phases.count % 2 == 0 && phases.enumerated().allSatisfy { index, phase in
+            index % 2 == 0 ? phase == .began : phase == .ended || result[index].cancellationReason == .tooLong
+        }
+        #expect(wholeShakes, "at \(rate) Hz: \(phases)")
         withKnownIssue("a regular four-spike heel ring passes every began rule") {
             #expect(result.isEmpty, "at \(rate) Hz: \(result.map(\.phase))")
         }
@@ -56,6 +63,8 @@ import ShakeDetection
             m.pulses.append((1 + width * Double(k), width, amplitude, direction))
         }
         let result = events(m.samples(duration: 3, rate: rate, jitter: 0.05))
+        // The known issue is one false shake; one gesture never fires twice or cancels.
+        #expect(result.isEmpty || result.map(\.phase) == [.began, .ended], "at \(rate) Hz, \(amplitudeG) g: \(result.map(\.phase))")
         withKnownIssue("four strong half-waves of a one-off gesture look like a short shake") {
             #expect(result.isEmpty, "at \(rate) Hz, \(amplitudeG) g: \(result.map(\.phase))")
         }

@@ -46,6 +46,9 @@ import ShakeDetection
 
         for turnSeconds in [0.1, 0.3] {
             let result = events(Self.turnThenShake(rate: rate, turnSeconds: turnSeconds, shakeSeconds: 0.7))
+            // The known issue is a miss, nothing else: no event at all, or the shake found once.
+            #expect(result.isEmpty || result.map(\.phase) == [.began, .ended],
+                    "at \(rate) Hz after a \(turnSeconds) s turn, neither missed nor found once: \(result.map(\.phase))")
             withKnownIssue("the gravity estimate lags a quick turn; a four-half-wave shake just after it loses one") {
                 #expect(result.map(\.phase) == [.began, .ended],
                         "at \(rate) Hz after a \(turnSeconds) s turn: \(result.map(\.phase))")
