@@ -11,7 +11,7 @@ import ShakeUndo
         document.setText("Ada Lovelace")
         #expect(stack.undoMenuItemTitle == "Undo")  // unnamed step
 
-        document.setText("", name: "delete name")
+        try document.setText("", name: "delete name")
         #expect(stack.undoMenuItemTitle == "Undo Delete Name")
         stack.undo()
         #expect(document.text == "Ada Lovelace")
@@ -145,7 +145,7 @@ import ShakeUndo
     @Test func tooLongNameIsRefusedAndTheOldNameKept() throws {
         let stack = UndoStack()
         let document = TextDocument("", stack: stack)
-        document.setText("x", name: "address change")
+        try document.setText("x", name: "address change")
         #expect(throws: ActionNameError.self) {
             try stack.setActionName("change the shipping address of the customer")
         }
@@ -183,13 +183,13 @@ import ShakeUndo
         #expect(stack.titles.title(.cancel, nil) == "Abbrechen")
     }
 
-    @Test func contextsKeepTheirOwnHistory() {
+    @Test func contextsKeepTheirOwnHistory() throws {
         let contexts = UndoContextRegistry(defaultLevelsOfUndo: 10)
         let letter = TextDocument("", stack: contexts.activate("letter"))
-        letter.setText("Dear Ada", name: "type text")
+        try letter.setText("Dear Ada", name: "type text")
         let invoice = TextDocument("", stack: contexts.activate("invoice"))
         #expect(contexts.activeStack?.canUndo == false)
-        invoice.setText("42 EUR", name: "change amount")
+        try invoice.setText("42 EUR", name: "change amount")
         #expect(contexts.activate("letter") === letter.stack)
         #expect(contexts.activeStack?.undoMenuItemTitle == "Undo Type Text")
         #expect(contexts.activeStack?.levelsOfUndo == 10)
