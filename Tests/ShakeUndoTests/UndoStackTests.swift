@@ -172,7 +172,8 @@ import ShakeUndo
             case .cancel: "Abbrechen"
             }
         }
-        let stack = UndoStack(titles: german)
+        let contexts = UndoContextRegistry(defaultTitles: german)
+        let stack = contexts.activate("brief")
         let document = TextDocument("", stack: stack)
         document.setText("x")
         #expect(stack.undoMenuItemTitle == "Widerrufen")
@@ -180,7 +181,16 @@ import ShakeUndo
         #expect(stack.undoMenuItemTitle == "Name Löschen widerrufen")
         stack.undo()
         #expect(stack.redoMenuItemTitle == "Name Löschen wiederholen")
-        #expect(stack.titles.title(.cancel, nil) == "Abbrechen")
+
+        // The Cancel title is seen on the prompt a shake brings up, with the others.
+        var shown: [UndoPrompt] = []
+        let shakeToUndo = ShakeToUndo(contexts: contexts, presenter: ClosurePromptPresenter { prompt in
+            shown.append(prompt)
+            return .cancel
+        })
+        shakeToUndo.handleShake(shakeEvent(.ended, at: 1))
+        #expect(shown.map(\.description) == ["Name Löschen wiederholen | Abbrechen"])
+        #expect(shown.first?.cancelTitle == "Abbrechen")
     }
 
     @Test func contextsKeepTheirOwnHistory() throws {
