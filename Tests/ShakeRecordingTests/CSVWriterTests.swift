@@ -76,19 +76,65 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
         let dir = CSVTestDirectory()
         let path = dir.file("fmt.csv")
         let samples = csvTestSamples(count: 2000, seed: 7).map(\.sample)
-            + [Sample(time: 1e9 + 0.123456, x: -0.000001, y: 0, z: -0.0), Sample(time: 1e9 + 1, x: 0.000005, y: 1999.999995, z: -12.345675)]
+            + [Sample(time: 1e9 + 0.123456, x: -0.000001, y: 0, z: -0.0), Sample(time: 1e9 + 1, x: 0.000005, y: 1999.999995, z: -12.345675),
+               // 0.015625 = 1/64 is exactly 1562.5 hundred-thousandths: a true tie.
+               Sample(time: 1e9 + 2, x: 0.015625, y: -0.015625, z: 0.5)]
         try RecordingWriter.write(samples: samples, to: path)
         let lines = dir.text("fmt.csv")!.split(separator: "\n").dropFirst()
         #expect(lines.count == samples.count)
         for (line, s) in zip(lines, samples) {
             let expected = String(format: "%.6f,%.5f,%.5f,%.5f", s.time, s.x, s.y, s.z)
-            // Exact ties may round either way; everything else must match printf digit for digit.
-            if line != expected {
-                let fields = line.split(separator: ",").map { Double($0)! }
-                let wanted = expected.split(separator: ",").map { Double($0)! }
-                for (f, w) in zip(fields, wanted) { #expect(abs(f - w) <= 1.000001e-5 * max(1, abs(w) * 1e-9)) }
+            if line == expected { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let wanted = expected.split(separator: ",").map(String.init)
+            guard fields.count == wanted.count else {
+                Issue.record("wrote \(line), printf gives \(expected)")
+                continue
+            }
+            for (index, (value, decimals)) in zip([s.time, s.x, s.y, s.z], [6, 5, 5, 5]).enumerated()
+            where fields[index] != wanted[index] {
+                switch Self.halfway(value, decimals: decimals) {
+                case .exact(let away) where fields[index] == away:
+                    // Exactly halfway between two spellings: printf rounds to even, the writer
+                    // away from zero; both are right. Only that other spelling is let through,
+                    // so a truncated or otherwise misrounded field still fails.
+                    continue
+                case .roundedOnto(let away) where fields[index] == away:
+                    withKnownIssue("""
+                        The writer scales by 10^decimals before rounding, and the product of a value \
+                        just short of a half rounds onto the half, which is then rounded away from zero
+                        """) {
+                        #expect(fields[index] == wanted[index], "wrote \(line), printf gives \(expected)")
+                    }
+                default:
+                    #expect(fields[index] == wanted[index], "wrote \(line), printf gives \(expected)")
+                }
             }
         }
+    }
+
+    /// How `value` · 10^`decimals` sits on a half (the middle between two spellings).
+    enum Halfway {
+        /// Exactly on it; the spelling farther from zero.
+        case exact(String)
+        /// Just nearer zero than it, but the Double product rounds onto it; the spelling farther
+        /// from zero (wrong: printf, like the exact value, rounds towards zero).
+        case roundedOnto(String)
+    }
+
+    /// See `Halfway`; nil when the product is not a half, or rounds onto one from beyond it.
+    ///
+    /// The exact product is p + e, with p the Double product and e its error (by fused
+    /// multiply-add). Below 2^52 every half is a Double, so the exact product is one only when
+    /// p is and e = 0; when p is a half and e points towards zero, the exact product is short of it.
+    static func halfway(_ value: Double, decimals: Int) -> Halfway? {
+        let scale = pow(10, Double(decimals))
+        let product = value * scale
+        let error = (-product).addingProduct(value, scale)
+        guard product.magnitude < 0x1p52, product.magnitude - product.magnitude.rounded(.down) == 0.5 else { return nil }
+        let away = String(format: "%.\(decimals)f", product.rounded(.toNearestOrAwayFromZero) / scale)
+        if error == 0 { return .exact(away) }
+        return error.sign == product.sign ? nil : .roundedOnto(away)
     }
 
     @Test func canonicalCorpusFileIsRewrittenByteForByte() throws {

@@ -131,7 +131,19 @@ final class SVGElements: NSObject, XMLParserDelegate {
         let view = RecordingPlot.detectorView(plain.samples, configuration: .medium)
         #expect(view.events == events)
         #expect(view.linear.count == plain.samples.count)
-        #expect(view.ongoingMotion == RecordingPlot.ongoingMotion(plain.samples, configuration: .medium))
+        // The planted motion holds still for 2 s around every 1.5 s oscillation, so every 4 s
+        // (`ongoingMotionSeconds`) hold a still half-second: no ongoing motion.
+        #expect(view.ongoingMotion.isEmpty, "\(view.ongoingMotion)")
+        // Judged over 1 s instead, each of the five oscillations (starting at 2, 5.5, 9, 12.5 and
+        // 16 s) is ongoing motion from within it until the first still half-second after it.
+        var brief = ShakeConfiguration.medium
+        brief.ongoingMotionSeconds = 1
+        let spans = RecordingPlot.detectorView(plain.samples, configuration: brief).ongoingMotion
+        #expect(spans.count == 5, "\(spans)")
+        for (span, start) in zip(spans, stride(from: 2.0, through: 16, by: 3.5)) {
+            #expect(span.lowerBound > start && span.lowerBound < start + 1.5 && span.upperBound > start + 1.5
+                    && span.upperBound <= start + 2.5, "\(span) for the oscillation at \(start) s")
+        }
         let linked = view.halfWaves.filter { if case .linked = $0.link { true } else { false } }
         #expect(linked.count >= 3 * 3, "three shakes of four or more half-waves: \(linked.count) linked")
         // Each peak is interpolated between samples: at or a little above the largest |l| near it.
@@ -145,7 +157,13 @@ final class SVGElements: NSObject, XMLParserDelegate {
         var plot = plain
         plot.linear = view.linear
         plot.halfWaves = view.halfWaves
+        plot.ongoingMotion = view.ongoingMotion
         let svg = try #require(SVGElements.parse(plot.svg()))
+        #expect(svg.withClass("ongoing-motion").isEmpty && !svg.texts.contains("ongoing motion"), "no grey band")
+        var banded = plot
+        banded.ongoingMotion = spans
+        let bands = try #require(SVGElements.parse(banded.svg()))
+        #expect(bands.withClass("ongoing-motion").count == spans.count && bands.texts.contains("ongoing motion"))
         #expect(svg.withClass("half-wave-linked", element: "circle").count == linked.count)
         #expect(svg.withClass("half-wave-unlinked", element: "circle").count == view.halfWaves.count - linked.count)
         #expect(svg.texts.contains { $0.hasPrefix("linear acceleration as the detector sees it") })

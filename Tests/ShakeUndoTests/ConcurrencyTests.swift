@@ -32,8 +32,13 @@ final class ItemList {
         private let document: ItemList
         var items: [Int] { document.items }
         private(set) var clock = 0.0
-        private(set) var edits = 0, undone = 0, redone = 0, cancelled = 0, refused = 0
+        private(set) var undone = 0, redone = 0, cancelled = 0, refused = 0
         private(set) var answered = 0
+        /// Items taken off by undo, most recent last; what a redo must bring back. A new edit
+        /// clears it, as it clears the stack's redo side.
+        private var undoneItems: [Int] = []
+        /// Answers whose effect on the document was not what their outcome says (one line each).
+        private(set) var misapplied: [String] = []
 
         init() throws {
             stack = contexts.activate("doc")
@@ -56,7 +61,7 @@ final class ItemList {
         func edit(_ item: Int) throws {
             document.set(document.items + [item])
             try stack.setActionName("add item")
-            edits += 1
+            undoneItems.removeAll()
         }
 
         /// A whole shake: began, then ended 0.6 s later.
@@ -72,14 +77,32 @@ final class ItemList {
             clock += 0.1
             guard let choices = shakeToUndo.pendingPrompt?.choices else { return }
             let choice = choices[Int(pick % UInt64(choices.count))]
+            let before = document.items
             guard let outcome = shakeToUndo.answer(choice, at: clock) else { return }
+            let after = document.items
             promptFlags.state.withLock { $0.showing = false }
             answered += 1
+            // What the document must look like after each outcome (nil: the outcome was impossible).
+            var expected: [Int]?
             switch outcome {
-            case .undone: undone += 1
-            case .redone: redone += 1
-            case .cancelled: cancelled += 1
-            case .unavailable, .contextChanged: refused += 1
+            case .undone:
+                undone += 1
+                if let last = before.last {
+                    undoneItems.append(last)
+                    expected = Array(before.dropLast())
+                }
+            case .redone:
+                redone += 1
+                expected = undoneItems.popLast().map { before + [$0] }
+            case .cancelled:
+                cancelled += 1
+                expected = before
+            case .unavailable, .contextChanged:
+                refused += 1
+                expected = before
+            }
+            if after != expected {
+                misapplied.append("\(choice) → \(outcome): \(before.suffix(3)) became \(after.suffix(3)), wanted \(expected.map { "\($0.suffix(3))" } ?? "no such outcome")")
             }
         }
 
@@ -100,16 +123,17 @@ final class ItemList {
     @Test(arguments: [UInt64](1...4))
     func editsShakesAndAnswersFromManyTasksLoseNothing(seed: UInt64) async throws {
         let session = try EditorSession()
-        let edits = try await withThrowingTaskGroup(of: Int.self) { group in
+        // Every task returns the items it added, in the order it added them.
+        let added = try await withThrowingTaskGroup(of: [Int].self) { group in
             for task in 0..<64 {
                 group.addTask {
                     var random = SplitMix64(seed: seed &* 1000 &+ UInt64(task))
-                    var edits = 0
+                    var added: [Int] = []
                     for step in 0..<60 {
                         switch random.next() % 8 {
                         case 0, 1, 2:
                             try await session.edit(task * 1000 + step)
-                            edits += 1
+                            added.append(task * 1000 + step)
                         case 3, 4:
                             await session.shake()
                         case 5, 6:
@@ -118,26 +142,33 @@ final class ItemList {
                             await Task.yield()
                         }
                     }
-                    return edits
+                    return added
                 }
             }
-            return try await group.reduce(0, +)
+            return try await group.reduce(into: [[Int]]()) { $0.append($1) }
         }
+        let edits = added.reduce(0) { $0 + $1.count }
         let report = await session.report
         let items = await session.items
         let stackDepth = await session.undoDepth
-        let (done, undone, redone, answered, refused) = await (
-            session.edits, session.undone, session.redone, session.answered, session.refused)
-        #expect(done == edits)
+        let (undone, redone, answered, misapplied) = await (
+            session.undone, session.redone, session.answered, session.misapplied)
         #expect(!report.stacked, "a prompt appeared over another")
         #expect(report.presented == answered + (report.pending ? 1 : 0), "every prompt but the one showing was answered once")
         #expect(report.presented > 0 && undone > 0, "the schedule exercised prompts and undo")
-        // A choice offered can become impossible before it is answered (redo, after a new edit
-        // cleared the redo side); it is then refused, never applied to something else.
-        #expect(refused <= answered)
-        // No lost or doubled undo: the document holds exactly the edits not undone (or redone).
-        #expect(items.count == done - undone + redone, "\(done) edits, \(undone) undone, \(redone) redone")
+        // Each answer did to the document what its outcome says: undo took off the last item,
+        // redo put back the last one undone, and a cancel or a refused choice (one that became
+        // impossible before it was answered, as redo after a new edit) left it unchanged.
+        #expect(misapplied.isEmpty, "\(misapplied.count) answers misapplied, first: \(misapplied.prefix(3))")
+        // No lost or doubled undo: the document holds exactly the edits not undone (or redone),
+        // each one added by some task, once, and each task's items in the order it added them.
+        #expect(items.count == edits - undone + redone, "\(edits) edits, \(undone) undone, \(redone) redone")
         #expect(Set(items).count == items.count, "no item twice")
+        #expect(Set(items).isSubset(of: added.joined()), "every item left was added by a task")
+        for taskItems in added {
+            let kept = items.filter(Set(taskItems).contains)
+            #expect(kept == taskItems.filter(Set(kept).contains), "a task's items keep their order")
+        }
         #expect(stackDepth == items.count, "one undo step per item left")
     }
 

@@ -108,12 +108,12 @@ import ShakeUndo
 
     @Test func shakeOffersUndoAndRedoAndAppliesTheChoice() throws {
         let host = try Host()
-        host.letter.setText("Dear Ada,", name: "type text")
-        host.letter.setText("Dear ,", name: "delete name")
+        try host.letter.setText("Dear Ada,", name: "type text")
+        try host.letter.setText("Dear ,", name: "delete name")
         host.letter.stack.undo()
         host.letter.stack.redo()
         host.letter.stack.undo()  // letter reads "Dear Ada,"; redo offers the deletion again
-        host.letter.setText("Dear Ada, London", name: "address change")
+        try host.letter.setText("Dear Ada, London", name: "address change")
         host.letter.stack.undo()
         #expect(host.letter.text == "Dear Ada,")
 
@@ -154,7 +154,7 @@ import ShakeUndo
 
     @Test func shakeActsOnTheActiveContextOnly() throws {
         let host = try Host()
-        host.invoice.setText("42 EUR", name: "change amount")
+        try host.invoice.setText("42 EUR", name: "change amount")
         host.shake(endingAt: 5)
         #expect(host.prompts.isEmpty)  // the letter is active and has nothing
         host.contexts.activate("invoice")
@@ -166,7 +166,7 @@ import ShakeUndo
     @Test func noSecondPromptWhileOneIsShowing() throws {
         let host = try Host()
         host.answer = nil  // the prompt stays up until the host answers
-        host.letter.setText("Dear Ada,", name: "type text")
+        try host.letter.setText("Dear Ada,", name: "type text")
         host.shake(endingAt: 5)
         host.shake(endingAt: 7)
         host.shake(endingAt: 9)
@@ -186,7 +186,7 @@ import ShakeUndo
 
     @Test func settingOffIgnoresShakes() throws {
         let host = try Host()
-        host.letter.setText("Dear Ada,", name: "type text")
+        try host.letter.setText("Dear Ada,", name: "type text")
         host.shakeToUndo.isEnabled = false
         host.shake(endingAt: 5)
         #expect(host.prompts.isEmpty)
@@ -201,7 +201,7 @@ import ShakeUndo
 
     @Test func cancelledShakeDoesNothingVisible() throws {
         let host = try Host()
-        host.letter.setText("Dear Ada,", name: "type text")
+        try host.letter.setText("Dear Ada,", name: "type text")
         host.dispatcher.dispatch(shakeEvent(.began, at: 1))
         host.dispatcher.dispatch(shakeEvent(.cancelled, at: 2))
         #expect(host.prompts.isEmpty)
@@ -213,8 +213,8 @@ import ShakeUndo
     @Test func choiceAfterTheContextChangedIsNotApplied() throws {
         let host = try Host()
         host.answer = nil
-        host.letter.setText("Dear Ada,", name: "type text")
-        host.invoice.setText("42 EUR", name: "change amount")
+        try host.letter.setText("Dear Ada,", name: "type text")
+        try host.invoice.setText("42 EUR", name: "change amount")
         host.shake(endingAt: 5)
         host.contexts.activate("invoice")
         #expect(host.shakeToUndo.answer(.undo, at: 6) == .contextChanged)
@@ -228,7 +228,7 @@ import ShakeUndo
     @Test func choiceNoLongerPossibleIsReportedAsAnError() throws {
         let host = try Host()
         host.answer = nil
-        host.letter.setText("Dear Ada,", name: "type text")
+        try host.letter.setText("Dear Ada,", name: "type text")
         host.shake(endingAt: 5)
         host.letter.stack.removeAllActions()
         #expect(host.shakeToUndo.answer(.undo, at: 6) == .unavailable(.undo))
@@ -240,7 +240,7 @@ import ShakeUndo
 
     @Test func feedbackIsPreparedWhenTheShakeBeginsAndGivenWhenItEnds() throws {
         let host = try Host()
-        host.letter.setText("Dear Ada,", name: "type text")
+        try host.letter.setText("Dear Ada,", name: "type text")
         var outcomes: [UndoPromptOutcome] = []
         let log = host.log
         host.shakeToUndo.onOutcome = { _, _, outcome in

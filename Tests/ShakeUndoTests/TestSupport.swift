@@ -54,10 +54,17 @@ final class TextDocument {
         self.stack = stack
     }
 
-    func setText(_ new: String, name: String? = nil) {
+    /// An edit with no action name (also how undo and redo put the text back).
+    func setText(_ new: String) {
         let old = text
         text = new
         stack.registerUndo { [unowned self] _ in self.setText(old) }
-        if let name { try? stack.setActionName(name) }
+    }
+
+    /// An edit named `name`; throws what `UndoStack.setActionName(_:)` throws (the edit is
+    /// made and registered either way, as an app's would be).
+    func setText(_ new: String, name: String) throws {
+        setText(new)
+        try stack.setActionName(name)
     }
 }

@@ -11,7 +11,7 @@ import ShakeUndo
         document.setText("Ada Lovelace")
         #expect(stack.undoMenuItemTitle == "Undo")  // unnamed step
 
-        document.setText("", name: "delete name")
+        try document.setText("", name: "delete name")
         #expect(stack.undoMenuItemTitle == "Undo Delete Name")
         stack.undo()
         #expect(document.text == "Ada Lovelace")
@@ -145,7 +145,7 @@ import ShakeUndo
     @Test func tooLongNameIsRefusedAndTheOldNameKept() throws {
         let stack = UndoStack()
         let document = TextDocument("", stack: stack)
-        document.setText("x", name: "address change")
+        try document.setText("x", name: "address change")
         #expect(throws: ActionNameError.self) {
             try stack.setActionName("change the shipping address of the customer")
         }
@@ -172,7 +172,8 @@ import ShakeUndo
             case .cancel: "Abbrechen"
             }
         }
-        let stack = UndoStack(titles: german)
+        let contexts = UndoContextRegistry(defaultTitles: german)
+        let stack = contexts.activate("brief")
         let document = TextDocument("", stack: stack)
         document.setText("x")
         #expect(stack.undoMenuItemTitle == "Widerrufen")
@@ -180,16 +181,25 @@ import ShakeUndo
         #expect(stack.undoMenuItemTitle == "Name Löschen widerrufen")
         stack.undo()
         #expect(stack.redoMenuItemTitle == "Name Löschen wiederholen")
-        #expect(stack.titles.title(.cancel, nil) == "Abbrechen")
+
+        // The Cancel title is seen on the prompt a shake brings up, with the others.
+        var shown: [UndoPrompt] = []
+        let shakeToUndo = ShakeToUndo(contexts: contexts, presenter: ClosurePromptPresenter { prompt in
+            shown.append(prompt)
+            return .cancel
+        })
+        shakeToUndo.handleShake(shakeEvent(.ended, at: 1))
+        #expect(shown.map(\.description) == ["Name Löschen wiederholen | Abbrechen"])
+        #expect(shown.first?.cancelTitle == "Abbrechen")
     }
 
-    @Test func contextsKeepTheirOwnHistory() {
+    @Test func contextsKeepTheirOwnHistory() throws {
         let contexts = UndoContextRegistry(defaultLevelsOfUndo: 10)
         let letter = TextDocument("", stack: contexts.activate("letter"))
-        letter.setText("Dear Ada", name: "type text")
+        try letter.setText("Dear Ada", name: "type text")
         let invoice = TextDocument("", stack: contexts.activate("invoice"))
         #expect(contexts.activeStack?.canUndo == false)
-        invoice.setText("42 EUR", name: "change amount")
+        try invoice.setText("42 EUR", name: "change amount")
         #expect(contexts.activate("letter") === letter.stack)
         #expect(contexts.activeStack?.undoMenuItemTitle == "Undo Type Text")
         #expect(contexts.activeStack?.levelsOfUndo == 10)
