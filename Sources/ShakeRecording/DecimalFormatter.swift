@@ -1,7 +1,10 @@
 /// Fast fixed-point formatting of `Double`s into bytes, like C's `%.Nf`.
 ///
-/// The value is scaled by 10^decimals and rounded to the nearest integer (ties away from zero),
-/// then its digits are written with the decimal point inserted. The sign is written whenever the
+/// The value is scaled by 10^decimals and rounded to the nearest integer, then its digits are
+/// written with the decimal point inserted. The rounding is that of the exact binary value, as
+/// glibc's `printf` does: a value just short of a half whose Double product lands on the half
+/// rounds down, and only an exact half rounds to even (1999.999995 is 1999.99999 at 5 decimals,
+/// 0.015625 is 0.01562). The sign is written whenever the
 /// value's sign bit is set, as `printf` does (`-0.00000` for -0.000001 at 5 decimals).
 /// Values whose scaled magnitude reaches 2^53 fall back to the standard library's description.
 enum DecimalFormatter {
@@ -14,7 +17,11 @@ enum DecimalFormatter {
     /// - Returns: the position after the last byte written.
     @inline(always)
     static func write(_ value: Double, decimals: Int, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        let scaled = (value.magnitude * DecimalParser.powerOfTen(decimals)).rounded(.toNearestOrAwayFromZero)
+        let magnitude = value.magnitude
+        let scale = DecimalParser.powerOfTen(decimals)
+        let product = magnitude * scale
+        var scaled = product.rounded(.toNearestOrAwayFromZero)
+        if scaled - product == 0.5 { scaled = roundedFromHalf(magnitude, scale: scale, product: product) }
         guard scaled < 9_007_199_254_740_992 else { return writeDescription(value, to: out) }
         var p = out
         if value.sign == .minus {
@@ -46,6 +53,17 @@ enum DecimalFormatter {
             n /= 10
         }
         return end
+    }
+
+    /// The nearest integer to the exact `magnitude` · `scale` when the Double `product` is a half:
+    /// the product's rounding error (exact, by fused multiply-add) says on which side of the half
+    /// the exact value lies; on it, the even neighbour.
+    @inline(never)
+    private static func roundedFromHalf(_ magnitude: Double, scale: Double, product: Double) -> Double {
+        let error = (-product).addingProduct(magnitude, scale)
+        if error < 0 { return product.rounded(.down) }
+        if error > 0 { return product.rounded(.up) }
+        return product.rounded(.toNearestOrEven)
     }
 
     @inline(never)

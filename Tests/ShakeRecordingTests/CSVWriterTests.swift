@@ -72,69 +72,27 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
         #expect(!dir.exists("rec.csv.partial"))
     }
 
+    /// Digit for digit what printf writes, which rounds the exact binary value: 1999.999995 is
+    /// just short of a half at 5 decimals (1999.99999), though its Double product by 10^5 is the
+    /// half itself; 0.015625 = 1/64 is exactly a half (1562.5 hundred-thousandths), which
+    /// rounds to even (0.01562).
     @Test func numbersAreFormattedLikePrintf() throws {
         let dir = CSVTestDirectory()
         let path = dir.file("fmt.csv")
         let samples = csvTestSamples(count: 2000, seed: 7).map(\.sample)
             + [Sample(time: 1e9 + 0.123456, x: -0.000001, y: 0, z: -0.0), Sample(time: 1e9 + 1, x: 0.000005, y: 1999.999995, z: -12.345675),
-               // 0.015625 = 1/64 is exactly 1562.5 hundred-thousandths: a true tie.
-               Sample(time: 1e9 + 2, x: 0.015625, y: -0.015625, z: 0.5)]
+               Sample(time: 1e9 + 2, x: 0.015625, y: -0.015625, z: 0.5), Sample(time: 1e9 + 3, x: 0.046875, y: 2.5e-6, z: -7.5e-6)]
         try RecordingWriter.write(samples: samples, to: path)
         let lines = dir.text("fmt.csv")!.split(separator: "\n").dropFirst()
         #expect(lines.count == samples.count)
         for (line, s) in zip(lines, samples) {
             let expected = String(format: "%.6f,%.5f,%.5f,%.5f", s.time, s.x, s.y, s.z)
-            if line == expected { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            let wanted = expected.split(separator: ",").map(String.init)
-            guard fields.count == wanted.count else {
-                Issue.record("wrote \(line), printf gives \(expected)")
-                continue
-            }
-            for (index, (value, decimals)) in zip([s.time, s.x, s.y, s.z], [6, 5, 5, 5]).enumerated()
-            where fields[index] != wanted[index] {
-                switch Self.halfway(value, decimals: decimals) {
-                case .exact(let away) where fields[index] == away:
-                    // Exactly halfway between two spellings: printf rounds to even, the writer
-                    // away from zero; both are right. Only that other spelling is let through,
-                    // so a truncated or otherwise misrounded field still fails.
-                    continue
-                case .roundedOnto(let away) where fields[index] == away:
-                    withKnownIssue("""
-                        The writer scales by 10^decimals before rounding, and the product of a value \
-                        just short of a half rounds onto the half, which is then rounded away from zero
-                        """) {
-                        #expect(fields[index] == wanted[index], "wrote \(line), printf gives \(expected)")
-                    }
-                default:
-                    #expect(fields[index] == wanted[index], "wrote \(line), printf gives \(expected)")
-                }
-            }
+            #expect(line == expected, "wrote \(line), printf gives \(expected)")
         }
-    }
-
-    /// How `value` · 10^`decimals` sits on a half (the middle between two spellings).
-    enum Halfway {
-        /// Exactly on it; the spelling farther from zero.
-        case exact(String)
-        /// Just nearer zero than it, but the Double product rounds onto it; the spelling farther
-        /// from zero (wrong: printf, like the exact value, rounds towards zero).
-        case roundedOnto(String)
-    }
-
-    /// See `Halfway`; nil when the product is not a half, or rounds onto one from beyond it.
-    ///
-    /// The exact product is p + e, with p the Double product and e its error (by fused
-    /// multiply-add). Below 2^52 every half is a Double, so the exact product is one only when
-    /// p is and e = 0; when p is a half and e points towards zero, the exact product is short of it.
-    static func halfway(_ value: Double, decimals: Int) -> Halfway? {
-        let scale = pow(10, Double(decimals))
-        let product = value * scale
-        let error = (-product).addingProduct(value, scale)
-        guard product.magnitude < 0x1p52, product.magnitude - product.magnitude.rounded(.down) == 0.5 else { return nil }
-        let away = String(format: "%.\(decimals)f", product.rounded(.toNearestOrAwayFromZero) / scale)
-        if error == 0 { return .exact(away) }
-        return error.sign == product.sign ? nil : .roundedOnto(away)
+        #expect(lines.last == "1000000003.000000,0.04688,0.00000,-0.00001")
+        #expect(lines.dropLast().last == "1000000002.000000,0.01562,-0.01562,0.50000")
+        // 0.000005 is stored a little above itself (5.0000000000000004e-06): up, to 0.00001.
+        #expect(lines.dropLast(2).last == "1000000001.000000,0.00001,1999.99999,-12.34567")
     }
 
     @Test func canonicalCorpusFileIsRewrittenByteForByte() throws {
