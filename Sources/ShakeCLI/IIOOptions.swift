@@ -49,7 +49,7 @@ enum IIOOptions {
 
 /// An ``IIOError`` as a CLI failure: exit status 74 (`EX_IOERR`), 77 (`EX_NOPERM`) for access.
 func deviceFailure(_ error: IIOError) -> CommandFailure {
-    CommandFailure("\(error)", exitStatus: error.kind == .permissionDenied ? 77 : ExitStatus.ioError)
+    CommandFailure("\(error)", exitStatus: error.kind == .permissionDenied ? ExitStatus.noPermission : ExitStatus.ioError)
 }
 
 /// Formats `value` in hertz without needless decimals: `51`, `12.5`.

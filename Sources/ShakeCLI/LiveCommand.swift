@@ -15,9 +15,9 @@ enum LiveCommand: ShakeCommand {
             largest |l| since the last update against the onset, shaking or not, shakes so far, and \
             during ongoing motion such as walking the peak a shake then needs). With --explain, \
             each near miss too, as it closes: a chain of linked half-waves that did not become a \
-            shake, and why (see 'shake help replay'). Runs until \
-            --duration, Ctrl-C or SIGTERM (exit 0), or until the device vanishes or stalls (exit 74; \
-            with --reconnect it waits for the device to come back, cancelling a shake in progress).
+            shake, and why (see 'shake help replay'). Runs until --duration, Ctrl-C, SIGTERM or \
+            SIGHUP (exit 0), or until the device vanishes or stalls (exit 74; with --reconnect it \
+            waits for the device to come back, cancelling a shake in progress).
             """,
         options: IIOOptions.all + [
             IIOOptions.duration, IIOOptions.reconnect,
@@ -89,9 +89,11 @@ enum LiveCommand: ShakeCommand {
         if let lastTime = session.lastTime { demo?.finish(at: lastTime, shakes: session.shakes) }
         if io.errIsTerminal { io.err("\r\u{1B}[K") }
         let stats = reader.statistics
-        if stats.samplesDelivered > 0 || failure == nil {
-            io.err("\(session.shakes) shake\(session.shakes == 1 ? "" : "s") in \(stats.samplesDelivered) samples "
-                + "(\(fixed(stats.lastSampleTime ?? 0, 1)) s); dropped \(stats.droppedSamples)\n")
+        // The samples the detector saw: those that arrived after --duration was reached are not.
+        if session.samples > 0 || failure == nil {
+            io.err("\(session.shakes) shake\(session.shakes == 1 ? "" : "s") in \(session.samples) samples "
+                + "(\(fixed(session.lastTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
+                + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\n")
         }
         if let failure { throw deviceFailure(failure) }
         return ExitStatus.success
@@ -103,6 +105,8 @@ enum LiveCommand: ShakeCommand {
         let json: Bool
         let io: CommandIO
         var shakes = 0
+        /// Samples fed to the detector.
+        var samples = 0
         var lastStatus = 0.0
         var lastTime: Double?
         /// The largest |l| since the status line was last drawn, m/s² (on a terminal only).
@@ -121,6 +125,7 @@ enum LiveCommand: ShakeCommand {
         @discardableResult
         mutating func process(_ sample: Sample) -> ShakeEvent? {
             lastTime = sample.time
+            samples += 1
             let event: ShakeEvent?
             if chains != nil {
                 var explanation = ShakeExplanation()

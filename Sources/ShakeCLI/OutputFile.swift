@@ -5,9 +5,15 @@ import ShakeRecording
 /// tool uses for the library's hints (its flags rather than the library's parameters).
 enum OutputFile {
     /// Throws (exit 73) unless `path` can be created: its folder exists and is a folder, `path`
-    /// is not a directory, and it does not exist unless `force`. `-` is a usage error (exit 64):
-    /// outputs are files, written whole or not at all, never standard output.
-    static func check(_ path: String, force: Bool) throws {
+    /// is not a directory, and it does not exist unless `force`; with `partial` (a recording,
+    /// written to `<path>.partial` first), that file must not exist either. `-` is a usage error
+    /// (exit 64): outputs are files, written whole or not at all, never standard output.
+    static func check(_ path: String, force: Bool, partial: Bool = false) throws {
+        if partial, FileManager.default.fileExists(atPath: path + ".partial") {
+            throw CommandFailure(
+                "\(path).partial: already exists: another recording to '\(path)' is in progress, or an earlier "
+                    + "one stopped; move it away or delete it", exitStatus: ExitStatus.cannotCreate)
+        }
         if path == "-" {
             throw UsageError("'-' as the output: give a file name (the output is written to a file, "
                 + "not to standard output)")

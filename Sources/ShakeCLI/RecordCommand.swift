@@ -11,10 +11,10 @@ enum RecordCommand: ShakeCommand {
         discussion: """
             Writes the canonical recording (time_s,x,y,z: seconds from the first sample, m/s² with \
             gravity, in the device's axes) with '# device:' and '# rate_hz:' lines. Stops after \
-            --duration, on Ctrl-C or SIGTERM, or when the device vanishes; every sample received \
-            until then is kept and the file is valid. Rows go to FILE.partial (valid after every \
-            flush) and the file appears under its name when recording ends; an existing file is \
-            left alone unless --force is given.
+            --duration, on Ctrl-C, SIGTERM or SIGHUP, or when the device vanishes; every sample \
+            received until then is kept and the file is valid. Rows go to FILE.partial (valid after \
+            every flush) and the file appears under its name when recording ends; an existing file \
+            is left alone unless --force is given, and a run that recorded no sample writes nothing.
             """,
         options: IIOOptions.all + [
             IIOOptions.duration,
@@ -29,7 +29,7 @@ enum RecordCommand: ShakeCommand {
         let duration = try arguments.double("duration", range: 0.000_001...1e9)
         let force = arguments.flag("force") || arguments.flag("overwrite")
         // Before connecting: a device may take seconds to open, and the user is still at the keyboard.
-        try OutputFile.check(output, force: force)
+        try OutputFile.check(output, force: force, partial: true)
         let reconnect = arguments.flag("reconnect")
         let reader = ReconnectingAccelerometerReader(
             uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
@@ -97,7 +97,19 @@ enum RecordCommand: ShakeCommand {
             if let readError { throw deviceFailure(readError) }
             return ExitStatus.success
         }
+        if writer.samplesWritten == 0 {
+            // Nothing recorded (the device failed or stalled before its first sample, or the
+            // user stopped first): a file of no samples must not take the name, least of all
+            // over a recording that --force would have replaced.
+            writer.discard()
+            let kept = FileManager.default.fileExists(atPath: output) ? " (the file already there is kept)" : ""
+            io.err("Recorded no samples from \(deviceName); \(output) was not written\(kept)\n")
+            if let writeError { throw CommandFailure(outputErrorText(writeError), exitStatus: ExitStatus.cannotCreate) }
+            if let readError { throw deviceFailure(readError) }
+            return ExitStatus.success
+        }
         var kept = writer.samplesWritten
+        var keptSeconds: Double?
         if writeError == nil {
             do {
                 try writer.finish()
@@ -108,11 +120,16 @@ enum RecordCommand: ShakeCommand {
         if writeError != nil {
             // Disk full or similar: the writer cut its partial file back to whole lines; give it
             // the name asked for (unless a file appeared there meanwhile) and say how much it holds.
-            kept = keepPartialRecording(writer, at: output)
+            (kept, keptSeconds) = keepPartialRecording(writer, at: output)
         }
-        io.err(progress(reader, samples: kept, device: deviceName, rate: rateHertz) + " -> \(output)\n")
+        io.err(progress(reader, samples: kept, seconds: keptSeconds, device: deviceName, rate: rateHertz)
+            + " -> \(output)\n")
         if let writeError {
-            throw CommandFailure(outputErrorText(writeError) + "; \(output) keeps the \(kept) samples written before",
+            // The writer's words are about its partial file ("kept in this file"); say where the
+            // samples are now: under the name asked for, unless a file appeared there meanwhile.
+            let cause = writeError.message.components(separatedBy: ";").first ?? writeError.message
+            let place = FileManager.default.fileExists(atPath: writer.partialPath) ? writer.partialPath : output
+            throw CommandFailure("\(writeError.path): \(cause); \(place) keeps the \(kept) samples written before",
                                  exitStatus: ExitStatus.cannotCreate)
         }
         if let readError { throw deviceFailure(readError) }
@@ -123,21 +140,25 @@ enum RecordCommand: ShakeCommand {
         OutputFile.text(error)
     }
 
-    /// Moves `<output>.partial` to `output` (never over an existing file) and counts its rows.
-    static func keepPartialRecording(_ writer: RecordingWriter, at output: String) -> Int {
+    /// Moves `<output>.partial` to `output` (never over an existing file); its rows and the
+    /// time of the last one, s.
+    static func keepPartialRecording(_ writer: RecordingWriter, at output: String) -> (rows: Int, seconds: Double?) {
         var path = writer.partialPath
         if !FileManager.default.fileExists(atPath: output), link(writer.partialPath, output) == 0 {
             unlink(writer.partialPath)
             path = output
         }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return 0 }
-        let lines = text.split(separator: "\n")
-        return max(0, lines.filter { !$0.hasPrefix("#") }.count - 1)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return (0, nil) }
+        let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.dropFirst()
+        return (rows.count, rows.last.flatMap { Double($0.prefix { $0 != "," }) })
     }
 
-    static func progress(_ reader: ReconnectingAccelerometerReader, samples: Int, device: String, rate: Double) -> String {
+    /// `seconds`: the time of the last sample kept, when not the last one read.
+    static func progress(
+        _ reader: ReconnectingAccelerometerReader, samples: Int, seconds: Double? = nil, device: String, rate: Double
+    ) -> String {
         let stats = reader.statistics
-        return "Recorded \(samples) samples (\(fixed(stats.lastSampleTime ?? 0, 1)) s) from "
+        return "Recorded \(samples) samples (\(fixed(seconds ?? stats.lastSampleTime ?? 0, 1)) s) from "
             + "\(device) at \(hertzText(rate)) Hz; dropped \(stats.droppedSamples)"
             + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")"
     }

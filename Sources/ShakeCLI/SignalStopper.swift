@@ -3,7 +3,8 @@ import Foundation
 import ShakeIIO
 import Synchronization
 
-/// Stops a reader on SIGINT or SIGTERM while installed; restores default handling at `remove()`.
+/// Stops a reader on SIGINT, SIGTERM or SIGHUP (the terminal or SSH session closing) while
+/// installed, so the recording is finished as on Ctrl-C; restores default handling at `remove()`.
 final class SignalStopper {
     private final class Received: Sendable {
         let signal = Mutex<Int32?>(nil)
@@ -23,7 +24,7 @@ final class SignalStopper {
     init(stop: @escaping @Sendable () -> Void) {
         let queue = DispatchQueue(label: "shake.signals")
         var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
+        for number in Self.signals {
             Glibc.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [received] in
@@ -41,7 +42,9 @@ final class SignalStopper {
 
     func remove() {
         for source in sources { source.cancel() }
-        Glibc.signal(SIGINT, SIG_DFL)
-        Glibc.signal(SIGTERM, SIG_DFL)
+        for number in Self.signals { Glibc.signal(number, SIG_DFL) }
     }
+
+    /// The signals that stop the reader.
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
 }

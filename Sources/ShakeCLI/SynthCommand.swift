@@ -82,7 +82,7 @@ enum SynthCommand: ShakeCommand {
             seed = 1
         }
         let duration = try arguments.double("duration", range: 0.01...86_400)
-        try OutputFile.check(output, force: force)
+        try OutputFile.check(output, force: force, partial: true)
         let script = scenario.script(seconds: duration)
 
         let recording: SynthesizedRecording

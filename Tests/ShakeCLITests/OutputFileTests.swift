@@ -80,4 +80,20 @@ import Testing
         #expect(help.contains("unless --force is given"))
         #expect(!help.contains("overwrite"))
     }
+
+    /// A recording's `.partial` left by another run is found before any work: before `record`
+    /// connects to a device (here there is none), before `synth` synthesizes.
+    @Test(arguments: [["record", "--uri", "local:", "--device", "shakekit-no-such-device", "-o", "OUT"],
+                      ["synth", "shakes", "-o", "OUT"]])
+    func aLeftoverPartialIsFoundFirst(arguments: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let output = folder.file("rec.csv")
+        let partial = try folder.write("rec.csv.partial", "time_s,x,y,z\n0,0,0,9.8\n")
+        let run = runShake(arguments.map { $0 == "OUT" ? output : $0 })
+        #expect(run.status == 73, "\(run.err)")
+        #expect(run.err.hasPrefix("Error: \(partial): already exists: another recording to '\(output)' is in progress"), "\(run.err)")
+        #expect(try String(contentsOfFile: partial, encoding: .utf8) == "time_s,x,y,z\n0,0,0,9.8\n")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
 }

@@ -203,6 +203,12 @@ final class IIOEmulatorTests {
         let recording = try Fixture.readRecording(output())
         #expect(recording.rows.count > 200, "\(recording.rows.count) samples fit in 12 KiB")
         #expect(result.stderr.contains("rec.csv keeps the \(recording.rows.count) samples written before"))
+        // The summary says what the file holds, and no message sends the user to a .partial
+        // file that was renamed.
+        let last = try #require(recording.rows.last).time
+        #expect(result.stderr.contains("Recorded \(recording.rows.count) samples (\(String(format: "%.1f", last)) s)"),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains("kept in this file"), "\(result.stderr)")
         expectSamples(recording.rows, match: fixture.rows.prefix(recording.rows.count))
     }
 
@@ -261,7 +267,39 @@ final class IIOEmulatorTests {
         expectSamples(recording.rows, match: fixture.rows.prefix(120))
     }
 
-    @Test(arguments: ["INT", "TERM"], uris)
+    /// A device that gives nothing before `--timeout`: nothing is written, and a recording
+    /// already under the name stays, even with --force (it used to be replaced by an empty file).
+    @Test(arguments: [true, false])
+    func aRunThatRecordsNothingWritesNothing(force: Bool) throws {
+        let shake = try Emulator.shake
+        let existing = output("keep.csv")
+        if force { try "time_s,x,y,z\n0,0,0,9.8\n".write(toFile: existing, atomically: true, encoding: .utf8) }
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--start-delay", "5"],
+            command: [shake, "record", "--timeout", "0.5", "-o", existing] + (force ? ["--force"] : []))
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("Recorded no samples from shakekit-accel; \(existing) was not written"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: existing + ".partial"))
+        if force {
+            #expect(try String(contentsOfFile: existing, encoding: .utf8) == "time_s,x,y,z\n0,0,0,9.8\n")
+            #expect(result.stderr.contains("(the file already there is kept)"))
+        } else {
+            #expect(!FileManager.default.fileExists(atPath: existing))
+        }
+    }
+
+    /// `live` counts the samples its detector saw: those before --duration, not those the
+    /// reader had already delivered past it.
+    @Test func liveCountsTheSamplesBeforeItsDuration() throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast"], command: [shake, "live", "--duration", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // 50 Hz from time 0: the samples at 0, 0.02, ..., 0.98 s.
+        #expect(result.stderr.contains(" in 50 samples (1.0 s); dropped 0 in 0 gaps"), "\(result.stderr)")
+    }
+
+    @Test(arguments: ["INT", "TERM", "HUP"], uris)
     func signalStopsRecordingWithAValidFile(signal: String, uri: String) throws {
         let shake = try Emulator.shake
         let script = "\"$0\" record --uri \"$2\" -o \"$1\" & pid=$!; sleep 1.5; kill -\(signal) $pid; wait $pid"

@@ -35,6 +35,8 @@ public enum ExitStatus {
     public static let cannotCreate: Int32 = 73
     /// A device or connection failed (`EX_IOERR`).
     public static let ioError: Int32 = 74
+    /// No permission to read the device (`EX_NOPERM`).
+    public static let noPermission: Int32 = 77
 }
 
 /// A subcommand of `shake`.
