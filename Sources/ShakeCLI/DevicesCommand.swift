@@ -22,7 +22,7 @@ enum DevicesCommand: ShakeCommand {
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let uri = arguments.value("uri") ?? IIOContext.defaultURI
+        let uri = try IIOOptions.uri(arguments)
         let report: Report
         do {
             let context = try IIOContext(uri: uri)

@@ -27,6 +27,21 @@ enum IIOOptions {
 
     static let all: [OptionSpec] = [uri, device, rate, mode, timeout, mountMatrix]
 
+    /// The schemes libiio 0.24 knows.
+    static let schemes = ["local:", "ip:", "usb:", "xml:", "serial:"]
+
+    /// The `--uri` value (default `local:`).
+    /// - Throws: `UsageError` for a URI without one of libiio's schemes (a bare host name, say:
+    ///   libiio would answer only "Function not implemented").
+    static func uri(_ arguments: ParsedArguments) throws(UsageError) -> String {
+        let uri = arguments.value("uri") ?? IIOContext.defaultURI
+        guard schemes.contains(where: { uri.hasPrefix($0) }) else {
+            let host = uri.hasSuffix(":") ? "" : " (for a remote iiod: ip:\(uri))"
+            throw UsageError("'--uri \(uri)': a libiio URI starts with \(schemes.joined(separator: ", "))\(host)")
+        }
+        return uri
+    }
+
     static func readOptions(_ arguments: ParsedArguments) throws -> AccelerometerReadOptions {
         var options = AccelerometerReadOptions()
         options.rateHertz = try arguments.double("rate", range: 0.001...1_000_000)
@@ -48,8 +63,13 @@ enum IIOOptions {
 }
 
 /// An ``IIOError`` as a CLI failure: exit status 74 (`EX_IOERR`), 77 (`EX_NOPERM`) for access.
+/// A device that vanished or stalled ends a run only without --reconnect: say that it exists.
 func deviceFailure(_ error: IIOError) -> CommandFailure {
-    CommandFailure("\(error)", exitStatus: error.kind == .permissionDenied ? ExitStatus.noPermission : ExitStatus.ioError)
+    var text = "\(error)"
+    if error.kind == .deviceGone || error.kind == .timedOut {
+        text += " (--reconnect waits for the device to come back)"
+    }
+    return CommandFailure(text, exitStatus: error.kind == .permissionDenied ? ExitStatus.noPermission : ExitStatus.ioError)
 }
 
 /// Formats `value` in hertz without needless decimals: `51`, `12.5`.

@@ -41,7 +41,7 @@ enum LiveCommand: ShakeCommand {
         // callback API (an async sequence costs about three times the CPU per sample). Without
         // --reconnect the first loss of the device ends the run (exit 74).
         let reader = ReconnectingAccelerometerReader(
-            uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
+            uri: try IIOOptions.uri(arguments), device: arguments.value("device"),
             options: try IIOOptions.readOptions(arguments), reconnects: arguments.flag("reconnect"))
         var demo: UndoDemoSession?
         if arguments.flag("undo-demo") {

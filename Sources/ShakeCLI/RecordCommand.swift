@@ -32,7 +32,7 @@ enum RecordCommand: ShakeCommand {
         try OutputFile.check(output, force: force, partial: true)
         let reconnect = arguments.flag("reconnect")
         let reader = ReconnectingAccelerometerReader(
-            uri: arguments.value("uri") ?? IIOContext.defaultURI, device: arguments.value("device"),
+            uri: try IIOOptions.uri(arguments), device: arguments.value("device"),
             options: try IIOOptions.readOptions(arguments), reconnects: reconnect)
         var writer: RecordingWriter?
         var rateHertz = 0.0

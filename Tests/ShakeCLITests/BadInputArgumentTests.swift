@@ -46,6 +46,8 @@ import Testing
         Case("--choices without --undo-demo", ["live", "--choices", "undo"], says: "'--choices' needs '--undo-demo'"),
         Case("standard output as a recording", ["synth", "shakes", "-o", "-"], says: "'-' as the output: give a file name"),
         Case("standard output as a plot", ["plot", "r.csv", "-o", "-"], says: "'-' as the output: give a file name"),
+        Case("URI without a scheme", ["devices", "--uri", "192.168.2.1"],
+             says: "'--uri 192.168.2.1': a libiio URI starts with local:, ip:, usb:, xml:, serial: (for a remote iiod: ip:192.168.2.1)"),
         Case("column position 0", ["replay", "--time-column", "0", "r.csv"],
              says: "'--time-column' 0: column positions count from 1 (or give the header name)"),
         Case("negative column position", ["evaluate", "--label-column", "-2", "r.csv"], says: "'--label-column' -2: column positions count from 1"),

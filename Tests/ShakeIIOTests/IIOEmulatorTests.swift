@@ -263,6 +263,7 @@ final class IIOEmulatorTests {
         #expect(Date().timeIntervalSince(started) < 30)
         #expect(result.status == 74)
         #expect(result.stderr.contains("no samples for 0.5 s"), "\(result.stderr)")
+        #expect(result.stderr.contains("(--reconnect waits for the device to come back)"), "\(result.stderr)")
         let recording = try Fixture.readRecording(output())
         expectSamples(recording.rows, match: fixture.rows.prefix(120))
     }
