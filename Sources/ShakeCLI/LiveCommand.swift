@@ -17,7 +17,8 @@ enum LiveCommand: ShakeCommand {
             each near miss too, as it closes: a chain of linked half-waves that did not become a \
             shake, and why (see 'shake help replay'). Runs until --duration, Ctrl-C, SIGTERM or \
             SIGHUP (exit 0), or until the device vanishes or stalls (exit 74; with --reconnect it \
-            waits for the device to come back, cancelling a shake in progress).
+            waits for the device to come back, cancelling a shake in progress). However the \
+            stream ends, a shake in progress is cancelled (interrupted).
             """,
         options: IIOOptions.all + [
             IIOOptions.duration, IIOOptions.reconnect,
@@ -85,6 +86,9 @@ enum LiveCommand: ShakeCommand {
         } catch let error as IIOError {
             failure = error
         }
+        // However the stream ended (--duration, a signal, the device lost), a shake in progress
+        // is cancelled as interrupted, so a reader of the events never sees a began without an end.
+        if let event = session.interrupted() { demo?.handle(event) }
         session.finish()
         if let lastTime = session.lastTime { demo?.finish(at: lastTime, shakes: session.shakes) }
         if io.errIsTerminal { io.err("\r\u{1B}[K") }

@@ -300,6 +300,21 @@ final class IIOEmulatorTests {
         #expect(result.stderr.contains(" in 50 samples (1.0 s); dropped 0 in 0 gaps"), "\(result.stderr)")
     }
 
+    /// A stream that ends in the middle of a shake (here at --duration) cancels it as
+    /// interrupted: a reader of the events never sees a began without an end.
+    @Test func liveEndingMidShakeCancelsIt() throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast"],
+            command: [shake, "live", "--duration", "4", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["phase"] != nil }
+        #expect(events.map { $0["phase"] as? String } == ["began", "cancelled"], "\(result.stdout)")
+        #expect(events.last?["reason"] as? String == "interrupted", "\(result.stdout)")
+    }
+
     @Test(arguments: ["INT", "TERM", "HUP"], uris)
     func signalStopsRecordingWithAValidFile(signal: String, uri: String) throws {
         let shake = try Emulator.shake
