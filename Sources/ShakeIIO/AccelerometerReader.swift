@@ -69,7 +69,9 @@ public final class AccelerometerReader: @unchecked Sendable {
         let context = try IIOContext(uri: uri, timeout: max(0.001, options.readTimeout))
         let (device, axes) = try context.accelerometer(named: deviceName)
         let attributes = DeviceAttributes(device: device, axes: axes)
-        var description = try AccelerometerDescription(device: device, axes: axes)
+        // With a mount matrix given, the device's own is not needed: a malformed one must not stop reading.
+        var description = try AccelerometerDescription(device: device, axes: axes,
+                                                       deviceMatrixRequired: options.mountMatrix == nil)
 
         let mode: AccelerometerReadOptions.Mode
         switch options.mode {
