@@ -100,9 +100,10 @@ public final class AccelerometerReader: @unchecked Sendable {
                 description.samplingFrequencyHertz = try attributes.samplingFrequency() ?? chosen
             }
         }
-        let rate = mode == .polled
-            ? (options.rateHertz ?? description.samplingFrequencyHertz ?? 100)
-            : (description.samplingFrequencyHertz ?? options.rateHertz ?? 100)
+        // The rate the device accepted (read back), in both modes: polling faster than the
+        // device samples repeats values, and the recording would claim a rate it does not have.
+        // The requested rate only when the device has no sampling_frequency to set.
+        let rate = description.samplingFrequencyHertz ?? options.rateHertz ?? 100
 
         if let triggerName = options.trigger {
             guard let trigger = LibIIO.devices(context.pointer).first(where: {

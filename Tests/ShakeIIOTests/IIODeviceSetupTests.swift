@@ -125,5 +125,34 @@ import Testing
             expectSamples(recording.rows, match: rotated(fixture.rows.prefix { $0.time < 2 }))
         }
 
+        // Defect: polling used the requested rate instead of the one the device accepted.
+        @Test func pollingUsesTheRateTheDeviceAccepted() throws {
+            let result = try run(["--no-buffer"],
+                                 "$SHAKE record --rate 37 --duration 2 -o $DIR/rec.csv && "
+                                    + "cat \(Self.sysfs)/sampling_frequency > $DIR/rate")
+            #expect(result.status == 0, "\(result.stderr)")
+            // 37 Hz is not available; the nearest is 25 (12.5 25 50 100 200 400).
+            // (libiio writes the value with its terminating NUL, which the emulated sysfs keeps.)
+            let written = try String(contentsOfFile: path("rate"), encoding: .utf8)
+            #expect(written.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(["\0"])) == "25", "\(Array(written.utf8))")
+            let recording = try Fixture.readRecording(path("rec.csv"))
+            #expect(recording.metadata["rate_hz"] == "25")
+            #expect(result.stderr.contains(" at 25 Hz"), "\(result.stderr)")
+            // 2 s at 25 Hz: every poll tick is a sample or counted as dropped.
+            let ticks = recording.rows.count + (try dropped(result.stderr))
+            #expect((48...52).contains(ticks), "\(recording.rows.count) samples, \(result.stderr)")
+        }
+
+        @Test func pollingADeviceWithoutSamplingFrequencyUsesTheRequestedRate() throws {
+            let result = try run(["--no-buffer"],
+                                 "rm \(Self.sysfs)/sampling_frequency \(Self.sysfs)/sampling_frequency_available && "
+                                    + "$SHAKE record --rate 37 --duration 2 -o $DIR/rec.csv")
+            #expect(result.status == 0, "\(result.stderr)")
+            let recording = try Fixture.readRecording(path("rec.csv"))
+            #expect(recording.metadata["rate_hz"] == "37")
+            let ticks = recording.rows.count + (try dropped(result.stderr))
+            #expect((72...76).contains(ticks), "\(recording.rows.count) samples, \(result.stderr)")
+        }
+
     }
 }
