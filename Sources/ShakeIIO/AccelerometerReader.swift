@@ -193,7 +193,15 @@ public final class AccelerometerReader: @unchecked Sendable {
 
     private var previousTime: Double?
     private var firstTimestampNanoseconds: Int64?
-    private let startMonotonic = AccelerometerReader.monotonicSeconds()
+    private var firstMonotonic: Double?
+
+    /// Seconds from the first sample, for samples timed by the monotonic clock (polled mode, or
+    /// a buffer without timestamp channel): the first sample is at exactly 0, as with timestamps.
+    private func secondsSinceFirstSample(monotonic: Double) -> Double {
+        let origin = firstMonotonic ?? monotonic
+        firstMonotonic = origin
+        return monotonic - origin
+    }
 
     /// Applies offset, scale and mount matrix; checks time order and counts gaps; delivers.
     private func deliver(time: Double, raw: (Int64, Int64, Int64), _ onSample: (Sample) throws -> Void) rethrows {
@@ -242,7 +250,7 @@ public final class AccelerometerReader: @unchecked Sendable {
             let z = try readRaw(axes.z)
             let now = Self.monotonicSeconds()
             state.withLock { $0.statistics.reads += 1 }
-            try deliver(time: now - startMonotonic, raw: (x, y, z), onSample)
+            try deliver(time: secondsSinceFirstSample(monotonic: now), raw: (x, y, z), onSample)
             if isStopped { return }
             due += period
             if now - due > period {
@@ -355,7 +363,7 @@ public final class AccelerometerReader: @unchecked Sendable {
                 firstTimestampNanoseconds = origin
                 time = Double(nanoseconds &- origin) / 1e9
             } else {
-                time = received - startMonotonic - Double(count - 1 - index) / rateHertz
+                time = secondsSinceFirstSample(monotonic: received - Double(count - 1 - index) / rateHertz)
             }
             try deliver(time: time, raw: raw, onSample)
         }

@@ -154,5 +154,17 @@ import Testing
             #expect((72...76).contains(ticks), "\(recording.rows.count) samples, \(result.stderr)")
         }
 
+        // Defect: polled times started at the delay before the first poll, not at 0.
+        @Test(arguments: uris)
+        func polledTimesStartAtZero(uri: String) throws {
+            let result = try run(["--iiod", "--no-buffer"], "$SHAKE record --uri \(uri) --duration 1 -o $DIR/rec.csv")
+            #expect(result.status == 0, "\(result.stderr)")
+            let rows = try Fixture.readRecording(path("rec.csv")).rows
+            #expect(rows.first?.time == 0, "first times \(rows.prefix(3).map(\.time))")
+            #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.time < $1.time })
+            // 1 s at 50 Hz: the last sample is about 0.98 s after the first.
+            #expect(rows.last.map { $0.time > 0.9 && $0.time < 1.0 } == true, "last time \(rows.last?.time ?? -1)")
+        }
+
     }
 }
