@@ -6,6 +6,56 @@ import Testing
 /// (and when the device's own does not matter), which rate polling uses, where times start,
 /// and what the user is told when the context cannot be opened.
 @Suite struct IIODeviceSetupTests {
+    // MARK: Opening a context: what the error says
+
+    /// libiio answers a URI without a scheme it knows with ENOSYS ("Function not implemented").
+    @Test(arguments: [("192.168.2.1", "ip:192.168.2.1"), ("localhost", "ip:localhost"),
+                      ("local", "local:"), ("usb", "usb:")])
+    func uriWithoutSchemeSaysItNeedsOne(uri: String, meant: String) {
+        do {
+            _ = try IIOContext(uri: uri)
+            Issue.record("a context was created from '\(uri)'")
+        } catch {
+            #expect(error.code == .notImplemented)
+            #expect(error.description.hasPrefix(
+                "iio_create_context_from_uri(uri \"\(uri)\"): Function not implemented (ENOSYS): "
+                    + "the URI needs a scheme: local: (this machine's devices), ip:HOST"), "\(error)")
+            #expect(error.description.hasSuffix("did you mean \(meant)?"), "\(error)")
+        }
+    }
+
+    @Test func unknownSchemeIsNamed() {
+        do {
+            _ = try IIOContext(uri: "bogus:thing")
+            Issue.record("a context was created from 'bogus:thing'")
+        } catch {
+            #expect(error.description.contains("no backend for the scheme 'bogus:'"), "\(error)")
+            #expect(error.description.contains("the URI needs one of: local: (this machine's devices), ip:HOST (iiod on HOST)"))
+        }
+    }
+
+    @Test func refusedConnectionSaysIiodIsNotRunningAtThatHost() {
+        let error = IIOError(code: .connectionRefused, function: "iio_create_context_from_uri", uri: "ip:192.168.2.1",
+                             detail: IIOError.contextDetail(uri: "ip:192.168.2.1", code: .connectionRefused,
+                                                            sysfsPresent: true))
+        #expect(error.description == "iio_create_context_from_uri(uri \"ip:192.168.2.1\"): Connection refused "
+            + "(ECONNREFUSED): iiod is not running at 192.168.2.1, or not reachable there: nothing accepted the "
+            + "connection on TCP port 30431 (iiod's port); start iiod on that machine, or check the address")
+    }
+
+    @Test(arguments: [IIOErrno.timedOut, .hostUnreachable, IIOErrno(rawValue: ENETUNREACH)])
+    func unreachableHostSaysSo(code: IIOErrno) {
+        let detail = IIOError.contextDetail(uri: "ip:10.1.2.3", code: code, sysfsPresent: true)
+        #expect(detail?.hasPrefix("iiod at 10.1.2.3 is not reachable (TCP port 30431)") == true, "\(detail ?? "nil")")
+        // Not a network URI: nothing about iiod.
+        #expect(IIOError.contextDetail(uri: "local:", code: code, sysfsPresent: true) == nil)
+    }
+
+    @Test func unknownHostNameIsNamed() {
+        let detail = IIOError.contextDetail(uri: "ip:sensor.example", code: .noSuchDeviceOrAddress, sysfsPresent: true)
+        #expect(detail == "no host \"sensor.example\" was found: is the name right, and is it on this network?")
+    }
+
     // MARK: Against the emulator
 
     @Suite(.serialized, .enabled(if: !Emulator.skipRequested, "SHAKEKIT_SKIP_IIO=1 is set"))
@@ -166,5 +216,13 @@ import Testing
             #expect(rows.last.map { $0.time > 0.9 && $0.time < 1.0 } == true, "last time \(rows.last?.time ?? -1)")
         }
 
+        // Defect: a refused connection said only "Connection refused".
+        @Test func connectingWhereNoIiodRunsSaysSo() throws {
+            // The emulator's network namespace has only loopback, and nothing listens without --iiod.
+            let result = try run([], "$SHAKE devices --uri ip:127.0.0.1")
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("Connection refused (ECONNREFUSED): iiod is not running at 127.0.0.1, "
+                + "or not reachable there: nothing accepted the connection on TCP port 30431"), "\(result.stderr)")
+        }
     }
 }
