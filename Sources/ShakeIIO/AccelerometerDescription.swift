@@ -51,7 +51,10 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
         self.mountMatrix = mountMatrix
     }
 
-    init(device: OpaquePointer, axes: AccelerometerChannels) throws(IIOError) {
+    /// Reads what libiio lists for `device`. `deviceMatrixRequired`: false when the caller
+    /// overrides the mount matrix, so that the device's matrix is read for information only and
+    /// one that cannot be read or parsed is left out (nil) instead of failing.
+    init(device: OpaquePointer, axes: AccelerometerChannels, deviceMatrixRequired: Bool = true) throws(IIOError) {
         let attributes = DeviceAttributes(device: device, axes: axes)
         id = LibIIO.id(ofDevice: device)
         name = LibIIO.name(ofDevice: device)
@@ -66,7 +69,7 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
         currentTrigger = try LibIIO.trigger(of: device, deviceLabel: attributes.label).map {
             LibIIO.name(ofDevice: $0) ?? LibIIO.id(ofDevice: $0)
         }
-        mountMatrix = try attributes.mountMatrix()
+        mountMatrix = deviceMatrixRequired ? try attributes.mountMatrix() : try? attributes.mountMatrix()
     }
 
     /// `le:s16/16>>0` from libiio's data format.

@@ -69,7 +69,9 @@ public final class AccelerometerReader: @unchecked Sendable {
         let context = try IIOContext(uri: uri, timeout: max(0.001, options.readTimeout))
         let (device, axes) = try context.accelerometer(named: deviceName)
         let attributes = DeviceAttributes(device: device, axes: axes)
-        var description = try AccelerometerDescription(device: device, axes: axes)
+        // With a mount matrix given, the device's own is not needed: a malformed one must not stop reading.
+        var description = try AccelerometerDescription(device: device, axes: axes,
+                                                       deviceMatrixRequired: options.mountMatrix == nil)
 
         let mode: AccelerometerReadOptions.Mode
         switch options.mode {
@@ -98,9 +100,10 @@ public final class AccelerometerReader: @unchecked Sendable {
                 description.samplingFrequencyHertz = try attributes.samplingFrequency() ?? chosen
             }
         }
-        let rate = mode == .polled
-            ? (options.rateHertz ?? description.samplingFrequencyHertz ?? 100)
-            : (description.samplingFrequencyHertz ?? options.rateHertz ?? 100)
+        // The rate the device accepted (read back), in both modes: polling faster than the
+        // device samples repeats values, and the recording would claim a rate it does not have.
+        // The requested rate only when the device has no sampling_frequency to set.
+        let rate = description.samplingFrequencyHertz ?? options.rateHertz ?? 100
 
         if let triggerName = options.trigger {
             guard let trigger = LibIIO.devices(context.pointer).first(where: {
@@ -190,7 +193,15 @@ public final class AccelerometerReader: @unchecked Sendable {
 
     private var previousTime: Double?
     private var firstTimestampNanoseconds: Int64?
-    private let startMonotonic = AccelerometerReader.monotonicSeconds()
+    private var firstMonotonic: Double?
+
+    /// Seconds from the first sample, for samples timed by the monotonic clock (polled mode, or
+    /// a buffer without timestamp channel): the first sample is at exactly 0, as with timestamps.
+    private func secondsSinceFirstSample(monotonic: Double) -> Double {
+        let origin = firstMonotonic ?? monotonic
+        firstMonotonic = origin
+        return monotonic - origin
+    }
 
     /// Applies offset, scale and mount matrix; checks time order and counts gaps; delivers.
     private func deliver(time: Double, raw: (Int64, Int64, Int64), _ onSample: (Sample) throws -> Void) rethrows {
@@ -239,7 +250,7 @@ public final class AccelerometerReader: @unchecked Sendable {
             let z = try readRaw(axes.z)
             let now = Self.monotonicSeconds()
             state.withLock { $0.statistics.reads += 1 }
-            try deliver(time: now - startMonotonic, raw: (x, y, z), onSample)
+            try deliver(time: secondsSinceFirstSample(monotonic: now), raw: (x, y, z), onSample)
             if isStopped { return }
             due += period
             if now - due > period {
@@ -352,7 +363,7 @@ public final class AccelerometerReader: @unchecked Sendable {
                 firstTimestampNanoseconds = origin
                 time = Double(nanoseconds &- origin) / 1e9
             } else {
-                time = received - startMonotonic - Double(count - 1 - index) / rateHertz
+                time = secondsSinceFirstSample(monotonic: received - Double(count - 1 - index) / rateHertz)
             }
             try deliver(time: time, raw: raw, onSample)
         }

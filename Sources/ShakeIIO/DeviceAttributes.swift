@@ -58,15 +58,32 @@ struct DeviceAttributes {
         }
     }
 
-    /// `in_accel_mount_matrix` (a channel attribute `mount_matrix` to libiio) or
-    /// `in_mount_matrix` / `mount_matrix` on the device; nil when the device has none.
+    /// The device's mount matrix, wherever the driver published it; nil when it has none.
+    ///
+    /// The accelerometer's own matrix wins over one shared by every input channel:
+    /// 1. `in_accel_mount_matrix`: libiio 0.24 lists it as the accel channels' attribute
+    ///    `mount_matrix`;
+    /// 2. `in_mount_matrix` (shared by all input channels, as inv_mpu6050 publishes it): libiio
+    ///    0.24 lists it as an input channel `mount` with the attribute `matrix`, not as a device
+    ///    attribute;
+    /// 3. a device attribute `mount_matrix` (or one of the above, should a backend list it so).
     func mountMatrix() throws(IIOError) -> MountMatrix? {
         if LibIIO.hasAttribute(axes.x, "mount_matrix") {
             let text = try LibIIO.readChannelAttribute(axes.x, "mount_matrix", deviceLabel: label)
             return try MountMatrix(parsing: text, device: label, attribute: "in_accel_mount_matrix")
         }
-        for attribute in ["in_accel_mount_matrix", "in_mount_matrix", "mount_matrix"]
-        where deviceAttributeNames.contains(attribute) {
+        let deviceAttributes = deviceAttributeNames
+        if deviceAttributes.contains("in_accel_mount_matrix") {
+            let text = try LibIIO.readAttribute(device, "in_accel_mount_matrix", deviceLabel: label)
+            return try MountMatrix(parsing: text, device: label, attribute: "in_accel_mount_matrix")
+        }
+        if let shared = LibIIO.channels(device).first(where: {
+            !LibIIO.isOutput($0) && LibIIO.id(ofChannel: $0) == "mount" && LibIIO.hasAttribute($0, "matrix")
+        }) {
+            let text = try LibIIO.readChannelAttribute(shared, "matrix", deviceLabel: label)
+            return try MountMatrix(parsing: text, device: label, attribute: "in_mount_matrix")
+        }
+        for attribute in ["in_mount_matrix", "mount_matrix"] where deviceAttributes.contains(attribute) {
             let text = try LibIIO.readAttribute(device, attribute, deviceLabel: label)
             return try MountMatrix(parsing: text, device: label, attribute: attribute)
         }

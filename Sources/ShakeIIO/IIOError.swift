@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A failure talking to an IIO device through libiio.
 ///
 /// Names the C function that failed and, where there is one, the context URI, device, channel
@@ -101,6 +107,52 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
             return "no USB IIO device found: is it plugged in, and may this user open it?"
         }
         return nil
+    }
+
+    /// The TCP port `iiod` listens on (libiio's `IIOD_PORT`).
+    static let iiodPort = 30431
+
+    /// What to add to the errno text when `iio_create_context_from_uri` fails with `code` for
+    /// `uri`, in the user's terms, or nil when there is nothing to add.
+    static func contextDetail(uri: String, code: IIOErrno, sysfsPresent: Bool) -> String? {
+        let host = uri.hasPrefix("ip:") ? String(uri.dropFirst(3)) : nil
+        switch code.rawValue {
+        case ENOENT, ENODEV, ENXIO:
+            if let detail = noContextDetail(uri: uri, sysfsPresent: sysfsPresent) { return detail }
+            if let host, !host.isEmpty, code.rawValue == ENXIO {
+                return "no host \"\(host)\" was found: is the name right, and is it on this network?"
+            }
+            return nil
+        case ECONNREFUSED:
+            guard let host else { return nil }
+            return "iiod is not running at \(host), or not reachable there: nothing accepted the connection on "
+                + "TCP port \(iiodPort) (iiod's port); start iiod on that machine, or check the address"
+        case ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN:
+            guard let host else { return nil }
+            return "iiod at \(host) is not reachable (TCP port \(iiodPort)): is the host up, on this network, "
+                + "and is the port not blocked by a firewall?"
+        case ENOSYS:
+            return schemeDetail(uri: uri)
+        default:
+            return nil
+        }
+    }
+
+    /// Why libiio does not understand `uri` (it answers `ENOSYS` for a URI without a scheme it
+    /// has a backend for), with the URI the user probably meant.
+    static func schemeDetail(uri: String) -> String {
+        let schemes = "local: (this machine's devices), ip:HOST (iiod on HOST), usb: or "
+            + "usb:BUS.ADDRESS.INTERFACE (a USB device), xml:FILE (a saved description)"
+        guard let colon = uri.firstIndex(of: ":") else {
+            let meant = switch uri {
+            case "local", "usb": uri + ":"
+            case "ip": "ip:HOST"
+            case "xml": "xml:FILE"
+            default: "ip:" + uri
+            }
+            return "the URI needs a scheme: \(schemes); did you mean \(meant)?"
+        }
+        return "this libiio has no backend for the scheme '\(uri[..<colon]):'; the URI needs one of: \(schemes)"
     }
 
     public var description: String {

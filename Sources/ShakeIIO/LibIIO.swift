@@ -15,14 +15,13 @@ enum LibIIO {
     /// The corresponding C function is `iio_create_context_from_uri`.
     static func createContext(uri: String) throws(IIOError) -> OpaquePointer {
         guard let context = iio_create_context_from_uri(uri) else {
-            let code = CLibIIO_errno()
-            let notFound = code == ENOENT || code == ENODEV || code == ENXIO
+            let raw = CLibIIO_errno()
+            let code = IIOErrno(rawValue: raw == 0 ? ENODEV : raw)
+            let notFound = code.rawValue == ENOENT || code.rawValue == ENODEV || code.rawValue == ENXIO
             throw IIOError(
-                code: IIOErrno(rawValue: code == 0 ? ENODEV : code),
-                function: "iio_create_context_from_uri", uri: uri,
-                detail: notFound
-                    ? IIOError.noContextDetail(uri: uri, sysfsPresent: access(IIOError.sysfsDevicesPath, F_OK) == 0)
-                    : nil,
+                code: code, function: "iio_create_context_from_uri", uri: uri,
+                detail: IIOError.contextDetail(uri: uri, code: code,
+                                               sysfsPresent: access(IIOError.sysfsDevicesPath, F_OK) == 0),
                 kind: notFound ? .notFound : nil)
         }
         return context

@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+@testable import ShakeIIO
+
+/// How a reader sets a device up before the first sample: where the mount matrix comes from
+/// (and when the device's own does not matter), which rate polling uses, where times start,
+/// and what the user is told when the context cannot be opened.
+@Suite struct IIODeviceSetupTests {
+    // MARK: Opening a context: what the error says
+
+    /// libiio answers a URI without a scheme it knows with ENOSYS ("Function not implemented").
+    @Test(arguments: [("192.168.2.1", "ip:192.168.2.1"), ("localhost", "ip:localhost"),
+                      ("local", "local:"), ("usb", "usb:")])
+    func uriWithoutSchemeSaysItNeedsOne(uri: String, meant: String) {
+        do {
+            _ = try IIOContext(uri: uri)
+            Issue.record("a context was created from '\(uri)'")
+        } catch {
+            #expect(error.code == .notImplemented)
+            #expect(error.description.hasPrefix(
+                "iio_create_context_from_uri(uri \"\(uri)\"): Function not implemented (ENOSYS): "
+                    + "the URI needs a scheme: local: (this machine's devices), ip:HOST"), "\(error)")
+            #expect(error.description.hasSuffix("did you mean \(meant)?"), "\(error)")
+        }
+    }
+
+    @Test func unknownSchemeIsNamed() {
+        do {
+            _ = try IIOContext(uri: "bogus:thing")
+            Issue.record("a context was created from 'bogus:thing'")
+        } catch {
+            #expect(error.description.contains("no backend for the scheme 'bogus:'"), "\(error)")
+            #expect(error.description.contains("the URI needs one of: local: (this machine's devices), ip:HOST (iiod on HOST)"))
+        }
+    }
+
+    @Test func refusedConnectionSaysIiodIsNotRunningAtThatHost() {
+        let error = IIOError(code: .connectionRefused, function: "iio_create_context_from_uri", uri: "ip:192.168.2.1",
+                             detail: IIOError.contextDetail(uri: "ip:192.168.2.1", code: .connectionRefused,
+                                                            sysfsPresent: true))
+        #expect(error.description == "iio_create_context_from_uri(uri \"ip:192.168.2.1\"): Connection refused "
+            + "(ECONNREFUSED): iiod is not running at 192.168.2.1, or not reachable there: nothing accepted the "
+            + "connection on TCP port 30431 (iiod's port); start iiod on that machine, or check the address")
+    }
+
+    @Test(arguments: [IIOErrno.timedOut, .hostUnreachable, IIOErrno(rawValue: ENETUNREACH)])
+    func unreachableHostSaysSo(code: IIOErrno) {
+        let detail = IIOError.contextDetail(uri: "ip:10.1.2.3", code: code, sysfsPresent: true)
+        #expect(detail?.hasPrefix("iiod at 10.1.2.3 is not reachable (TCP port 30431)") == true, "\(detail ?? "nil")")
+        // Not a network URI: nothing about iiod.
+        #expect(IIOError.contextDetail(uri: "local:", code: code, sysfsPresent: true) == nil)
+    }
+
+    @Test func unknownHostNameIsNamed() {
+        let detail = IIOError.contextDetail(uri: "ip:sensor.example", code: .noSuchDeviceOrAddress, sysfsPresent: true)
+        #expect(detail == "no host \"sensor.example\" was found: is the name right, and is it on this network?")
+    }
+
+    // MARK: Against the emulator
+
+    @Suite(.serialized, .enabled(if: !Emulator.skipRequested, "SHAKEKIT_SKIP_IIO=1 is set"))
+    final class OnEmulator {
+        static let uris = ["local:", "ip:127.0.0.1"]
+        /// Gravity (the fixture's z) moves to x; the fixture's x becomes -z.
+        static let rotation = "0, 0, 1; 0, 1, 0; -1, 0, 0"
+        static let rotationRows: [[Double]] = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]
+        static let scale = 0.004788
+        static let tolerance = scale / 2 + 1.1e-5
+        static let sysfs = "/sys/bus/iio/devices/iio:device0"
+
+        let directory: URL
+        let fixture: Fixture
+
+        init() throws {
+            directory = try Emulator.temporaryDirectory()
+            fixture = try Fixture(in: directory)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
+
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+        /// Runs `script` with `sh -c` inside the emulator; `$SHAKE` and `$DIR` are set.
+        func run(_ options: [String], _ script: String) throws -> Emulator.Result {
+            let shake = try Emulator.shake
+            return try Emulator.run(fixture: fixture.path, options: options,
+                                    command: ["env", "SHAKE=\(shake)", "DIR=\(directory.path)", "sh", "-c", script])
+        }
+
+        /// The fixture as a device with `rotationRows` applied sees it.
+        func rotated(_ rows: some Sequence<Fixture.Row>) -> [Fixture.Row] {
+            rows.map { Fixture.Row(time: $0.time, x: $0.z, y: $0.y, z: -$0.x) }
+        }
+
+        func expectSamples(_ recorded: [Fixture.Row], match expected: [Fixture.Row],
+                           sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(recorded.count == expected.count, sourceLocation: sourceLocation)
+            var worst = 0.0
+            for (got, want) in zip(recorded, expected) {
+                #expect(abs(got.time - want.time) < 2e-6, "time \(got.time) vs \(want.time)", sourceLocation: sourceLocation)
+                worst = max(worst, abs(got.x - want.x), abs(got.y - want.y), abs(got.z - want.z))
+            }
+            #expect(worst <= Self.tolerance, "largest difference \(worst) m/s²", sourceLocation: sourceLocation)
+        }
+
+        func mountMatrix(inDevicesJSON file: String) throws -> [[Double]]? {
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let device = try #require((json["accelerometers"] as? [[String: Any]])?.first)
+            return (device["mountMatrix"] as? [String: Any])?["rows"] as? [[Double]]
+        }
+
+        /// The summary line's "dropped N" count.
+        func dropped(_ stderr: String) throws -> Int {
+            let summary = try #require(stderr.split(separator: "\n").first { $0.hasPrefix("Recorded ") })
+            let words = summary.split(separator: " ")
+            return try #require(words.firstIndex(of: "dropped").flatMap { Int(words[$0 + 1]) })
+        }
+
+        // Defect: `in_mount_matrix` (shared by all channels; libiio's channel "mount", attribute
+        // "matrix") was ignored.
+        @Test(arguments: uris)
+        func sharedMountMatrixIsShownAndAppliedWhenBuffered(uri: String) throws {
+            let result = try run(["--iiod", "--fast", "--sysfs-attr", "in_mount_matrix=\(Self.rotation)"],
+                                 "$SHAKE devices --uri \(uri) --format json > $DIR/devices.json && "
+                                    + "$SHAKE record --uri \(uri) --duration 4 -o $DIR/rec.csv")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try mountMatrix(inDevicesJSON: path("devices.json")) == Self.rotationRows)
+            let recording = try Fixture.readRecording(path("rec.csv"))
+            expectSamples(recording.rows, match: rotated(fixture.rows.prefix { $0.time < 4 }))
+        }
+
+        @Test(arguments: uris)
+        func sharedMountMatrixIsAppliedWhenPolling(uri: String) throws {
+            let result = try run(["--iiod", "--no-buffer", "--speed", "2", "--sysfs-attr", "in_mount_matrix=\(Self.rotation)"],
+                                 "$SHAKE record --uri \(uri) --duration 1 -o $DIR/rec.csv")
+            #expect(result.status == 0, "\(result.stderr)")
+            let rows = try Fixture.readRecording(path("rec.csv")).rows
+            #expect(rows.count >= 20)
+            // The first 2 s of the fixture: at rest, gravity (9.8 ± 0.2 m/s²) on the sensor's z,
+            // which the matrix turns into the device's x; the sensor's x (±0.4) becomes -z.
+            #expect(rows.allSatisfy { $0.x > 9.4 && $0.x < 10.2 && abs($0.z) < 0.6 },
+                    "\(rows.prefix(3))")
+        }
+
+        @Test func accelerometerMatrixWinsOverTheSharedOne() throws {
+            // The emulator stores raw values in the sensor frame of --mount-matrix
+            // (in_accel_mount_matrix): applying it gives the fixture back.
+            let result = try run(["--fast", "--mount-matrix", Self.rotation,
+                                  "--sysfs-attr", "in_mount_matrix=-1, 0, 0; 0, -1, 0; 0, 0, 1"],
+                                 "$SHAKE devices --format json > $DIR/devices.json && "
+                                    + "$SHAKE record --duration 2 -o $DIR/rec.csv")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try mountMatrix(inDevicesJSON: path("devices.json")) == Self.rotationRows)
+            expectSamples(try Fixture.readRecording(path("rec.csv")).rows, match: Array(fixture.rows.prefix { $0.time < 2 }))
+        }
+
+        // Defect: with --mount-matrix the device's matrix was still parsed, and a malformed one
+        // stopped reading.
+        @Test(arguments: uris, ["in_accel_mount_matrix", "in_mount_matrix"])
+        func mountMatrixOverrideIgnoresAMalformedDeviceMatrix(uri: String, attribute: String) throws {
+            let result = try run(["--iiod", "--fast", "--sysfs-attr", "\(attribute)=garbage"],
+                                 "$SHAKE devices --uri \(uri) 2> $DIR/plain.err; "
+                                    + "echo $? > $DIR/plain.status; "
+                                    + "$SHAKE record --uri \(uri) --mount-matrix '\(Self.rotation)' --duration 2 -o $DIR/rec.csv")
+            // Discovery reports the malformed matrix, naming the attribute.
+            let plainStatus = try String(contentsOfFile: path("plain.status"), encoding: .utf8)
+            let plainError = try String(contentsOfFile: path("plain.err"), encoding: .utf8)
+            #expect(plainStatus.trimmingCharacters(in: .whitespacesAndNewlines) == "74", "\(plainError)")
+            #expect(plainError.contains("attribute \"\(attribute)\"") && plainError.contains("'garbage' is not a mount matrix"),
+                    "\(plainError)")
+            // With one, the device's matrix does not matter: the recording has the override applied.
+            #expect(result.status == 0, "\(result.stderr)")
+            let recording = try Fixture.readRecording(path("rec.csv"))
+            expectSamples(recording.rows, match: rotated(fixture.rows.prefix { $0.time < 2 }))
+        }
+
+        // Defect: polling used the requested rate instead of the one the device accepted.
+        @Test func pollingUsesTheRateTheDeviceAccepted() throws {
+            let result = try run(["--no-buffer"],
+                                 "$SHAKE record --rate 37 --duration 2 -o $DIR/rec.csv && "
+                                    + "cat \(Self.sysfs)/sampling_frequency > $DIR/rate")
+            #expect(result.status == 0, "\(result.stderr)")
+            // 37 Hz is not available; the nearest is 25 (12.5 25 50 100 200 400).
+            // (libiio writes the value with its terminating NUL, which the emulated sysfs keeps.)
+            let written = try String(contentsOfFile: path("rate"), encoding: .utf8)
+            #expect(written.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(["\0"])) == "25", "\(Array(written.utf8))")
+            let recording = try Fixture.readRecording(path("rec.csv"))
+            #expect(recording.metadata["rate_hz"] == "25")
+            #expect(result.stderr.contains(" at 25 Hz"), "\(result.stderr)")
+            // 2 s at 25 Hz: every poll tick is a sample or counted as dropped.
+            let ticks = recording.rows.count + (try dropped(result.stderr))
+            #expect((48...52).contains(ticks), "\(recording.rows.count) samples, \(result.stderr)")
+        }
+
+        @Test func pollingADeviceWithoutSamplingFrequencyUsesTheRequestedRate() throws {
+            let result = try run(["--no-buffer"],
+                                 "rm \(Self.sysfs)/sampling_frequency \(Self.sysfs)/sampling_frequency_available && "
+                                    + "$SHAKE record --rate 37 --duration 2 -o $DIR/rec.csv")
+            #expect(result.status == 0, "\(result.stderr)")
+            let recording = try Fixture.readRecording(path("rec.csv"))
+            #expect(recording.metadata["rate_hz"] == "37")
+            let ticks = recording.rows.count + (try dropped(result.stderr))
+            #expect((72...76).contains(ticks), "\(recording.rows.count) samples, \(result.stderr)")
+        }
+
+        // Defect: polled times started at the delay before the first poll, not at 0.
+        @Test(arguments: uris)
+        func polledTimesStartAtZero(uri: String) throws {
+            let result = try run(["--iiod", "--no-buffer"], "$SHAKE record --uri \(uri) --duration 1 -o $DIR/rec.csv")
+            #expect(result.status == 0, "\(result.stderr)")
+            let rows = try Fixture.readRecording(path("rec.csv")).rows
+            #expect(rows.first?.time == 0, "first times \(rows.prefix(3).map(\.time))")
+            #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.time < $1.time })
+            // 1 s at 50 Hz: the last sample is about 0.98 s after the first.
+            #expect(rows.last.map { $0.time > 0.9 && $0.time < 1.0 } == true, "last time \(rows.last?.time ?? -1)")
+        }
+
+        // Defect: a refused connection said only "Connection refused".
+        @Test func connectingWhereNoIiodRunsSaysSo() throws {
+            // The emulator's network namespace has only loopback, and nothing listens without --iiod.
+            let result = try run([], "$SHAKE devices --uri ip:127.0.0.1")
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("Connection refused (ECONNREFUSED): iiod is not running at 127.0.0.1, "
+                + "or not reachable there: nothing accepted the connection on TCP port 30431"), "\(result.stderr)")
+        }
+    }
+}
