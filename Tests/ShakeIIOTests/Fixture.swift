@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A synthetic recording for the emulator tests: a device at rest (gravity on z, a small
 /// wobble so that every sample differs) with two strong shakes along x.
@@ -79,4 +80,23 @@ struct Fixture {
     }
 
     struct RecordingFormatError: Error { var line: String }
+}
+
+extension Fixture {
+    /// The emulator's default in_accel_scale, m/s² per LSB.
+    static let scale = 0.004788
+    /// Quantisation of the raw format plus the 5-decimal rounding of fixture and recording.
+    static let tolerance = scale / 2 + 1.1e-5
+
+    /// Expects `recorded` to equal `expected` sample by sample, within the raw format's quantisation.
+    static func expectSamples(_ recorded: [Row], match expected: some Collection<Row>,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(recorded.count == expected.count, sourceLocation: sourceLocation)
+        var worst = 0.0
+        for (got, want) in zip(recorded, expected) {
+            #expect(abs(got.time - want.time) < 2e-6, "time \(got.time) vs \(want.time)", sourceLocation: sourceLocation)
+            worst = max(worst, abs(got.x - want.x), abs(got.y - want.y), abs(got.z - want.z))
+        }
+        #expect(worst <= tolerance, "largest difference \(worst) m/s²", sourceLocation: sourceLocation)
+    }
 }

@@ -64,8 +64,6 @@ import Testing
         /// Gravity (the fixture's z) moves to x; the fixture's x becomes -z.
         static let rotation = "0, 0, 1; 0, 1, 0; -1, 0, 0"
         static let rotationRows: [[Double]] = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]
-        static let scale = 0.004788
-        static let tolerance = scale / 2 + 1.1e-5
         static let sysfs = "/sys/bus/iio/devices/iio:device0"
 
         let directory: URL
@@ -94,13 +92,7 @@ import Testing
 
         func expectSamples(_ recorded: [Fixture.Row], match expected: [Fixture.Row],
                            sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(recorded.count == expected.count, sourceLocation: sourceLocation)
-            var worst = 0.0
-            for (got, want) in zip(recorded, expected) {
-                #expect(abs(got.time - want.time) < 2e-6, "time \(got.time) vs \(want.time)", sourceLocation: sourceLocation)
-                worst = max(worst, abs(got.x - want.x), abs(got.y - want.y), abs(got.z - want.z))
-            }
-            #expect(worst <= Self.tolerance, "largest difference \(worst) m/s²", sourceLocation: sourceLocation)
+            Fixture.expectSamples(recorded, match: expected, sourceLocation: sourceLocation)
         }
 
         func mountMatrix(inDevicesJSON file: String) throws -> [[Double]]? {

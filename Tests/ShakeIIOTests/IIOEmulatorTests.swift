@@ -7,10 +7,8 @@ import Testing
 @Suite(.serialized, .enabled(if: !Emulator.skipRequested, "SHAKEKIT_SKIP_IIO=1 is set"))
 final class IIOEmulatorTests {
     static let uris = ["local:", "ip:127.0.0.1"]
-    /// The emulator's default in_accel_scale, m/s² per LSB.
-    static let scale = 0.004788
-    /// Quantisation of the raw format plus the 5-decimal rounding of fixture and recording.
-    static let tolerance = scale / 2 + 1.1e-5
+    static let scale = Fixture.scale
+    static let tolerance = Fixture.tolerance
 
     let directory: URL
     let fixture: Fixture
@@ -24,16 +22,9 @@ final class IIOEmulatorTests {
 
     func output(_ name: String = "recording.csv") -> String { directory.appendingPathComponent(name).path }
 
-    /// Expects `recorded` to equal `expected` sample by sample, within the raw format's quantisation.
     func expectSamples(_ recorded: [Fixture.Row], match expected: ArraySlice<Fixture.Row>,
                        sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(recorded.count == expected.count, sourceLocation: sourceLocation)
-        var worst = 0.0
-        for (got, want) in zip(recorded, expected) {
-            #expect(abs(got.time - want.time) < 2e-6, "time \(got.time) vs \(want.time)", sourceLocation: sourceLocation)
-            worst = max(worst, abs(got.x - want.x), abs(got.y - want.y), abs(got.z - want.z))
-        }
-        #expect(worst <= Self.tolerance, "largest difference \(worst) m/s²", sourceLocation: sourceLocation)
+        Fixture.expectSamples(recorded, match: expected, sourceLocation: sourceLocation)
     }
 
     @Test(arguments: uris)
