@@ -27,18 +27,11 @@ enum IIOOptions {
 
     static let all: [OptionSpec] = [uri, device, rate, mode, timeout, mountMatrix]
 
-    /// The schemes libiio 0.24 knows.
-    static let schemes = ["local:", "ip:", "usb:", "xml:", "serial:"]
-
     /// The `--uri` value (default `local:`).
-    /// - Throws: `UsageError` for a URI without one of libiio's schemes (a bare host name, say:
-    ///   libiio would answer only "Function not implemented").
+    /// - Throws: `UsageError` for a URI without one of libiio's schemes (a bare host name, say).
     static func uri(_ arguments: ParsedArguments) throws(UsageError) -> String {
         let uri = arguments.value("uri") ?? IIOContext.defaultURI
-        guard schemes.contains(where: { uri.hasPrefix($0) }) else {
-            let host = uri.hasSuffix(":") ? "" : " (for a remote iiod: ip:\(uri))"
-            throw UsageError("'--uri \(uri)': a libiio URI starts with \(schemes.joined(separator: ", "))\(host)")
-        }
+        if let problem = IIOContext.schemeProblem(in: uri) { throw UsageError("'--uri \(uri)': \(problem)") }
         return uri
     }
 

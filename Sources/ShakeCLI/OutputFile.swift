@@ -9,10 +9,8 @@ enum OutputFile {
     /// written to `<path>.partial` first), that file must not exist either. `-` is a usage error
     /// (exit 64): outputs are files, written whole or not at all, never standard output.
     static func check(_ path: String, force: Bool, partial: Bool = false) throws {
-        if partial, FileManager.default.fileExists(atPath: path + ".partial") {
-            throw CommandFailure(
-                "\(path).partial: already exists: another recording to '\(path)' is in progress, or an earlier "
-                    + "one stopped; move it away or delete it", exitStatus: ExitStatus.cannotCreate)
+        if partial, let error = RecordingWriter.leftoverPartialError(for: path) {
+            throw CommandFailure(text(error), exitStatus: ExitStatus.cannotCreate)
         }
         if path == "-" {
             throw UsageError("'-' as the output: give a file name (the output is written to a file, "

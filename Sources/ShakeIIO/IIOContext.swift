@@ -21,6 +21,16 @@ public struct IIOContext: ~Copyable {
     /// The URI used when none is given: `local:`.
     public static let defaultURI = "local:"
 
+    /// The URI schemes libiio 0.24 can have backends for.
+    public static let uriSchemes = ["local:", "ip:", "usb:", "xml:", "serial:"]
+
+    /// Why `uri` cannot name a context, said before libiio is asked (which would answer only
+    /// "Function not implemented"): nil when it starts with one of `uriSchemes`; otherwise that
+    /// it needs a scheme, with the URI probably meant (`ip:192.168.2.1` for `192.168.2.1`).
+    public static func schemeProblem(in uri: String) -> String? {
+        uriSchemes.contains { uri.hasPrefix($0) } ? nil : IIOError.schemeDetail(uri: uri)
+    }
+
     /// Opens the context at `uri`.
     /// - Parameter timeout: I/O timeout in seconds for this context's backend (libiio defaults:
     ///   1 s local, 5 s network); nil keeps the backend's default.

@@ -104,11 +104,7 @@ public final class RecordingWriter {
         } while fd < 0 && errno == EINTR
         if fd < 0 {
             let code = errno
-            if code == EEXIST {
-                throw RecordingError(
-                    path: partial, kind: .fileExists,
-                    message: "already exists: another recording to '\(path)' is in progress, or an earlier one stopped; move it away or delete it")
-            }
+            if code == EEXIST { throw Self.leftoverPartial(of: path) }
             throw RecordingError(path: partial, kind: .io, message: "cannot create: \(errnoText(code))")
         }
         state = .open(fd)
@@ -230,6 +226,19 @@ public final class RecordingWriter {
         }
         state = .finished
         syncDirectory()
+    }
+
+    /// The error a writer for `path` meets when `<path>.partial` is already there (another
+    /// recording in progress, or one that stopped), or nil when it is not: for a tool that checks
+    /// before it starts work that would end in that error.
+    public static func leftoverPartialError(for path: String) -> RecordingError? {
+        access(path + ".partial", F_OK) == 0 ? leftoverPartial(of: path) : nil
+    }
+
+    private static func leftoverPartial(of path: String) -> RecordingError {
+        RecordingError(
+            path: path + ".partial", kind: .fileExists,
+            message: "already exists: another recording to '\(path)' is in progress, or an earlier one stopped; move it away or delete it")
     }
 
     /// Abandons the recording: closes and deletes `<path>.partial`. `path` is not touched.
