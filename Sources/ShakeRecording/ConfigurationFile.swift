@@ -123,18 +123,17 @@ public enum ConfigurationFile {
         return data
     }
 
-    /// Writes atomically (temporary file, then rename). An existing file is kept unless
-    /// `overwrite` is true.
+    /// Writes the file whole or not at all (a temporary file beside it, `fsync`, then a rename). An
+    /// existing file is kept unless `overwrite` is true, even one that appears while writing.
+    /// - Throws: `ConfigurationFileError` (`.unwritable`) naming the path and why, in the
+    ///   system's words ("the folder 'x' does not exist", "No space left on device (errno 28)").
     public static func save(_ configuration: ShakeConfiguration, to path: String, overwrite: Bool = false)
         throws(ConfigurationFileError)
     {
-        if !overwrite && FileManager.default.fileExists(atPath: path) {
-            throw ConfigurationFileError(path: path, kind: .unwritable, message: "already exists (pass overwrite: true to replace it)")
-        }
-        do {
-            try encode(configuration).write(to: URL(fileURLWithPath: path), options: .atomic)
+        do throws(WholeFileWriter.Failure) {
+            try WholeFileWriter.write(Array(encode(configuration)), to: path, overwrite: overwrite)
         } catch {
-            throw ConfigurationFileError(path: path, kind: .unwritable, message: "cannot be written: \(error.localizedDescription)")
+            throw ConfigurationFileError(path: path, kind: .unwritable, message: error.message)
         }
     }
 

@@ -151,16 +151,14 @@ struct PlotScale {
 
 /// Writes plot files.
 public enum PlotFile {
-    /// Writes `text` to `path` atomically (a temporary file, then rename). An existing file is
-    /// kept unless `overwrite` is true.
+    /// Writes `text` to `path` whole or not at all (a temporary file beside it, `fsync`, then a
+    /// rename). An existing file is kept unless `overwrite` is true, even one that appears while
+    /// writing. Errors name the path and why, in the system's words.
     public static func write(_ text: String, to path: String, overwrite: Bool = false) throws(PlotFileError) {
-        if !overwrite && FileManager.default.fileExists(atPath: path) {
-            throw PlotFileError(path: path, message: "already exists (pass overwrite: true to replace it)")
-        }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        do throws(WholeFileWriter.Failure) {
+            try WholeFileWriter.write(Array(text.utf8), to: path, overwrite: overwrite)
         } catch {
-            throw PlotFileError(path: path, message: "cannot be written: \(error.localizedDescription)")
+            throw PlotFileError(path: path, message: error.message)
         }
     }
 }

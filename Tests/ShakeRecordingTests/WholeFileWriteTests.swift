@@ -1,0 +1,103 @@
+import Foundation
+import ShakeDetection
+import ShakeRecording
+import Testing
+
+/// `ConfigurationFile.save` and `PlotFile.write` as a library user meets them when writing fails:
+/// the message names the path and says why in plain words, the file already there is kept, and no
+/// temporary file is left behind.
+@Suite struct WholeFileWriteTests {
+    /// One of the two library calls that write a file whole, and the text it writes.
+    struct Writer: CustomTestStringConvertible, Sendable {
+        var name: String
+        var write: @Sendable (_ path: String, _ overwrite: Bool) throws -> Void
+        /// Whether a file holds what this writer writes.
+        var wrote: @Sendable (_ text: String) -> Bool
+        var testDescription: String { name }
+    }
+
+    static let writers: [Writer] = [
+        Writer(
+            name: "ConfigurationFile.save",
+            write: { path, overwrite in try ConfigurationFile.save(.hard, to: path, overwrite: overwrite) },
+            wrote: { text in
+                (try? ConfigurationFile.decode(Data(text.utf8), path: "written.json")) == ShakeConfiguration.hard
+            }),
+        Writer(
+            name: "PlotFile.write",
+            write: { path, overwrite in try PlotFile.write("<svg>plot</svg>\n", to: path, overwrite: overwrite) },
+            wrote: { text in text == "<svg>plot</svg>\n" }),
+    ]
+
+    /// The message after `PATH: ` of what `body` throws.
+    private func message(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch let error as ConfigurationFileError {
+            return error.message
+        } catch let error as PlotFileError {
+            return error.message
+        } catch {
+            return "unexpected \(error)"
+        }
+    }
+
+    private func names(in dir: CSVTestDirectory) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+    }
+
+    @Test(arguments: writers)
+    func aMissingFolderIsNamed(writer: Writer) {
+        let dir = CSVTestDirectory()
+        let said = message { try writer.write(dir.file("nodir/out"), false) }
+        #expect(said == "cannot be written: the folder '\(dir.file("nodir"))' does not exist")
+        #expect(names(in: dir).isEmpty)
+    }
+
+    @Test(arguments: writers)
+    func aFolderInTheWayIsNotAFile(writer: Writer) throws {
+        let dir = CSVTestDirectory()
+        try FileManager.default.createDirectory(atPath: dir.file("out"), withIntermediateDirectories: false)
+        for overwrite in [false, true] {
+            #expect(message { try writer.write(dir.file("out"), overwrite) } == "is a directory; give a file name")
+        }
+        #expect(names(in: dir) == ["out"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("out")).isEmpty)
+    }
+
+    @Test(arguments: writers)
+    func anExistingFileIsKeptUnlessReplacingIsAllowed(writer: Writer) {
+        let dir = CSVTestDirectory()
+        let path = dir.write("out", "the user's own file\n")
+        #expect(message { try writer.write(path, false) } == "already exists (pass overwrite: true to replace it)")
+        #expect(dir.text("out") == "the user's own file\n")
+        #expect(message { try writer.write(path, true) } == nil)
+        #expect(dir.text("out").map(writer.wrote) == true)
+        #expect(names(in: dir) == ["out"])
+    }
+
+    @Test(arguments: writers)
+    func aNewFileGetsTheModeOfAnyNewFile(writer: Writer) throws {
+        let dir = CSVTestDirectory()
+        #expect(message { try writer.write(dir.file("out"), false) } == nil)
+        #expect(dir.text("out").map(writer.wrote) == true)
+        _ = dir.write("plain", "")
+        let mode = { (name: String) in
+            try (FileManager.default.attributesOfItem(atPath: dir.file(name))[.posixPermissions] as? Int)
+        }
+        // Not the 0600 of a temporary file: readable as the umask allows, like any file created.
+        #expect(try mode("out") == mode("plain"))
+        #expect(names(in: dir) == ["out", "plain"])
+    }
+
+    @Test(arguments: writers)
+    func aReadOnlyPlaceSaysWhy(writer: Writer) throws {
+        // /proc refuses new files for everyone, root included.
+        let said = message { try writer.write("/proc/shakekit-cannot-write-here", false) }
+        let text = try #require(said)
+        #expect(text.hasPrefix("cannot be written: "))
+        #expect(text.contains("(errno "))
+        #expect(!text.contains("could not be completed"))
+    }
+}
