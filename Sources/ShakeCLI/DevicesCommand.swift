@@ -25,7 +25,6 @@ enum DevicesCommand: ShakeCommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let uri = try IIOOptions.uri(arguments)
         IIOOptions.applyVerbosity(arguments, io: io)
-        defer { LibIIODiagnostics.show() }
         let report: Report
         do {
             let context = try IIOContext(uri: uri)

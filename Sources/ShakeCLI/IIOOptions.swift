@@ -34,7 +34,9 @@ enum IIOOptions {
     static let all: [OptionSpec] = [uri, device, rate, mode, timeout, mountMatrix, verbose]
 
     /// Hides libiio's own messages on stderr unless --verbose is given (see ``LibIIODiagnostics``),
-    /// when the command owns the process's stderr.
+    /// when the command owns the process's stderr. Not undone when the command returns: the
+    /// process ends with it, and a connection abandoned on Ctrl-C may still be finishing inside
+    /// libiio (and printing) until then.
     static func applyVerbosity(_ arguments: ParsedArguments, io: CommandIO) {
         if io.ownsProcessStandardError && !arguments.flag("verbose") { LibIIODiagnostics.hide() }
     }

@@ -41,7 +41,6 @@ enum LiveCommand: ShakeCommand {
         }
         let json = wantsJSON(arguments)
         IIOOptions.applyVerbosity(arguments, io: io)
-        defer { LibIIODiagnostics.show() }
         // Every sample goes straight from the reader's thread into the detector through the
         // callback API (an async sequence costs about three times the CPU per sample). Without
         // --reconnect the first loss of the device ends the run (exit 74).

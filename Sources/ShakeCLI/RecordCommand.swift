@@ -35,7 +35,6 @@ enum RecordCommand: ShakeCommand {
         try OutputFile.check(output, force: force, partial: true)
         let reconnect = arguments.flag("reconnect")
         IIOOptions.applyVerbosity(arguments, io: io)
-        defer { LibIIODiagnostics.show() }
         let reader = ReconnectingAccelerometerReader(
             uri: try IIOOptions.uri(arguments), device: arguments.value("device"),
             options: try IIOOptions.readOptions(arguments), reconnects: reconnect)
