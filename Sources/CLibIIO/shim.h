@@ -5,9 +5,19 @@
  * so that the 1.0 API change stays in one file. */
 #include <iio.h>
 #include <errno.h>
+#include <stdio.h>
 
 /* errno is a macro over a thread-local location; Glibc's Swift overlay exposes it too, this keeps
  * the wrapper independent of which C library overlay is present. */
 static inline int CLibIIO_errno(void) { return errno; }
+
+/* libiio 0.24 prints its warnings and errors with fprintf(stderr, ...). Swift 6 refuses to touch
+ * the C global `stderr` (shared mutable state), so it is swapped here; the caller serialises
+ * calls (ShakeIIO's LibIIODiagnostics holds a mutex). Returns the stream it replaced. */
+static inline FILE *CLibIIO_exchangeStderr(FILE *stream) {
+    FILE *previous = stderr;
+    stderr = stream;
+    return previous;
+}
 
 #endif /* CLIBIIO_SHIM_H */

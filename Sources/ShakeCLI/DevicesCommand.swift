@@ -10,10 +10,11 @@ enum DevicesCommand: ShakeCommand {
             Lists devices with accel_x, accel_y and accel_z input channels: name, label, scale \
             (m/s² per LSB), offset (LSB), sampling frequency and the available ones (Hz), whether \
             samples come through a buffer (with a timestamp channel) or by polling, the current \
-            trigger and the mount matrix. Reading /sys/bus/iio and /dev/iio:device* usually needs \
-            root or a udev rule.
+            trigger and the mount matrix (a device whose matrix cannot be parsed is listed with the \
+            problem; reading it needs --mount-matrix). Reading /sys/bus/iio and /dev/iio:device* \
+            usually needs root or a udev rule.
             """,
-        options: [IIOOptions.uri, DetectorOptions.formatSpec])
+        options: [IIOOptions.uri, IIOOptions.verbose, DetectorOptions.formatSpec])
 
     struct Report: Encodable {
         var uri: String
@@ -23,6 +24,7 @@ enum DevicesCommand: ShakeCommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let uri = try IIOOptions.uri(arguments)
+        IIOOptions.applyVerbosity(arguments, io: io)
         let report: Report
         do {
             let context = try IIOContext(uri: uri)
@@ -61,7 +63,11 @@ enum DevicesCommand: ShakeCommand {
             }
             text += "    sampling:       \(rate)\n"
             text += "    trigger:        \(device.currentTrigger ?? "none")\n"
-            text += "    mount matrix:   \(device.mountMatrix.map { "\($0)" } ?? "none (identity)")\n"
+            if let problem = device.mountMatrixProblem {
+                text += "    mount matrix:   unusable (reading needs --mount-matrix): \(problem)\n"
+            } else {
+                text += "    mount matrix:   \(device.mountMatrix.map { "\($0)" } ?? "none (identity)")\n"
+            }
         }
         return text
     }

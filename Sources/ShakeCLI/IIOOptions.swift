@@ -15,17 +15,31 @@ enum IIOOptions {
         "mode", value: "mode", help: "buffered reads the device's buffer, polled reads in_accel_*_raw at the rate.",
         values: ["auto", "buffered", "polled"], default: "auto")
     static let timeout = OptionSpec.option(
-        "timeout", value: "seconds", help: "End with an error when no sample arrives for this long.", default: "2")
+        "timeout", value: "seconds",
+        help: "End with an error when no sample arrives for this long, or the device is not open by then.", default: "2")
     static let duration = OptionSpec.option(
         "duration", value: "seconds", help: "Stop after this many seconds of samples (default: until Ctrl-C).")
     static let mountMatrix = OptionSpec.option(
         "mount-matrix", value: "matrix",
-        help: "Mount matrix \"x, y, z; x, y, z; x, y, z\" to use instead of the device's.")
+        help: "Mount matrix \"x, y, z; x, y, z; x, y, z\" to use instead of the device's (a rotation: not singular).")
 
     static let reconnect = OptionSpec.flag(
-        "reconnect", help: "When the device vanishes or stalls, wait for it to come back and go on (times stay continuous).")
+        "reconnect",
+        help: "When the device vanishes or stalls, wait for it to come back and go on (times stay continuous); "
+            + "wait too for a device or iiod not there yet at the start.")
 
-    static let all: [OptionSpec] = [uri, device, rate, mode, timeout, mountMatrix]
+    static let verbose = OptionSpec.flag(
+        "verbose", help: "Also show libiio's own messages (e.g. 'WARNING: High-speed mode not enabled'), hidden by default.")
+
+    static let all: [OptionSpec] = [uri, device, rate, mode, timeout, mountMatrix, verbose]
+
+    /// Hides libiio's own messages on stderr unless --verbose is given (see ``LibIIODiagnostics``),
+    /// when the command owns the process's stderr. Not undone when the command returns: the
+    /// process ends with it, and a connection abandoned on Ctrl-C may still be finishing inside
+    /// libiio (and printing) until then.
+    static func applyVerbosity(_ arguments: ParsedArguments, io: CommandIO) {
+        if io.ownsProcessStandardError && !arguments.flag("verbose") { LibIIODiagnostics.hide() }
+    }
 
     /// The `--uri` value (default `local:`).
     /// - Throws: `UsageError` for a URI without one of libiio's schemes (a bare host name, say).
@@ -45,24 +59,52 @@ enum IIOOptions {
         default: options.mode = .automatic
         }
         if let text = arguments.value("mount-matrix") {
+            let matrix: MountMatrix
             do {
-                options.mountMatrix = try MountMatrix(parsing: text)
+                matrix = try MountMatrix(parsing: text)
             } catch {
                 throw UsageError("--mount-matrix: \(error.detail ?? "\(error)")")
             }
+            if let problem = matrix.singularityProblem { throw UsageError("--mount-matrix '\(text)': \(problem)") }
+            options.mountMatrix = matrix
         }
         return options
     }
 }
 
-/// An ``IIOError`` as a CLI failure: exit status 74 (`EX_IOERR`), 77 (`EX_NOPERM`) for access.
+/// An ``IIOError`` as a CLI failure: exit status 74 (`EX_IOERR`); 77 (`EX_NOPERM`) for access;
+/// 66 (`EX_NOINPUT`) when the accelerometer asked for (`--device NAME`, or any), the trigger,
+/// the IIO context (no IIO devices here) or the host is not there: the input named does not
+/// exist, as for a missing recording file.
 /// A device that vanished or stalled ends a run only without --reconnect: say that it exists.
 func deviceFailure(_ error: IIOError) -> CommandFailure {
     var text = "\(error)"
     if error.kind == .deviceGone || error.kind == .timedOut {
         text += " (--reconnect waits for the device to come back)"
     }
-    return CommandFailure(text, exitStatus: error.kind == .permissionDenied ? ExitStatus.noPermission : ExitStatus.ioError)
+    let status = switch error.kind {
+    case .permissionDenied: ExitStatus.noPermission
+    case .notFound: ExitStatus.noInput
+    default: ExitStatus.ioError
+    }
+    return CommandFailure(text, exitStatus: status)
+}
+
+/// What `live` and `record` print when, with --reconnect, the device or iiod is not there at
+/// the start: what they wait for, and why.
+func waitingText(_ error: IIOError, uri: String, device: String?) -> String {
+    let unreachable = [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ETIMEDOUT].contains(error.code.rawValue)
+    let what = uri.hasPrefix("ip:") && error.function == "iio_create_context_from_uri" && unreachable
+        ? "iiod at \(uri.dropFirst(3)) to answer"
+        : "\(device.map { "accelerometer '\($0)'" } ?? "an accelerometer") at \(uri) to appear"
+    return "Waiting for \(what) (--reconnect; Ctrl-C to stop): \(error)\n"
+}
+
+/// The outages in a summary, e.g. `; 1 outage (1.6 s without the device)`; empty when none.
+func outageText(_ statistics: AccelerometerReadStatistics) -> String {
+    guard statistics.outages > 0 else { return "" }
+    return "; \(statistics.outages) outage\(statistics.outages == 1 ? "" : "s") "
+        + "(\(fixed(statistics.outageSeconds, 1)) s without the device)"
 }
 
 /// Formats `value` in hertz without needless decimals: `51`, `12.5`.

@@ -17,8 +17,10 @@ enum LiveCommand: ShakeCommand {
             each near miss too, as it closes: a chain of linked half-waves that did not become a \
             shake, and why (see 'shake help replay'). Runs until --duration, Ctrl-C, SIGTERM or \
             SIGHUP (exit 0), or until the device vanishes or stalls (exit 74; with --reconnect it \
-            waits for the device to come back, cancelling a shake in progress). However the \
-            stream ends, a shake in progress is cancelled (interrupted).
+            waits for the device to come back, cancelling a shake in progress, and waits the same \
+            way for a device or iiod not there yet at the start). However the stream ends, a \
+            shake in progress is cancelled (interrupted). The summary counts dropped samples \
+            and, with --reconnect, the outages and how long they lasted.
             """,
         options: IIOOptions.all + [
             IIOOptions.duration, IIOOptions.reconnect,
@@ -38,6 +40,7 @@ enum LiveCommand: ShakeCommand {
             throw UsageError("'--choices' needs '--undo-demo' (the answers are for its prompts)")
         }
         let json = wantsJSON(arguments)
+        IIOOptions.applyVerbosity(arguments, io: io)
         // Every sample goes straight from the reader's thread into the detector through the
         // callback API (an async sequence costs about three times the CPU per sample). Without
         // --reconnect the first loss of the device ends the run (exit 74).
@@ -64,7 +67,7 @@ enum LiveCommand: ShakeCommand {
         do {
             try reader.run(onEvent: { event in
                 switch event {
-                case .connected(let device, let rate, let mode):
+                case .connected(let device, let rate, let mode, _):
                     io.err("Listening to \(device.displayName) at \(hertzText(rate)) Hz (\(mode.rawValue), "
                         + "\(reader.uri)); Ctrl-C to stop.\n")
                 case .lost(let error, _):
@@ -72,6 +75,8 @@ enum LiveCommand: ShakeCommand {
                     if reader.reconnects {
                         io.err("Device lost: \(error)\nWaiting for it to come back (Ctrl-C to stop)...\n")
                     }
+                case .waiting(let error):
+                    io.err(waitingText(error, uri: reader.uri, device: reader.deviceName))
                 case .retryFailed(let error):
                     io.err("Still waiting: \(error)\n")
                 }
@@ -97,7 +102,7 @@ enum LiveCommand: ShakeCommand {
         if session.samples > 0 || failure == nil {
             io.err("\(session.shakes) shake\(session.shakes == 1 ? "" : "s") in \(session.samples) samples "
                 + "(\(fixed(session.lastTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
-                + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\n")
+                + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\(outageText(stats))\n")
         }
         if let failure { throw deviceFailure(failure) }
         return ExitStatus.success

@@ -14,7 +14,10 @@ enum RecordCommand: ShakeCommand {
             --duration, on Ctrl-C, SIGTERM or SIGHUP, or when the device vanishes; every sample \
             received until then is kept and the file is valid. Rows go to FILE.partial (valid after \
             every flush) and the file appears under its name when recording ends; an existing file \
-            is left alone unless --force is given, and a run that recorded no sample writes nothing.
+            is left alone unless --force is given, and a run that recorded no sample writes nothing \
+            (also when stopped while still connecting). A '# mount_matrix:' line gives the rotation \
+            applied. With --reconnect, a device or iiod not there yet at the start is waited for, \
+            and the summary counts the outages.
             """,
         options: IIOOptions.all + [
             IIOOptions.duration,
@@ -31,6 +34,7 @@ enum RecordCommand: ShakeCommand {
         // Before connecting: a device may take seconds to open, and the user is still at the keyboard.
         try OutputFile.check(output, force: force, partial: true)
         let reconnect = arguments.flag("reconnect")
+        IIOOptions.applyVerbosity(arguments, io: io)
         let reader = ReconnectingAccelerometerReader(
             uri: try IIOOptions.uri(arguments), device: arguments.value("device"),
             options: try IIOOptions.readOptions(arguments), reconnects: reconnect)
@@ -46,7 +50,7 @@ enum RecordCommand: ShakeCommand {
         do {
             try reader.run(onEvent: { event in
                 switch event {
-                case .connected(let device, let rate, let mode):
+                case .connected(let device, let rate, let mode, let mountMatrix):
                     if let writer {
                         io.err("Reconnected to \(device.displayName); recording goes on.\n")
                         try writer.flush()
@@ -60,11 +64,16 @@ enum RecordCommand: ShakeCommand {
                         ("rate_hz", hertzText(rate)),
                         ("source", "\(reader.uri) \(device.id) (\(mode.rawValue))"),
                         ("units", "m/s^2"),
+                        // The rotation applied (the device's, --mount-matrix's or the identity):
+                        // how the recording's axes relate to the sensor's.
+                        ("mount_matrix", mountMatrix.description),
                     ]
                     writer = try RecordingWriter(path: output, metadata: metadata, overwrite: force)
                 case .lost(let error, _):
                     try writer?.flush()
                     if reconnect { io.err("Device lost: \(error)\nWaiting for it to come back (Ctrl-C to stop)...\n") }
+                case .waiting(let error):
+                    io.err(waitingText(error, uri: reader.uri, device: reader.deviceName))
                 case .retryFailed(let error):
                     io.err("Still waiting: \(error)\n")
                 }
@@ -95,6 +104,7 @@ enum RecordCommand: ShakeCommand {
         guard let writer else {
             if let writeError { throw CommandFailure(outputErrorText(writeError), exitStatus: ExitStatus.cannotCreate) }
             if let readError { throw deviceFailure(readError) }
+            if stopper.signal != nil { io.err("Stopped before reading started; \(output) was not written\n") }
             return ExitStatus.success
         }
         if writer.samplesWritten == 0 {
@@ -160,6 +170,6 @@ enum RecordCommand: ShakeCommand {
         let stats = reader.statistics
         return "Recorded \(samples) samples (\(fixed(seconds ?? stats.lastSampleTime ?? 0, 1)) s) from "
             + "\(device) at \(hertzText(rate)) Hz; dropped \(stats.droppedSamples)"
-            + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")"
+            + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\(outageText(stats))"
     }
 }

@@ -27,8 +27,8 @@ public enum ShakeTool {
     static let exitStatusHelp = """
         EXIT STATUS:
           0 success, 1 other failure, 64 usage error, 65 malformed recording or configuration,
-          66 missing or unreadable input, 73 output cannot be written, 74 device or connection failure,
-          77 no permission to read the device.
+          66 missing or unreadable input (a file; or no such accelerometer, IIO context or host),
+          73 output cannot be written, 74 device or connection failure, 77 no permission to read the device.
         """
 
     static func mainHelp() -> String {

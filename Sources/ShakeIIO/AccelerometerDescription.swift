@@ -27,6 +27,9 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     public var currentTrigger: String?
     /// The device's mount matrix, when it publishes one.
     public var mountMatrix: MountMatrix?
+    /// Why the device's mount matrix could not be used (it cannot be read or parsed), naming the
+    /// attribute; nil when it is fine or absent. Reading such a device needs `--mount-matrix`.
+    public var mountMatrixProblem: String?
 
     /// A name to show and to select the device by: the name, else the id.
     public var displayName: String { name ?? id }
@@ -52,8 +55,9 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     }
 
     /// Reads what libiio lists for `device`. `deviceMatrixRequired`: false when the caller
-    /// overrides the mount matrix, so that the device's matrix is read for information only and
-    /// one that cannot be read or parsed is left out (nil) instead of failing.
+    /// overrides the mount matrix or only lists devices, so that the device's matrix is read for
+    /// information only and one that cannot be read or parsed is left out (nil, the reason in
+    /// ``mountMatrixProblem``) instead of failing.
     init(device: OpaquePointer, axes: AccelerometerChannels, deviceMatrixRequired: Bool = true) throws(IIOError) {
         let attributes = DeviceAttributes(device: device, axes: axes)
         id = LibIIO.id(ofDevice: device)
@@ -69,7 +73,15 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
         currentTrigger = try LibIIO.trigger(of: device, deviceLabel: attributes.label).map {
             LibIIO.name(ofDevice: $0) ?? LibIIO.id(ofDevice: $0)
         }
-        mountMatrix = deviceMatrixRequired ? try attributes.mountMatrix() : try? attributes.mountMatrix()
+        if deviceMatrixRequired {
+            mountMatrix = try attributes.mountMatrix()
+        } else {
+            do {
+                mountMatrix = try attributes.mountMatrix()
+            } catch {
+                mountMatrixProblem = "\(error)"
+            }
+        }
     }
 
     /// `le:s16/16>>0` from libiio's data format.

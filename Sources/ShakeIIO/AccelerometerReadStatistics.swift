@@ -16,6 +16,12 @@ public struct AccelerometerReadStatistics: Hashable, Sendable, Codable {
     public var consumerOverruns = 0
     /// Time of the last delivered sample, seconds since the first one.
     public var lastSampleTime: Double?
+    /// Times the device (or `iiod`) was lost and waited for (``ReconnectingAccelerometerReader``);
+    /// an outage still going on when reading stopped counts too.
+    public var outages = 0
+    /// Seconds without the device over all outages: from the last sample before each one to the
+    /// first after it (or to the end of reading), s.
+    public var outageSeconds = 0.0
 
     public init() {}
 }

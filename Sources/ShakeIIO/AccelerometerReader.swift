@@ -175,6 +175,13 @@ public final class AccelerometerReader: @unchecked Sendable {
     /// calling thread. Call it once per reader.
     /// - Throws: ``IIOError`` when the device vanishes, stalls or fails; whatever `onSample` throws.
     public func run(_ onSample: (Sample) throws -> Void) throws {
+        try run(onStart: {}, onSample)
+    }
+
+    /// Like ``run(_:)``, calling `onStart` once reading has really started: in buffered mode
+    /// after the buffer was created and enabled, in polled mode after the first poll read the
+    /// three axes (so a permission error comes before it, never after).
+    public func run(onStart: () throws -> Void, _ onSample: (Sample) throws -> Void) throws {
         let alreadyRunning = state.withLock { state -> Bool in
             defer { state.running = true }
             return state.running
@@ -184,8 +191,8 @@ public final class AccelerometerReader: @unchecked Sendable {
                            detail: "this reader is already reading; create one reader per stream")
         }
         switch mode {
-        case .polled: try runPolled(onSample)
-        default: try runBuffered(onSample)
+        case .polled: try runPolled(onStart: onStart, onSample)
+        default: try runBuffered(onStart: onStart, onSample)
         }
     }
 
@@ -240,14 +247,19 @@ public final class AccelerometerReader: @unchecked Sendable {
 
     // MARK: Polled
 
-    private func runPolled(_ onSample: (Sample) throws -> Void) throws {
+    private func runPolled(onStart: () throws -> Void, _ onSample: (Sample) throws -> Void) throws {
         let period = 1 / rateHertz
         var due = Self.monotonicSeconds()
+        var started = false
         while true {
             if try waitForWake(until: due) { return }
             let x = try readRaw(axes.x)
             let y = try readRaw(axes.y)
             let z = try readRaw(axes.z)
+            if !started {
+                started = true
+                try onStart()
+            }
             let now = Self.monotonicSeconds()
             state.withLock { $0.statistics.reads += 1 }
             try deliver(time: secondsSinceFirstSample(monotonic: now), raw: (x, y, z), onSample)
@@ -292,7 +304,7 @@ public final class AccelerometerReader: @unchecked Sendable {
 
     // MARK: Buffered
 
-    private func runBuffered(_ onSample: (Sample) throws -> Void) throws {
+    private func runBuffered(onStart: () throws -> Void, _ onSample: (Sample) throws -> Void) throws {
         for channel in LibIIO.channels(devicePointer) { LibIIO.setEnabled(channel, false) }
         for channel in axes.axes { LibIIO.setEnabled(channel, true) }
         if let timestamp = axes.timestamp { LibIIO.setEnabled(timestamp, true) }
@@ -306,6 +318,7 @@ public final class AccelerometerReader: @unchecked Sendable {
         usesPollDescriptor.withLock { $0 = pollDescriptor != nil }
         state.withLock { $0.buffer = BufferHandle(pointer: buffer) }
         if isStopped { return }
+        try onStart()
 
         let formats = axes.axes.map { LibIIO.dataFormat($0)! }
         let timestampFormat = axes.timestamp.flatMap(LibIIO.dataFormat)

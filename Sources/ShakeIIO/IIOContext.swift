@@ -70,12 +70,14 @@ public struct IIOContext: ~Copyable {
     }
 
     /// Every accelerometer in the context: devices with `accel_x`, `accel_y` and `accel_z`
-    /// input channels. Reads each one's attributes (scale, offset, sampling frequency...).
+    /// input channels. Reads each one's attributes (scale, offset, sampling frequency...). A
+    /// malformed mount matrix does not hide the device: it is listed with
+    /// ``AccelerometerDescription/mountMatrixProblem`` saying what is wrong.
     public func accelerometers() throws(IIOError) -> [AccelerometerDescription] {
         var found: [AccelerometerDescription] = []
         for device in LibIIO.devices(pointer) where !LibIIO.isTrigger(device) {
             guard let axes = AccelerometerChannels(device: device) else { continue }
-            found.append(try AccelerometerDescription(device: device, axes: axes))
+            found.append(try AccelerometerDescription(device: device, axes: axes, deviceMatrixRequired: false))
         }
         return found
     }

@@ -65,6 +65,20 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
         return .other
     }
 
+    /// Whether waiting may cure it: the device, its context or `iiod` is not there (yet), or did
+    /// not answer in time. Not a permission error, a value that cannot be understood, or a URI
+    /// libiio has no backend for: those stay until someone changes something.
+    public var mayClearUpByWaiting: Bool {
+        switch kind {
+        case .deviceGone, .notFound, .timedOut: return true
+        case .permissionDenied, .badValue: return false
+        case .other:
+            // Refused or unreachable (iiod or the network not up yet), busy, or an I/O error
+            // from a device still being probed.
+            return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, EAGAIN, EBUSY, EIO, EINTR].contains(code.rawValue)
+        }
+    }
+
     /// Where it happened: `uri "ip:host", device "accel0", channel "accel_x", attribute "raw"`.
     public var subject: String {
         var parts: [String] = []
@@ -84,6 +98,8 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "SUBSYSTEM==\"iio\", GROUP=\"iio\", MODE=\"0660\" and add yourself to group iio"
         case .deviceGone:
             return "it was unplugged, its driver unbound, or the connection to iiod closed"
+        case .timedOut where function == "iio_create_context_from_uri":
+            return nil
         case .timedOut:
             return "the device sent no samples in time: is it stalled, or its trigger not running?"
         default:

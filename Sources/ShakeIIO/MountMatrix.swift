@@ -42,6 +42,26 @@ public struct MountMatrix: Hashable, Sendable, Codable, CustomStringConvertible 
 
     public var isIdentity: Bool { self == .identity }
 
+    /// The determinant: ±1 for a rotation or reflection; 0 when the matrix flattens space.
+    public var determinant: Double {
+        let m = rows
+        return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    }
+
+    /// Why this cannot orient samples, or nil: a matrix whose determinant is 0 (all zeros, a
+    /// row of zeros, two rows alike) maps every sample into a plane or onto a line or point,
+    /// losing axes for good; one whose determinant overflows has absurd entries. Tolerance:
+    /// |det| < 1e-6 (a mount matrix has |det| = 1).
+    public var singularityProblem: String? {
+        let det = determinant
+        let example = "a mount matrix is a rotation, e.g. \"1, 0, 0; 0, 1, 0; 0, 0, 1\""
+        if !det.isFinite { return "its numbers are too large (the determinant is not finite); \(example)" }
+        guard abs(det) < 1e-6 else { return nil }
+        return "the matrix is singular (determinant \(det)): it would flatten the samples and lose axes; \(example)"
+    }
+
     /// The IIO text form, e.g. `"1, 0, 0; 0, 1, 0; 0, 0, 1"`.
     public var description: String {
         rows.map { row in row.map(Self.format).joined(separator: ", ") }.joined(separator: "; ")

@@ -4,20 +4,33 @@ import Synchronization
 
 /// Reads an accelerometer and, when it vanishes or stalls, waits for it to come back and goes on:
 /// for devices that are unplugged and replugged, drivers that are reloaded, or an `iiod` that
-/// restarts.
+/// restarts. With ``reconnects`` a device (or `iiod`) missing at the start is waited for the same
+/// way (a service started before the driver or `iiod`).
 ///
 /// Times stay continuous across reconnections: samples after a reconnection are shifted so that
 /// the first one comes the outage's wall-clock length (at least one sample period) after the
 /// last one before it. Each outage is reported through `onEvent`, so a detector can be
-/// interrupted (`ShakeDetector.interrupt(at:)`) and a recording can note it.
+/// interrupted (`ShakeDetector.interrupt(at:)`) and a recording can note it, and counted in
+/// ``statistics`` (``AccelerometerReadStatistics/outages``).
 ///
-/// Errors that reconnecting cannot fix end reading: the first connection failing, and a
-/// permission error at any time.
+/// Opening the device runs on a helper thread: ``stop()`` (a signal) ends the wait for it at
+/// once, and it is given up after ``AccelerometerReadOptions/readTimeout`` seconds. libiio 0.24
+/// cannot bound it itself: its `ip:` backend connects and reads the context with a fixed 5 s
+/// timeout (`iio_context_set_timeout` applies only once the context exists). An attempt given
+/// up finishes in the background and its context is closed.
+///
+/// What ends reading: a permission error at any time; at the start, an error waiting cannot fix
+/// (``IIOError/mayClearUpByWaiting``: a value that cannot be understood, an unknown URI
+/// scheme), and, without ``reconnects``, any.
 public final class ReconnectingAccelerometerReader: Sendable {
     /// What happened to the connection.
     public enum Event: Sendable {
-        /// Connected (first time or again) to the device.
-        case connected(AccelerometerDescription, rateHertz: Double, mode: AccelerometerReadOptions.Mode)
+        /// Reading started (first time or again): the device is open and its buffer enabled (or
+        /// its first poll answered). `mountMatrix`: the rotation applied to every sample.
+        case connected(AccelerometerDescription, rateHertz: Double, mode: AccelerometerReadOptions.Mode,
+                       mountMatrix: MountMatrix)
+        /// With ``reconnects``: the device or `iiod` is not there at the start; waiting for it.
+        case waiting(IIOError)
         /// The device vanished or stalled at `time` (seconds, on the samples' clock); retrying.
         case lost(IIOError, time: Double?)
         /// A reconnection attempt failed; retrying after `retryInterval` (reported once per kind of failure).
@@ -41,6 +54,8 @@ public final class ReconnectingAccelerometerReader: Sendable {
         var previous = AccelerometerReadStatistics()
         /// Seconds added to the current connection's sample times.
         var timeOffset = 0.0
+        /// Monotonic time of the last sample before the outage going on, if one is.
+        var outageStart: Double?
     }
 
     public init(uri: String = IIOContext.defaultURI, device: String? = nil,
@@ -66,6 +81,10 @@ public final class ReconnectingAccelerometerReader: Sendable {
                 total.consumerOverruns += current.consumerOverruns
                 if let last = current.lastSampleTime { total.lastSampleTime = last + state.timeOffset }
             }
+            if let start = state.outageStart {
+                total.outages += 1
+                total.outageSeconds += AccelerometerReader.monotonicSeconds() - start
+            }
             return total
         }
     }
@@ -82,27 +101,39 @@ public final class ReconnectingAccelerometerReader: Sendable {
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Reads until ``stop()``, reconnecting after the device vanishes or stalls.
-    /// - Throws: ``IIOError`` when the first connection fails or access is denied; whatever the
-    ///   callbacks throw.
+    /// - Throws: ``IIOError`` when access is denied, when the first connection fails for good
+    ///   (or at all, without ``reconnects``), see the type's discussion; whatever the callbacks throw.
     public func run(onEvent: (Event) throws -> Void, _ onSample: (Sample) throws -> Void) throws {
-        var reader: AccelerometerReader? = try AccelerometerReader(uri: uri, device: deviceName, options: options)
+        var pending: ConnectionAttempt?
+        defer { endOutage(at: AccelerometerReader.monotonicSeconds()) }
+        var reader: AccelerometerReader?
+        var lastRetryKind: String?
+        switch connectResult(&pending) {
+        case .success(nil): return
+        case .success(let opened): reader = opened
+        case .failure(let error):
+            guard reconnects && error.mayClearUpByWaiting else { throw error }
+            try onEvent(.waiting(error))
+            lastRetryKind = Self.retryKind(error)
+        }
         var timeOffset = 0.0
         var lastTime: Double?
         var lostAt: Double?
         var lastArrival: Double?
-        var lastRetryKind: String?
         while !isStopped {
             guard let current = reader else {
-                // Waiting for the device to come back.
-                Thread.sleep(forTimeInterval: retryInterval)
-                if isStopped { return }
-                do {
-                    reader = try AccelerometerReader(uri: uri, device: deviceName, options: options)
+                // Waiting for the device to come (back).
+                if waitUnlessStopped(retryInterval) { return }
+                switch connectResult(&pending) {
+                case .success(nil): return
+                case .success(let opened):
+                    reader = opened
                     lastRetryKind = nil
-                } catch where error.kind == .permissionDenied {
-                    throw error
-                } catch {
-                    let kind = "\(error.function) \(error.code.rawValue)"
+                case .failure(let error):
+                    // Once the device was there, anything but a permission error may be its
+                    // coming back half-way: retried.
+                    if error.kind == .permissionDenied { throw error }
+                    let kind = Self.retryKind(error)
                     if kind != lastRetryKind { try onEvent(.retryFailed(error)) }
                     lastRetryKind = kind
                 }
@@ -113,16 +144,23 @@ public final class ReconnectingAccelerometerReader: Sendable {
                 return state.stopped
             }
             if stopNow { return }
-            try onEvent(.connected(current.device, rateHertz: current.rateHertz, mode: current.mode))
             var firstOfConnection = true
             do {
-                try current.run { sample in
+                try current.run(onStart: {
+                    try onEvent(.connected(current.device, rateHertz: current.rateHertz, mode: current.mode,
+                                           mountMatrix: current.mountMatrix))
+                }) { sample in
                     var shifted = sample
                     if firstOfConnection, let lastTime, let lostAt {
                         // Continue the clock: the outage's length, at least one sample period.
                         let outage = max(1 / current.rateHertz, AccelerometerReader.monotonicSeconds() - lostAt)
                         timeOffset = lastTime + outage - sample.time
-                        state.withLock { $0.timeOffset = timeOffset }
+                        state.withLock { state in
+                            state.timeOffset = timeOffset
+                            state.previous.outageSeconds += outage
+                            state.previous.outages += 1
+                            state.outageStart = nil
+                        }
                     }
                     firstOfConnection = false
                     shifted.time += timeOffset
@@ -143,11 +181,100 @@ public final class ReconnectingAccelerometerReader: Sendable {
                     state.previous.consumerOverruns += stats.consumerOverruns
                     state.previous.lastSampleTime = lastTime
                     state.current = nil
+                    // An outage is counted when it is waited for (and a sample came before it).
+                    if reconnects && lastTime != nil && state.outageStart == nil { state.outageStart = lostAt }
                 }
                 reader = nil
                 try onEvent(.lost(error, time: lastTime))
                 if !reconnects { throw error }
             }
+        }
+    }
+
+    /// Closes an outage still open when reading ends (stopped while waiting): counted up to `now`.
+    private func endOutage(at now: Double) {
+        state.withLock { state in
+            guard let start = state.outageStart else { return }
+            state.previous.outages += 1
+            state.previous.outageSeconds += now - start
+            state.outageStart = nil
+        }
+    }
+
+    private static func retryKind(_ error: IIOError) -> String { "\(error.function) \(error.code.rawValue)" }
+
+    /// Sleeps `seconds` unless stopped first; true when stopped.
+    private func waitUnlessStopped(_ seconds: Double) -> Bool {
+        let deadline = AccelerometerReader.monotonicSeconds() + seconds
+        while !isStopped {
+            let remaining = deadline - AccelerometerReader.monotonicSeconds()
+            if remaining <= 0 { return false }
+            Thread.sleep(forTimeInterval: min(0.02, remaining))
+        }
+        return true
+    }
+
+    private func connectResult(_ pending: inout ConnectionAttempt?) -> Result<AccelerometerReader?, IIOError> {
+        do throws(IIOError) {
+            return .success(try connect(&pending))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Opens the device on a helper thread; nil when stopped first.
+    /// - Parameter pending: an attempt given up earlier that is still running: waited for
+    ///   again rather than starting a second one beside it.
+    /// - Throws: the attempt's ``IIOError``; `.timedOut` when it takes longer than
+    ///   ``AccelerometerReadOptions/readTimeout``.
+    private func connect(_ pending: inout ConnectionAttempt?) throws(IIOError) -> AccelerometerReader? {
+        let attempt = pending ?? ConnectionAttempt(uri: uri, device: deviceName, options: options)
+        pending = nil
+        let deadline = AccelerometerReader.monotonicSeconds() + options.readTimeout
+        while true {
+            if let result = attempt.result(waiting: 0.02) { return try result.get() }
+            if isStopped { return nil }
+            if AccelerometerReader.monotonicSeconds() >= deadline {
+                pending = attempt
+                let waited = "within \(options.readTimeout) s (the read timeout)"
+                throw IIOError(
+                    code: .timedOut, function: "iio_create_context_from_uri", uri: uri, device: deviceName,
+                    detail: uri.hasPrefix("ip:")
+                        ? "iiod at \(uri.dropFirst(3)) did not give the context \(waited): is it hung, or the host overloaded?"
+                        : "libiio did not open the context \(waited)",
+                    kind: .timedOut)
+            }
+        }
+    }
+}
+
+/// One `AccelerometerReader` being created on its own thread.
+private final class ConnectionAttempt: Sendable {
+    private let slot = Mutex<Result<AccelerometerReader, IIOError>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(uri: String, device: String?, options: AccelerometerReadOptions) {
+        let thread = Thread { [self] in
+            let result: Result<AccelerometerReader, IIOError>
+            do throws(IIOError) {
+                result = .success(try AccelerometerReader(uri: uri, device: device, options: options))
+            } catch {
+                result = .failure(error)
+            }
+            slot.withLock { $0 = result }
+            done.signal()
+        }
+        thread.name = "shake.iio-connect"
+        thread.start()
+    }
+
+    /// The outcome, waiting up to `seconds` for it; nil while still connecting. Once taken, the
+    /// outcome is gone (the caller owns the reader).
+    func result(waiting seconds: Double) -> Result<AccelerometerReader, IIOError>? {
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return slot.withLock { slot in
+            defer { slot = nil }
+            return slot
         }
     }
 }

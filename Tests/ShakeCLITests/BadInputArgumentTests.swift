@@ -53,6 +53,12 @@ import Testing
         Case("column position 0", ["replay", "--time-column", "0", "r.csv"],
              says: "'--time-column' 0: column positions count from 1 (or give the header name)"),
         Case("negative column position", ["evaluate", "--label-column", "-2", "r.csv"], says: "'--label-column' -2: column positions count from 1"),
+        Case("zero mount matrix", ["record", "--mount-matrix", "0, 0, 0; 0, 0, 0; 0, 0, 0", "-o", "OUT"],
+             says: "--mount-matrix '0, 0, 0; 0, 0, 0; 0, 0, 0': the matrix is singular (determinant 0.0)"),
+        Case("singular mount matrix", ["live", "--mount-matrix", "1, 0, 0; 1, 0, 0; 0, 0, 1"],
+             says: "--mount-matrix '1, 0, 0; 1, 0, 0; 0, 0, 1': the matrix is singular (determinant 0.0): it would flatten"),
+        Case("overflowing mount matrix", ["record", "--mount-matrix", "1e200, 0, 0; 0, 1e200, 0; 0, 0, 1e200", "-o", "OUT"],
+             says: "--mount-matrix '1e200, 0, 0; 0, 1e200, 0; 0, 0, 1e200': its numbers are too large (the determinant is not finite)"),
     ]
 
     @Test(arguments: cases)

@@ -144,6 +144,12 @@ final class IIOEmulatorTests {
         let result = try Emulator.run(fixture: fixture.path, options: options, command: command)
         #expect(result.status == 0, "\(result.stderr)")
         let recording = try Fixture.readRecording(output())
+        // The recording says which rotation was applied (the given one, else the device's, else
+        // none), and the extra metadata line does not trouble the reader.
+        #expect(recording.metadata["mount_matrix"] == (given ?? device ?? "1, 0, 0; 0, 1, 0; 0, 0, 1"),
+                "\(recording.metadata)")
+        let replay = try Emulator.run(fixture: fixture.path, options: [], command: [shake, "replay", output()])
+        #expect(replay.status == 0, "\(replay.stderr)")
         let rotated = fixture.rows.prefix { $0.time < 4 }.map { row in
             let v = [row.x, row.y, row.z]
             let r = expected.map { $0[0] * v[0] + $0[1] * v[1] + $0[2] * v[2] }
@@ -224,6 +230,14 @@ final class IIOEmulatorTests {
         // The outage shows as a gap in time of at least half a second.
         let split = try #require(rows.indices.dropFirst().first { rows[$0].time - rows[$0 - 1].time >= 0.5 },
                                  "no gap in the recording's times: \(result.stderr)")
+        // The summary counts the outage, as long as the gap in time it left (to its 0.1 s).
+        let gap = rows[split].time - rows[split - 1].time
+        let summary = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("Recorded ") })
+        let outage = try #require(summary.firstRange(of: "; 1 outage (").flatMap {
+            Double(summary[$0.upperBound...].prefix { $0 != " " })
+        }, "no outage in the summary: \(summary)")
+        #expect(abs(outage - gap) <= 0.051, "outage \(outage) s, gap \(gap) s: \(summary)")
+        #expect(summary.contains(" s without the device) -> "), "\(summary)")
         // Before it: the fixture's first samples, exactly; all 200 on the local backend (over iiod,
         // samples in flight when it died are lost).
         #expect(uri == "local:" ? split == 200 : (100...200).contains(split), "\(split) samples before the outage")
@@ -343,6 +357,8 @@ final class IIOEmulatorTests {
             command: [shake, "live", "--reconnect", "--timeout", "0.5", "--duration", "11.5", "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Device lost"))
+        // The summary counts the outage.
+        #expect(result.stderr.contains("; 1 outage ("), "\(result.stderr)")
         let began = result.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }.filter { $0["phase"] as? String == "began" }.compactMap { $0["time_s"] as? Double }

@@ -6,12 +6,17 @@ public struct CommandIO: Sendable {
     public var err: @Sendable (String) -> Void
     /// Whether standard error is a terminal (progress bars and status lines only then).
     public var errIsTerminal: Bool
+    /// Whether the command owns the process's standard error (the `shake` executable, not a
+    /// test calling a command in process): only then may it change how C libraries' messages
+    /// are handled process-wide (libiio's are hidden without `--verbose`).
+    public var ownsProcessStandardError: Bool
 
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                errIsTerminal: Bool = false) {
+                errIsTerminal: Bool = false, ownsProcessStandardError: Bool = false) {
         self.out = out
         self.err = err
         self.errIsTerminal = errIsTerminal
+        self.ownsProcessStandardError = ownsProcessStandardError
     }
 }
 

@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+
+/// The edges of a live run against `Scripts/iio-emulator`: a device or iiod not there yet at the
+/// start, a signal while libiio is still connecting, what is printed before reading really
+/// started, libiio's own messages, a device name that is not there, a device whose mount matrix
+/// is malformed in the listing, and the emulator itself (polling a buffered device). Need root.
+@Suite(.serialized, .enabled(if: !Emulator.skipRequested, "SHAKEKIT_SKIP_IIO=1 is set"))
+final class IIOStartAndStopTests {
+    let directory: URL
+    let fixture: Fixture
+
+    init() throws {
+        directory = try Emulator.temporaryDirectory()
+        // Inside the emulator, `shake` may run as `nobody`: let it into the folder.
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
+        fixture = try Fixture(in: directory)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// Runs `script` with `sh -c` inside the emulator; `$SHAKE` and `$DIR` are set.
+    func run(_ options: [String], _ script: String) throws -> Emulator.Result {
+        let shake = try Emulator.shake
+        return try Emulator.run(fixture: fixture.path, options: options,
+                                command: ["env", "SHAKE=\(shake)", "DIR=\(directory.path)", "sh", "-c", script])
+    }
+
+    // MARK: A device or iiod missing at the start (boot order)
+
+    /// (URI, emulator options: the device or iiod comes 1.5 s after the command starts, what
+    /// `--reconnect` says it waits for)
+    static let lateStarts: [(uri: String, options: [String], waitsFor: String)] = [
+        ("local:", ["--fast", "--appear-after", "1.5"], "Waiting for an accelerometer at local: to appear"),
+        ("ip:127.0.0.1", ["--fast", "--iiod", "--start-iiod-after", "1.5"], "Waiting for iiod at 127.0.0.1 to answer"),
+    ]
+
+    // Defect: --reconnect waited only for a device lost mid-stream; one missing at the start
+    // ended the run at once.
+    @Test(arguments: 0..<lateStarts.count)
+    func reconnectWaitsForADeviceMissingAtTheStart(index: Int) throws {
+        let (uri, options, waitsFor) = Self.lateStarts[index]
+        let result = try run(options, "$SHAKE record --uri \(uri) --reconnect --duration 2 -o $DIR/rec.csv")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains(waitsFor + " (--reconnect; Ctrl-C to stop): "), "\(result.stderr)")
+        let rows = try Fixture.readRecording(path("rec.csv")).rows
+        #expect(rows.count >= 100, "\(rows.count) samples")
+        Fixture.expectSamples(rows, match: fixture.rows.prefix(rows.count))
+    }
+
+    /// Without --reconnect, the missing device or iiod stays an error, and nothing is written.
+    @Test(arguments: [(0, 66), (1, 74)])
+    func withoutReconnectAMissingDeviceIsAnError(index: Int, status: Int32) throws {
+        let (uri, options, _) = Self.lateStarts[index]
+        let result = try run(options, "$SHAKE record --uri \(uri) --duration 2 -o $DIR/rec.csv")
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(!result.stderr.contains("Waiting for"), "\(result.stderr)")
+        #expect(result.stderr.contains(index == 0 ? "no accelerometer" : "iiod is not running at 127.0.0.1"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("rec.csv")))
+    }
+
+    // MARK: A signal while libiio connects
+
+    /// An `iiod` that accepts connections and never answers (libiio 0.24 waits 5 s for it).
+    static let hungIiod = """
+        python3 -c "
+        import socket, time
+        s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(('127.0.0.1', 30431)); s.listen(8); time.sleep(60)" &
+        sleep 0.5
+
+        """
+
+    /// (command, signal, a recording already under the name with --force)
+    static let connectingSignals: [(command: String, signal: String, existing: Bool)] = [
+        ("record", "INT", false), ("record", "TERM", true), ("record", "HUP", false), ("live", "INT", false),
+    ]
+
+    // Defect: SIGINT, SIGTERM and SIGHUP were ignored while libiio connected (5 s over ip:).
+    @Test(arguments: 0..<connectingSignals.count)
+    func signalWhileConnectingStopsAtOnceAndWritesNothing(index: Int) throws {
+        let (command, signal, existing) = Self.connectingSignals[index]
+        let old = "time_s,x,y,z\n0,0,0,9.8\n"
+        if existing { try old.write(toFile: path("rec.csv"), atomically: true, encoding: .utf8) }
+        let arguments = command == "record" ? "-o $DIR/rec.csv" + (existing ? " --force" : "") : ""
+        let result = try run([], Self.hungIiod + """
+            start=$(date +%s%N)
+            $SHAKE \(command) --uri ip:127.0.0.1 \(arguments) & pid=$!
+            sleep 1; kill -\(signal) $pid; wait $pid; status=$?
+            echo $(( ($(date +%s%N) - start) / 1000000 )) > $DIR/elapsed_ms
+            exit $status
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        let elapsed = try #require(Int(String(contentsOfFile: path("elapsed_ms"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        // The signal comes after 1 s; libiio alone would have held on until 5 s.
+        #expect(elapsed < 3000, "stopped after \(elapsed) ms")
+        #expect(!FileManager.default.fileExists(atPath: path("rec.csv.partial")))
+        if command == "record" {
+            #expect(result.stderr.contains("Stopped before reading started; \(path("rec.csv")) was not written"),
+                    "\(result.stderr)")
+            if existing {
+                #expect(try String(contentsOfFile: path("rec.csv"), encoding: .utf8) == old)
+            } else {
+                #expect(!FileManager.default.fileExists(atPath: path("rec.csv")))
+            }
+        }
+    }
+
+    // Defect: --timeout did not bound the connection (libiio 0.24's fixed 5 s over ip:).
+    @Test func connectingGivesUpAfterTheTimeout() throws {
+        let result = try run([], Self.hungIiod + """
+            start=$(date +%s%N)
+            $SHAKE record --uri ip:127.0.0.1 --timeout 1 -o $DIR/rec.csv; status=$?
+            echo $(( ($(date +%s%N) - start) / 1000000 )) > $DIR/elapsed_ms
+            exit $status
+            """)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("iiod at 127.0.0.1 did not give the context within 1.0 s"), "\(result.stderr)")
+        let elapsed = try #require(Int(String(contentsOfFile: path("elapsed_ms"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(elapsed < 3000, "gave up after \(elapsed) ms")
+        #expect(!FileManager.default.fileExists(atPath: path("rec.csv")))
+    }
+
+    // MARK: What is printed, and when
+
+    // Defect: "Listening to ..." came before the buffer was created, so before a permission error.
+    @Test(arguments: [false, true])
+    func listeningIsPrintedOnlyOnceReadingStarted(asNobody: Bool) throws {
+        let user = asNobody ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let result = try run(["--fast"], "\(user)$SHAKE live --duration 1")
+        if asNobody {
+            #expect(result.status == 77, "\(result.stderr)")
+            #expect(result.stderr.contains("Permission denied"), "\(result.stderr)")
+            #expect(!result.stderr.contains("Listening to"), "\(result.stderr)")
+        } else {
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("Listening to shakekit-accel at 50 Hz (buffered, local:)"), "\(result.stderr)")
+        }
+    }
+
+    // Defect: libiio's own warnings reached stderr raw (the emulated device has no mmap buffers).
+    @Test(arguments: [false, true])
+    func libiioMessagesShowOnlyWithVerbose(verbose: Bool) throws {
+        let result = try run(["--fast"], "$SHAKE record --duration 1 -o $DIR/rec.csv" + (verbose ? " --verbose" : ""))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("WARNING: High-speed mode not enabled") == verbose, "\(result.stderr)")
+        #expect(result.stderr.contains("Recorded "), "\(result.stderr)")
+    }
+
+    // Defect: a --device that is not there exited 74 (I/O error); it is missing input (66).
+    @Test(arguments: ["local:", "ip:127.0.0.1"])
+    func unknownDeviceNameIsMissingInput(uri: String) throws {
+        let result = try run(["--iiod"], "$SHAKE record --uri \(uri) --device lid -o $DIR/rec.csv")
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(result.stderr.contains("no such accelerometer; present: shakekit-accel"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("rec.csv")))
+    }
+
+    // Defect: one device with a malformed mount matrix made `shake devices` fail as a whole.
+    @Test(arguments: ["local:", "ip:127.0.0.1"])
+    func devicesListsADeviceWithAMalformedMountMatrix(uri: String) throws {
+        let result = try run(["--iiod", "--sysfs-attr", "in_accel_mount_matrix=1, 0; 0, 1"],
+                             "$SHAKE devices --uri \(uri) --format json > $DIR/devices.json && $SHAKE devices --uri \(uri)")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("iio:device0: shakekit-accel\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("    mount matrix:   unusable (reading needs --mount-matrix): "), "\(result.stdout)")
+        #expect(result.stdout.contains("attribute \"in_accel_mount_matrix\"") && result.stdout.contains("'1, 0; 0, 1' is not a mount matrix"),
+                "\(result.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("devices.json")))) as? [String: Any]
+        let device = try #require((json?["accelerometers"] as? [[String: Any]])?.first)
+        #expect((device["mountMatrixProblem"] as? String)?.contains("is not a mount matrix") == true, "\(device)")
+        #expect(device["scale"] as? Double == Fixture.scale)
+    }
+
+    // MARK: The emulator
+
+    // Defect: polling a buffered emulated device read one constant sample (the feeder only
+    // filled the buffer's FIFO).
+    @Test func pollingABufferedEmulatedDeviceFollowsTheRecording() throws {
+        let result = try run(["--speed", "2"], "$SHAKE record --mode polled --duration 2 -o $DIR/rec.csv")
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try Fixture.readRecording(path("rec.csv")).rows
+        #expect(rows.count >= 30, "\(rows.count) samples")
+        #expect(Set(rows.map(\.x)).count > rows.count / 2, "\(Set(rows.map(\.x)).count) distinct x values in \(rows.count)")
+        // Each polled sample is one of the fixture's, in playback order.
+        var position = 0
+        var unmatched = 0
+        for row in rows {
+            let match = fixture.rows[position...].firstIndex {
+                abs($0.x - row.x) <= Fixture.tolerance && abs($0.y - row.y) <= Fixture.tolerance
+                    && abs($0.z - row.z) <= Fixture.tolerance
+            }
+            if let match { position = match } else { unmatched += 1 }
+        }
+        #expect(unmatched <= 2, "\(unmatched) polls matched no fixture sample")
+        #expect(position >= 40, "reached fixture sample \(position)")
+    }
+
+    // Defect: every emulator run with --iiod wrote the one log file /run/shakekit-iio-emulator-iiod.log,
+    // so runs side by side overwrote each other's.
+    @Test func iiodLogStaysInsideTheRun() throws {
+        let shared = "/run/shakekit-iio-emulator-iiod.log"
+        try? FileManager.default.removeItem(atPath: shared)
+        let result = try run(["--iiod"], "$SHAKE devices --uri ip:127.0.0.1")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: shared))
+    }
+}
