@@ -323,6 +323,7 @@ public struct ShakeDetector: Sendable {
         return restartAfterGap(with: sample)
     }
 
+    @inline(__always)
     private mutating func steps(
         _ sample: Sample, interval dt: Double, squaredMagnitude m2: Double,
         previous: (x: Double, y: Double, z: Double)
@@ -586,9 +587,16 @@ public struct ShakeDetector: Sendable {
 
     /// Links the current half-wave to the previous one if its peak points the opposite way within
     /// the allowed interval (step 3). Returns whether it linked now.
-    @discardableResult
+    @discardableResult @inline(__always)
     private mutating func testReversal() -> Bool {
         guard inHalfWave && linkable && !linked else { return false }
+        return linkIfReversed()
+    }
+
+    /// `testReversal()` for a half-wave that may still link; out of line, as most active
+    /// samples have nothing to test.
+    @inline(never)
+    private mutating func linkIfReversed() -> Bool {
         let gap = peakTime - previousTime
         if gap > configuration.maximumReversalIntervalSeconds {
             linkable = false
