@@ -12,7 +12,8 @@
 /// Holds at most `capacity` (256) intervals without allocating; when more fall inside the
 /// window (above 6.4 kHz for 40 ms), the oldest are dropped and the window is that much shorter.
 /// Running sums are recomputed from the stored values every `capacity` additions, so rounding
-/// errors cannot accumulate.
+/// errors cannot accumulate. Each interval keeps its value times its duration as it was added to
+/// the sums, so that dropping it subtracts exactly that (no multiplication per dropped interval).
 @usableFromInline
 struct MovingAverage: Sendable {
     @usableFromInline static var capacity: Int { 256 }
@@ -21,9 +22,12 @@ struct MovingAverage: Sendable {
     /// Window length, s. Zero or less: no smoothing.
     @usableFromInline let window: Double
     @usableFromInline let inverseWindow: Double
-    /// The stored intervals: end time, s, and the value over the interval.
-    @usableFromInline var entries = InlineArray<256, (end: Double, x: Double, y: Double, z: Double)>(
-        repeating: (0, 0, 0, 0))
+    /// One stored interval: its end time, s, the value over it, m/s², and the value times the
+    /// interval's duration, m/s (its term of the running sums).
+    @usableFromInline typealias Entry = (
+        end: Double, x: Double, y: Double, z: Double, wx: Double, wy: Double, wz: Double, unused: Double)
+    /// The stored intervals, oldest at `oldest`.
+    @usableFromInline var entries = InlineArray<256, Entry>(repeating: (0, 0, 0, 0, 0, 0, 0, 0))
     @usableFromInline var oldest = 0  // index of the oldest stored interval
     @usableFromInline var count = 0
     @usableFromInline var oldestStart = 0.0  // start of the oldest interval, s
@@ -44,40 +48,57 @@ struct MovingAverage: Sendable {
     }
 
     /// Adds the value `v` for the `duration` seconds up to `time` (since the previous value's
-    /// time, or the restart), and returns the average over the window ending at `time`.
+    /// time, or the restart: `duration` must be exactly `time` minus that time, as computed by the
+    /// caller), and returns the average over the window ending at `time`.
     @inlinable @inline(__always)
     mutating func add(
         _ x: Double, _ y: Double, _ z: Double, at time: Double, duration: Double
     ) -> (Double, Double, Double) {
         if !(window > 0) { return (x, y, z) }
         if count == Self.capacity { dropOldest() }
-        entries[(oldest &+ count) & mask] = (time, x, y, z)
+        let wx = x * duration, wy = y * duration, wz = z * duration
+        entries[(oldest &+ count) & mask] = (time, x, y, z, wx, wy, wz, 0)
         count &+= 1
-        sumX += x * duration; sumY += y * duration; sumZ += z * duration
+        // The sums stay in registers until the end.
+        var sx = sumX + wx, sy = sumY + wy, sz = sumZ + wz
         untilRecompute &-= 1
-        if untilRecompute == 0 { recomputeSums() }
+        if untilRecompute == 0 {
+            recomputeSums()
+            sx = sumX; sy = sumY; sz = sumZ
+        }
         let from = time - window
         // Times so large (over 10¹⁴ s) that the window is lost in rounding: no smoothing. This
         // also keeps the loop below finite.
-        if !(from < time) { return (x, y, z) }
-        // Drop the intervals that ended before the window; the newest (ending at `time`) stays.
-        while entries[oldest & mask].end <= from { dropOldest() }
-        if oldestStart < from {
-            let first = entries[oldest & mask]
-            let part = from - oldestStart  // of the oldest interval, before the window
-            let k = inverseWindow
-            return ((sumX - first.x * part) * k, (sumY - first.y * part) * k, (sumZ - first.z * part) * k)
+        if !(from < time) {
+            sumX = sx; sumY = sy; sumZ = sz
+            return (x, y, z)
         }
-        let covered = time - oldestStart
+        // Drop the intervals that ended before the window; the newest (ending at `time`) stays.
+        var first = oldest, start = oldestStart, n = count
+        while entries[first & mask].end <= from {
+            let e = entries[first & mask]
+            sx -= e.wx; sy -= e.wy; sz -= e.wz
+            start = e.end
+            first = (first &+ 1) & mask
+            n &-= 1
+        }
+        oldest = first; oldestStart = start; count = n
+        sumX = sx; sumY = sy; sumZ = sz
+        if start < from {
+            let e = entries[first & mask]
+            let part = from - start  // of the oldest interval, before the window
+            let k = inverseWindow
+            return ((sx - e.x * part) * k, (sy - e.y * part) * k, (sz - e.z * part) * k)
+        }
+        let covered = time - start
         if !(covered > 0) { return (x, y, z) }  // the first value after a restart
-        return (sumX / covered, sumY / covered, sumZ / covered)
+        return (sx / covered, sy / covered, sz / covered)
     }
 
     @inlinable @inline(__always)
     mutating func dropOldest() {
         let e = entries[oldest & mask]
-        let duration = e.end - oldestStart
-        sumX -= e.x * duration; sumY -= e.y * duration; sumZ -= e.z * duration
+        sumX -= e.wx; sumY -= e.wy; sumZ -= e.wz
         oldestStart = e.end
         oldest = (oldest &+ 1) & mask
         count &-= 1
@@ -87,12 +108,9 @@ struct MovingAverage: Sendable {
     mutating func recomputeSums() {
         untilRecompute = Self.capacity
         var sx = 0.0, sy = 0.0, sz = 0.0
-        var start = oldestStart
         for i in 0..<count {
             let e = entries[(oldest + i) & mask]
-            let duration = e.end - start
-            sx += e.x * duration; sy += e.y * duration; sz += e.z * duration
-            start = e.end
+            sx += e.wx; sy += e.wy; sz += e.wz
         }
         sumX = sx; sumY = sy; sumZ = sz
     }
