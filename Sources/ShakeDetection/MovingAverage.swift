@@ -11,8 +11,8 @@
 ///
 /// Holds at most `capacity` (256) intervals without allocating; when more fall inside the
 /// window (above 6.4 kHz for 40 ms), the oldest are dropped and the window is that much shorter.
-/// Running sums are recomputed from the stored values every `capacity` additions, so rounding
-/// errors cannot accumulate. Each interval keeps its value times its duration as it was added to
+/// Running sums are recomputed from the stored values every `capacity` additions (whenever the
+/// newest interval goes into the last slot), so rounding errors cannot accumulate. Each interval keeps its value times its duration as it was added to
 /// the sums, so that dropping it subtracts exactly that (no multiplication per dropped interval).
 @usableFromInline
 struct MovingAverage: Sendable {
@@ -32,7 +32,6 @@ struct MovingAverage: Sendable {
     @usableFromInline var count = 0
     @usableFromInline var oldestStart = 0.0  // start of the oldest interval, s
     @usableFromInline var sumX = 0.0, sumY = 0.0, sumZ = 0.0  // Σ value · duration, stored intervals
-    @usableFromInline var untilRecompute = MovingAverage.capacity
 
     @usableFromInline init(window: Double) {
         self.window = window
@@ -57,12 +56,12 @@ struct MovingAverage: Sendable {
         if !(window > 0) { return (x, y, z) }
         if count == Self.capacity { dropOldest() }
         let wx = x * duration, wy = y * duration, wz = z * duration
-        entries[(oldest &+ count) & mask] = (time, x, y, z, wx, wy, wz, 0)
+        let slot = (oldest &+ count) & mask
+        entries[slot] = (time, x, y, z, wx, wy, wz, 0)
         count &+= 1
         // The sums stay in registers until the end.
         var sx = sumX + wx, sy = sumY + wy, sz = sumZ + wz
-        untilRecompute &-= 1
-        if untilRecompute == 0 {
+        if slot == mask {
             recomputeSums()
             sx = sumX; sy = sumY; sz = sumZ
         }
@@ -106,7 +105,6 @@ struct MovingAverage: Sendable {
 
     @inline(never) @usableFromInline
     mutating func recomputeSums() {
-        untilRecompute = Self.capacity
         var sx = 0.0, sy = 0.0, sz = 0.0
         for i in 0..<count {
             let e = entries[(oldest + i) & mask]
