@@ -53,11 +53,12 @@ struct MovingAverage: Sendable {
     mutating func add(
         _ x: Double, _ y: Double, _ z: Double, at time: Double, duration: Double
     ) -> (Double, Double, Double) {
-        if !(window > 0) { return (x, y, z) }
         if count == Self.capacity { dropOldest() }
         let wx = x * duration, wy = y * duration, wz = z * duration
         let slot = (oldest &+ count) & mask
-        entries[slot] = (time, x, y, z, wx, wy, wz, 0)
+        entries[slot].end = time
+        entries[slot].x = x; entries[slot].y = y; entries[slot].z = z
+        entries[slot].wx = wx; entries[slot].wy = wy; entries[slot].wz = wz
         count &+= 1
         // The sums stay in registers until the end.
         var sx = sumX + wx, sy = sumY + wy, sz = sumZ + wz
@@ -66,8 +67,9 @@ struct MovingAverage: Sendable {
             sx = sumX; sy = sumY; sz = sumZ
         }
         let from = time - window
-        // Times so large (over 10¹⁴ s) that the window is lost in rounding: no smoothing. This
-        // also keeps the loop below finite.
+        // A window of 0 (or less, or NaN): no smoothing; the intervals are kept all the same, and
+        // never read. Times so large (over 10¹⁴ s) that the window is lost in rounding: no
+        // smoothing either. This also keeps the loop below finite.
         if !(from < time) {
             sumX = sx; sumY = sy; sumZ = sz
             return (x, y, z)
