@@ -254,8 +254,12 @@ public struct ShakeDetector: Sendable {
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
         let t = sample.time
         let limit = Self.implausibleAcceleration
-        // abs(v) ≤ limit is false for NaN and ±infinity, so these also reject non-finite values.
-        guard abs(sample.x) <= limit, abs(sample.y) <= limit, abs(sample.z) <= limit else {
+        // |a|² ≤ limit² (rounded) implies every |axis| ≤ limit, so the axes are tested one by
+        // one only past it. abs(v) ≤ limit is false for NaN and ±infinity, and so is the first
+        // test, so these also reject non-finite values.
+        let squaredMagnitude = sample.x * sample.x + sample.y * sample.y + sample.z * sample.z
+        guard squaredMagnitude <= limit * limit
+                || (abs(sample.x) <= limit && abs(sample.y) <= limit && abs(sample.z) <= limit) else {
             return nil
         }
         let dt = t - lastTime
@@ -272,11 +276,12 @@ public struct ShakeDetector: Sendable {
         lastTime = t
 
         // 0. Ongoing motion: the spread of |a| in half-second blocks.
-        let magnitude = sample.magnitude
+        let magnitude = squaredMagnitude.squareRoot()  // sample.magnitude
         let deviation = magnitude - motionReference
         motionSum += deviation * dt
         motionSquares += deviation * deviation * dt
-        if t >= motionBlockEnd { closeMotionBlock(at: t, magnitude: magnitude) }
+        // A completed block is recorded out of line, with the active samples (below): nothing
+        // in between reads the block's state.
 
         // 1. Gravity and linear acceleration.
         let ox = lx, oy = ly, oz = lz
@@ -292,16 +297,20 @@ public struct ShakeDetector: Sendable {
         // nothing below can change. The second moments skip calm samples; their decay is
         // applied at the next active sample instead, so only the calm samples' own (small)
         // outer products are left out of the linearity measure.
-        if m2 <= releaseSquared && !busy { return nil }
-        return processActive(sample, interval: dt, squaredMagnitude: m2, previous: (ox, oy, oz))
+        if m2 <= releaseSquared && !busy && t < motionBlockEnd { return nil }
+        return processActive(sample, interval: dt, squaredMagnitude: m2, magnitude: magnitude,
+                             previous: (ox, oy, oz))
     }
 
-    /// Steps 2–5 for a sample that is not calm; kept out of line so that the calm path stays small.
+    /// The end of step 0 for a sample that completes a half-second block, and steps 2–5 for a
+    /// sample that is not calm; kept out of line so that the calm path stays small.
     @inline(never) @usableFromInline
     mutating func processActive(
-        _ sample: Sample, interval dt: Double, squaredMagnitude m2: Double,
+        _ sample: Sample, interval dt: Double, squaredMagnitude m2: Double, magnitude: Double,
         previous: (x: Double, y: Double, z: Double)
     ) -> ShakeEvent? {
+        if sample.time >= motionBlockEnd { closeMotionBlock(at: sample.time, magnitude: magnitude) }
+        if m2 <= releaseSquared && !busy { return nil }
         let event = steps(sample, interval: dt, squaredMagnitude: m2, previous: previous)
         busy = inHalfWave || shaking || exhausted || candidate
         return event
@@ -475,8 +484,8 @@ public struct ShakeDetector: Sendable {
 
     /// The sample at `t` (with `|a|` = `magnitude`) completes the current half-second block:
     /// records whether it was a pause and starts the next one.
-    @inline(never) @usableFromInline
-    mutating func closeMotionBlock(at t: Double, magnitude: Double) {
+    @inline(never)
+    private mutating func closeMotionBlock(at t: Double, magnitude: Double) {
         let length = t - motionBlockStart
         if length > 0 {
             let mean = motionSum / length
