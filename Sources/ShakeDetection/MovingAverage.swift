@@ -47,8 +47,9 @@ struct MovingAverage: Sendable {
     }
 
     /// Adds the value `v` for the `duration` seconds up to `time` (since the previous value's
-    /// time, or the restart: `duration` must be exactly `time` minus that time, as computed by the
-    /// caller), and returns the average over the window ending at `time`.
+    /// time, or the restart: `time` must be later than that time, and `duration` exactly `time`
+    /// minus it, as computed by the caller), and returns the average over the window ending at
+    /// `time`.
     @inlinable @inline(__always)
     mutating func add(
         _ x: Double, _ y: Double, _ z: Double, at time: Double, duration: Double
@@ -91,8 +92,10 @@ struct MovingAverage: Sendable {
             let k = inverseWindow
             return ((sx - e.x * part) * k, (sy - e.y * part) * k, (sz - e.z * part) * k)
         }
+        // The oldest interval starts at the window's start (whole intervals fill the window) or
+        // after it (less than a window since the restart): the average over the intervals
+        // there are. `covered` is positive, as the oldest interval starts before `time`.
         let covered = time - start
-        if !(covered > 0) { return (x, y, z) }  // the first value after a restart
         return (sx / covered, sy / covered, sz / covered)
     }
 
