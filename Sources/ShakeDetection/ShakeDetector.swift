@@ -145,8 +145,10 @@ public struct ShakeDetector: Sendable {
     // The shake.
     @usableFromInline var shaking = false
     @usableFromInline var exhausted = false  // cancelled as too long; waiting for a pause
-    // inHalfWave || shaking || exhausted || candidate: a calm sample cannot be skipped.
-    @usableFromInline var busy = false
+    // |l|², (m/s²)², up to which a sample is calm: `releaseSquared`, or −∞ while a half-wave, a
+    // shake, a shake cancelled as too long or a candidate peak is in progress (then none is),
+    // so that the calm path makes one test of |l|.
+    @usableFromInline var calmSquared: Double
     private var shakeStart = 0.0
     private var shakePeakSquared = 0.0
     private var shakeReversals = 0
@@ -183,6 +185,7 @@ public struct ShakeDetector: Sendable {
         self.configuration = configuration
         onsetSquared = configuration.onsetAcceleration * configuration.onsetAcceleration
         releaseSquared = configuration.releaseAcceleration * configuration.releaseAcceleration
+        calmSquared = releaseSquared
         smoother = MovingAverage(window: configuration.smoothingWindowSeconds)
         let blocks = configuration.ongoingMotionBlocks
         ongoingMotionMask = blocks >= 64 ? ~0 : (1 << UInt64(blocks)) - 1
@@ -297,7 +300,7 @@ public struct ShakeDetector: Sendable {
         // nothing below can change. The second moments skip calm samples; their decay is
         // applied at the next active sample instead, so only the calm samples' own (small)
         // outer products are left out of the linearity measure.
-        if m2 <= releaseSquared && !busy && t < motionBlockEnd { return nil }
+        if m2 <= calmSquared && t < motionBlockEnd { return nil }
         return processActive(sample, interval: dt, squaredMagnitude: m2, magnitude: magnitude,
                              previous: (ox, oy, oz))
     }
@@ -310,9 +313,9 @@ public struct ShakeDetector: Sendable {
         previous: (x: Double, y: Double, z: Double)
     ) -> ShakeEvent? {
         if sample.time >= motionBlockEnd { closeMotionBlock(at: sample.time, magnitude: magnitude) }
-        if m2 <= releaseSquared && !busy { return nil }
+        if m2 <= calmSquared { return nil }
         let event = steps(sample, interval: dt, squaredMagnitude: m2, previous: previous)
-        busy = inHalfWave || shaking || exhausted || candidate
+        calmSquared = inHalfWave || shaking || exhausted || candidate ? -.infinity : releaseSquared
         return event
     }
 
