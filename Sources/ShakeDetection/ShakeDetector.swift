@@ -287,31 +287,37 @@ public struct ShakeDetector: Sendable {
         // in between reads the block's state.
 
         // 1. Gravity and linear acceleration.
-        let ox = lx, oy = ly, oz = lz
         let ux = sample.x - gx, uy = sample.y - gy, uz = sample.z - gz
         gx += alphaGravity * ux
         gy += alphaGravity * uy
         gz += alphaGravity * uz
         let b = betaGravity
-        (lx, ly, lz) = smoother.add(b * ux, b * uy, b * uz, at: t, duration: dt)
-        let m2 = lx * lx + ly * ly + lz * lz
+        let (nx, ny, nz) = smoother.add(b * ux, b * uy, b * uz, at: t, duration: dt)
+        let m2 = nx * nx + ny * ny + nz * nz
 
         // Fast path for calm motion (no half-wave, no shake, |l| below the release threshold):
         // nothing below can change. The second moments skip calm samples; their decay is
         // applied at the next active sample instead, so only the calm samples' own (small)
         // outer products are left out of the linearity measure.
-        if m2 <= calmSquared && t < motionBlockEnd { return nil }
+        if m2 <= calmSquared && t < motionBlockEnd {
+            lx = nx; ly = ny; lz = nz
+            return nil
+        }
         return processActive(sample, interval: dt, squaredMagnitude: m2, magnitude: magnitude,
-                             previous: (ox, oy, oz))
+                             linear: (nx, ny, nz))
     }
 
-    /// The end of step 0 for a sample that completes a half-second block, and steps 2–5 for a
-    /// sample that is not calm; kept out of line so that the calm path stays small.
+    /// The end of step 1 (`linear` becomes the linear acceleration; the one it replaces is the
+    /// previous sample's, which steps 2–5 need) and of step 0 for a sample that completes a
+    /// half-second block, and steps 2–5 for a sample that is not calm; kept out of line so that
+    /// the calm path stays small (it stores `linear` itself, and never reads the previous one).
     @inline(never) @usableFromInline
     mutating func processActive(
         _ sample: Sample, interval dt: Double, squaredMagnitude m2: Double, magnitude: Double,
-        previous: (x: Double, y: Double, z: Double)
+        linear: (x: Double, y: Double, z: Double)
     ) -> ShakeEvent? {
+        let previous = (x: lx, y: ly, z: lz)
+        lx = linear.x; ly = linear.y; lz = linear.z
         if sample.time >= motionBlockEnd { closeMotionBlock(at: sample.time, magnitude: magnitude) }
         if m2 <= calmSquared { return nil }
         let event = steps(sample, interval: dt, squaredMagnitude: m2, previous: previous)
