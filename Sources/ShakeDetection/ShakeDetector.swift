@@ -2,7 +2,7 @@
 ///
 /// A synchronous, causal state machine: feed every sample in time order to `process(_:)`; it
 /// returns at most one `ShakeEvent` per sample. No allocation, no clock of its own (time comes only
-/// from the samples), O(1) work per sample. A value of about 9 KB: the moving average keeps its
+/// from the samples), O(1) work per sample. A value of about 17 KB: the moving average keeps its
 /// last 256 sample intervals inline (see `MovingAverage`).
 ///
 /// ## The rule
@@ -805,7 +805,7 @@ public struct ShakeDetector: Sendable {
         ).linearity
     }
 
-    // `mutating` although it changes nothing: a non-mutating call on the detector (over 8 KB with
+    // `mutating` although it changes nothing: a non-mutating call on the detector (over 16 KB with
     // the moving average's buffer) copies it first; small helpers are inlined instead.
     @inline(never)
     private mutating func makeEvent(_ phase: ShakeEvent.Phase, at time: Double,
