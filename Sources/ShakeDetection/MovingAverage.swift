@@ -12,8 +12,9 @@
 /// Holds at most `capacity` (256) intervals without allocating; when more fall inside the
 /// window (above 6.4 kHz for 40 ms), the oldest are dropped and the window is that much shorter.
 /// Running sums are recomputed from the stored values every `capacity` additions (whenever the
-/// newest interval goes into the last slot), so rounding errors cannot accumulate. Each interval keeps its value times its duration as it was added to
-/// the sums, so that dropping it subtracts exactly that (no multiplication per dropped interval).
+/// newest interval goes into the last slot), so rounding errors cannot accumulate. Each interval
+/// keeps its value times its duration as it was added to the sums, so that dropping it subtracts
+/// exactly that term (no multiplication per dropped interval).
 @usableFromInline
 struct MovingAverage: Sendable {
     @usableFromInline static var capacity: Int { 256 }
@@ -25,7 +26,8 @@ struct MovingAverage: Sendable {
     /// One stored interval: its end time, s, the value over it, m/s², and the value times the
     /// interval's duration, m/s (its term of the running sums).
     @usableFromInline typealias Entry = (
-        end: Double, x: Double, y: Double, z: Double, wx: Double, wy: Double, wz: Double, unused: Double)
+        end: Double, x: Double, y: Double, z: Double,
+        wx: Double, wy: Double, wz: Double, unused: Double)
     /// The stored intervals, oldest at `oldest`.
     @usableFromInline var entries = InlineArray<256, Entry>(repeating: (0, 0, 0, 0, 0, 0, 0, 0))
     @usableFromInline var oldest = 0  // index of the oldest stored interval

@@ -78,7 +78,7 @@ public struct ShakeDetector: Sendable {
 
     // Squared thresholds, (m/s²)², from the configuration.
     private var onsetSquared: Double
-    @usableFromInline var releaseSquared: Double
+    private var releaseSquared: Double
 
     // Filter state.
     @usableFromInline var started = false
@@ -295,8 +295,8 @@ public struct ShakeDetector: Sendable {
         let (nx, ny, nz) = smoother.add(b * ux, b * uy, b * uz, at: t, duration: dt)
         let m2 = nx * nx + ny * ny + nz * nz
 
-        // Fast path for calm motion (no half-wave, no shake, |l| below the release threshold):
-        // nothing below can change. The second moments skip calm samples; their decay is
+        // Fast path for calm motion (no half-wave, no shake, |l| below the release threshold)
+        // within a half-second block: nothing below can change. The second moments skip calm samples; their decay is
         // applied at the next active sample instead, so only the calm samples' own (small)
         // outer products are left out of the linearity measure.
         if m2 <= calmSquared && t < motionBlockEnd {
