@@ -11,8 +11,10 @@
 ///
 /// Holds at most `capacity` (256) intervals without allocating; when more fall inside the
 /// window (above 6.4 kHz for 40 ms), the oldest are dropped and the window is that much shorter.
-/// Running sums are recomputed from the stored values every `capacity` additions, so rounding
-/// errors cannot accumulate.
+/// Running sums are recomputed from the stored values every `capacity` additions (whenever the
+/// newest interval goes into the last slot), so rounding errors cannot accumulate. Each interval
+/// keeps its value times its duration as it was added to the sums, so that dropping it subtracts
+/// exactly that term (no multiplication per dropped interval).
 @usableFromInline
 struct MovingAverage: Sendable {
     @usableFromInline static var capacity: Int { 256 }
@@ -21,14 +23,17 @@ struct MovingAverage: Sendable {
     /// Window length, s. Zero or less: no smoothing.
     @usableFromInline let window: Double
     @usableFromInline let inverseWindow: Double
-    /// The stored intervals: end time, s, and the value over the interval.
-    @usableFromInline var entries = InlineArray<256, (end: Double, x: Double, y: Double, z: Double)>(
-        repeating: (0, 0, 0, 0))
+    /// One stored interval: its end time, s, the value over it, m/s², and the value times the
+    /// interval's duration, m/s (its term of the running sums).
+    @usableFromInline typealias Entry = (
+        end: Double, x: Double, y: Double, z: Double,
+        wx: Double, wy: Double, wz: Double, unused: Double)
+    /// The stored intervals, oldest at `oldest`.
+    @usableFromInline var entries = InlineArray<256, Entry>(repeating: (0, 0, 0, 0, 0, 0, 0, 0))
     @usableFromInline var oldest = 0  // index of the oldest stored interval
     @usableFromInline var count = 0
     @usableFromInline var oldestStart = 0.0  // start of the oldest interval, s
     @usableFromInline var sumX = 0.0, sumY = 0.0, sumZ = 0.0  // Σ value · duration, stored intervals
-    @usableFromInline var untilRecompute = MovingAverage.capacity
 
     @usableFromInline init(window: Double) {
         self.window = window
@@ -44,40 +49,62 @@ struct MovingAverage: Sendable {
     }
 
     /// Adds the value `v` for the `duration` seconds up to `time` (since the previous value's
-    /// time, or the restart), and returns the average over the window ending at `time`.
+    /// time, or the restart: `time` must be later than that time, and `duration` exactly `time`
+    /// minus it, as computed by the caller), and returns the average over the window ending at
+    /// `time`.
     @inlinable @inline(__always)
     mutating func add(
         _ x: Double, _ y: Double, _ z: Double, at time: Double, duration: Double
     ) -> (Double, Double, Double) {
-        if !(window > 0) { return (x, y, z) }
         if count == Self.capacity { dropOldest() }
-        entries[(oldest &+ count) & mask] = (time, x, y, z)
+        let wx = x * duration, wy = y * duration, wz = z * duration
+        let slot = (oldest &+ count) & mask
+        entries[slot].end = time
+        entries[slot].x = x; entries[slot].y = y; entries[slot].z = z
+        entries[slot].wx = wx; entries[slot].wy = wy; entries[slot].wz = wz
         count &+= 1
-        sumX += x * duration; sumY += y * duration; sumZ += z * duration
-        untilRecompute &-= 1
-        if untilRecompute == 0 { recomputeSums() }
-        let from = time - window
-        // Times so large (over 10¹⁴ s) that the window is lost in rounding: no smoothing. This
-        // also keeps the loop below finite.
-        if !(from < time) { return (x, y, z) }
-        // Drop the intervals that ended before the window; the newest (ending at `time`) stays.
-        while entries[oldest & mask].end <= from { dropOldest() }
-        if oldestStart < from {
-            let first = entries[oldest & mask]
-            let part = from - oldestStart  // of the oldest interval, before the window
-            let k = inverseWindow
-            return ((sumX - first.x * part) * k, (sumY - first.y * part) * k, (sumZ - first.z * part) * k)
+        // The sums stay in registers until the end.
+        var sx = sumX + wx, sy = sumY + wy, sz = sumZ + wz
+        if slot == mask {
+            recomputeSums()
+            sx = sumX; sy = sumY; sz = sumZ
         }
-        let covered = time - oldestStart
-        if !(covered > 0) { return (x, y, z) }  // the first value after a restart
-        return (sumX / covered, sumY / covered, sumZ / covered)
+        let from = time - window
+        // A window of 0 (or less, or NaN): no smoothing; the intervals are kept all the same, and
+        // never read. Times so large (over 10¹⁴ s) that the window is lost in rounding: no
+        // smoothing either. This also keeps the loop below finite.
+        if !(from < time) {
+            sumX = sx; sumY = sy; sumZ = sz
+            return (x, y, z)
+        }
+        // Drop the intervals that ended before the window; the newest (ending at `time`) stays.
+        var first = oldest, start = oldestStart, n = count
+        while entries[first & mask].end <= from {
+            let e = entries[first & mask]
+            sx -= e.wx; sy -= e.wy; sz -= e.wz
+            start = e.end
+            first = (first &+ 1) & mask
+            n &-= 1
+        }
+        oldest = first; oldestStart = start; count = n
+        sumX = sx; sumY = sy; sumZ = sz
+        if start < from {
+            let e = entries[first & mask]
+            let part = from - start  // of the oldest interval, before the window
+            let k = inverseWindow
+            return ((sx - e.x * part) * k, (sy - e.y * part) * k, (sz - e.z * part) * k)
+        }
+        // The oldest interval starts at the window's start (whole intervals fill the window) or
+        // after it (less than a window since the restart): the average over the intervals
+        // there are. `covered` is positive, as the oldest interval starts before `time`.
+        let covered = time - start
+        return (sx / covered, sy / covered, sz / covered)
     }
 
     @inlinable @inline(__always)
     mutating func dropOldest() {
         let e = entries[oldest & mask]
-        let duration = e.end - oldestStart
-        sumX -= e.x * duration; sumY -= e.y * duration; sumZ -= e.z * duration
+        sumX -= e.wx; sumY -= e.wy; sumZ -= e.wz
         oldestStart = e.end
         oldest = (oldest &+ 1) & mask
         count &-= 1
@@ -85,14 +112,10 @@ struct MovingAverage: Sendable {
 
     @inline(never) @usableFromInline
     mutating func recomputeSums() {
-        untilRecompute = Self.capacity
         var sx = 0.0, sy = 0.0, sz = 0.0
-        var start = oldestStart
         for i in 0..<count {
             let e = entries[(oldest + i) & mask]
-            let duration = e.end - start
-            sx += e.x * duration; sy += e.y * duration; sz += e.z * duration
-            start = e.end
+            sx += e.wx; sy += e.wy; sz += e.wz
         }
         sumX = sx; sumY = sy; sumZ = sz
     }

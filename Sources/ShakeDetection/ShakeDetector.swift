@@ -2,7 +2,7 @@
 ///
 /// A synchronous, causal state machine: feed every sample in time order to `process(_:)`; it
 /// returns at most one `ShakeEvent` per sample. No allocation, no clock of its own (time comes only
-/// from the samples), O(1) work per sample. A value of about 9 KB: the moving average keeps its
+/// from the samples), O(1) work per sample. A value of about 17 KB: the moving average keeps its
 /// last 256 sample intervals inline (see `MovingAverage`).
 ///
 /// ## The rule
@@ -78,7 +78,7 @@ public struct ShakeDetector: Sendable {
 
     // Squared thresholds, (m/s²)², from the configuration.
     private var onsetSquared: Double
-    @usableFromInline var releaseSquared: Double
+    private var releaseSquared: Double
 
     // Filter state.
     @usableFromInline var started = false
@@ -145,8 +145,10 @@ public struct ShakeDetector: Sendable {
     // The shake.
     @usableFromInline var shaking = false
     @usableFromInline var exhausted = false  // cancelled as too long; waiting for a pause
-    // inHalfWave || shaking || exhausted || candidate: a calm sample cannot be skipped.
-    @usableFromInline var busy = false
+    // |l|², (m/s²)², up to which a sample is calm: `releaseSquared`, or −∞ while a half-wave, a
+    // shake, a shake cancelled as too long or a candidate peak is in progress (then none is),
+    // so that the calm path makes one test of |l|.
+    @usableFromInline var calmSquared: Double
     private var shakeStart = 0.0
     private var shakePeakSquared = 0.0
     private var shakeReversals = 0
@@ -183,6 +185,7 @@ public struct ShakeDetector: Sendable {
         self.configuration = configuration
         onsetSquared = configuration.onsetAcceleration * configuration.onsetAcceleration
         releaseSquared = configuration.releaseAcceleration * configuration.releaseAcceleration
+        calmSquared = releaseSquared
         smoother = MovingAverage(window: configuration.smoothingWindowSeconds)
         let blocks = configuration.ongoingMotionBlocks
         ongoingMotionMask = blocks >= 64 ? ~0 : (1 << UInt64(blocks)) - 1
@@ -254,8 +257,12 @@ public struct ShakeDetector: Sendable {
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
         let t = sample.time
         let limit = Self.implausibleAcceleration
-        // abs(v) ≤ limit is false for NaN and ±infinity, so these also reject non-finite values.
-        guard abs(sample.x) <= limit, abs(sample.y) <= limit, abs(sample.z) <= limit else {
+        // |a|² ≤ limit² (rounded) implies every |axis| ≤ limit, so the axes are tested one by
+        // one only past it. abs(v) ≤ limit is false for NaN and ±infinity, and so is the first
+        // test, so these also reject non-finite values.
+        let squaredMagnitude = sample.x * sample.x + sample.y * sample.y + sample.z * sample.z
+        guard squaredMagnitude <= limit * limit
+                || (abs(sample.x) <= limit && abs(sample.y) <= limit && abs(sample.z) <= limit) else {
             return nil
         }
         let dt = t - lastTime
@@ -272,38 +279,49 @@ public struct ShakeDetector: Sendable {
         lastTime = t
 
         // 0. Ongoing motion: the spread of |a| in half-second blocks.
-        let magnitude = sample.magnitude
+        let magnitude = squaredMagnitude.squareRoot()  // sample.magnitude
         let deviation = magnitude - motionReference
         motionSum += deviation * dt
         motionSquares += deviation * deviation * dt
-        if t >= motionBlockEnd { closeMotionBlock(at: t, magnitude: magnitude) }
+        // A completed block is recorded out of line, with the active samples (below): nothing
+        // in between reads the block's state.
 
         // 1. Gravity and linear acceleration.
-        let ox = lx, oy = ly, oz = lz
         let ux = sample.x - gx, uy = sample.y - gy, uz = sample.z - gz
         gx += alphaGravity * ux
         gy += alphaGravity * uy
         gz += alphaGravity * uz
         let b = betaGravity
-        (lx, ly, lz) = smoother.add(b * ux, b * uy, b * uz, at: t, duration: dt)
-        let m2 = lx * lx + ly * ly + lz * lz
+        let (nx, ny, nz) = smoother.add(b * ux, b * uy, b * uz, at: t, duration: dt)
+        let m2 = nx * nx + ny * ny + nz * nz
 
-        // Fast path for calm motion (no half-wave, no shake, |l| below the release threshold):
-        // nothing below can change. The second moments skip calm samples; their decay is
+        // Fast path for calm motion (no half-wave, no shake, |l| below the release threshold)
+        // within a half-second block: nothing below can change. The second moments skip calm samples; their decay is
         // applied at the next active sample instead, so only the calm samples' own (small)
         // outer products are left out of the linearity measure.
-        if m2 <= releaseSquared && !busy { return nil }
-        return processActive(sample, interval: dt, squaredMagnitude: m2, previous: (ox, oy, oz))
+        if m2 <= calmSquared && t < motionBlockEnd {
+            lx = nx; ly = ny; lz = nz
+            return nil
+        }
+        return processActive(sample, interval: dt, squaredMagnitude: m2, magnitude: magnitude,
+                             linear: (nx, ny, nz))
     }
 
-    /// Steps 2–5 for a sample that is not calm; kept out of line so that the calm path stays small.
+    /// The end of step 1 (`linear` becomes the linear acceleration; the one it replaces is the
+    /// previous sample's, which steps 2–5 need) and of step 0 for a sample that completes a
+    /// half-second block, and steps 2–5 for a sample that is not calm; kept out of line so that
+    /// the calm path stays small (it stores `linear` itself, and never reads the previous one).
     @inline(never) @usableFromInline
     mutating func processActive(
-        _ sample: Sample, interval dt: Double, squaredMagnitude m2: Double,
-        previous: (x: Double, y: Double, z: Double)
+        _ sample: Sample, interval dt: Double, squaredMagnitude m2: Double, magnitude: Double,
+        linear: (x: Double, y: Double, z: Double)
     ) -> ShakeEvent? {
+        let previous = (x: lx, y: ly, z: lz)
+        lx = linear.x; ly = linear.y; lz = linear.z
+        if sample.time >= motionBlockEnd { closeMotionBlock(at: sample.time, magnitude: magnitude) }
+        if m2 <= calmSquared { return nil }
         let event = steps(sample, interval: dt, squaredMagnitude: m2, previous: previous)
-        busy = inHalfWave || shaking || exhausted || candidate
+        calmSquared = inHalfWave || shaking || exhausted || candidate ? -.infinity : releaseSquared
         return event
     }
 
@@ -323,6 +341,7 @@ public struct ShakeDetector: Sendable {
         return restartAfterGap(with: sample)
     }
 
+    @inline(__always)
     private mutating func steps(
         _ sample: Sample, interval dt: Double, squaredMagnitude m2: Double,
         previous: (x: Double, y: Double, z: Double)
@@ -474,8 +493,8 @@ public struct ShakeDetector: Sendable {
 
     /// The sample at `t` (with `|a|` = `magnitude`) completes the current half-second block:
     /// records whether it was a pause and starts the next one.
-    @inline(never) @usableFromInline
-    mutating func closeMotionBlock(at t: Double, magnitude: Double) {
+    @inline(never)
+    private mutating func closeMotionBlock(at t: Double, magnitude: Double) {
         let length = t - motionBlockStart
         if length > 0 {
             let mean = motionSum / length
@@ -586,9 +605,16 @@ public struct ShakeDetector: Sendable {
 
     /// Links the current half-wave to the previous one if its peak points the opposite way within
     /// the allowed interval (step 3). Returns whether it linked now.
-    @discardableResult
+    @discardableResult @inline(__always)
     private mutating func testReversal() -> Bool {
         guard inHalfWave && linkable && !linked else { return false }
+        return linkIfReversed()
+    }
+
+    /// `testReversal()` for a half-wave that may still link; out of line, as most active
+    /// samples have nothing to test.
+    @inline(never)
+    private mutating func linkIfReversed() -> Bool {
         let gap = peakTime - previousTime
         if gap > configuration.maximumReversalIntervalSeconds {
             linkable = false
@@ -779,7 +805,7 @@ public struct ShakeDetector: Sendable {
         ).linearity
     }
 
-    // `mutating` although it changes nothing: a non-mutating call on the detector (over 8 KB with
+    // `mutating` although it changes nothing: a non-mutating call on the detector (over 16 KB with
     // the moving average's buffer) copies it first; small helpers are inlined instead.
     @inline(never)
     private mutating func makeEvent(_ phase: ShakeEvent.Phase, at time: Double,

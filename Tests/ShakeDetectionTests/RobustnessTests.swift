@@ -85,6 +85,27 @@ import Testing
         }
     }
 
+    /// The implausible-acceleration rule is per axis: a sample is ignored when one axis lies
+    /// beyond ±`implausibleAcceleration` (10⁴ m/s²), by however little, and used when every axis
+    /// is within it, however large the vector. (The detector first compares |a|² with the
+    /// limit's square and tests the axes only past it.) A used sample moves the linear
+    /// acceleration; an ignored one leaves it as it was.
+    @Test(arguments: [
+        // (x, y, z, used)
+        (1e4, 0.0, 0.0, true), (0.0, -1e4, 0.0, true), (1e4, 1e4, 1e4, true), (9e3, -9e3, 9e3, true),
+        (1e4.nextUp, 0.0, 0.0, false), (0.0, 0.0, (-1e4).nextDown, false), (1.0, 1e4.nextUp, 1.0, false),
+        (9e3, 9e3, 1e4.nextUp, false), (Double.nan, 0.0, 0.0, false), (0.0, Double.infinity, 0.0, false),
+    ])
+    func implausibleAccelerationIsJudgedPerAxis(x: Double, y: Double, z: Double, used: Bool) {
+        var detector = ShakeDetector()
+        for i in 0..<50 { _ = detector.process(Sample(time: Double(i) / 100, x: 0, y: 0, z: standardGravity)) }
+        let before = detector.linearAcceleration
+        _ = detector.process(Sample(time: 0.5, x: x, y: y, z: z))
+        let after = detector.linearAcceleration
+        let moved = after.x != before.x || after.y != before.y || after.z != before.z
+        #expect(moved == used, "(\(x), \(y), \(z)): linear acceleration \(before) -> \(after)")
+    }
+
     /// One sample of absurd but finite magnitude (a corrupt reading, a wrong scale) must not
     /// silence the detector: 29 s after it, once the stream is sane again, a clear shake is
     /// recognised. (Found by fuzzing: the gravity estimate used to absorb the spike and take
