@@ -59,31 +59,12 @@ import Testing
     // MARK: Against the emulator
 
     @Suite(.serialized, .enabled(if: !Emulator.skipRequested, "SHAKEKIT_SKIP_IIO=1 is set"))
-    final class OnEmulator {
+    final class OnEmulator: EmulatorSuite {
         static let uris = ["local:", "ip:127.0.0.1"]
         /// Gravity (the fixture's z) moves to x; the fixture's x becomes -z.
         static let rotation = "0, 0, 1; 0, 1, 0; -1, 0, 0"
         static let rotationRows: [[Double]] = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]
         static let sysfs = "/sys/bus/iio/devices/iio:device0"
-
-        let directory: URL
-        let fixture: Fixture
-
-        init() throws {
-            directory = try Emulator.temporaryDirectory()
-            fixture = try Fixture(in: directory)
-        }
-
-        deinit { try? FileManager.default.removeItem(at: directory) }
-
-        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
-        /// Runs `script` with `sh -c` inside the emulator; `$SHAKE` and `$DIR` are set.
-        func run(_ options: [String], _ script: String) throws -> Emulator.Result {
-            let shake = try Emulator.shake
-            return try Emulator.run(fixture: fixture.path, options: options,
-                                    command: ["env", "SHAKE=\(shake)", "DIR=\(directory.path)", "sh", "-c", script])
-        }
 
         /// The fixture as a device with `rotationRows` applied sees it.
         func rotated(_ rows: some Sequence<Fixture.Row>) -> [Fixture.Row] {

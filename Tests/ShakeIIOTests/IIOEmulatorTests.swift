@@ -5,20 +5,10 @@ import Testing
 /// accelerometer of `Scripts/iio-emulator`, through libiio's real local and network (iiod)
 /// backends. Need root; fail loudly otherwise unless SHAKEKIT_SKIP_IIO=1.
 @Suite(.serialized, .enabled(if: !Emulator.skipRequested, "SHAKEKIT_SKIP_IIO=1 is set"))
-final class IIOEmulatorTests {
+final class IIOEmulatorTests: EmulatorSuite {
     static let uris = ["local:", "ip:127.0.0.1"]
     static let scale = Fixture.scale
     static let tolerance = Fixture.tolerance
-
-    let directory: URL
-    let fixture: Fixture
-
-    init() throws {
-        directory = try Emulator.temporaryDirectory()
-        fixture = try Fixture(in: directory)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     func output(_ name: String = "recording.csv") -> String { directory.appendingPathComponent(name).path }
 

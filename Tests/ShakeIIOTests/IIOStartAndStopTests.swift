@@ -6,28 +6,7 @@ import Testing
 /// started, libiio's own messages, a device name that is not there, a device whose mount matrix
 /// is malformed in the listing, and the emulator itself (polling a buffered device). Need root.
 @Suite(.serialized, .enabled(if: !Emulator.skipRequested, "SHAKEKIT_SKIP_IIO=1 is set"))
-final class IIOStartAndStopTests {
-    let directory: URL
-    let fixture: Fixture
-
-    init() throws {
-        directory = try Emulator.temporaryDirectory()
-        // Inside the emulator, `shake` may run as `nobody`: let it into the folder.
-        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
-        fixture = try Fixture(in: directory)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
-    /// Runs `script` with `sh -c` inside the emulator; `$SHAKE` and `$DIR` are set.
-    func run(_ options: [String], _ script: String) throws -> Emulator.Result {
-        let shake = try Emulator.shake
-        return try Emulator.run(fixture: fixture.path, options: options,
-                                command: ["env", "SHAKE=\(shake)", "DIR=\(directory.path)", "sh", "-c", script])
-    }
-
+final class IIOStartAndStopTests: EmulatorSuite {
     // MARK: A device or iiod missing at the start (boot order)
 
     /// (URI, emulator options: the device or iiod comes 1.5 s after the command starts, what
