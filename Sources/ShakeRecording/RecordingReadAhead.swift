@@ -56,6 +56,8 @@ import Foundation
     private var stateBeforePart = CSVRecordParser.Continuation()
     /// The single parser, on the caller's thread, after a part ended in an error.
     private var careful: CSVRecordParser?
+    /// The single parser's error, thrown after the batch of samples before it.
+    private var pendingError: RecordingError?
 
     /// The reader's counts at the end of the recording (nil before): samples read, duplicate
     /// timestamps, largest time gap, and the last time and its line.
@@ -170,12 +172,21 @@ import Foundation
         }
     }
 
+    /// The single parser's next batch; its samples before an error first, then the error.
     private func nextCarefully(_ parser: CSVRecordParser) throws(RecordingError) -> [LabeledSample]? {
+        if let error = pendingError {
+            finished = true
+            throw error
+        }
         var batch: [LabeledSample] = []
         batch.reserveCapacity(Self.batchSize)
         do {
             while batch.count < Self.batchSize, let sample = try parser.next() { batch.append(sample) }
         } catch {
+            if !batch.isEmpty {
+                pendingError = error
+                return batch
+            }
             finished = true
             throw error
         }
