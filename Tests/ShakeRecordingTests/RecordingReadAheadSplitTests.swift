@@ -184,6 +184,62 @@ import Testing
         #expect(expected.error != nil)
         #expect(got == expected, "\(got) against \(expected)")
     }
+
+    /// Rows appended after the reader started are read like the plain reader reads them: the
+    /// last part reads to the end of the file as it is then, not as it was at the split.
+    @Test func aFileGrowingWhileReadReadsToItsRealEnd() throws {
+        let rows = Self.rows(400, labels: false)
+        let path = try Self.write(Self.text(Array(rows[..<200]), Layout()))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = RecordingReadAhead(
+            path: path, options: Self.options, splitting: .init(minimumBytes: 0, partBytes: 120, depth: 2))
+        var got = Outcome()
+        // The first rows come before the split, which measures the file: it then grows.
+        for sample in try #require(try reader.next()) { got.add(sample) }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Array((rows[200...].joined(separator: "\n") + "\n").utf8))
+        try handle.close()
+        while let batch = try reader.next() {
+            for sample in batch { got.add(sample) }
+        }
+        let statistics = reader.statistics
+        (got.samplesRead, got.duplicates, got.largestGap) = (
+            statistics?.samplesRead, statistics?.duplicateTimestampCount, statistics?.largestTimeGap.bitPattern)
+        let expected = Self.plain(path)
+        #expect(expected.samples.count == 400)
+        #expect(reader.wasSplit)
+        #expect(got == expected, "\(got) against \(expected)")
+    }
+
+    /// A caller that stops early lets both parsing threads go: the file is closed once they have.
+    @Test func abandoningASplitReaderClosesTheFile() async throws {
+        let path = try Self.write(Self.text(Self.rows(3000, labels: false), Layout()))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let name = (path as NSString).lastPathComponent
+        func openCount() -> Int {
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return descriptors.filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))?
+                    .hasSuffix("/" + name) == true
+            }.count
+        }
+        do {
+            let reader = RecordingReadAhead(
+                path: path, options: Self.options, splitting: .init(minimumBytes: 0, partBytes: 200, depth: 2))
+            for _ in 0..<3 { _ = try reader.next() }
+            #expect(reader.wasSplit)
+            // Both threads have parsed ahead and wait for room with the file open.
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(openCount() == 1)
+        }
+        var waited = 0
+        while openCount() > 0 && waited < 100 {
+            try await Task.sleep(for: .milliseconds(20))
+            waited += 1
+        }
+        #expect(openCount() == 0, "a parsing thread still holds \(path) open")
+    }
 }
 
 /// A small deterministic generator for the test rows.
