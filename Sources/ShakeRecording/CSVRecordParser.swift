@@ -97,11 +97,11 @@ final class CSVRecordParser {
     /// `gUnitCheckSamples`), so the rows still to come depend on the ones before only through
     /// `continuation`.
     var rowsMayBeSplit: Bool {
-        canonicalLayout && !options.rebasesTime && pendingLine == nil && samplesRead >= 2
-            && !accelerationUnitGuessed
+        canonicalLayout && !options.rebasesTime && pendingLine == nil && unitGuessesSettled
     }
 
-    /// Whether a row was read and the units are settled: see `rowsMayBeSplit`.
+    /// Whether two samples were read and the acceleration unit is no longer being guessed, so
+    /// no later row can fail a unit guess: see `rowsMayBeSplit`.
     var unitGuessesSettled: Bool { samplesRead >= 2 && !accelerationUnitGuessed }
 
     /// A parser for rows from `source` of the same file as `template` (after its header), set up

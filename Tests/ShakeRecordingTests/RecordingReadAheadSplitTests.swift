@@ -185,6 +185,30 @@ import Testing
         #expect(got == expected, "\(got) against \(expected)")
     }
 
+    /// The unit guesses: a file whose first `calmRows` rows read |a| = 1 keeps the guess that
+    /// it is in g open (an error at the 64th such row), and a header `time` without a unit is
+    /// refused when its first interval exceeds 2 s (`firstGap`), but not for gaps later on.
+    @Test(arguments: [0, 5, 63, 64, 70], [0.01, 3.0])
+    func unitGuessesReadTheSame(calmRows: Int, firstGap: Double) throws {
+        var rows = Self.rows(200, labels: false)
+        for i in 0..<calmRows {
+            var fields = rows[i].split(separator: ",").map(String.init)
+            (fields[1], fields[2], fields[3]) = ("0", "0.6", "-0.8")
+            rows[i] = fields.joined(separator: ",")
+        }
+        var fields = rows[1].split(separator: ",").map(String.init)
+        fields[0] = String(format: "%.4f", Double(rows[0].split(separator: ",")[0])! + firstGap)
+        rows[1] = fields.joined(separator: ",")
+        let text = Self.text(rows, Layout()).replacingOccurrences(of: "time_s,x,y,z", with: "time,x,y,z")
+        let path = try Self.write(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let expected = Self.plain(path)
+        let (got, wasSplit) = Self.split(path, partBytes: 100)
+        #expect((expected.error != nil) == (calmRows >= 64 || firstGap > 2))
+        #expect(wasSplit == (expected.error == nil))
+        #expect(got == expected, "\(got) against \(expected)")
+    }
+
     /// Rows appended after the reader started are read like the plain reader reads them: the
     /// last part reads to the end of the file as it is then, not as it was at the split.
     @Test func aFileGrowingWhileReadReadsToItsRealEnd() throws {
