@@ -15,6 +15,9 @@ final class CSVLineSource {
     private enum Input {
         case file(CInt)
         case bytes([UInt8], offset: Int)
+        /// Part of a file opened by another source (`init(rangeOf:…)`), read with `pread(2)` from
+        /// `offset` up to `end` (nil: to the end of the file); the descriptor is not closed here.
+        case range(CInt, offset: Int, end: Int?)
         case closed
     }
 
@@ -47,6 +50,10 @@ final class CSVLineSource {
     private(set) var mayContainNul = false
     /// True once the first chunk has been read and a byte-order mark checked and skipped.
     private var started = false
+    /// Bytes of the input before `buffer[0]` (moved out by `refill`).
+    private var bytesBeforeBuffer = 0
+    /// The source whose file descriptor a range source reads (kept open while this one lives).
+    private let fileOwner: CSVLineSource?
 
     /// The path that stands for standard input, as command-line tools take it.
     static let standardInputPath = "-"
@@ -71,6 +78,7 @@ final class CSVLineSource {
             throw RecordingError(path: path, kind: .isDirectory, message: "is a directory, not a recording file")
         }
         input = .file(fd)
+        fileOwner = nil
         capacity = self.maximumLineBytes + Self.chunkBytes
         buffer = Self.allocateBuffer(capacity)
         readableEnd = UnsafePointer(buffer + capacity + Self.slackBytes)
@@ -81,11 +89,38 @@ final class CSVLineSource {
         self.path = name
         self.maximumLineBytes = max(64, maximumLineBytes)
         input = .bytes(bytes, offset: 0)
+        fileOwner = nil
         // The bytes cannot grow, so a small input needs only a small buffer.
         capacity = min(self.maximumLineBytes + Self.chunkBytes, bytes.count + 1)
         buffer = Self.allocateBuffer(capacity)
         readableEnd = UnsafePointer(buffer + capacity + Self.slackBytes)
     }
+
+    /// Reads the bytes `[start, end)` of the file `owner` has open (`end` nil: to the end of the
+    /// file, however long it has grown), numbering lines from `lineNumber` + 1: a part of a
+    /// recording that starts after a line end, parsed on its own (`RecordingReadAhead`). No
+    /// byte-order mark is looked for. Owner must be reading a file (`fileDescriptor` not nil).
+    init(rangeOf owner: CSVLineSource, from start: Int, to end: Int?, lineNumber: Int) {
+        path = owner.path
+        maximumLineBytes = owner.maximumLineBytes
+        input = .range(owner.fileDescriptor ?? -1, offset: start, end: end)
+        fileOwner = owner
+        self.lineNumber = lineNumber
+        started = true
+        bytesBeforeBuffer = start
+        capacity = maximumLineBytes + Self.chunkBytes
+        buffer = Self.allocateBuffer(capacity)
+        readableEnd = UnsafePointer(buffer + capacity + Self.slackBytes)
+    }
+
+    /// The open file's descriptor; nil for bytes in memory, a range, or once the end was read.
+    var fileDescriptor: CInt? {
+        if case .file(let fd) = input { return fd }
+        return nil
+    }
+
+    /// Offset in the input of the first byte not yet handed out (the start of the next line).
+    var consumedOffset: Int { bytesBeforeBuffer + low }
 
     /// Bytes after `capacity` that may be read (never written) by word loads: zeros. As many as
     /// `DecimalParser.plainReadBytes`, so a number starting anywhere up to the end of the bytes
@@ -182,6 +217,7 @@ final class CSVLineSource {
         if low > 0 {
             let count = high - low
             if count > 0 { memmove(buffer, buffer + low, count) }
+            bytesBeforeBuffer += low
             scanned -= low
             high = count
             low = 0
@@ -210,6 +246,19 @@ final class CSVLineSource {
                 }
             }
             input = .bytes(bytes, offset: offset + got)
+        case .range(let fd, let offset, let end):
+            let wanted = end.map { min(room, $0 - offset) } ?? room
+            var n = 0
+            if wanted > 0 {
+                repeat {
+                    n = pread(fd, buffer + high, wanted, off_t(offset))
+                } while n < 0 && errno == EINTR
+            }
+            if n < 0 {
+                throw RecordingError(path: path, line: lineNumber + 1, kind: .io, message: "read failed: \(errnoText(errno))")
+            }
+            got = n
+            input = .range(fd, offset: offset + n, end: end)
         case .closed:
             got = 0
         }

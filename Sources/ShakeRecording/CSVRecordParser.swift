@@ -74,6 +74,61 @@ final class CSVRecordParser {
         roles.deallocate()
     }
 
+    /// What carries over from one row to the next: the previous sample's time and line, and the
+    /// counts so far.
+    struct Continuation: Sendable {
+        var previousTime = -Double.infinity
+        var previousTimeLine = 0
+        var samplesRead = 0
+        var duplicateTimestampCount = 0
+        var largestTimeGap = 0.0
+    }
+
+    /// The state after the last row read.
+    var continuation: Continuation {
+        Continuation(
+            previousTime: previousTime, previousTimeLine: previousTimeLine, samplesRead: samplesRead,
+            duplicateTimestampCount: duplicateTimestampCount, largestTimeGap: largestTimeGap)
+    }
+
+    /// Whether rows may be parsed by `init(continuing:…)` parsers: the canonical layout, times not
+    /// rebased, no row held back (headerless files), and the unit guesses settled (the guessed
+    /// time unit is checked on the second sample, the guessed acceleration unit on up to
+    /// `gUnitCheckSamples`), so the rows still to come depend on the ones before only through
+    /// `continuation`.
+    var rowsMayBeSplit: Bool {
+        canonicalLayout && !options.rebasesTime && pendingLine == nil && unitGuessesSettled
+    }
+
+    /// Whether two samples were read and the acceleration unit is no longer being guessed, so
+    /// no later row can fail a unit guess: see `rowsMayBeSplit`.
+    var unitGuessesSettled: Bool { samplesRead >= 2 && !accelerationUnitGuessed }
+
+    /// A parser for rows from `source` of the same file as `template` (after its header), set up
+    /// like `template` and starting from `state`: the rows after a split (`RecordingReadAhead`).
+    ///
+    /// - Precondition: `template.rowsMayBeSplit`.
+    init(continuing template: CSVRecordParser, source: CSVLineSource, state: Continuation) {
+        self.source = source
+        options = template.options
+        point = template.point
+        maximumLineBytes = template.maximumLineBytes
+        roles = .allocate(capacity: 1024)
+        roles.initialize(from: template.roles, count: 1024)
+        metadata = template.metadata
+        hasLabels = template.hasLabels
+        columnNames = template.columnNames
+        columnCount = template.columnCount
+        separator = template.separator
+        (timeScale, xScale, yScale, zScale) = (template.timeScale, template.xScale, template.yScale, template.zScale)
+        canonicalLayout = template.canonicalLayout
+        previousTime = state.previousTime
+        previousTimeLine = state.previousTimeLine
+        samplesRead = state.samplesRead
+        duplicateTimestampCount = state.duplicateTimestampCount
+        largestTimeGap = state.largestTimeGap
+    }
+
     // MARK: Header
 
     private func readHeader() throws(RecordingError) {

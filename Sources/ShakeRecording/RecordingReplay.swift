@@ -36,8 +36,10 @@ public enum RecordingReplay {
     ///
     /// With `readAhead`, the file is parsed on a thread of its own, a few thousand samples ahead
     /// of the detector (`RecordingReadAhead`): on two cores the detector then runs beside the
-    /// parser, for about 3 MB more peak memory (the thread's stack and the batches). Leave it off
-    /// when replaying several files at once on all cores.
+    /// parser, for about 3 MB more peak memory (the thread's stack and the batches). A canonical
+    /// file of more than 16 MiB is parsed in 1 MiB parts on two threads, for about 3 MB more.
+    /// Samples, events and errors are the same either way. Leave it off when replaying several
+    /// files at once on all cores.
     ///
     /// Inlinable so that the caller's loop is specialized for its detector type (a generic call
     /// across modules would reach `process(_:)` through a witness table on every sample).
