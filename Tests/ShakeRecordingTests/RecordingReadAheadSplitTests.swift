@@ -87,7 +87,7 @@ import Testing
     /// Rows of a canonical recording: times 0.01 s apart with repeats and gaps, accelerations of
     /// varied shapes (signs, exponents, many digits).
     static func rows(_ count: Int, labels: Bool) -> [String] {
-        var generator = SplitTestRandom(seed: 7)
+        var generator = SynthRandom(seed: 7, stream: 0)  // the synthesizer's own generator
         var time = 1.25
         return (0..<count).map { i in
             switch generator.next() % 10 {
@@ -241,13 +241,6 @@ import Testing
         let path = try Self.write(Self.text(Self.rows(3000, labels: false), Layout()))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let name = (path as NSString).lastPathComponent
-        func openCount() -> Int {
-            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            return descriptors.filter {
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))?
-                    .hasSuffix("/" + name) == true
-            }.count
-        }
         do {
             let reader = RecordingReadAhead(
                 path: path, options: Self.options, splitting: .init(minimumBytes: 0, partBytes: 200, depth: 2))
@@ -255,26 +248,8 @@ import Testing
             #expect(reader.wasSplit)
             // Both threads have parsed ahead and wait for room with the file open.
             try await Task.sleep(for: .milliseconds(100))
-            #expect(openCount() == 1)
+            #expect(openDescriptorCount(on: name) == 1)
         }
-        var waited = 0
-        while openCount() > 0 && waited < 100 {
-            try await Task.sleep(for: .milliseconds(20))
-            waited += 1
-        }
-        #expect(openCount() == 0, "a parsing thread still holds \(path) open")
-    }
-}
-
-/// A small deterministic generator for the test rows.
-struct SplitTestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1330_11EB
-        return z ^ (z >> 31)
+        try await expectClosedSoon(name)
     }
 }

@@ -66,27 +66,15 @@ import ShakeDetection
         let path = NSTemporaryDirectory() + "/" + name
         try FileManager.default.copyItem(atPath: Self.fixture("same_motion_1600hz.csv"), toPath: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        func openCount() -> Int {
-            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            return descriptors.filter {
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))?
-                    .hasSuffix("/" + name) == true
-            }.count
-        }
-        #expect(openCount() == 0)
+        #expect(openDescriptorCount(on: name) == 0)
         do {
             let reader = RecordingReadAhead(path: path, options: .canonical)
             let first = try reader.next()
             #expect(first?.count == RecordingReadAhead.batchSize)
             // The thread has parsed ahead and now waits for room with the file open.
             try await Task.sleep(for: .milliseconds(100))
-            #expect(openCount() == 1)
+            #expect(openDescriptorCount(on: name) == 1)
         }
-        var waited = 0
-        while openCount() > 0 && waited < 100 {
-            try await Task.sleep(for: .milliseconds(20))
-            waited += 1
-        }
-        #expect(openCount() == 0, "the parsing thread still holds \(path) open")
+        try await expectClosedSoon(name)
     }
 }
