@@ -247,9 +247,8 @@ import Foundation
     private static func parseParts(_ plan: Plan, from first: Int, into channel: Channel) {
         var part = first
         while part < plan.partCount {
-            // No start: the part before reads to the end of the file (see `Plan.boundary`).
             guard let start = plan.boundary(part) else { return }
-            let end = part + 1 < plan.partCount ? plan.boundary(part + 1) : nil
+            let end = plan.boundary(part + 1)  // nil: the last part, read to the end of the file
             let source = CSVLineSource(rangeOf: plan.template.source, from: start, to: end, lineNumber: 0)
             let parser = CSVRecordParser(continuing: plan.template, source: source, state: .init())
             var batch: [LabeledSample] = []
@@ -294,10 +293,10 @@ import Foundation
         let start: Int
         let lineNumber: Int
         let state: CSVRecordParser.Continuation
-        let partBytes: Int
-        let partCount: Int
-        let maximumLineBytes: Int
-        let fd: CInt
+        /// Where each part starts, found once here, so that both threads cut the file at the
+        /// same places even when it grows meanwhile (the last part reads to the end).
+        let boundaries: [Int]
+        var partCount: Int { boundaries.count }
 
         /// A plan for the rest of the file `parser` reads, or nil when it is not to be split.
         init?(_ parser: CSVRecordParser, splitting: Splitting) {
@@ -312,25 +311,34 @@ import Foundation
             guard remaining >= splitting.minimumBytes, remaining > 0 else { return nil }
             let maximumLineBytes = max(64, parser.options.maximumLineBytes)
             // A part is longer than a line, so each cut finds a line end before the next cut.
-            partBytes = max(splitting.partBytes, maximumLineBytes + 2)
-            partCount = (remaining + partBytes - 1) / partBytes
+            let partBytes = max(splitting.partBytes, maximumLineBytes + 2)
+            var boundaries = [start]
+            for index in 1..<((remaining + partBytes - 1) / partBytes) {
+                guard let boundary = Self.lineStart(
+                    after: start + index * partBytes - 1, within: maximumLineBytes + 2, fd: fd)
+                else { break }
+                boundaries.append(boundary)
+            }
+            self.boundaries = boundaries
             template = parser
             self.start = start
             lineNumber = source.lineNumber
             state = parser.continuation
-            self.maximumLineBytes = maximumLineBytes
-            self.fd = fd
         }
 
-        /// Where part `index` starts: just after the first line end at or after its nominal
-        /// offset less one. Nil when there is none within a line's length (the line there is too
-        /// long, which the part before reports) or before the end of the file (it shrank): the
-        /// part before then reads to the end of the file.
+        /// Where part `index` starts (nil past the last part).
         func boundary(_ index: Int) -> Int? {
-            if index == 0 { return start }
-            var offset = start + index * partBytes - 1
-            let limit = offset + maximumLineBytes + 2
-            var buffer = [UInt8](repeating: 0, count: 64 << 10)
+            index < boundaries.count ? boundaries[index] : nil
+        }
+
+        /// Just after the first line end at or after `offset`, looking `within` bytes (a line's
+        /// length at most). Nil when there is none there (the line is too long, which the part
+        /// before reports) or before the end of the file: the part before then reads to the end.
+        private static func lineStart(after offset: Int, within: Int, fd: CInt) -> Int? {
+            var offset = offset
+            let limit = offset + within
+            // A canonical row is about 40 bytes: 4 KiB at a time, not a whole line's worth.
+            var buffer = [UInt8](repeating: 0, count: 4096)
             while offset < limit {
                 let wanted = min(buffer.count, limit - offset)
                 var n: Int
