@@ -279,7 +279,7 @@ public struct ShakeDetector: Sendable {
         lastTime = t
 
         // 0. Ongoing motion: the spread of |a| in half-second blocks.
-        let magnitude = squaredMagnitude.squareRoot()  // sample.magnitude
+        let magnitude = squaredMagnitude.squareRoot()  // sample.magnitude, the same operations
         let deviation = magnitude - motionReference
         motionSum += deviation * dt
         motionSquares += deviation * deviation * dt
@@ -296,9 +296,9 @@ public struct ShakeDetector: Sendable {
         let m2 = nx * nx + ny * ny + nz * nz
 
         // Fast path for calm motion (no half-wave, no shake, |l| below the release threshold)
-        // within a half-second block: nothing below can change. The second moments skip calm samples; their decay is
-        // applied at the next active sample instead, so only the calm samples' own (small)
-        // outer products are left out of the linearity measure.
+        // within a half-second block: nothing below can change. The second moments skip calm
+        // samples; their decay is applied at the next active sample instead, so only the calm
+        // samples' own (small) outer products are left out of the linearity measure.
         if m2 <= calmSquared && t < motionBlockEnd {
             lx = nx; ly = ny; lz = nz
             return nil
