@@ -200,32 +200,18 @@ public final class RecordingWriter {
         }
         close(fd)
         state = .failed
-        if overwrite {
-            if rename(partial, path) != 0 {
-                throw RecordingError(path: path, kind: .io, message: "cannot move '\(partial)' here: \(errnoText(errno)); the recording is kept in '\(partial)'")
-            }
-        } else if link(partial, path) == 0 {
-            unlink(partial)
-        } else {
-            let code = errno
-            if code == EEXIST {
-                throw RecordingError(
-                    path: path, kind: .fileExists,
-                    message: "appeared while recording and is left alone; the recording is kept in '\(partial)'")
-            }
-            // File systems without hard links: check, then rename (not atomic against a racing creator).
-            var info = stat()
-            if stat(path, &info) == 0 {
-                throw RecordingError(
-                    path: path, kind: .fileExists,
-                    message: "appeared while recording and is left alone; the recording is kept in '\(partial)'")
-            }
-            if rename(partial, path) != 0 {
-                throw RecordingError(path: path, kind: .io, message: "cannot move '\(partial)' here: \(errnoText(errno)); the recording is kept in '\(partial)'")
-            }
+        switch WholeFileWriter.place(partial, at: path, overwrite: overwrite) {
+        case .placed:
+            break
+        case .exists:
+            throw RecordingError(
+                path: path, kind: .fileExists,
+                message: "appeared while recording and is left alone; the recording is kept in '\(partial)'")
+        case .failed(let code):
+            throw RecordingError(path: path, kind: .io, message: "cannot move '\(partial)' here: \(errnoText(code)); the recording is kept in '\(partial)'")
         }
         state = .finished
-        syncDirectory()
+        WholeFileWriter.syncFolder(WholeFileWriter.folder(of: path))
     }
 
     /// The error a writer for `path` meets when `<path>.partial` is already there (another
@@ -332,21 +318,6 @@ public final class RecordingWriter {
 
     private func invalid(_ message: String) -> RecordingError {
         RecordingError(path: path, kind: .invalidArgument, message: message)
-    }
-
-    /// Makes the rename durable: `fsync` on the directory (best effort).
-    private func syncDirectory() {
-        let directory: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = slash == path.startIndex ? "/" : String(path[..<slash])
-        } else {
-            directory = "."
-        }
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            _ = fsync(fd)
-            close(fd)
-        }
     }
 }
 

@@ -104,37 +104,49 @@ enum WholeFileWriter {
         throw .failed("cannot be written: no free temporary name beside it ('\(path).tmp-\(getpid())-N' all exist)")
     }
 
+    /// How `place(_:at:overwrite:)` ended.
+    enum Placement: Equatable {
+        case placed
+        /// `path` exists (or appeared) and replacing was not allowed.
+        case exists
+        /// `rename` failed with this errno.
+        case failed(CInt)
+    }
+
+    /// Moves the finished file `from` to `path`: with `rename` when replacing is allowed, else
+    /// with a hard link (so a file at `path`, even one that appeared meanwhile, is never
+    /// replaced) and, on file systems without hard links, a check then `rename` (not atomic
+    /// against a racing creator). `from` is gone only when the result is `.placed`. Used by
+    /// this type and by `RecordingWriter.finish()`.
+    static func place(_ from: String, at path: String, overwrite: Bool) -> Placement {
+        if !overwrite {
+            if link(from, path) == 0 {
+                unlink(from)
+                return .placed
+            }
+            if errno == EEXIST { return .exists }
+            var info = stat()
+            if stat(path, &info) == 0 { return .exists }
+        }
+        return rename(from, path) == 0 ? .placed : .failed(errno)
+    }
+
     private static func moveIntoPlace(_ temporary: String, _ path: String, overwrite: Bool) throws(Failure) {
-        if overwrite {
-            if rename(temporary, path) == 0 { return }
-            let code = errno
+        switch place(temporary, at: path, overwrite: overwrite) {
+        case .placed:
+            return
+        case .exists:
+            unlink(temporary)
+            throw .exists
+        case .failed(let code):
             unlink(temporary)
             throw code == EISDIR ? .isDirectory : .failed("cannot be written: \(errnoText(code))")
         }
-        if link(temporary, path) == 0 {
-            unlink(temporary)
-            return
-        }
-        let code = errno
-        if code == EEXIST {
-            unlink(temporary)
-            throw .exists
-        }
-        // File systems without hard links: check, then rename (not atomic against a racing creator).
-        var info = stat()
-        if stat(path, &info) == 0 {
-            unlink(temporary)
-            throw .exists
-        }
-        if rename(temporary, path) != 0 {
-            let renameCode = errno
-            unlink(temporary)
-            throw .failed("cannot be written: \(errnoText(renameCode))")
-        }
     }
 
-    /// Makes the new name durable (best effort: some file systems refuse `fsync` on a folder).
-    private static func syncFolder(_ folder: String) {
+    /// Makes a new name in `folder` durable (best effort: some file systems refuse `fsync` on a
+    /// folder).
+    static func syncFolder(_ folder: String) {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 {
             _ = fsync(fd)
