@@ -19,7 +19,8 @@ public struct AccelerometerReadOptions: Hashable, Sendable {
     /// sample): smaller means lower latency, larger means fewer wake-ups.
     public var bufferDuration: Double
     /// Seconds without a sample after which reading ends with a `.timedOut` error (or
-    /// `.deviceGone` if the device turns out to have vanished). Default 2 s.
+    /// `.deviceGone` if the device turns out to have vanished); in polled mode also the longest
+    /// a read of `in_accel_*_raw` may take (a stuck driver can block it for ever). Default 2 s.
     public var readTimeout: Double
     /// Mount matrix to apply instead of the device's own; nil uses the device's, or none.
     public var mountMatrix: MountMatrix?

@@ -14,7 +14,9 @@ import Musl
 /// give the sample times; without it a monotonic clock does), refills a buffer of
 /// ``AccelerometerReadOptions/bufferDuration`` seconds of samples, converts each scan with
 /// libiio's `iio_channel_convert` (endianness, sign, shift) and computes
-/// `a = (raw + offset) · scale`. Polled mode reads `in_accel_*_raw` at the sampling rate.
+/// `a = (raw + offset) · scale`. Polled mode reads `in_accel_*_raw` at the sampling rate, on a
+/// thread of its own: a read that does not return within the read timeout (a stuck sensor or
+/// bus) ends reading with `.timedOut` and is left to finish there.
 ///
 /// Use ``run(_:)`` (blocking, callback per sample), ``start(onSample:onFinish:)`` (a
 /// background thread) or ``samples()`` (an async sequence). Reading ends normally after
@@ -22,8 +24,10 @@ import Musl
 /// ``AccelerometerReadOptions/readTimeout`` seconds (`.timedOut`) or denies access.
 ///
 /// Thread safety: libiio is only called from the thread that created the reader and then from
-/// the one thread running ``run(_:)``; ``stop()`` and ``statistics`` may be used from any
-/// thread (a pipe, `iio_buffer_cancel` and a mutex), hence `@unchecked Sendable`.
+/// the one thread running ``run(_:)`` (in polled mode, from the polling thread it starts, one
+/// read at a time, and never again after a read was given up); ``stop()`` and ``statistics``
+/// may be used from any thread (a pipe, `iio_buffer_cancel` and a mutex), hence
+/// `@unchecked Sendable`.
 public final class AccelerometerReader: @unchecked Sendable {
     /// The device as discovered (its sampling frequency is the one configured for reading).
     public let device: AccelerometerDescription
@@ -248,21 +252,52 @@ public final class AccelerometerReader: @unchecked Sendable {
     // MARK: Polled
 
     private func runPolled(onStart: () throws -> Void, _ onSample: (Sample) throws -> Void) throws {
+        switch StuckReads.wait(for: stuckReadKey, timeout: options.readTimeout, wake: wakeRead) {
+        case .clear: break
+        case .woken: return
+        case .stillStuck: throw stuckRead(channel: nil)
+        }
+        // The reads run on a thread of their own: a driver whose sensor or bus is stuck can
+        // block a read of `in_accel_*_raw` for ever, and this thread must still see the read
+        // timeout and `stop()`.
+        let key = stuckReadKey
+        let channelIDs = axes.axes.map { LibIIO.id(ofChannel: $0) }
+        guard let reads = BlockingReadThread(name: "shake.iio-poll", read: { [self] in
+            Result { () throws(IIOError) in
+                pollingAxis.store(0, ordering: .relaxed)
+                let x = try readRaw(axes.x)
+                pollingAxis.store(1, ordering: .relaxed)
+                let y = try readRaw(axes.y)
+                pollingAxis.store(2, ordering: .relaxed)
+                return (x, y, try readRaw(axes.z))
+            }
+        }, givenUp: { StuckReads.gaveUp(key) }, lateReturn: { StuckReads.returned(key) }) else {
+            throw IIOError(code: IIOErrno(rawValue: errno), function: "pipe", device: attributes.label)
+        }
+        var finished = false
+        defer { if !finished { reads.finish() } }
         let period = 1 / rateHertz
         var due = Self.monotonicSeconds()
         var started = false
         while true {
             if try waitForWake(until: due) { return }
-            let x = try readRaw(axes.x)
-            let y = try readRaw(axes.y)
-            let z = try readRaw(axes.z)
+            let raw: (Int64, Int64, Int64)
+            switch reads.next(timeout: options.readTimeout, wake: wakeRead) {
+            case .value(let result): raw = try result.get()
+            case .woken:
+                finished = true
+                return
+            case .timedOut:
+                finished = true
+                throw stuckRead(channel: channelIDs[pollingAxis.load(ordering: .relaxed)])
+            }
             if !started {
                 started = true
                 try onStart()
             }
             let now = Self.monotonicSeconds()
             state.withLock { $0.statistics.reads += 1 }
-            try deliver(time: secondsSinceFirstSample(monotonic: now), raw: (x, y, z), onSample)
+            try deliver(time: secondsSinceFirstSample(monotonic: now), raw: raw, onSample)
             if isStopped { return }
             due += period
             if now - due > period {
@@ -274,6 +309,22 @@ public final class AccelerometerReader: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// The key of this device in ``StuckReads``.
+    private var stuckReadKey: String { "\(uri) \(device.id)" }
+    /// The axis (0, 1, 2) whose raw attribute the polling thread reads or read last.
+    private let pollingAxis = Atomic<Int>(0)
+
+    /// A read of `channel`'s raw attribute (nil: one an earlier reader gave up) that has not
+    /// returned within the read timeout.
+    private func stuckRead(channel: String?) -> IIOError {
+        IIOError(code: .timedOut, function: "iio_channel_attr_read", uri: uri, device: attributes.label,
+                 channel: channel, attribute: channel == nil ? "in_accel_*_raw" : "raw",
+                 detail: channel == nil
+                    ? "a read given up earlier has still not returned, \(options.readTimeout) s later"
+                    : "the read has not returned within \(options.readTimeout) s (the read timeout)",
+                 kind: .timedOut)
     }
 
     private func readRaw(_ channel: OpaquePointer) throws(IIOError) -> Int64 {

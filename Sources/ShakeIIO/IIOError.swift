@@ -100,6 +100,8 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
             return "it was unplugged, its driver unbound, or the connection to iiod closed"
         case .timedOut where function == "iio_create_context_from_uri":
             return nil
+        case .timedOut where function == "iio_channel_attr_read":
+            return "the driver did not answer: is the sensor or its bus (I2C, SPI) stuck?"
         case .timedOut:
             return "the device sent no samples in time: is it stalled, or its trigger not running?"
         default:

@@ -155,6 +155,75 @@ final class IIOStartAndStopTests: EmulatorSuite {
         #expect(device["scale"] as? Double == Fixture.scale)
     }
 
+    // MARK: A polled read that never returns (a stuck sensor or bus)
+
+    /// Milliseconds the script's `start=$(date +%s%N)` ... `elapsed` took, as it wrote them.
+    func elapsedMilliseconds() throws -> Int {
+        try #require(Int(String(contentsOfFile: path("elapsed_ms"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    static let elapsed = "echo $(( ($(date +%s%N) - start) / 1000000 )) > $DIR/elapsed_ms"
+
+    // Defect: in polled mode a read of in_accel_x_raw that blocked hung `live` for ever: no
+    // timeout, and SIGINT did nothing (only SIGKILL ended it).
+    @Test func aReadThatNeverReturnsEndsTheRunAfterTheTimeout() throws {
+        // The reads block from sample 100 on (2 s at 50 Hz); `timeout` keeps a hang from
+        // hanging the test (status 137).
+        let result = try run(["--no-buffer", "--hang-reads-after", "100"], """
+            start=$(date +%s%N)
+            timeout -s KILL 20 $SHAKE live --timeout 1 --duration 15; status=$?
+            \(Self.elapsed)
+            exit $status
+            """)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("iio_channel_attr_read(uri \"local:\", device \"shakekit-accel\", channel \"accel_x\", "
+            + "attribute \"raw\"): Connection timed out (ETIMEDOUT): the read has not returned within 1.0 s"), "\(result.stderr)")
+        #expect(result.stderr.contains("is the sensor or its bus (I2C, SPI) stuck?"), "\(result.stderr)")
+        let elapsed = try elapsedMilliseconds()
+        #expect(elapsed < 6000, "ended after \(elapsed) ms (2 s of samples, then 1 s of timeout)")
+    }
+
+    // Defect: the same hang ignored Ctrl-C and SIGTERM; the samples before it must be kept.
+    @Test(arguments: ["INT", "TERM"])
+    func aSignalStopsAtOnceWhileAReadHangs(signal: String) throws {
+        let result = try run(["--no-buffer", "--hang-reads-after", "100"], """
+            $SHAKE record --timeout 30 -o $DIR/rec.csv & pid=$!
+            (sleep 20; kill -KILL $pid) 2>/dev/null &  # a hang must not hang the test
+            sleep 3.5
+            start=$(date +%s%N)
+            kill -\(signal) $pid; wait $pid; status=$?
+            \(Self.elapsed)
+            exit $status
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        let elapsed = try elapsedMilliseconds()
+        #expect(elapsed < 1500, "stopped \(elapsed) ms after the signal")
+        let rows = try Fixture.readRecording(path("rec.csv")).rows
+        #expect((90...101).contains(rows.count), "\(rows.count) samples (100 were readable)")
+        // Polled samples carry the reader's clock: the values are what it kept, the first 100
+        // of the recording (one axis at a time, as polling reads them).
+        let readable = fixture.rows.prefix(101)
+        let kept = rows.filter { row in readable.contains { abs($0.x - row.x) <= Fixture.tolerance } }
+        #expect(kept.count * 10 >= rows.count * 9, "\(kept.count) of \(rows.count) samples are from the recording's first 100")
+    }
+
+    // With --reconnect the run outlasts the stuck read and goes on once it returns. (Each
+    // attempt meanwhile fails to find the device: libiio's local backend lists only regular
+    // files, and the emulated stuck attribute is a FIFO. On a real device the attempt would
+    // find it and wait for the stuck read: `BlockingReadTests` covers that wait.)
+    @Test func reconnectOutlastsAStuckRead() throws {
+        let result = try run(["--no-buffer", "--hang-reads-after", "100", "--hang-for", "3"],
+                             "timeout -s KILL 30 $SHAKE record --reconnect --timeout 0.3 --duration 8 -o $DIR/rec.csv")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("the read has not returned within 0.3 s"), "\(result.stderr)")
+        #expect(result.stderr.contains("1 outage ("), "\(result.stderr)")
+        let rows = try Fixture.readRecording(path("rec.csv")).rows
+        // 2 s before the stuck read, 3 s stuck, then reading goes on to 8 s.
+        #expect(rows.count >= 200, "\(rows.count) samples: reading went on after the stuck read")
+        #expect((rows.last?.time ?? 0) >= 7.5, "the recording ends at \(rows.last?.time ?? 0) s")
+    }
+
     // MARK: The emulator
 
     // Defect: polling a buffered emulated device read one constant sample (the feeder only
