@@ -374,14 +374,17 @@ public final class AccelerometerReader: @unchecked Sendable {
         let formats = axes.axes.map { LibIIO.dataFormat($0)! }
         let timestampFormat = axes.timestamp.flatMap(LibIIO.dataFormat)
         var lastData = Self.monotonicSeconds()
+        // Allocated once: an array built in the loop cost an allocation per refill.
+        let descriptors = UnsafeMutablePointer<pollfd>.allocate(capacity: 2)
+        defer { descriptors.deallocate() }
 
         while true {
             if let pollDescriptor {
-                var descriptors = [pollfd(fd: pollDescriptor, events: Int16(POLLIN), revents: 0),
-                                   pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+                descriptors[0] = pollfd(fd: pollDescriptor, events: Int16(POLLIN), revents: 0)
+                descriptors[1] = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
                 let remaining = lastData + options.readTimeout - Self.monotonicSeconds()
                 if remaining <= 0 { try stalled() }
-                let ready = poll(&descriptors, 2, CInt(min(1000, (remaining * 1000).rounded(.up))))
+                let ready = poll(descriptors, 2, CInt(min(1000, (remaining * 1000).rounded(.up))))
                 if isStopped { return }
                 if ready == 0 { continue }
                 if ready < 0 {
