@@ -196,6 +196,15 @@ final class CSVLineSource {
         return lineNumber
     }
 
+    /// Hands out the `count` lines that end with the `\n` at `newline`, found by the caller in
+    /// `unconsumed`.
+    @inline(always)
+    func takeLines(endingAt newline: UnsafePointer<UInt8>, count: Int) {
+        low = newline - UnsafePointer(buffer) + 1
+        scanned = low
+        lineNumber &+= count
+    }
+
     /// The error for the line starting at `buffer[low]`, which holds more than `maximumLineBytes`
     /// bytes; its column is the first character beyond the limit.
     private func lineTooLong() -> RecordingError {
