@@ -137,10 +137,11 @@ enum DecimalParser {
     ) -> (value: Double, end: UnsafePointer<UInt8>, next: UInt8)? {
         #if _endian(little)
         let first = start.pointee
-        let negative = first == UInt8(ascii: "-")
-        let q = negative || first == UInt8(ascii: "+") ? start + 1 : start
-        // The sign is set with a bit operation, not a branch: recorded signs are random.
-        let sign = UInt64(negative ? 1 : 0) &<< 63
+        // The sign is skipped and set with arithmetic, not branches: recorded signs are random.
+        // `first - '+'` is 0 for `+` and 2 for `-` (and neither for any other byte).
+        let signLength = (first &- UInt8(ascii: "+")) & 0xFD == 0 ? 1 : 0
+        let q = start + signLength
+        let sign = UInt64(first == UInt8(ascii: "-") ? 1 : 0) &<< 63
         let integerDigits = digitValues(UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)))
         let i = digitCount(integerDigits)
         // 1…7 integer digits, then the point.
