@@ -67,6 +67,8 @@ final class CSVRecordParser {
     private var batchLineBase = 0
     /// Rows parsed ahead at most: 256 (10 KiB of samples).
     static let batchCapacity = 256
+    /// Read once per batch, so that the compiler does not fold them (see `WordConstants`).
+    private var wordConstants = DecimalParser.WordConstants()
 
     init(source: CSVLineSource, options: CSVImportOptions) throws(RecordingError) {
         self.source = source
@@ -459,12 +461,13 @@ final class CSVRecordParser {
         let (timeScale, xScale, yScale, zScale) = (self.timeScale, self.xScale, self.yScale, self.zScale)
         let limit = options.maximumAcceleration
         let batch = self.batch
+        let constants = wordConstants
         var (start, available) = source.unconsumed
         var previous = previousTime
         var count = 0
         while count < Self.batchCapacity, let (row, _, newline) = Self.canonicalRow(
             start, available, separator: separator, point: point, labelled: labelled,
-            maximumLineBytes: maximumLineBytes, readable: readable) {
+            maximumLineBytes: maximumLineBytes, readable: readable, constants: constants) {
             let t = row.t * timeScale
             let x = row.x * xScale
             let y = row.y * yScale
@@ -541,12 +544,13 @@ final class CSVRecordParser {
     @inline(always)
     private static func canonicalRow(
         _ start: UnsafePointer<UInt8>, _ available: UnsafePointer<UInt8>, separator: UInt8, point: UInt8,
-        labelled: Bool, maximumLineBytes: Int, readable: UnsafePointer<UInt8>
+        labelled: Bool, maximumLineBytes: Int, readable: UnsafePointer<UInt8>,
+        constants: DecimalParser.WordConstants = DecimalParser.WordConstants()
     ) -> (RawRow, end: UnsafePointer<UInt8>, newline: UnsafePointer<UInt8>)? {
-        guard let t = Self.field(start, available, point: point, readable: readable), t.next == separator,
-              let x = Self.field(t.end + 1, available, point: point, readable: readable), x.next == separator,
-              let y = Self.field(x.end + 1, available, point: point, readable: readable), y.next == separator,
-              let z = Self.field(y.end + 1, available, point: point, readable: readable)
+        guard let t = Self.field(start, available, point: point, readable: readable, constants: constants), t.next == separator,
+              let x = Self.field(t.end + 1, available, point: point, readable: readable, constants: constants), x.next == separator,
+              let y = Self.field(x.end + 1, available, point: point, readable: readable, constants: constants), y.next == separator,
+              let z = Self.field(y.end + 1, available, point: point, readable: readable, constants: constants)
         else { return nil }
         var row = RawRow(t: t.value, x: x.value, y: y.value, z: z.value)
         var r = z.end
@@ -576,9 +580,9 @@ final class CSVRecordParser {
     @inline(always)
     private static func field(
         _ start: UnsafePointer<UInt8>, _ available: UnsafePointer<UInt8>, point: UInt8,
-        readable: UnsafePointer<UInt8>
+        readable: UnsafePointer<UInt8>, constants: DecimalParser.WordConstants
     ) -> (value: Double, end: UnsafePointer<UInt8>, next: UInt8)? {
-        if let plain = DecimalParser.parsePlain(start, available, point: point) {
+        if let plain = DecimalParser.parsePlain(start, available, point: point, constants: constants) {
             return plain
         }
         guard let parsed = DecimalParser.parseGeneral(start, available, point: point, readable: readable),
