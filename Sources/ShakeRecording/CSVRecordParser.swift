@@ -453,8 +453,43 @@ final class CSVRecordParser {
     /// - Precondition: `canonicalLayout`, `unitGuessesSettled`, no pending line, no NUL byte
     ///   read, and the previous batch handed out.
     private func fillBatch() {
-        let separator = self.separator
-        let point = self.point
+        // The usual file (`,` and `.`, seconds and m/s²) gets a copy of the loop with those
+        // bytes as immediates and no unit products (a product by 1 is exact, so skipping it
+        // changes no bit): fewer values then compete for registers.
+        if separator == UInt8(ascii: ","), point == UInt8(ascii: "."),
+           timeScale == 1, xScale == 1, yScale == 1, zScale == 1 {
+            fillBatch(CommaPointUnscaled())
+        } else {
+            fillBatch(BatchDialect(separator: separator, point: point))
+        }
+    }
+
+    /// The separator and decimal point of a batch's rows, and whether units are converted.
+    protocol BatchDialectProtocol {
+        var separator: UInt8 { get }
+        var point: UInt8 { get }
+        var scaled: Bool { get }
+    }
+
+    /// Any dialect, with unit products.
+    struct BatchDialect: BatchDialectProtocol {
+        let separator: UInt8
+        let point: UInt8
+        var scaled: Bool { true }
+    }
+
+    /// `,` and `.` in seconds and m/s² (as constants in the specialized loop).
+    struct CommaPointUnscaled: BatchDialectProtocol {
+        var separator: UInt8 { UInt8(ascii: ",") }
+        var point: UInt8 { UInt8(ascii: ".") }
+        var scaled: Bool { false }
+    }
+
+    /// `fillBatch()` for `dialect`: specialized for each dialect type.
+    @inline(never)
+    private func fillBatch<Dialect: BatchDialectProtocol>(_ dialect: Dialect) {
+        let separator = dialect.separator
+        let point = dialect.point
         let labelled = columnCount == 5
         let maximumLineBytes = self.maximumLineBytes
         let readable = source.readableEnd
@@ -468,10 +503,13 @@ final class CSVRecordParser {
         while count < Self.batchCapacity, let (row, _, newline) = Self.canonicalRow(
             start, available, separator: separator, point: point, labelled: labelled,
             maximumLineBytes: maximumLineBytes, readable: readable, constants: constants) {
-            let t = row.t * timeScale
-            let x = row.x * xScale
-            let y = row.y * yScale
-            let z = row.z * zScale
+            var (t, x, y, z) = (row.t, row.x, row.y, row.z)
+            if dialect.scaled {
+                t *= timeScale
+                x *= xScale
+                y *= yScale
+                z *= zScale
+            }
             guard t.isFinite && x.magnitude <= limit && y.magnitude <= limit && z.magnitude <= limit && t >= previous
             else { break }
             (batch + count).initialize(to: LabeledSample(sample: Sample(time: t, x: x, y: y, z: z), isShake: row.label))
