@@ -425,7 +425,7 @@ final class CSVRecordParser {
     @inline(never)
     private func nextFromSource() throws(RecordingError) -> LabeledSample? {
         if canonicalLayout, pendingLine == nil, !source.mayContainNul {
-            if unitGuessesSettled {
+            if unitGuessesSettled, options.maximumAcceleration >= 0 {
                 fillBatch()
                 if batchEnd > 0 { return handOut() }
             } else {
@@ -450,8 +450,9 @@ final class CSVRecordParser {
     /// The samples are those `checked` makes (the same unit products); the statistics are
     /// counted as each is handed out.
     ///
-    /// - Precondition: `canonicalLayout`, `unitGuessesSettled`, no pending line, no NUL byte
-    ///   read, and the previous batch handed out.
+    /// - Precondition: `canonicalLayout`, `unitGuessesSettled` (so `previousTime` is finite),
+    ///   `options.maximumAcceleration >= 0`, no pending line, no NUL byte read, and the previous
+    ///   batch handed out.
     private func fillBatch() {
         // The usual file (`,` and `.`, seconds and m/s²) gets a copy of the loop with those
         // bytes as immediates and no unit products (a product by 1 is exact, so skipping it
@@ -494,7 +495,7 @@ final class CSVRecordParser {
         let maximumLineBytes = self.maximumLineBytes
         let readable = source.readableEnd
         let (timeScale, xScale, yScale, zScale) = (self.timeScale, self.xScale, self.yScale, self.zScale)
-        let limit = options.maximumAcceleration
+        let limitBits = options.maximumAcceleration.bitPattern
         let batch = self.batch
         let constants = wordConstants
         var (start, available) = source.unconsumed
@@ -510,7 +511,13 @@ final class CSVRecordParser {
                 y *= yScale
                 z *= zScale
             }
-            guard t.isFinite && x.magnitude <= limit && y.magnitude <= limit && z.magnitude <= limit && t >= previous
+            // `checked`'s test in integers: for a limit that is not negative (nor NaN), a
+            // magnitude is at most the limit exactly when its bit pattern is (NaN's is above
+            // infinity's); and with `previous` finite, a time is finite and not before it
+            // exactly when it is at least `previous` and below infinity.
+            let magnitude = UInt64.max &>> 1
+            guard t >= previous, t < .infinity, x.bitPattern & magnitude <= limitBits,
+                  y.bitPattern & magnitude <= limitBits, z.bitPattern & magnitude <= limitBits
             else { break }
             (batch + count).initialize(to: LabeledSample(sample: Sample(time: t, x: x, y: y, z: z), isShake: row.label))
             previous = t
