@@ -606,6 +606,8 @@ final class CSVRecordParser {
             row.label = digit == 1
             r += 2
         }
+        // Every field may have ended past `available` (see `field`); the row's content ends
+        // before it only if its last field does.
         if r >= available { return nil }
         let end = r
         if r.pointee == 0x0D {
@@ -617,20 +619,27 @@ final class CSVRecordParser {
     }
 
     /// A number at `start` of a canonical row, the position after it and the byte there; nil when
-    /// no number starts there or it reaches `available`. The caller checks that byte: a
-    /// separator or line end (anything else means the row is not canonical).
+    /// no number starts there. The caller checks that byte: a separator or line end (anything
+    /// else means the row is not canonical).
     ///
-    /// - Precondition: `start <= available`; then `readable - start` is at least
-    ///   `CSVLineSource.slackBytes`, enough for `DecimalParser.parsePlain`, so it is not tested.
+    /// A plain number (`DecimalParser.parsePlain`) is not tested against `available`: it may end
+    /// past it, in bytes that are not the file's, and the caller then rejects the row by its
+    /// line end, which follows. Each field so starts at most 18 bytes after the one before, so a
+    /// row that starts before `available` is read no further than 75 bytes past it, and
+    /// `CSVLineSource.slackBytes` (128) leaves room for that.
+    ///
+    /// - Precondition: `start` at most 54 bytes past `available`, which is at most the buffer's
+    ///   capacity; then `readable - start` is at least `DecimalParser.plainReadBytes`.
     @inline(always)
     private static func field(
         _ start: UnsafePointer<UInt8>, _ available: UnsafePointer<UInt8>, point: UInt8,
         readable: UnsafePointer<UInt8>, constants: DecimalParser.WordConstants
     ) -> (value: Double, end: UnsafePointer<UInt8>, next: UInt8)? {
-        if let plain = DecimalParser.parsePlain(start, available, point: point, constants: constants) {
+        if let plain = DecimalParser.parsePlain(start, available, point: point, constants: constants, bounded: false) {
             return plain
         }
-        guard let parsed = DecimalParser.parseGeneral(start, available, point: point, readable: readable),
+        guard start < available,
+              let parsed = DecimalParser.parseGeneral(start, available, point: point, readable: readable),
               parsed.end < available
         else { return nil }
         return (parsed.value, parsed.end, parsed.end.pointee)

@@ -144,12 +144,14 @@ enum DecimalParser {
     ///
     /// - Precondition: `readable - start >= plainReadBytes` (loads past `end` happen only below
     ///   `readable`, and their bytes are ignored).
+    /// - Parameter bounded: false when the caller tests the end itself (the number then may end
+    ///   up to 17 bytes from `start`, at or past `end`).
     /// - Returns: the value, the position just after the last digit (before `end`) and the byte
     ///   there, or nil when the text is not of this shape before `end`.
     @inline(always)
     static func parsePlain(
         _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8,
-        constants k: WordConstants = WordConstants()
+        constants k: WordConstants = WordConstants(), bounded: Bool = true
     ) -> (value: Double, end: UnsafePointer<UInt8>, next: UInt8)? {
         #if _endian(little)
         let first = start.pointee
@@ -166,8 +168,9 @@ enum DecimalParser {
         let fractionDigits = digitValues(UInt64(littleEndian: UnsafeRawPointer(fractionStart).loadUnaligned(as: UInt64.self)), k)
         let f = digitCount(fractionDigits, k)
         let after = fractionStart + f
-        // 1…8 fraction digits, all before `end` (then so is everything before them).
-        guard f != 0, after < end else { return nil }
+        // 1…8 fraction digits, all before `end` (then so is everything before them); unless not
+        // `bounded`, when the caller tests where the number ends.
+        guard f != 0, !bounded || after < end else { return nil }
         // Masking shifts: i is 1…7 and f 1…8, so the shifts are 8…56 and 0…56. Bytes after the
         // digits are shifted out or masked off.
         let integerHigh = integerDigits &<< UInt64(truncatingIfNeeded: 64 &- 8 &* i)

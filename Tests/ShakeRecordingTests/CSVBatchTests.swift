@@ -116,3 +116,53 @@ import Testing
         }
     }
 }
+
+/// A row is parsed from the read buffer before its line end is found; a row that runs past the
+/// bytes read so far must wait for the rest of its line, however the bytes after them (left
+/// from an earlier read) look.
+@Suite struct CSVReadBufferEdgeTests {
+    /// Files just over one 256 KiB read whose last line (without line end) is cut inside its
+    /// last number: after the second read, the buffer holds, past the last line, bytes of the
+    /// first read; the last sample must be the cut line's own numbers.
+    @Test func aLastLineCutShortReadsItsOwnNumbers() throws {
+        var rows: [String] = []
+        var time = 0.0
+        var length = 13  // the header's
+        var i = 0
+        while length < (256 << 10) + 600 {
+            time += 0.01
+            let x = Double((i * 7919) % 2001) / 97
+            rows.append(String(format: "%.4f,%.5f,%.5f,%.5f", time, x, x / 3, 9.81 + x / 100))
+            length += rows.last!.utf8.count + 1
+            i += 1
+        }
+        let text = Array(("time_s,x,y,z\n" + rows.joined(separator: "\n")).utf8)
+        let options = CSVImportOptions(maximumLineBytes: 64)
+        var wrong: [String] = []
+        var cuts = 0
+        for cut in (256 << 10) + 100 ..< text.count {
+            // Cut inside a last number's fraction digits, so the last line is a whole row.
+            guard text[cut - 1] >= UInt8(ascii: "0"), text[cut - 1] <= UInt8(ascii: "9"),
+                  let lineStart = text[..<cut].lastIndex(of: 0x0A).map({ $0 + 1 }),
+                  text[lineStart..<cut].count(where: { $0 == UInt8(ascii: ",") }) == 3,
+                  let lastComma = text[lineStart..<cut].lastIndex(of: UInt8(ascii: ",")),
+                  text[lastComma..<cut].contains(UInt8(ascii: "."))
+            else { continue }
+            cuts += 1
+            let expected = String(decoding: text[lineStart..<cut], as: UTF8.self).split(separator: ",").map { Double($0)! }
+            let samples: [LabeledSample]
+            do {
+                samples = try RecordingReader.readAll(bytes: Array(text[..<cut]), options: options).samples
+            } catch {
+                wrong.append("cut at \(cut): \(error)")
+                continue
+            }
+            let last = samples.last?.sample
+            if samples.count != text[..<cut].count(where: { $0 == 0x0A }) || last.map({ [$0.time, $0.x, $0.y, $0.z] }) != expected {
+                wrong.append("cut at \(cut): \(samples.count) samples, last \(String(describing: last)), want \(expected)")
+            }
+        }
+        #expect(cuts > 50)
+        #expect(wrong.isEmpty, "\(wrong.count): \(wrong.prefix(3))")
+    }
+}
