@@ -75,7 +75,7 @@ enum DecimalParser {
     }
 
     /// Bytes from a number's start that `parsePlain` may load: `readable - start` must be at least
-    /// this (`CSVLineSource.slackBytes` is this value).
+    /// this (`CSVLineSource.slackBytes` is more: see there).
     static let plainReadBytes = 24
 
     /// The 64-bit masks and multipliers of the word-at-a-time digit code.
