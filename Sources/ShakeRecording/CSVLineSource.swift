@@ -122,10 +122,12 @@ final class CSVLineSource {
     /// Offset in the input of the first byte not yet handed out (the start of the next line).
     var consumedOffset: Int { bytesBeforeBuffer + low }
 
-    /// Bytes after `capacity` that may be read (never written) by word loads: zeros. As many as
-    /// `DecimalParser.plainReadBytes`, so a number starting anywhere up to the end of the bytes
-    /// read can be tried by `DecimalParser.parsePlain` without a bounds test.
-    static let slackBytes = DecimalParser.plainReadBytes
+    /// Bytes after `capacity` that may be read (never written) by word loads: zeros. 128: a
+    /// number starting anywhere up to the end of the bytes read can be tried by
+    /// `DecimalParser.parsePlain` (`plainReadBytes`) without a bounds test, and so can a
+    /// canonical row, whose fields are tested against the end of the bytes read only by the
+    /// row's line end (`CSVRecordParser.field`: at most 75 bytes past that end are read).
+    static let slackBytes = 128
 
     private static func allocateBuffer(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
         // Only the slack is initialised: untouched pages of a large buffer are never faulted in,
@@ -194,6 +196,15 @@ final class CSVLineSource {
         scanned = low
         lineNumber &+= 1
         return lineNumber
+    }
+
+    /// Hands out the `count` lines that end with the `\n` at `newline`, found by the caller in
+    /// `unconsumed`.
+    @inline(always)
+    func takeLines(endingAt newline: UnsafePointer<UInt8>, count: Int) {
+        low = newline - UnsafePointer(buffer) + 1
+        scanned = low
+        lineNumber &+= count
     }
 
     /// The error for the line starting at `buffer[low]`, which holds more than `maximumLineBytes`

@@ -58,6 +58,17 @@ final class CSVRecordParser {
     private var canonicalLayout = false
     /// A first row read while looking for the header (files without a header).
     private var pendingLine: CSVLineSource.Line?
+    /// Samples of canonical rows parsed and checked ahead by `fillBatch()`; `next()` hands out
+    /// `batch[batchNext ..< batchEnd]` and counts each into the statistics as it goes.
+    private let batch: UnsafeMutablePointer<LabeledSample>
+    private var batchNext = 0
+    private var batchEnd = 0
+    /// The line number before `batch[0]`'s line (the batch's rows are consecutive lines).
+    private var batchLineBase = 0
+    /// Rows parsed ahead at most: 256 (10 KiB of samples).
+    static let batchCapacity = 256
+    /// Read once per batch, so that the compiler does not fold them (see `WordConstants`).
+    private var wordConstants = DecimalParser.WordConstants()
 
     init(source: CSVLineSource, options: CSVImportOptions) throws(RecordingError) {
         self.source = source
@@ -66,12 +77,14 @@ final class CSVRecordParser {
         self.maximumLineBytes = max(64, options.maximumLineBytes)
         roles = .allocate(capacity: 1024)
         roles.initialize(repeating: .ignored, count: 1024)
+        batch = .allocate(capacity: Self.batchCapacity)
         // On a throw, `deinit` runs (every property is set) and releases `roles`.
         try readHeader()
     }
 
     deinit {
         roles.deallocate()
+        batch.deallocate()
     }
 
     /// What carries over from one row to the next: the previous sample's time and line, and the
@@ -95,9 +108,10 @@ final class CSVRecordParser {
     /// rebased, no row held back (headerless files), and the unit guesses settled (the guessed
     /// time unit is checked on the second sample, the guessed acceleration unit on up to
     /// `gUnitCheckSamples`), so the rows still to come depend on the ones before only through
-    /// `continuation`.
+    /// `continuation`. No rows may be parsed ahead (`fillBatch()`), so the source's position is
+    /// the next row's.
     var rowsMayBeSplit: Bool {
-        canonicalLayout && !options.rebasesTime && pendingLine == nil && unitGuessesSettled
+        canonicalLayout && !options.rebasesTime && pendingLine == nil && unitGuessesSettled && batchNext == batchEnd
     }
 
     /// Whether two samples were read and the acceleration unit is no longer being guessed, so
@@ -115,6 +129,7 @@ final class CSVRecordParser {
         maximumLineBytes = template.maximumLineBytes
         roles = .allocate(capacity: 1024)
         roles.initialize(from: template.roles, count: 1024)
+        batch = .allocate(capacity: Self.batchCapacity)
         metadata = template.metadata
         hasLabels = template.hasLabels
         columnNames = template.columnNames
@@ -375,20 +390,144 @@ final class CSVRecordParser {
 
     /// The next sample, or nil at the end of the file.
     ///
-    /// Inlined into `RecordingReader.next()`: a canonical row is parsed and returned without a
-    /// further call; everything else goes to `nextGeneral()`.
+    /// Inlined into `RecordingReader.next()`: a sample parsed ahead is handed out without a
+    /// call; `nextFromSource()` parses the next batch or row.
     @inline(__always)
     func next() throws(RecordingError) -> LabeledSample? {
-        // Canonical rows are parsed straight from the read buffer, their line end checked after.
+        if batchNext < batchEnd { return handOut() }
+        return try nextFromSource()
+    }
+
+    /// The next sample of the batch, counted into the statistics as `checked` counts a row's.
+    ///
+    /// A batch is only parsed once two samples were read (`unitGuessesSettled`), so a gap is
+    /// always measured and the guessed time unit no longer checked.
+    @inline(__always)
+    private func handOut() -> LabeledSample {
+        let sample = batch[batchNext]
+        batchNext &+= 1
+        let t = sample.sample.time
+        if t == previousTime {
+            duplicateTimestampCount &+= 1
+        } else {
+            let gap = t - previousTime
+            if gap > largestTimeGap { largestTimeGap = gap }
+        }
+        previousTime = t
+        previousTimeLine = batchLineBase &+ batchNext
+        samplesRead &+= 1
+        return sample
+    }
+
+    /// `next()` once the batch is handed out: canonical rows are parsed straight from the read
+    /// buffer (a batch of them once the unit guesses are settled, else one), their line end
+    /// checked after; everything else goes to `nextGeneral()`.
+    @inline(never)
+    private func nextFromSource() throws(RecordingError) -> LabeledSample? {
         if canonicalLayout, pendingLine == nil, !source.mayContainNul {
-            let (start, available) = source.unconsumed
-            if let (row, end, newline) = canonicalRow(start, available) {
-                let number = source.takeLine(endingAt: newline)
-                let line = CSVLineSource.Line(start: start, end: newline, number: number, hasNewline: true)
-                return try checked(row, line, start, end)
+            if unitGuessesSettled, options.maximumAcceleration >= 0 {
+                fillBatch()
+                if batchEnd > 0 { return handOut() }
+            } else {
+                let (start, available) = source.unconsumed
+                if let (row, end, newline) = Self.canonicalRow(
+                    start, available, separator: separator, point: point, labelled: columnCount == 5,
+                    maximumLineBytes: maximumLineBytes, readable: source.readableEnd) {
+                    let number = source.takeLine(endingAt: newline)
+                    let line = CSVLineSource.Line(start: start, end: newline, number: number, hasNewline: true)
+                    return try checked(row, line, start, end)
+                }
             }
         }
         return try nextGeneral()
+    }
+
+    /// Parses up to `batchCapacity` canonical rows from the read buffer into `batch`, stopping
+    /// before the first row that `canonicalRow` does not take or that `checked` would reject
+    /// (its error is then found by `nextGeneral()`, after the batch is handed out), and takes
+    /// their lines from the source.
+    ///
+    /// The samples are those `checked` makes (the same unit products); the statistics are
+    /// counted as each is handed out.
+    ///
+    /// - Precondition: `canonicalLayout`, `unitGuessesSettled` (so `previousTime` is finite),
+    ///   `options.maximumAcceleration >= 0`, no pending line, no NUL byte read, and the previous
+    ///   batch handed out.
+    private func fillBatch() {
+        // The usual file (`,` and `.`, seconds and m/s²) gets a copy of the loop with those
+        // bytes as immediates and no unit products (a product by 1 is exact, so skipping it
+        // changes no bit): fewer values then compete for registers.
+        if separator == UInt8(ascii: ","), point == UInt8(ascii: "."),
+           timeScale == 1, xScale == 1, yScale == 1, zScale == 1 {
+            fillBatch(CommaPointUnscaled())
+        } else {
+            fillBatch(BatchDialect(separator: separator, point: point))
+        }
+    }
+
+    /// The separator and decimal point of a batch's rows, and whether units are converted.
+    protocol BatchDialectProtocol {
+        var separator: UInt8 { get }
+        var point: UInt8 { get }
+        var scaled: Bool { get }
+    }
+
+    /// Any dialect, with unit products.
+    struct BatchDialect: BatchDialectProtocol {
+        let separator: UInt8
+        let point: UInt8
+        var scaled: Bool { true }
+    }
+
+    /// `,` and `.` in seconds and m/s² (as constants in the specialized loop).
+    struct CommaPointUnscaled: BatchDialectProtocol {
+        var separator: UInt8 { UInt8(ascii: ",") }
+        var point: UInt8 { UInt8(ascii: ".") }
+        var scaled: Bool { false }
+    }
+
+    /// `fillBatch()` for `dialect`: specialized for each dialect type.
+    @inline(never)
+    private func fillBatch<Dialect: BatchDialectProtocol>(_ dialect: Dialect) {
+        let separator = dialect.separator
+        let point = dialect.point
+        let labelled = columnCount == 5
+        let maximumLineBytes = self.maximumLineBytes
+        let readable = source.readableEnd
+        let (timeScale, xScale, yScale, zScale) = (self.timeScale, self.xScale, self.yScale, self.zScale)
+        let limitBits = options.maximumAcceleration.bitPattern
+        let batch = self.batch
+        let constants = wordConstants
+        var (start, available) = source.unconsumed
+        var previous = previousTime
+        var count = 0
+        while count < Self.batchCapacity, let (row, _, newline) = Self.canonicalRow(
+            start, available, separator: separator, point: point, labelled: labelled,
+            maximumLineBytes: maximumLineBytes, readable: readable, constants: constants) {
+            var (t, x, y, z) = (row.t, row.x, row.y, row.z)
+            if dialect.scaled {
+                t *= timeScale
+                x *= xScale
+                y *= yScale
+                z *= zScale
+            }
+            // `checked`'s test in integers: for a limit that is not negative (nor NaN), a
+            // magnitude is at most the limit exactly when its bit pattern is (NaN's is above
+            // infinity's); and with `previous` finite, a time is finite and not before it
+            // exactly when it is at least `previous` and below infinity.
+            let magnitude = UInt64.max &>> 1
+            guard t >= previous, t < .infinity, x.bitPattern & magnitude <= limitBits,
+                  y.bitPattern & magnitude <= limitBits, z.bitPattern & magnitude <= limitBits
+            else { break }
+            (batch + count).initialize(to: LabeledSample(sample: Sample(time: t, x: x, y: y, z: z), isShake: row.label))
+            previous = t
+            count &+= 1
+            start = newline + 1
+        }
+        batchLineBase = source.lineNumber
+        if count > 0 { source.takeLines(endingAt: start - 1, count: count) }
+        batchNext = 0
+        batchEnd = count
     }
 
     /// `next()` for rows the canonical path does not take: comments, blank lines, other layouts,
@@ -448,26 +587,27 @@ final class CSVRecordParser {
     ///   anything else (spaces, quotes, comments, blank lines, errors, a line not yet read in full),
     ///   which the general path then handles.
     @inline(always)
-    private func canonicalRow(
-        _ start: UnsafePointer<UInt8>, _ available: UnsafePointer<UInt8>
+    private static func canonicalRow(
+        _ start: UnsafePointer<UInt8>, _ available: UnsafePointer<UInt8>, separator: UInt8, point: UInt8,
+        labelled: Bool, maximumLineBytes: Int, readable: UnsafePointer<UInt8>,
+        constants: DecimalParser.WordConstants = DecimalParser.WordConstants()
     ) -> (RawRow, end: UnsafePointer<UInt8>, newline: UnsafePointer<UInt8>)? {
-        let separator = self.separator
-        let point = self.point
-        let readable = source.readableEnd
-        guard let t = Self.field(start, available, point: point, readable: readable), t.next == separator,
-              let x = Self.field(t.end + 1, available, point: point, readable: readable), x.next == separator,
-              let y = Self.field(x.end + 1, available, point: point, readable: readable), y.next == separator,
-              let z = Self.field(y.end + 1, available, point: point, readable: readable)
+        guard let t = Self.field(start, available, point: point, readable: readable, constants: constants), t.next == separator,
+              let x = Self.field(t.end + 1, available, point: point, readable: readable, constants: constants), x.next == separator,
+              let y = Self.field(x.end + 1, available, point: point, readable: readable, constants: constants), y.next == separator,
+              let z = Self.field(y.end + 1, available, point: point, readable: readable, constants: constants)
         else { return nil }
         var row = RawRow(t: t.value, x: x.value, y: y.value, z: z.value)
         var r = z.end
-        if columnCount == 5 {
+        if labelled {
             guard available - r >= 2, z.next == separator else { return nil }
             let digit = r[1] &- UInt8(ascii: "0")
             guard digit < 2 else { return nil }
             row.label = digit == 1
             r += 2
         }
+        // Every field may have ended past `available` (see `field`); the row's content ends
+        // before it only if its last field does.
         if r >= available { return nil }
         let end = r
         if r.pointee == 0x0D {
@@ -479,20 +619,27 @@ final class CSVRecordParser {
     }
 
     /// A number at `start` of a canonical row, the position after it and the byte there; nil when
-    /// no number starts there or it reaches `available`. The caller checks that byte: a
-    /// separator or line end (anything else means the row is not canonical).
+    /// no number starts there. The caller checks that byte: a separator or line end (anything
+    /// else means the row is not canonical).
     ///
-    /// - Precondition: `start <= available`; then `readable - start` is at least
-    ///   `CSVLineSource.slackBytes`, enough for `DecimalParser.parsePlain`, so it is not tested.
+    /// A plain number (`DecimalParser.parsePlain`) is not tested against `available`: it may end
+    /// past it, in bytes that are not the file's, and the caller then rejects the row by its
+    /// line end, which follows. Each field so starts at most 18 bytes after the one before, so a
+    /// row that starts before `available` is read no further than 75 bytes past it, and
+    /// `CSVLineSource.slackBytes` (128) leaves room for that.
+    ///
+    /// - Precondition: `start` at most 54 bytes past `available`, which is at most the buffer's
+    ///   capacity; then `readable - start` is at least `DecimalParser.plainReadBytes`.
     @inline(always)
     private static func field(
         _ start: UnsafePointer<UInt8>, _ available: UnsafePointer<UInt8>, point: UInt8,
-        readable: UnsafePointer<UInt8>
+        readable: UnsafePointer<UInt8>, constants: DecimalParser.WordConstants
     ) -> (value: Double, end: UnsafePointer<UInt8>, next: UInt8)? {
-        if let plain = DecimalParser.parsePlain(start, available, point: point) {
+        if let plain = DecimalParser.parsePlain(start, available, point: point, constants: constants, bounded: false) {
             return plain
         }
-        guard let parsed = DecimalParser.parseGeneral(start, available, point: point, readable: readable),
+        guard start < available,
+              let parsed = DecimalParser.parseGeneral(start, available, point: point, readable: readable),
               parsed.end < available
         else { return nil }
         return (parsed.value, parsed.end, parsed.end.pointee)

@@ -75,13 +75,28 @@ enum DecimalParser {
     }
 
     /// Bytes from a number's start that `parsePlain` may load: `readable - start` must be at least
-    /// this (`CSVLineSource.slackBytes` is this value).
+    /// this (`CSVLineSource.slackBytes` is more: see there).
     static let plainReadBytes = 24
+
+    /// The 64-bit masks and multipliers of the word-at-a-time digit code.
+    ///
+    /// Functions take them as a value whose default is constant-folded. A loop that reads them
+    /// from memory once (`CSVRecordParser.fillBatch`) lets the compiler use them as register or
+    /// memory operands, instead of re-creating each 64-bit constant with an instruction of its
+    /// own at every use, which it otherwise does in a loop that needs many registers.
+    struct WordConstants {
+        var zeros: UInt64 = 0x3030_3030_3030_3030
+        var sixes: UInt64 = 0x0606_0606_0606_0606
+        var highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        var lowBytes: UInt64 = 0x00FF_00FF_00FF_00FF
+        var lowHalves: UInt64 = 0x0000_FFFF_0000_FFFF
+        var pairOfFours: UInt64 = 42_949_672_960_001
+    }
 
     /// `word` with ASCII digits turned into their values 0…9 (other bytes become 10…255).
     @inline(always)
-    static func digitValues(_ word: UInt64) -> UInt64 {
-        word ^ 0x3030_3030_3030_3030
+    static func digitValues(_ word: UInt64, _ k: WordConstants = WordConstants()) -> UInt64 {
+        word ^ k.zeros
     }
 
     /// How many bytes of `values` (from `digitValues`) are digits before the first that is not: 0…8.
@@ -90,18 +105,18 @@ enum DecimalParser {
     /// addition may carry out of a byte of 0xFA or more into the next one, but only after a
     /// non-digit, so the first non-digit is found correctly.
     @inline(always)
-    static func digitCount(_ values: UInt64) -> Int {
-        let notDigit = (values | (values &+ 0x0606_0606_0606_0606)) & 0xF0F0_F0F0_F0F0_F0F0
+    static func digitCount(_ values: UInt64, _ k: WordConstants = WordConstants()) -> Int {
+        let notDigit = (values | (values &+ k.sixes)) & k.highNibbles
         return notDigit.trailingZeroBitCount &>> 3
     }
 
     /// The value of 8 digit bytes (`0`…`9` as 0…9, the first byte most significant) in one word:
     /// combined pairwise, then in fours, then in eights (three multiplications).
     @inline(always)
-    static func eightDigits(_ digits: UInt64) -> UInt64 {
-        var v = (digits &* 2561) &>> 8 & 0x00FF_00FF_00FF_00FF
-        v = (v &* 6_553_601) &>> 16 & 0x0000_FFFF_0000_FFFF
-        return (v &* 42_949_672_960_001) &>> 32
+    static func eightDigits(_ digits: UInt64, _ k: WordConstants = WordConstants()) -> UInt64 {
+        var v = (digits &* 2561) &>> 8 & k.lowBytes
+        v = (v &* 6_553_601) &>> 16 & k.lowHalves
+        return (v &* k.pairOfFours) &>> 32
     }
 
     /// Parses the common shape of recorded numbers, `[+|-] d{1,7} point d{1,8}`, with two 8-byte
@@ -129,28 +144,33 @@ enum DecimalParser {
     ///
     /// - Precondition: `readable - start >= plainReadBytes` (loads past `end` happen only below
     ///   `readable`, and their bytes are ignored).
+    /// - Parameter bounded: false when the caller tests the end itself (the number then may end
+    ///   up to 17 bytes from `start`, at or past `end`).
     /// - Returns: the value, the position just after the last digit (before `end`) and the byte
     ///   there, or nil when the text is not of this shape before `end`.
     @inline(always)
     static func parsePlain(
-        _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8
+        _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, point: UInt8,
+        constants k: WordConstants = WordConstants(), bounded: Bool = true
     ) -> (value: Double, end: UnsafePointer<UInt8>, next: UInt8)? {
         #if _endian(little)
         let first = start.pointee
-        let negative = first == UInt8(ascii: "-")
-        let q = negative || first == UInt8(ascii: "+") ? start + 1 : start
-        // The sign is set with a bit operation, not a branch: recorded signs are random.
-        let sign = UInt64(negative ? 1 : 0) &<< 63
-        let integerDigits = digitValues(UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)))
-        let i = digitCount(integerDigits)
+        // The sign is skipped and set with arithmetic, not branches: recorded signs are random.
+        // `first - '+'` is 0 for `+` and 2 for `-` (and neither for any other byte).
+        let signLength = (first &- UInt8(ascii: "+")) & 0xFD == 0 ? 1 : 0
+        let q = start + signLength
+        let sign = UInt64(first == UInt8(ascii: "-") ? 1 : 0) &<< 63
+        let integerDigits = digitValues(UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)), k)
+        let i = digitCount(integerDigits, k)
         // 1…7 integer digits, then the point.
         guard UInt(bitPattern: i &- 1) < 7, q[i] == point else { return nil }
         let fractionStart = q + i + 1
-        let fractionDigits = digitValues(UInt64(littleEndian: UnsafeRawPointer(fractionStart).loadUnaligned(as: UInt64.self)))
-        let f = digitCount(fractionDigits)
+        let fractionDigits = digitValues(UInt64(littleEndian: UnsafeRawPointer(fractionStart).loadUnaligned(as: UInt64.self)), k)
+        let f = digitCount(fractionDigits, k)
         let after = fractionStart + f
-        // 1…8 fraction digits, all before `end` (then so is everything before them).
-        guard f != 0, after < end else { return nil }
+        // 1…8 fraction digits, all before `end` (then so is everything before them); unless not
+        // `bounded`, when the caller tests where the number ends.
+        guard f != 0, !bounded || after < end else { return nil }
         // Masking shifts: i is 1…7 and f 1…8, so the shifts are 8…56 and 0…56. Bytes after the
         // digits are shifted out or masked off.
         let integerHigh = integerDigits &<< UInt64(truncatingIfNeeded: 64 &- 8 &* i)
@@ -159,11 +179,11 @@ enum DecimalParser {
             // and the value is that integer over 10^f, both exact.
             let digits = integerHigh &>> UInt64(truncatingIfNeeded: 8 &* f)
                 | fractionDigits &<< UInt64(truncatingIfNeeded: 64 &- 8 &* f)
-            let v = Double(eightDigits(digits)) / smallPowersOfTen[f]
+            let v = Double(eightDigits(digits, k)) / smallPowersOfTen[f]
             return (Double(bitPattern: v.bitPattern | sign), after, after.pointee)
         }
-        let integer = eightDigits(integerHigh)
-        let fraction = eightDigits(fractionDigits & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* f)))
+        let integer = eightDigits(integerHigh, k)
+        let fraction = eightDigits(fractionDigits & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* f)), k)
         let v = Double(integer &* 100_000_000 &+ fraction) / 1e8
         return (Double(bitPattern: v.bitPattern | sign), after, after.pointee)
         #else
