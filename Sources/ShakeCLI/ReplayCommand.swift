@@ -51,6 +51,17 @@ enum ReplayCommand: ShakeCommand {
             case nearMisses = "near_misses"
             case beganWhy = "began_why"
         }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(file, forKey: .file)
+            try container.encode(samples, forKey: .samples)
+            try container.encode(RoundedNumber.seconds(durationSeconds), forKey: .durationSeconds)
+            try container.encode(shakes, forKey: .shakes)
+            try container.encode(events, forKey: .events)
+            try container.encodeIfPresent(nearMisses, forKey: .nearMisses)
+            try container.encodeIfPresent(beganWhy, forKey: .beganWhy)
+        }
     }
 
     struct BeganWhy: Encodable {
@@ -59,6 +70,12 @@ enum ReplayCommand: ShakeCommand {
 
         enum CodingKeys: String, CodingKey {
             case time = "time_s", why
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(RoundedNumber.seconds(time), forKey: .time)
+            try container.encode(why, forKey: .why)
         }
     }
 
@@ -94,10 +111,10 @@ enum ReplayCommand: ShakeCommand {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(phase, forKey: .phase)
-            try container.encode(time, forKey: .time)
-            try container.encode(start, forKey: .start)
-            try container.encode(end, forKey: .end)
-            try container.encode(peak, forKey: .peak)
+            try container.encode(RoundedNumber.seconds(time), forKey: .time)
+            try container.encode(RoundedNumber.seconds(start), forKey: .start)
+            try container.encode(RoundedNumber.seconds(end), forKey: .end)
+            try container.encode(RoundedNumber.acceleration(peak), forKey: .peak)
             try container.encode(reversals, forKey: .reversals)
             try container.encode(axis, forKey: .axis)
             try container.encode(reason, forKey: .reason)
