@@ -108,7 +108,8 @@ enum EvaluateCommand: ShakeCommand {
         var total = EvaluationCounts()
         for result in results { total += result.counts }
         let rows = zip(files, results).map {
-            FileRow(file: $0, summary: $1.counts.summary, details: list ? $1.details : nil, missedWhy: $1.why?.missed,
+            FileRow(file: RecordingError.displayName(ofPath: $0), summary: $1.counts.summary,
+                    details: list ? $1.details : nil, missedWhy: $1.why?.missed,
                     falseShakeWhy: $1.why?.falseShakes, duplicateWhy: $1.why?.duplicates)
         }
         if wantsJSON(arguments) {
@@ -172,7 +173,8 @@ enum EvaluateCommand: ShakeCommand {
                     outcome = .success((counts, details, why))
                 } else {
                     outcome = .failure(CommandFailure(
-                        "\(files[index]): no 'shake' column; evaluate needs labelled recordings (use 'shake replay' for unlabelled ones)",
+                        "\(RecordingError.displayName(ofPath: files[index])): no 'shake' column; evaluate needs "
+                            + "labelled recordings (use 'shake replay' for unlabelled ones)",
                         exitStatus: ExitStatus.dataError))
                 }
             } catch {

@@ -159,18 +159,19 @@ enum ReplayCommand: ShakeCommand {
                 throw recordingFailure(error)
             }
             let shakes = result.events.filter { $0.phase == .began }.count
+            let name = RecordingError.displayName(ofPath: path)
             let duration = (result.endTime ?? 0) - (result.startTime ?? 0)
             if wantsJSON(arguments) {
                 // JSON is one object for all files, so the reports are kept until the end.
                 reports.append(FileReport(
-                    file: path, samples: result.sampleCount, durationSeconds: duration,
+                    file: name, samples: result.sampleCount, durationSeconds: duration,
                     shakes: shakes, events: result.events.map(EventReport.init), nearMisses: nearMisses,
                     beganWhy: beganWhy))
             } else {
                 // Text goes out file by file, its events in chunks, so that a long recording's
                 // events are not held twice more (as reports and as one string).
                 let noun = shakes == 1 ? "shake" : "shakes"
-                var text = "\(path): \(shakes) \(noun) in \(result.sampleCount) samples "
+                var text = "\(name): \(shakes) \(noun) in \(result.sampleCount) samples "
                     + "(\(fixed(duration, 1)) s)\n"
                 if !result.events.isEmpty {
                     text += "    time_s  event      start_s    end_s  peak_m/s²  reversals  axis\n"
