@@ -94,6 +94,8 @@ public enum RecordingReplay {
         @usableFromInline var last: Double?
         @usableFromInline let gapLimit: Double
         @usableFromInline var gaps = 0
+        /// The last sample's time, s; +∞ before the first (so that no gap is counted before it).
+        @usableFromInline var previousTime = Double.infinity
         /// The reader's repeated timestamps and largest time gap, s, once it read to the end.
         @usableFromInline var readerCounts: (repeatedTimestamps: Int, largestTimeGap: Double) = (0, 0)
 
@@ -130,7 +132,8 @@ public enum RecordingReplay {
                 if event.phase == .began { scorer.addDetection(at: event.time) }
             }
             if first == nil { first = sample.time }
-            if let last, sample.time - last > gapLimit { gaps += 1 }
+            gaps &+= sample.time - previousTime > gapLimit ? 1 : 0
+            previousTime = sample.time
             last = sample.time
             count += 1
         }
