@@ -78,14 +78,16 @@ enum SelectedDetector: Sendable {
     }
 
     /// Streams `path` through a fresh copy of this detector (parsing on a thread of its own with
-    /// `readAhead`: see `RecordingReplay.run`).
+    /// `readAhead`: see `RecordingReplay.run`). Gaps are counted over ShakeKit's
+    /// `maximumGapSeconds` (the presets' 0.5 s for the seismic rule, which has none).
     func replay(
         path: String, options: CSVImportOptions, readAhead: Bool = false
     ) throws -> RecordingReplay.Result {
         switch self {
         case .shakeKit(var detector):
             return try RecordingReplay.run(
-                path: path, options: options, detector: &detector, readAhead: readAhead)
+                path: path, options: options, detector: &detector, readAhead: readAhead,
+                gapLimit: detector.configuration.maximumGapSeconds)
         case .seismic(var detector):
             return try RecordingReplay.run(
                 path: path, options: options, detector: &detector, readAhead: readAhead)

@@ -61,10 +61,11 @@ enum EvaluateCommand: ShakeCommand {
 
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(start, forKey: .start)
-                try container.encode(end, forKey: .end)
+                try container.encode(RoundedNumber.seconds(start), forKey: .start)
+                try container.encode(RoundedNumber.seconds(end), forKey: .end)
                 try container.encodeIfPresent(why?.why, forKey: .why)
-                try container.encodeIfPresent(why?.largestLinearAcceleration, forKey: .largest)
+                try container.encodeIfPresent(why.map { RoundedNumber.acceleration($0.largestLinearAcceleration) },
+                                              forKey: .largest)
             }
         }
 
@@ -77,8 +78,10 @@ enum EvaluateCommand: ShakeCommand {
                 MissedEntry(start: shake.start, end: shake.end, why: missedWhy?[index])
             }
             try container.encode(missed, forKey: FileKey(stringValue: "missed"))
-            try container.encode(details.falseShakeTimes, forKey: FileKey(stringValue: "false_shake_times_s"))
-            try container.encode(details.duplicateTimes, forKey: FileKey(stringValue: "duplicate_times_s"))
+            try container.encode(details.falseShakeTimes.map(RoundedNumber.seconds),
+                                 forKey: FileKey(stringValue: "false_shake_times_s"))
+            try container.encode(details.duplicateTimes.map(RoundedNumber.seconds),
+                                 forKey: FileKey(stringValue: "duplicate_times_s"))
             try container.encodeIfPresent(falseShakeWhy, forKey: FileKey(stringValue: "false_shake_why"))
             try container.encodeIfPresent(duplicateWhy, forKey: FileKey(stringValue: "duplicate_why"))
         }
@@ -105,7 +108,8 @@ enum EvaluateCommand: ShakeCommand {
         var total = EvaluationCounts()
         for result in results { total += result.counts }
         let rows = zip(files, results).map {
-            FileRow(file: $0, summary: $1.counts.summary, details: list ? $1.details : nil, missedWhy: $1.why?.missed,
+            FileRow(file: RecordingError.displayName(ofPath: $0), summary: $1.counts.summary,
+                    details: list ? $1.details : nil, missedWhy: $1.why?.missed,
                     falseShakeWhy: $1.why?.falseShakes, duplicateWhy: $1.why?.duplicates)
         }
         if wantsJSON(arguments) {
@@ -169,7 +173,8 @@ enum EvaluateCommand: ShakeCommand {
                     outcome = .success((counts, details, why))
                 } else {
                     outcome = .failure(CommandFailure(
-                        "\(files[index]): no 'shake' column; evaluate needs labelled recordings (use 'shake replay' for unlabelled ones)",
+                        "\(RecordingError.displayName(ofPath: files[index])): no 'shake' column; evaluate needs "
+                            + "labelled recordings (use 'shake replay' for unlabelled ones)",
                         exitStatus: ExitStatus.dataError))
                 }
             } catch {

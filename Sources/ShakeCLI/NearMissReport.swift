@@ -22,6 +22,16 @@ struct NearMissReport: Encodable {
         case reason, ended, why
     }
 
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(RoundedNumber.seconds(start), forKey: .start)
+        try container.encode(RoundedNumber.seconds(lastPeak), forKey: .lastPeak)
+        try container.encode(peaks.map(RoundedNumber.acceleration), forKey: .peaks)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(ended, forKey: .ended)
+        try container.encode(why, forKey: .why)
+    }
+
     init(_ miss: HalfWaveChain, configuration: ShakeConfiguration) {
         start = miss.startTime
         lastPeak = miss.lastPeakTime

@@ -61,7 +61,7 @@ enum OutputFile {
 
     /// `file:line:column: message`, in the tool's terms (the tool already says `Error:`).
     static func text(_ error: RecordingError) -> String {
-        var location = error.path
+        var location = error.displayPath
         if error.line > 0 {
             location += ":\(error.line)"
             if error.column > 0 { location += ":\(error.column)" }

@@ -64,7 +64,8 @@ enum PlotCommand: ShakeCommand {
             throw recordingFailure(error)
         }
         guard let first = samples.first, let last = samples.last else {
-            throw CommandFailure("\(path): no samples to draw", exitStatus: ExitStatus.dataError)
+            throw CommandFailure("\(RecordingError.displayName(ofPath: path)): no samples to draw",
+                                 exitStatus: ExitStatus.dataError)
         }
         if let from, from > last.time {
             throw UsageError("'--from' (\(from) s) is after the recording's last sample (\(fixed(last.time, 3)) s)")
@@ -77,7 +78,8 @@ enum PlotCommand: ShakeCommand {
         if case .shakeKit = selected { view = RecordingPlot.detectorView(samples, configuration: configuration) }
         let events = view?.events ?? selected.events(samples)
 
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = path == "-" ? RecordingError.displayName(ofPath: path)
+            : path.split(separator: "/").last.map(String.init) ?? path
         let preset = arguments.value("preset") ?? "medium"
         var detectorName = arguments.value("config").map { "configuration \($0)" } ?? "\(preset) preset"
         if case .seismic(let seismic) = selected {

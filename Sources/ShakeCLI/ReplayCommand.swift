@@ -11,7 +11,12 @@ enum ReplayCommand: ShakeCommand {
             (optionally ,shake), time in seconds and acceleration in m/s² including gravity. \
             Every event is listed: began (the shake is recognised; its time is when it fired), \
             ended (shaking stopped), cancelled (with the reason). Times are in seconds from the \
-            recording's time origin, peak acceleration in m/s² with gravity removed.
+            recording's time origin, peak acceleration in m/s² with gravity removed. A file's \
+            line also says, when there are any, how many rows repeat the previous row's time (the \
+            detector ignores them) and how many gaps between samples are longer than \
+            maximumGapSeconds (0.5 s in the presets; the detector restarts after each), with the \
+            longest; JSON has them always: 'repeated_timestamps', 'gaps', 'gap_limit_s', \
+            'largest_gap_s'.
 
             With --explain, each file's events are followed by what the rules measured as each \
             shake began (against their limits: how close it came to being refused) and by its \
@@ -39,6 +44,10 @@ enum ReplayCommand: ShakeCommand {
         var samples: Int
         var durationSeconds: Double
         var shakes: Int
+        var repeatedTimestamps: Int
+        var gaps: Int
+        var gapLimit: Double
+        var largestGap: Double
         var events: [EventReport]
         /// Written only with `--explain`.
         var nearMisses: [NearMissReport]?
@@ -48,8 +57,27 @@ enum ReplayCommand: ShakeCommand {
         enum CodingKeys: String, CodingKey {
             case file, samples, shakes, events
             case durationSeconds = "duration_s"
+            case repeatedTimestamps = "repeated_timestamps"
+            case gaps
+            case gapLimit = "gap_limit_s"
+            case largestGap = "largest_gap_s"
             case nearMisses = "near_misses"
             case beganWhy = "began_why"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(file, forKey: .file)
+            try container.encode(samples, forKey: .samples)
+            try container.encode(RoundedNumber.seconds(durationSeconds), forKey: .durationSeconds)
+            try container.encode(shakes, forKey: .shakes)
+            try container.encode(repeatedTimestamps, forKey: .repeatedTimestamps)
+            try container.encode(gaps, forKey: .gaps)
+            try container.encode(RoundedNumber.seconds(gapLimit), forKey: .gapLimit)
+            try container.encode(RoundedNumber.seconds(largestGap), forKey: .largestGap)
+            try container.encode(events, forKey: .events)
+            try container.encodeIfPresent(nearMisses, forKey: .nearMisses)
+            try container.encodeIfPresent(beganWhy, forKey: .beganWhy)
         }
     }
 
@@ -59,6 +87,12 @@ enum ReplayCommand: ShakeCommand {
 
         enum CodingKeys: String, CodingKey {
             case time = "time_s", why
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(RoundedNumber.seconds(time), forKey: .time)
+            try container.encode(why, forKey: .why)
         }
     }
 
@@ -94,10 +128,10 @@ enum ReplayCommand: ShakeCommand {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(phase, forKey: .phase)
-            try container.encode(time, forKey: .time)
-            try container.encode(start, forKey: .start)
-            try container.encode(end, forKey: .end)
-            try container.encode(peak, forKey: .peak)
+            try container.encode(RoundedNumber.seconds(time), forKey: .time)
+            try container.encode(RoundedNumber.seconds(start), forKey: .start)
+            try container.encode(RoundedNumber.seconds(end), forKey: .end)
+            try container.encode(RoundedNumber.acceleration(peak), forKey: .peak)
             try container.encode(reversals, forKey: .reversals)
             try container.encode(axis, forKey: .axis)
             try container.encode(reason, forKey: .reason)
@@ -142,19 +176,21 @@ enum ReplayCommand: ShakeCommand {
                 throw recordingFailure(error)
             }
             let shakes = result.events.filter { $0.phase == .began }.count
+            let name = RecordingError.displayName(ofPath: path)
             let duration = (result.endTime ?? 0) - (result.startTime ?? 0)
             if wantsJSON(arguments) {
                 // JSON is one object for all files, so the reports are kept until the end.
                 reports.append(FileReport(
-                    file: path, samples: result.sampleCount, durationSeconds: duration,
-                    shakes: shakes, events: result.events.map(EventReport.init), nearMisses: nearMisses,
+                    file: name, samples: result.sampleCount, durationSeconds: duration, shakes: shakes,
+                    repeatedTimestamps: result.repeatedTimestamps, gaps: result.gaps, gapLimit: result.gapLimit,
+                    largestGap: result.largestTimeGap, events: result.events.map(EventReport.init), nearMisses: nearMisses,
                     beganWhy: beganWhy))
             } else {
                 // Text goes out file by file, its events in chunks, so that a long recording's
                 // events are not held twice more (as reports and as one string).
                 let noun = shakes == 1 ? "shake" : "shakes"
-                var text = "\(path): \(shakes) \(noun) in \(result.sampleCount) samples "
-                    + "(\(fixed(duration, 1)) s)\n"
+                var text = "\(name): \(shakes) \(noun) in \(result.sampleCount) samples "
+                    + "(\(fixed(duration, 1)) s)\(timeIrregularities(result))\n"
                 if !result.events.isEmpty {
                     text += "    time_s  event      start_s    end_s  peak_m/s²  reversals  axis\n"
                 }
@@ -184,6 +220,21 @@ enum ReplayCommand: ShakeCommand {
         }
         if wantsJSON(arguments) { io.out(jsonText(Report(files: reports))) }
         return ExitStatus.success
+    }
+
+    /// The repeated timestamps and the gaps of a replayed recording, in words after `; `, or
+    /// nothing when it has none: `; 3 repeated timestamps ignored, 1 gap over 0.5 s (2.3 s)`.
+    static func timeIrregularities(_ result: RecordingReplay.Result) -> String {
+        var parts: [String] = []
+        let repeated = result.repeatedTimestamps
+        if repeated > 0 { parts.append("\(repeated) repeated timestamp\(repeated == 1 ? "" : "s") ignored") }
+        if result.gaps > 0 {
+            let limit = TuneCommand.number(result.gapLimit)
+            let largest = result.gaps == 1 ? "" : "largest "
+            parts.append("\(result.gaps) gap\(result.gaps == 1 ? "" : "s") over \(limit) s "
+                + "(\(largest)\(TuneCommand.number(result.largestTimeGap)) s)")
+        }
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
     }
 
     /// One event as a row of the text table, with its line end.

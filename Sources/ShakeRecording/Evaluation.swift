@@ -185,20 +185,22 @@ public struct EvaluationSummary: Sendable, Hashable, Codable {
         case latencyP95Seconds = "latency_p95_s"
     }
 
-    /// Encodes every key, undefined ratios as `null`, so the key set is always the same.
+    /// Encodes every key, undefined ratios as `null`, so the key set is always the same. Numbers
+    /// are rounded to what they mean (`RoundedNumber`): ratios to 4 decimals, hours to 6, false
+    /// shakes per hour to 3, latencies to the microsecond.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(shakes, forKey: .shakes)
         try container.encode(detected, forKey: .detected)
-        try container.encode(recall, forKey: .recall)
+        try container.encode(recall.map(RoundedNumber.ratio), forKey: .recall)
         try container.encode(duplicates, forKey: .duplicates)
         try container.encode(falseShakes, forKey: .falseShakes)
-        try container.encode(negativeHours, forKey: .negativeHours)
-        try container.encode(falsePerHour, forKey: .falsePerHour)
-        try container.encode(precision, forKey: .precision)
-        try container.encode(f1, forKey: .f1)
-        try container.encode(latencyMedianSeconds, forKey: .latencyMedianSeconds)
-        try container.encode(latencyP95Seconds, forKey: .latencyP95Seconds)
+        try container.encode(RoundedNumber.hours(negativeHours), forKey: .negativeHours)
+        try container.encode(falsePerHour.map(RoundedNumber.perHour), forKey: .falsePerHour)
+        try container.encode(precision.map(RoundedNumber.ratio), forKey: .precision)
+        try container.encode(f1.map(RoundedNumber.ratio), forKey: .f1)
+        try container.encode(latencyMedianSeconds.map(RoundedNumber.seconds), forKey: .latencyMedianSeconds)
+        try container.encode(latencyP95Seconds.map(RoundedNumber.seconds), forKey: .latencyP95Seconds)
     }
 
     public init(_ counts: EvaluationCounts) {

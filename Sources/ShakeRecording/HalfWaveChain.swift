@@ -151,7 +151,7 @@ extension RecordingReplay {
         readAhead: Bool = false
     ) throws -> Explained {
         var detector = ShakeDetector(configuration: configuration)
-        var replay = Accumulator()
+        var replay = Accumulator(gapLimit: configuration.maximumGapSeconds)
         var collector = HalfWaveChainCollector()
         // The largest |l| of each labelled run, by the run's start time (as the scorer times it).
         var largest: [Double: Double] = [:]
@@ -177,9 +177,11 @@ extension RecordingReplay {
             while let batch = try reader.next() {
                 for labelledSample in batch { add(labelledSample) }
             }
+            replay.readerCounts = reader.timeCounts
         } else {
             var reader = try RecordingReader(path: path, options: options)
             while let labelledSample = try reader.next() { add(labelledSample) }
+            replay.readerCounts = (reader.duplicateTimestampCount, reader.largestTimeGap)
         }
         let result = replay.finish(path: path, interrupting: &detector)
         let chains = collector.finish()

@@ -25,6 +25,10 @@ public struct PlotThreshold: Sendable, Hashable {
 ///
 /// When `saturation` is set, the raw panel shows ±saturation as dotted lines.
 ///
+/// Each threshold's label sits just above or below its line, at the panel's end or as near it
+/// as it is clear of the curve, the half-wave dots, the events and the other labels; where the
+/// curve leaves no room along the line (a long walk drawn whole), at the end.
+///
 /// Labelled shakes (runs of `shake = 1`) are shaded bands across both panels; the detector's
 /// events are markers with their times: `began` ▲, `ended` ▼, `cancelled` ✕. Spans of ongoing
 /// motion (when a shake needs `ongoingMotionStrongHalfWaves` half-waves of
@@ -238,7 +242,8 @@ public struct RecordingPlot: Sendable {
         for (name, color, value) in [("x", Self.colors.x, { (s: Sample) in s.x }),
                                      ("y", Self.colors.y, { (s: Sample) in s.y }),
                                      ("z", Self.colors.z, { (s: Sample) in s.z })] {
-            let d = envelope(visible: visible, start: start, end: end, left: left, right: right, value: { value(samples[$0]) }, y: rawY)
+            let d = Self.pathData(envelope(visible: visible, start: start, end: end, left: left, right: right,
+                                           value: { value(samples[$0]) }, y: rawY))
             svg.raw("path", [("d", d), ("fill", "none"), ("stroke", color), ("stroke-width", "1"),
                              ("stroke-linejoin", "round"), ("class", "series series-\(name)")])
         }
@@ -269,19 +274,44 @@ public struct RecordingPlot: Sendable {
         let linearY = { (value: Double) in
             panel2.top + panel2.height * (1 - (value - linearScale.lower) / (linearScale.upper - linearScale.lower))
         }
-        let d = envelope(visible: visible, start: start, end: end, left: left, right: right, value: { linear[$0] }, y: linearY)
-        svg.raw("path", [("d", d), ("fill", "none"), ("stroke", Self.colors.linear), ("stroke-width", "1"),
-                         ("stroke-linejoin", "round"), ("class", "series series-linear")])
+        let linearPoints = envelope(visible: visible, start: start, end: end, left: left, right: right,
+                                    value: { linear[$0] }, y: linearY)
+        svg.raw("path", [("d", Self.pathData(linearPoints)), ("fill", "none"), ("stroke", Self.colors.linear),
+                         ("stroke-width", "1"), ("stroke-linejoin", "round"), ("class", "series series-linear")])
+        // Threshold labels keep clear of the curve, the half-wave dots, the events' lines and
+        // labels (drawn below), the other threshold lines and each other.
+        let thresholdYs = thresholds.map { linearY($0.metersPerSecondSquared) }
+        let lineBoxes = thresholdYs.map { PlotLabelBox(minX: left, maxX: right, minY: $0 - 0.75, maxY: $0 + 0.75) }
+        var taken: [PlotLabelBox] = []
+        for event in events where event.time >= start && event.time <= end {
+            let x = xPosition(event.time)
+            taken.append(PlotLabelBox(minX: x - 1, maxX: x + 1, minY: panel2.top, maxY: panel2.top + panel2.height))
+            let y = panel2.top + (event.phase == .began ? 16 : event.phase == .ended ? 38 : 60)
+            let text = event.phase.rawValue + String(format: " %.2f s", event.time)
+                + (event.cancellationReason.map { " (\($0.rawValue))" } ?? "")
+            taken.append(PlotLabelBox(minX: x - 7, maxX: x + 9 + Double(text.count) * PlotLabelBox.characterWidth * 11,
+                                      minY: y - 8, maxY: y + 8))
+        }
+        if drawsHalfWaves {
+            taken += shownHalfWaves.map { halfWave in
+                let x = xPosition(halfWave.peakTime), y = linearY(halfWave.peakAcceleration)
+                return PlotLabelBox(minX: x - 4, maxX: x + 4, minY: y - 4, maxY: y + 4)
+            }
+        }
+        let panel = PlotLabelBox(minX: left, maxX: right, minY: panel2.top, maxY: panel2.top + panel2.height)
         for (index, threshold) in thresholds.enumerated() {
-            let y = linearY(threshold.metersPerSecondSquared)
+            let y = thresholdYs[index]
             let color = index == 0 ? Self.colors.threshold : Self.colors.secondThreshold
             svg.line(x1: left, y1: y, x2: right, y2: y, stroke: color, width: 1.5, dash: index == 0 ? "7 4" : "3 3",
                      className: "threshold")
-            // The first label sits at the right end, later ones at the left, so close thresholds
-            // keep readable labels.
-            svg.text("\(threshold.label) \(PlotSVG.n(threshold.metersPerSecondSquared)) m/s²",
-                     x: index == 0 ? right - 4 : left + 4, y: y - 5, anchor: index == 0 ? "end" : "start",
-                     size: 11, fill: color, halo: true)
+            // The first label goes as near the right end as it can, later ones as near the left,
+            // so close thresholds keep readable labels.
+            let text = "\(threshold.label) \(PlotSVG.n(threshold.metersPerSecondSquared)) m/s²"
+            let others = lineBoxes.indices.filter { $0 != index }.map { lineBoxes[$0] }
+            let place = Self.labelPlace(text, size: 11, lineY: y, fromRight: index == 0, within: panel,
+                                        clearOf: linearPoints, and: taken + others)
+            taken.append(place.box)
+            svg.text(text, x: place.x, y: place.baseline, anchor: place.anchor, size: 11, fill: color, halo: true)
         }
 
         // Half-wave peaks: filled when linked to the one before, hollow when starting a chain.
@@ -416,16 +446,14 @@ public struct RecordingPlot: Sendable {
     /// Path data of a series: every sample when there are few, else the minimum and maximum of
     /// each pixel column (so the envelope looks the same and the path stays short).
     private func envelope(visible: Range<Int>, start: Double, end: Double, left: Double, right: Double,
-                          value: (Int) -> Double, y: (Double) -> Double) -> String {
-        var d = ""
-        func point(_ x: Double, _ yValue: Double) {
-            d += (d.isEmpty ? "M" : "L") + Self.short(x) + "," + Self.short(yValue)
-        }
+                          value: (Int) -> Double, y: (Double) -> Double) -> [(x: Double, y: Double)] {
+        var points: [(x: Double, y: Double)] = []
+        func point(_ x: Double, _ yValue: Double) { points.append((x, yValue)) }
         let span = end - start
         let columns = max(1, Int(right - left))
         if visible.count <= 2 * columns {
             for index in visible { point(left + (samples[index].time - start) / span * (right - left), y(value(index))) }
-            return d
+            return points
         }
         var minimum = [Double](repeating: .infinity, count: columns)
         var maximum = [Double](repeating: -.infinity, count: columns)
@@ -440,7 +468,47 @@ public struct RecordingPlot: Sendable {
             point(x, y(maximum[column]))
             if maximum[column] != minimum[column] { point(x, y(minimum[column])) }
         }
+        return points
+    }
+
+    /// An SVG path through `points`: `M x,y L x,y …`, coordinates to a tenth of a pixel.
+    private static func pathData(_ points: [(x: Double, y: Double)]) -> String {
+        var d = ""
+        for point in points { d += (d.isEmpty ? "M" : "L") + short(point.x) + "," + short(point.y) }
         return d
+    }
+
+    /// Where a threshold's label goes: just above its line (baseline 5 px up) or else just below,
+    /// at the panel's right end (`fromRight`, anchored at its end) or left end, or else as near
+    /// that end as the label is clear of `curve` (a polyline in order of x) and of `boxes`, in
+    /// 16 px steps, inside `panel`. Where no place is clear (a curve filling the panel along the
+    /// line), at that end, above or below the line, whichever the fewer segments of `curve` cross.
+    private static func labelPlace(
+        _ text: String, size: Double, lineY: Double, fromRight: Bool, within panel: PlotLabelBox,
+        clearOf curve: [(x: Double, y: Double)], and boxes: [PlotLabelBox]
+    ) -> (x: Double, baseline: Double, anchor: String, box: PlotLabelBox) {
+        let anchor = fromRight ? "end" : "start"
+        let baselines = [lineY - 5, lineY + size + 3]
+        let first = fromRight ? panel.maxX - 4 : panel.minX + 4
+        var best = (x: first, baseline: baselines[0], anchor: anchor,
+                    box: PlotLabelBox(text: text, size: size, x: first, baseline: baselines[0], anchor: anchor))
+        var fewest = Int.max
+        var x = first
+        while x >= panel.minX && x <= panel.maxX {
+            for baseline in baselines {
+                let box = PlotLabelBox(text: text, size: size, x: x, baseline: baseline, anchor: anchor)
+                guard panel.contains(box) else { continue }
+                if !boxes.contains(where: box.intersects) && !box.isCrossed(byPolyline: curve) {
+                    return (x, baseline, anchor, box)
+                }
+                if x == first {
+                    let crossings = box.crossings(byPolyline: curve, atMost: fewest)
+                    if crossings < fewest { (best, fewest) = ((x, baseline, anchor, box), crossings) }
+                }
+            }
+            x += fromRight ? -16 : 16
+        }
+        return best
     }
 
     /// A path coordinate with one decimal.

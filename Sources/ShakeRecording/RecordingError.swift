@@ -61,7 +61,7 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case overwrite = "pass overwrite: true"
     }
 
-    /// The file the error is about, as the caller named it.
+    /// The file the error is about, as the caller named it (`-` for standard input).
     public var path: String
     /// 1-based physical line, or 0 for the whole file.
     public var line: Int
@@ -89,9 +89,19 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         return message.replacingOccurrences(of: optionHint.rawValue, with: phrase(optionHint))
     }
 
-    /// `path:line:column: error: message`, leaving out a line or column of 0.
+    /// How messages name the recording at `path`: `<stdin>` for `-` (standard input, which the
+    /// readers take `-` to mean), as compilers name it; any other path as it is.
+    public static func displayName(ofPath path: String) -> String {
+        path == "-" ? "<stdin>" : path
+    }
+
+    /// `path` as messages name it: `<stdin>` for standard input (see `displayName(ofPath:)`).
+    public var displayPath: String { Self.displayName(ofPath: path) }
+
+    /// `path:line:column: error: message`, leaving out a line or column of 0; standard input is
+    /// named `<stdin>`.
     public var description: String {
-        var location = path
+        var location = displayPath
         if line > 0 {
             location += ":\(line)"
             if column > 0 { location += ":\(column)" }

@@ -66,6 +66,13 @@ import Foundation
     /// timestamps, largest time gap, and the last time and its line.
     private(set) var statistics: CSVRecordParser.Continuation?
 
+    /// The repeated timestamps and the largest time gap, s, as `RecordingReader` counts them
+    /// (`duplicateTimestampCount`, `largestTimeGap`): joined across the parts of a split file;
+    /// zeros before the end of the recording.
+    @usableFromInline var timeCounts: (repeatedTimestamps: Int, largestTimeGap: Double) {
+        (statistics?.duplicateTimestampCount ?? 0, statistics?.largestTimeGap ?? 0)
+    }
+
     /// Whether the file was split (known once the first batch after the first rows was taken).
     var wasSplit: Bool { plan != nil }
 

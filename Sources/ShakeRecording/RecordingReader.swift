@@ -40,7 +40,8 @@ public struct RecordingReader {
     /// Opens a recording.
     ///
     /// - Parameters:
-    ///   - path: the CSV file; `-` reads standard input (errors then name `-`).
+    ///   - path: the CSV file; `-` reads standard input (errors then name it `<stdin>`: see
+    ///     `RecordingError.displayName(ofPath:)`).
     ///   - options: separator, columns and units (default `.canonical`, which also detects
     ///     common phone-app exports).
     /// - Throws: `RecordingError` when the file cannot be opened or its header is unusable.

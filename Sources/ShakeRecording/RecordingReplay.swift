@@ -15,10 +15,22 @@ public enum RecordingReplay {
         /// Time of the first and last sample, seconds.
         public var startTime: Double?
         public var endTime: Double?
+        /// Rows whose time equals the previous row's (tolerated; the detector ignores the repeat),
+        /// as the reader counts them (`RecordingReader.duplicateTimestampCount`).
+        public var repeatedTimestamps: Int
+        /// Intervals between consecutive samples longer than `gapLimit` (gaps across which the
+        /// detector restarts).
+        public var gaps: Int
+        /// The interval `gaps` counts those longer than, seconds.
+        public var gapLimit: Double
+        /// Largest interval between consecutive samples, seconds (0 with fewer than two samples),
+        /// as the reader measures it (`RecordingReader.largestTimeGap`).
+        public var largestTimeGap: Double
 
         @usableFromInline init(
             path: String, events: [ShakeEvent], outcome: (counts: EvaluationCounts, details: EvaluationDetails)?,
-            sampleCount: Int, startTime: Double?, endTime: Double?
+            sampleCount: Int, startTime: Double?, endTime: Double?,
+            repeatedTimestamps: Int, gaps: Int, gapLimit: Double, largestTimeGap: Double
         ) {
             self.path = path
             self.events = events
@@ -27,6 +39,10 @@ public enum RecordingReplay {
             self.sampleCount = sampleCount
             self.startTime = startTime
             self.endTime = endTime
+            self.repeatedTimestamps = repeatedTimestamps
+            self.gaps = gaps
+            self.gapLimit = gapLimit
+            self.largestTimeGap = largestTimeGap
         }
     }
 
@@ -38,17 +54,20 @@ public enum RecordingReplay {
     /// of the detector (`RecordingReadAhead`): on two cores the detector then runs beside the
     /// parser, for about 3 MB more peak memory (the thread's stack and the batches). A canonical
     /// file of more than 16 MiB is parsed in 1 MiB parts on two threads, for about 3 MB more.
-    /// Samples, events and errors are the same either way. Leave it off when replaying several
-    /// files at once on all cores.
+    /// Samples, events, counts and errors are the same either way. Leave it off when replaying
+    /// several files at once on all cores.
+    ///
+    /// `gapLimit` is the interval between samples, seconds, over which `Result.gaps` counts a
+    /// gap: give the detector's `maximumGapSeconds` (the default is the presets' 0.5 s).
     ///
     /// Inlinable so that the caller's loop is specialized for its detector type (a generic call
     /// across modules would reach `process(_:)` through a witness table on every sample).
     @inlinable
     public static func run<Detector: ShakeDetecting>(
         path: String, options: CSVImportOptions = .canonical, detector: inout Detector,
-        readAhead: Bool = false
+        readAhead: Bool = false, gapLimit: Double = ShakeConfiguration.medium.maximumGapSeconds
     ) throws -> Result {
-        var replay = Accumulator()
+        var replay = Accumulator(gapLimit: gapLimit)
         // The loop is written out here and in `runExplaining`: through a shared helper taking a
         // closure, `shake replay` ran 1.6 % more instructions (callgrind, 1 M rows).
         if readAhead {
@@ -56,9 +75,11 @@ public enum RecordingReplay {
             while let batch = try reader.next() {
                 for labelledSample in batch { replay.add(labelledSample, to: &detector) }
             }
+            replay.readerCounts = reader.timeCounts
         } else {
             var reader = try RecordingReader(path: path, options: options)
             while let labelledSample = try reader.next() { replay.add(labelledSample, to: &detector) }
+            replay.readerCounts = (reader.duplicateTimestampCount, reader.largestTimeGap)
         }
         return replay.finish(path: path, interrupting: &detector)
     }
@@ -71,8 +92,16 @@ public enum RecordingReplay {
         @usableFromInline var count = 0
         @usableFromInline var first: Double?
         @usableFromInline var last: Double?
+        @usableFromInline let gapLimit: Double
+        @usableFromInline var gaps = 0
+        /// The last sample's time, s; +∞ before the first (so that no gap is counted before it).
+        @usableFromInline var previousTime = Double.infinity
+        /// The reader's repeated timestamps and largest time gap, s, once it read to the end.
+        @usableFromInline var readerCounts: (repeatedTimestamps: Int, largestTimeGap: Double) = (0, 0)
 
-        @inlinable init() {}
+        @inlinable init(gapLimit: Double) {
+            self.gapLimit = gapLimit
+        }
 
         @inlinable @inline(__always)
         mutating func add<Detector: ShakeDetecting>(
@@ -87,7 +116,9 @@ public enum RecordingReplay {
             if let last, let event = detector.interrupt(at: last) { events.append(event) }
             return Result(
                 path: path, events: events, outcome: labelled == true ? scorer.outcome() : nil,
-                sampleCount: count, startTime: first, endTime: last)
+                sampleCount: count, startTime: first, endTime: last,
+                repeatedTimestamps: readerCounts.repeatedTimestamps, gaps: gaps, gapLimit: gapLimit,
+                largestTimeGap: readerCounts.largestTimeGap)
         }
 
         /// Takes in a sample and the event the detector returned for it.
@@ -101,6 +132,8 @@ public enum RecordingReplay {
                 if event.phase == .began { scorer.addDetection(at: event.time) }
             }
             if first == nil { first = sample.time }
+            gaps &+= sample.time - previousTime > gapLimit ? 1 : 0
+            previousTime = sample.time
             last = sample.time
             count += 1
         }

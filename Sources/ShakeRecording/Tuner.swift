@@ -104,7 +104,8 @@ public struct Tuner {
                 let heldOut = total(chosen, on: fold.heldOut)
                 pooled += heldOut
                 results.append(CrossValidation.Fold(
-                    name: fold.name, heldOutFiles: fold.heldOut.map { recordings[$0].path },
+                    name: fold.name,
+                    heldOutFiles: fold.heldOut.map { RecordingError.displayName(ofPath: recordings[$0].path) },
                     configuration: configuration(chosen), metBudget: isFeasible(trained, budget: budget),
                     training: trained.summary, heldOut: heldOut.summary))
             }

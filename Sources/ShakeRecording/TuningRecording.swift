@@ -34,23 +34,26 @@ public struct TuningRecording: Sendable {
     /// Reads a labelled CSV recording (it must have a `shake` column).
     public static func load(path: String, options: CSVImportOptions = .canonical) throws -> TuningRecording {
         var reader = try RecordingReader(path: path, options: options)
+        let name = RecordingError.displayName(ofPath: path)
         var samples: [Sample] = []
         var labels: [Bool] = []
         while let row = try reader.next() {
             guard let isShake = row.isShake else {
-                throw TuningError("\(path): no 'shake' column; tuning needs labelled recordings")
+                throw TuningError("\(name): no 'shake' column; tuning needs labelled recordings")
             }
             samples.append(row.sample)
             labels.append(isShake)
         }
-        guard !samples.isEmpty else { throw TuningError("\(path): no samples") }
+        guard !samples.isEmpty else { throw TuningError("\(name): no samples") }
         return TuningRecording(path: path, samples: samples, labels: labels)
     }
 
     /// The group of a recording for leave-one-group-out cross-validation: its file name
     /// (without folders) up to the first `_`, lowercased; the whole name without extension
-    /// when it has no `_`. `dev/wiimote_session11.csv` → `wiimote`; `oxford_validation_user1_bag.csv` → `oxford`.
+    /// when it has no `_`. `dev/wiimote_session11.csv` → `wiimote`; `oxford_validation_user1_bag.csv` → `oxford`;
+    /// `-` (standard input) → `<stdin>`.
     public static func group(ofPath path: String) -> String {
+        if path == "-" { return RecordingError.displayName(ofPath: path) }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         if let underscore = name.firstIndex(of: "_") { return name[..<underscore].lowercased() }
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { return name[..<dot].lowercased() }

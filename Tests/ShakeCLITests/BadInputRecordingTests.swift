@@ -55,6 +55,29 @@ import Testing
         #expect(listing(folder.path) == ["bad.csv"], "nothing else is written")
     }
 
+    /// Standard input (`-`) is named `<stdin>` in errors, as compilers name it, by every command
+    /// that reads recordings: a bad header, a recording without labels where they are needed, one
+    /// without samples to draw.
+    @Test(arguments: [
+        (["replay", "-"], "x\n", ":1:1: cannot find the field separator"),
+        (["evaluate", "-"], "x\n", ":1:1: cannot find the field separator"),
+        (["tune", "-"], "x\n", ":1:1: cannot find the field separator"),
+        (["plot", "-", "-o", "plot.svg"], "x\n", ":1:1: cannot find the field separator"),
+        (["replay", "-"], header + "0,1,abc,3\n", ":2:5: 'abc' is not a number in column 'y'"),
+        (["evaluate", "-"], header + "0,0,0,9.8\n", ": no 'shake' column; evaluate needs labelled recordings"),
+        (["tune", "-"], header + "0,0,0,9.8\n", ": no 'shake' column; tuning needs labelled recordings"),
+        (["plot", "-", "-o", "plot.svg"], header, ": no samples to draw"),
+    ])
+    func standardInputIsNamedStdin(arguments: [String], input: String, says: String) throws {
+        let shake = try #require(builtShakeExecutable(), "the shake executable is built with the tests")
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("input.csv", input)
+        let run = try runProcess(shake, arguments.map { $0.hasSuffix(".svg") ? folder.file($0) : $0 }, input: path)
+        #expect(run.status == 65, "\(run.err)")
+        #expect(run.err.split(separator: "\n").last.map { $0.hasPrefix("Error: <stdin>" + says) } == true, "\(run.err)")
+    }
+
     @Test(arguments: ["replay", "evaluate"])
     func missingFileExits66(command: String) throws {
         let folder = try TemporaryFolder()

@@ -226,4 +226,43 @@ import ShakeCLI
         #expect(run.out.contains(" began "))
         #expect(run.out.contains(" ended "))
     }
+
+    /// Rows repeating the previous time, and gaps over maximumGapSeconds, are counted on the
+    /// file's line in words (only when there are any) and in JSON always.
+    @Test(arguments: [
+        ([0.01, 0.02, 0.03], "", 0, 0, 0.01),
+        ([0.01, 0.01, 0.02], "; 1 repeated timestamp ignored", 1, 0, 0.01),
+        ([0.01, 0.01, 0.02, 0.02, 0.02], "; 3 repeated timestamps ignored", 3, 0, 0.01),
+        ([0.01, 0.6], "; 1 gap over 0.5 s (0.59 s)", 0, 1, 0.59),
+        ([0.5, 0.5, 1.25, 2, 2.01], "; 1 repeated timestamp ignored, 2 gaps over 0.5 s (largest 0.75 s)", 1, 2, 0.75),
+    ])
+    func summaryCountsRepeatedTimestampsAndGaps(
+        times: [Double], says: String, repeated: Int, gaps: Int, largest: Double
+    ) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let rows = ([0] + times).map { String(format: "%.2f,0.1,0.2,9.8\n", $0) }.joined()
+        let path = try folder.write("irregular.csv", "time_s,x,y,z\n" + rows)
+        let text = runShake("replay", path)
+        #expect(text.status == 0, "\(text.err)")
+        let duration = String(format: "%.1f", times.last ?? 0)
+        #expect(text.out == "\(path): 0 shakes in \(times.count + 1) samples (\(duration) s)\(says)\n")
+        let json = runShake("replay", "--format", "json", path)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let file = try #require((object["files"] as? [[String: Any]])?.first)
+        #expect(file["repeated_timestamps"] as? Int == repeated)
+        #expect(file["gaps"] as? Int == gaps)
+        #expect(file["gap_limit_s"] as? Double == 0.5)
+        #expect(file["largest_gap_s"] as? Double == largest)
+    }
+
+    /// The gap limit is the detector's maximumGapSeconds.
+    @Test func gapsAreCountedOverTheConfiguredLimit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("gap.csv", "time_s,x,y,z\n0,0.1,0.2,9.8\n0.3,0.1,0.2,9.8\n0.4,0.1,0.2,9.8\n")
+        let config = try folder.write("config.json", "{\"maximumGapSeconds\": 0.25}")
+        let run = runShake("replay", "--config", config, path)
+        #expect(run.out.hasSuffix("; 1 gap over 0.25 s (0.3 s)\n"), "\(run.out)")
+    }
 }

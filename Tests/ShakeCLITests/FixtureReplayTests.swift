@@ -131,8 +131,9 @@ enum CommittedFixture {
     }
 
     /// `-` reads standard input: a recording piped in gives what the file gives, for replay and
-    /// evaluate (run as a process, whose standard input the test can set).
-    @Test(arguments: [(["replay", "--format", "json"], "\"began\""), (["evaluate", "--format", "json"], "\"detected\"")])
+    /// evaluate (run as a process, whose standard input the test can set), naming it `<stdin>`.
+    @Test(arguments: [(["replay", "--format", "json"], "\"began\""), (["evaluate", "--format", "json"], "\"detected\""),
+                      (["replay"], "began")])
     func standardInputReadsLikeTheFile(command: [String], shows: String) throws {
         let shake = try #require(builtShakeExecutable(), "the shake executable is built with the tests")
         let fixture = CommittedFixture.path("mixed_100hz.csv")
@@ -141,8 +142,8 @@ enum CommittedFixture {
         #expect(fromFile.status == 0 && fromInput.status == 0, "\(fromInput.err)")
         #expect(fromInput.out.contains(shows), "\(fromInput.out)")
         // The same output, but for the file's name.
-        let named = fromFile.out.replacingOccurrences(of: fixture.replacingOccurrences(of: "/", with: "\\/"), with: "-")
-            .replacingOccurrences(of: fixture, with: "-")
+        let named = fromFile.out.replacingOccurrences(of: fixture.replacingOccurrences(of: "/", with: "\\/"), with: "<stdin>")
+            .replacingOccurrences(of: fixture, with: "<stdin>")
         #expect(fromInput.out == named)
     }
 }

@@ -26,6 +26,86 @@ import Testing
         }
     }
 
+    /// The threshold labels (their position, anchor, font size and text) and the points of the
+    /// linear-acceleration curve of a plot, read from its SVG.
+    final class ThresholdLabelReader: NSObject, XMLParserDelegate {
+        struct Label {
+            var text = ""
+            var x = 0.0, baseline = 0.0, size = 0.0
+            var anchor = ""
+        }
+        var labels: [Label] = []
+        var curve: [(x: Double, y: Double)] = []
+        private var current: Label?
+
+        static func read(_ data: Data) -> ThresholdLabelReader? {
+            let parser = XMLParser(data: data)
+            let reader = ThresholdLabelReader()
+            parser.delegate = reader
+            return parser.parse() ? reader : nil
+        }
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                    qualifiedName: String?, attributes: [String: String] = [:]) {
+            if elementName == "text" {
+                current = Label(x: Double(attributes["x"] ?? "") ?? 0, baseline: Double(attributes["y"] ?? "") ?? 0,
+                                size: Double(attributes["font-size"] ?? "") ?? 0, anchor: attributes["text-anchor"] ?? "")
+            } else if elementName == "path", attributes["class"] == "series series-linear" {
+                curve = (attributes["d"] ?? "").split(whereSeparator: { $0 == "M" || $0 == "L" }).compactMap { pair in
+                    let xy = pair.split(separator: ",").compactMap { Double($0) }
+                    return xy.count == 2 ? (xy[0], xy[1]) : nil
+                }
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) { current?.text += string }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+                    qualifiedName: String?) {
+            if elementName == "text", let label = current,
+               label.text.hasPrefix("onset ") || label.text.hasPrefix("release ") {
+                labels.append(label)
+            }
+            current = nil
+        }
+    }
+
+    /// Where the curve leaves room along a threshold's line, the threshold's label is drawn
+    /// clear of it: the label's box (0.62 em a character, generous for the plot's DejaVu Sans,
+    /// 0.8 em up and 0.25 em down from the baseline, with its 1.5 px white halo) meets no
+    /// segment of the curve. At either end of the panel, the lines of these plots run through
+    /// the curve (a shake at the start or the end of the view).
+    @Test(arguments: [
+        ["Fixtures/shakes_100hz.csv"],
+        ["Fixtures/shakes_100hz.csv", "--from", "1.7", "--to", "21"],
+        ["Fixtures/mixed_100hz.csv", "--from", "10", "--to", "30"],
+    ])
+    func thresholdLabelsKeepClearOfTheCurve(arguments: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let output = folder.file("plot.svg")
+        let run = runShake(["plot", repositoryRoot + "/" + arguments[0], "-o", output] + arguments.dropFirst())
+        #expect(run.status == 0, "\(run.err)")
+        let data = try #require(FileManager.default.contents(atPath: output))
+        let reader = try #require(ThresholdLabelReader.read(data))
+        #expect(reader.labels.map { $0.text.split(separator: " ")[0] } == ["onset", "release"])
+        #expect(reader.curve.count > 100)
+        for label in reader.labels {
+            let width = Double(label.text.count) * 0.62 * label.size
+            let start = label.anchor == "end" ? label.x - width : label.x
+            let (left, right) = (start - 1.5, start + width + 1.5)
+            let (top, bottom) = (label.baseline - 0.8 * label.size - 1.5, label.baseline + 0.25 * label.size + 1.5)
+            let meeting = zip(reader.curve, reader.curve.dropFirst()).first { a, b in
+                let from = max(min(a.x, b.x), left), to = min(max(a.x, b.x), right)
+                guard from <= to else { return false }
+                let slope = a.x == b.x ? 0 : (b.y - a.y) / (b.x - a.x)
+                let (y1, y2) = a.x == b.x ? (a.y, b.y) : (a.y + slope * (from - a.x), a.y + slope * (to - a.x))
+                return max(y1, y2) >= top && min(y1, y2) <= bottom
+            }
+            #expect(meeting == nil, "'\(label.text)' at x \(label.x), y \(label.baseline) meets the curve: \(String(describing: meeting))")
+        }
+    }
+
     @Test func drawsTheRecordingWithBandsAndMarkers() throws {
         let folder = try PlantedFolder(files: [("planted_1.csv", 2, 2)], rate: 100)
         defer { folder.remove() }

@@ -33,6 +33,43 @@ import ShakeDetection
         #expect(ahead.counts != nil)
     }
 
+    /// A file large enough to be parsed in parts on two threads, every time written twice (so
+    /// that some repeats fall across a cut between parts) and a 0.75 s gap every 30,000 times:
+    /// the repeated timestamps and gaps are counted as by the plain reader.
+    @Test func readAheadCountsRepeatedTimestampsAndGapsAcrossParts() throws {
+        var bytes = Array("time_s,x,y,z\n".utf8)
+        var time = 0, times = 0
+        var plantedGaps = 0
+        while bytes.count < 18 << 20 {
+            times += 1
+            if times % 30_000 == 0 {
+                time += 750_000  // microseconds
+                plantedGaps += 1
+            } else {
+                time += 2_500
+            }
+            let row = "\(time / 1_000_000).\(String(time % 1_000_000 + 1_000_000).dropFirst()),0.12345,-0.23456,9.80665\n"
+            bytes += Array(row.utf8)
+            bytes += Array(row.utf8)
+        }
+        let path = NSTemporaryDirectory() + "/shakekit-repeats-\(UUID().uuidString).csv"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let reader = RecordingReadAhead(path: path, options: .canonical)
+        while try reader.next() != nil {}
+        #expect(reader.wasSplit, "the file is parsed in parts")
+        let plain = try Self.replay(path, readAhead: false)
+        let ahead = try Self.replay(path, readAhead: true)
+        #expect(plain.repeatedTimestamps == times)
+        #expect(plain.gaps == plantedGaps && plantedGaps > 5)
+        #expect(abs(plain.largestTimeGap - 0.75) < 1e-6)
+        #expect(ahead.repeatedTimestamps == plain.repeatedTimestamps)
+        #expect(ahead.gaps == plain.gaps)
+        #expect(ahead.largestTimeGap == plain.largestTimeGap)
+        #expect(ahead.gapLimit == 0.5 && plain.gapLimit == 0.5)
+    }
+
     /// A bad number on line 9,000, after two whole batches: the same error, naming line and column.
     @Test func readAheadThrowsTheReadersErrorFromLateInTheFile() throws {
         var lines = try String(contentsOfFile: Self.fixture("same_motion_1600hz.csv"), encoding: .utf8)
