@@ -99,4 +99,27 @@ extension Fixture {
         }
         #expect(worst <= tolerance, "largest difference \(worst) m/s²", sourceLocation: sourceLocation)
     }
+
+    /// Follows polled samples through `fixtureRows` in playback order. Polling reads the three
+    /// raw files one after another, as on any polled device, so an update can fall between them
+    /// (a torn sample): each axis may come from the fixture sample or one of the next three.
+    /// Returns how many polls matched no fixture sample and the fixture position reached.
+    static func followPolls(_ rows: [Row], through fixtureRows: [Row]) -> (unmatched: Int, position: Int) {
+        func matches(_ row: Row, at j: Int) -> Bool {
+            let near = fixtureRows[j..<min(j + 4, fixtureRows.count)]
+            return near.contains { abs($0.x - row.x) <= tolerance }
+                && near.contains { abs($0.y - row.y) <= tolerance }
+                && near.contains { abs($0.z - row.z) <= tolerance }
+        }
+        var position = 0
+        var unmatched = 0
+        for row in rows {
+            if let match = (position..<fixtureRows.count).first(where: { matches(row, at: $0) }) {
+                position = match
+            } else {
+                unmatched += 1
+            }
+        }
+        return (unmatched, position)
+    }
 }
