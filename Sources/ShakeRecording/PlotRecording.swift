@@ -286,9 +286,8 @@ public struct RecordingPlot: Sendable {
         for event in events where event.time >= start && event.time <= end {
             let x = xPosition(event.time)
             taken.append(PlotLabelBox(minX: x - 1, maxX: x + 1, minY: panel2.top, maxY: panel2.top + panel2.height))
-            let y = panel2.top + (event.phase == .began ? 16 : event.phase == .ended ? 38 : 60)
-            let text = event.phase.rawValue + String(format: " %.2f s", event.time)
-                + (event.cancellationReason.map { " (\($0.rawValue))" } ?? "")
+            let (text, row) = Self.eventLabel(event)
+            let y = panel2.top + row
             taken.append(PlotLabelBox(minX: x - 7, maxX: x + 9 + Double(text.count) * PlotLabelBox.characterWidth * 11,
                                       minY: y - 8, maxY: y + 8))
         }
@@ -336,27 +335,24 @@ public struct RecordingPlot: Sendable {
             let x = xPosition(event.time)
             svg.line(x1: x, y1: panel1.top, x2: x, y2: panel2.top + panel2.height, stroke: "#444444", width: 0.8,
                      dash: "2 3", className: "event-line")
-            let label = String(format: "%.2f s", event.time)
+            let (label, row) = Self.eventLabel(event)
+            let y = panel2.top + row
             switch event.phase {
             case .began:
-                let y = panel2.top + 16
                 svg.raw("path", [("d", "M\(PlotSVG.n(x - 7)),\(PlotSVG.n(y + 6)) L\(PlotSVG.n(x + 7)),\(PlotSVG.n(y + 6)) "
                                      + "L\(PlotSVG.n(x)),\(PlotSVG.n(y - 7)) Z"),
                                  ("fill", Self.colors.began), ("class", "event-began")])
-                svg.text("began " + label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.began, halo: true)
+                svg.text(label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.began, halo: true)
             case .ended:
-                let y = panel2.top + 38
                 svg.raw("path", [("d", "M\(PlotSVG.n(x - 7)),\(PlotSVG.n(y - 6)) L\(PlotSVG.n(x + 7)),\(PlotSVG.n(y - 6)) "
                                      + "L\(PlotSVG.n(x)),\(PlotSVG.n(y + 7)) Z"),
                                  ("fill", Self.colors.ended), ("class", "event-ended")])
-                svg.text("ended " + label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.ended, halo: true)
+                svg.text(label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.ended, halo: true)
             case .cancelled:
-                let y = panel2.top + 60
                 svg.raw("path", [("d", "M\(PlotSVG.n(x - 5)),\(PlotSVG.n(y - 5)) L\(PlotSVG.n(x + 5)),\(PlotSVG.n(y + 5)) "
                                      + "M\(PlotSVG.n(x - 5)),\(PlotSVG.n(y + 5)) L\(PlotSVG.n(x + 5)),\(PlotSVG.n(y - 5))"),
                                  ("stroke", Self.colors.cancelled), ("stroke-width", "2.5"), ("class", "event-cancelled")])
-                let reason = event.cancellationReason.map { " (\($0.rawValue))" } ?? ""
-                svg.text("cancelled " + label + reason, x: x + 9, y: y + 4, size: 11, fill: Self.colors.cancelled, halo: true)
+                svg.text(label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.cancelled, halo: true)
             }
         }
 
@@ -469,6 +465,19 @@ public struct RecordingPlot: Sendable {
             if maximum[column] != minimum[column] { point(x, y(minimum[column])) }
         }
         return points
+    }
+
+    /// An event's label (`began 8.40 s`, `cancelled 3.10 s (gap)`) and its row: the offset of
+    /// its marker from the lower panel's top, px (each phase has its own row).
+    private static func eventLabel(_ event: ShakeEvent) -> (text: String, row: Double) {
+        let text = event.phase.rawValue + String(format: " %.2f s", event.time)
+            + (event.cancellationReason.map { " (\($0.rawValue))" } ?? "")
+        let row: Double = switch event.phase {
+        case .began: 16
+        case .ended: 38
+        case .cancelled: 60
+        }
+        return (text, row)
     }
 
     /// An SVG path through `points`: `M x,y L x,y …`, coordinates to a tenth of a pixel.
