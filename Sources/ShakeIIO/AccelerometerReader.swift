@@ -274,8 +274,7 @@ public final class AccelerometerReader: @unchecked Sendable {
         }, givenUp: { StuckReads.gaveUp(key) }, lateReturn: { StuckReads.returned(key) }) else {
             throw IIOError(code: IIOErrno(rawValue: errno), function: "pipe", device: attributes.label)
         }
-        var finished = false
-        defer { if !finished { reads.finish() } }
+        defer { reads.finish() }  // a thread given up ends by itself; the request is then ignored
         let period = 1 / rateHertz
         var due = Self.monotonicSeconds()
         var started = false
@@ -284,12 +283,8 @@ public final class AccelerometerReader: @unchecked Sendable {
             let raw: (Int64, Int64, Int64)
             switch reads.next(timeout: options.readTimeout, wake: wakeRead) {
             case .value(let result): raw = try result.get()
-            case .woken:
-                finished = true
-                return
-            case .timedOut:
-                finished = true
-                throw stuckRead(channel: channelIDs[pollingAxis.load(ordering: .relaxed)])
+            case .woken: return
+            case .timedOut: throw stuckRead(channel: channelIDs[pollingAxis.load(ordering: .relaxed)])
             }
             if !started {
                 started = true

@@ -124,7 +124,7 @@ final class BlockingReadThread<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Ends the thread when it is waiting for a request (after ``next(timeout:wake:)`` returned a
-    /// value); a thread given up ends by itself.
+    /// value); a thread given up ends by itself after its read, leaving this request unread.
     func finish() {
         var zero: UInt8 = 0
         _ = write(requestWrite, &zero, 1)
