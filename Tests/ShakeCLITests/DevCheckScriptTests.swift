@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// `Scripts/dev-check --keep DIR --list`: the variant recordings kept for a closer look, and every
+/// missed or false shake of the variant rows listed under the table, led by its row's name.
+@Suite struct DevCheckScriptTests {
+    /// 12 s at 100 Hz of a device lying still (gravity on z), labelled a shake from 5 to 6 s:
+    /// a labelled shake that nobody made, so every variant of it is a missed shake.
+    static func stillRecording(labelled: Bool) -> String {
+        var text = "time_s,x,y,z,shake\n"
+        for i in 0..<1200 {
+            let t = Double(i) / 100
+            let shake = labelled && t >= 5 && t < 6 ? 1 : 0
+            text += String(format: "%.2f,0.01,-0.02,9.81,%d\n", t, shake)
+        }
+        return text
+    }
+
+    static func devCorpus(in folder: TemporaryFolder) throws -> String {
+        try FileManager.default.createDirectory(atPath: folder.file("dev"), withIntermediateDirectories: true)
+        _ = try folder.write("dev/wiimote_a.csv", stillRecording(labelled: true))
+        _ = try folder.write("dev/microbit_a.csv", stillRecording(labelled: true))
+        _ = try folder.write("dev/oxford_a.csv", stillRecording(labelled: false))
+        return folder.file("dev")
+    }
+
+    @Test func keepsTheVariantsAndListsEveryMissedShakeUnderItsRow() throws {
+        let shake = try #require(builtShakeExecutable(), "the shake executable is not built")
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let dev = try Self.devCorpus(in: folder)
+        let kept = folder.file("kept")
+        let run = try runProcess(repositoryRoot + "/Scripts/dev-check",
+                                 ["--dev", dev, "--shake", shake, "--keep", kept, "--list"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.contains("The variant recordings are in \(kept)"))
+
+        let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let table = lines.prefix { !$0.isEmpty }
+        #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
+                == ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous"])
+        // The dev row: two labelled shakes, none found.
+        #expect(table.dropFirst().first?.split(separator: " ").prefix(3) == ["dev", "2", "0"])
+
+        let listed = lines.drop { !$0.isEmpty }.filter { !$0.isEmpty }
+        var perRow: [String: Int] = [:]
+        for line in listed {
+            let fields = line.split(separator: " ", maxSplits: 2).map(String.init)
+            try #require(fields.count == 3, "\(line)")
+            perRow[fields[0], default: 0] += 1
+            #expect(line.contains("  missed shake  labelled "), "\(line)")
+            // Named inside the kept folder, where the file is.
+            #expect(!fields[1].hasPrefix("/"), "\(line)")
+            #expect(FileManager.default.fileExists(atPath: kept + "/" + fields[1]), "\(line)")
+        }
+        // Each variant of the two labelled recordings once: 9 + 9 harder, 10 + 10 turned, 10 clips
+        // and 12 vigorous (Wiimote only), one each at 50 and 25 Hz; the dev row and the unlabelled
+        // walks list nothing.
+        #expect(perRow == ["dev@50Hz": 2, "dev@25Hz": 2, "harder": 18, "turned": 20, "clips": 10, "vigorous": 12])
+        #expect(listing(kept) == ["clips", "harder", "harder-microbit", "rates", "turned", "turned-microbit",
+                                  "vigorous", "walks"])
+    }
+
+    @Test func keepRefusesAFolderThatExistsAndLeavesItAlone() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let dev = try Self.devCorpus(in: folder)
+        try FileManager.default.createDirectory(atPath: folder.file("mine"), withIntermediateDirectories: true)
+        let notes = try folder.write("mine/notes.txt", "keep me\n")
+        let run = try runProcess(repositoryRoot + "/Scripts/dev-check",
+                                 ["--dev", dev, "--shake", "/nonexistent/shake", "--keep", folder.file("mine")])
+        #expect(run.status == 2)
+        #expect(run.err.contains("\(folder.file("mine")): already exists"), "\(run.err)")
+        #expect(listing(folder.file("mine")) == ["notes.txt"])
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me\n")
+    }
+}
