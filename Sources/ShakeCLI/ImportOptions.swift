@@ -22,10 +22,11 @@ enum ImportOptions {
     static let discussion = """
         Recordings are CSV: optional '# key: value' lines, a header, one row per sample. Header \
         names match case-insensitively, ignoring quotes and a unit in parentheses, so exports of \
-        phyphox, Sensor Logger and Physics Toolbox load as they are or with a flag or two \
-        (--units g, --time-units ns --rebase-time, --separator semicolon --decimal-comma). CRLF \
-        line ends, a UTF-8 byte-order mark, blank lines and repeated timestamps are accepted; \
-        anything else unexpected is an error naming the file, line and column.
+        phyphox, Sensor Logger, Physics Toolbox, AndroSensor and SensorLog (iOS) load as they are \
+        or with a flag or two (--units g, --time-units ns --rebase-time, --separator semicolon \
+        --decimal-comma). Times must be numbers (not dates or clock times). CRLF line ends, a \
+        UTF-8 byte-order mark, blank lines and repeated timestamps are accepted; anything else \
+        unexpected is an error naming the file, line and column.
         """
 
     /// The import options the flags ask for.

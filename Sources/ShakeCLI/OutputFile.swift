@@ -52,6 +52,7 @@ enum OutputFile {
         switch hint {
         case .decimalComma: "pass --decimal-comma"
         case .timeUnit: "pass --time-units"
+        case .timeColumn: "choose a column of numbers with --time-column"
         case .accelerationUnit: "pass --units"
         case .noHeader: "pass --no-header"
         case .headerless: "--no-header is given"

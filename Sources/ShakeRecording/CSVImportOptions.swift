@@ -25,8 +25,15 @@
 ///   rebased exactly).
 /// - Physics Toolbox g-force style: `time,gFx,gFy,gFz,TgF`, `gF…` columns read as g; no flag.
 ///   With `;` separators and decimal commas: `decimalSeparator: .comma`.
+/// - AndroSensor style: `;`-separated, `ACCELEROMETER X (m/s²)`, …, `Time since start in ms `
+///   (milliseconds, from the name), beside `LINEAR ACCELERATION X`, `GRAVITY X` and a date column,
+///   which are ignored; no flag.
+/// - SensorLog (iOS) style: `accelerometerTimestamp_sinceReboot(s)`,
+///   `accelerometerAccelerationX(G)`, … (g, from the header), beside `loggingTime(txt)` and the
+///   `motion…` columns (user acceleration without gravity, ignored); no flag.
 /// - Headerless files: `hasHeader: false` and columns by `.index`.
-/// Times written as dates (`2024-01-01 12:00:00.00`) are not supported.
+/// Times written as dates or clock times (`2024-01-01 12:00:00.00`) are not supported: the error
+/// says so (`optionHint` `.timeColumn`) and asks for a column of numbers.
 public struct CSVImportOptions: Sendable, Hashable {
     /// The field separator.
     public enum Separator: String, Sendable, Hashable, CaseIterable {
@@ -216,6 +223,7 @@ public struct CSVImportOptions: Sendable, Hashable {
     public static let timeColumnNames = [
         "time_s", "seconds_elapsed", "time", "timestamp", "t", "elapsed", "elapsed_time", "seconds",
         "time_ms", "time_us", "time_ns", "timestamp_s", "timestamp_ms", "timestamp_us", "timestamp_ns",
+        "time_since_start_in_ms", "accelerometertimestamp_sincereboot",
     ]
     /// Normalised header names accepted for the x acceleration column, most preferred first.
     public static let xColumnNames = axisNames("x")
@@ -229,7 +237,7 @@ public struct CSVImportOptions: Sendable, Hashable {
     private static func axisNames(_ a: String) -> [String] {
         [a, "a\(a)", "acc_\(a)", "accel_\(a)", "acceleration_\(a)", "accelerometer_\(a)", "acc\(a)",
          "accel\(a)", "acceleration\(a)", "\(a)_acc", "\(a)_accel", "\(a)_acceleration", "a_\(a)",
-         "gf\(a)", "g_force_\(a)"]
+         "gf\(a)", "g_force_\(a)", "accelerometeracceleration\(a)"]
     }
 }
 

@@ -925,7 +925,11 @@ final class CSVRecordParser {
         }
         var hint = ""
         var optionHint: RecordingError.OptionHint?
-        if point == UInt8(ascii: "."), lower.contains(","), separator != UInt8(ascii: ",") {
+        if roles[field] == .time, lower.contains(":") || lower.filter({ $0 == "-" || $0 == "/" }).count >= 2 {
+            // 12:00:00.5, 2024-01-01 12:00, 01/02/2024: a date or clock time, which is not read.
+            optionHint = .timeColumn
+            hint = " (times written as dates or clock times are not read: \(RecordingError.OptionHint.timeColumn.rawValue), such as elapsed seconds, or convert the times)"
+        } else if point == UInt8(ascii: "."), lower.contains(","), separator != UInt8(ascii: ",") {
             optionHint = .decimalComma
             hint = " (for decimal commas \(RecordingError.OptionHint.decimalComma.rawValue))"
         }

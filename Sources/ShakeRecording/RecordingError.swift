@@ -53,6 +53,8 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case timeUnit = "set timeUnit"
         /// The acceleration unit can be given: `accelerationUnit`.
         case accelerationUnit = "set accelerationUnit"
+        /// Another column may hold the time as a number: `time`.
+        case timeColumn = "set time to a column of numbers"
         /// The file may have no header: `hasHeader = false`.
         case noHeader = "set hasHeader: false"
         /// `hasHeader` is false, so columns cannot be chosen by name.

@@ -16,6 +16,14 @@ import Testing
     static let hintCases: [HintCase] = [
         HintCase(name: "decimal comma", text: "time_s;x;y;z\n0;1,5;2;3\n",
                  says: ":2:3: '1,5' is not a number in column 'x' (for decimal commas pass --decimal-comma)\n"),
+        HintCase(name: "time written as a date", text: "Timestamp,X,Y,Z\n01-Jan-2024 10:00:00.000,0.1,0.2,9.8\n",
+                 says: ":2:1: '01-Jan-2024 10:00:00.000' is not a number in column 'Timestamp' (times written as dates "
+                     + "or clock times are not read: choose a column of numbers with --time-column, such as elapsed "
+                     + "seconds, or convert the times)\n"),
+        HintCase(name: "time written as a clock time", text: "x,y,z,time\n0,0,9.8,12:00:01.5\n",
+                 says: ":2:9: '12:00:01.5' is not a number in column 'time' (times written as dates or clock times are "
+                     + "not read: choose a column of numbers with --time-column, such as elapsed seconds, or convert the "
+                     + "times)\n"),
         HintCase(name: "milliseconds without a unit",
                  text: "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n",
                  says: ":3:1: the time column 'timestamp' has no unit and its first two samples are 10.0 apart: "

@@ -57,6 +57,31 @@ import Testing
             options: .canonical,
             samples: [Sample(time: 0, x: 0.01 * g, y: -0.02 * g, z: 1.0 * g), Sample(time: 0.01, x: 0.5 * g, y: 0, z: -2 * g)]),
         Case(
+            name: "AndroSensor: semicolons, ACCELEROMETER X (m/s²), time since start in ms, other sensors beside",
+            text: """
+                ACCELEROMETER X (m/s²);ACCELEROMETER Y (m/s²);ACCELEROMETER Z (m/s²);LINEAR ACCELERATION X (m/s²);\
+                LINEAR ACCELERATION Y (m/s²);LINEAR ACCELERATION Z (m/s²);GRAVITY X (m/s²);GRAVITY Y (m/s²);\
+                GRAVITY Z (m/s²);Time since start in ms ;YYYY-MO-DD HH-MI-SS_SSS
+                0.12;-0.3;9.79;0.01;0.02;-0.01;0.11;-0.32;9.8;0;2024-01-01 10-00-00_000
+                4.5;-1.25;11.0;4.4;-0.93;1.2;0.1;-0.32;9.8;20;2024-01-01 10-00-00_020
+
+                """,
+            options: .canonical,
+            samples: [Sample(time: 0, x: 0.12, y: -0.3, z: 9.79), Sample(time: 0.02, x: 4.5, y: -1.25, z: 11.0)]),
+        Case(
+            name: "SensorLog (iOS): accelerometerAccelerationX(G), timestamp since reboot, motion columns beside",
+            text: """
+                loggingTime(txt),loggingSample(N),accelerometerTimestamp_sinceReboot(s),\
+                accelerometerAccelerationX(G),accelerometerAccelerationY(G),accelerometerAccelerationZ(G),\
+                motionUserAccelerationX(G),motionUserAccelerationY(G),motionUserAccelerationZ(G)
+                2024-01-01T10:00:00.000+01:00,0,8455.250000,0.012,-0.020,-0.998,0.001,0.000,0.002
+                2024-01-01T10:00:00.010+01:00,1,8455.260000,0.500,0.000,-2.000,0.488,0.020,-1.001
+
+                """,
+            options: .canonical,
+            samples: [Sample(time: 8455.25, x: 0.012 * g, y: -0.02 * g, z: -0.998 * g),
+                      Sample(time: 8455.26, x: 0.5 * g, y: 0, z: -2 * g)]),
+        Case(
             name: "semicolons and decimal commas",
             text: "time;gFx;gFy;gFz\n0,000;0,01;-0,02;1,00\n0,010;0,5;0;-2\n",
             options: CSVImportOptions(decimalSeparator: .comma),
