@@ -23,7 +23,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
         .target(name: "ShakeUndo", dependencies: ["ShakeDetection"]),
-        .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        // libiio 0.24 (Debian's libiio-dev, which Scripts/bootstrap installs): <iio.h> and -liio
+        // from the default search paths (Debian's libiio.pc adds nothing to them). No `pkgConfig`:
+        // SwiftPM would query it, and warn when it is missing, even for a package that uses only
+        // ShakeDetection and never builds this target.
+        .systemLibrary(name: "CLibIIO"),
         .target(name: "ShakeIIO", dependencies: ["CLibIIO", "ShakeDetection"]),
         .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeUndo", "ShakeIIO"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),

@@ -3,7 +3,11 @@
 
 /* libiio 0.24 (Debian libiio-dev). ShakeIIO calls it only through its internal LibIIO wrapper,
  * so that the 1.0 API change stays in one file. */
+#if __has_include(<iio.h>)
 #include <iio.h>
+#else
+#error "libiio is not installed: ShakeIIO (and the shake tool) need Debian's libiio-dev (Scripts/bootstrap installs it); ShakeDetection, ShakeRecording and ShakeUndo do not"
+#endif
 #include <errno.h>
 #include <stdio.h>
 
