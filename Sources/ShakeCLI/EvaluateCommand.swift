@@ -105,6 +105,11 @@ enum EvaluateCommand: ShakeCommand {
         let files = try recordingFiles(arguments.positionals)
         let list = arguments.flag("list")
         let results = try evaluate(files: files, options: options, detector: chosen, explaining: list)
+        for (file, result) in zip(files, results) {
+            if let rate = result.slowSampleRate {
+                io.err("Warning: \(RecordingError.displayName(ofPath: file)): samples at \(SlowSampleRate.phrase(rate))\n")
+            }
+        }
         var total = EvaluationCounts()
         for result in results { total += result.counts }
         let rows = zip(files, results).map {
@@ -152,8 +157,8 @@ enum EvaluateCommand: ShakeCommand {
     static func evaluate(
         files: [String], options: CSVImportOptions = .canonical, detector: SelectedDetector,
         explaining: Bool = false
-    ) throws -> [(counts: EvaluationCounts, details: EvaluationDetails, why: Whys?)] {
-        typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails, why: Whys?)
+    ) throws -> [(counts: EvaluationCounts, details: EvaluationDetails, why: Whys?, slowSampleRate: Double?)] {
+        typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails, why: Whys?, slowSampleRate: Double?)
         let results = Mutex<[Int: Result<Scored, CommandFailure>]>([:])
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let outcome: Result<Scored, CommandFailure>
@@ -170,7 +175,7 @@ enum EvaluateCommand: ShakeCommand {
                     replay = try detector.replay(path: files[index], options: options)
                 }
                 if let counts = replay.counts, let details = replay.details {
-                    outcome = .success((counts, details, why))
+                    outcome = .success((counts, details, why, SlowSampleRate.flagged(replay)))
                 } else {
                     outcome = .failure(CommandFailure(
                         "\(RecordingError.displayName(ofPath: files[index])): no 'shake' column; evaluate needs "

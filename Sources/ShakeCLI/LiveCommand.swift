@@ -70,6 +70,7 @@ enum LiveCommand: ShakeCommand {
                 case .connected(let device, let rate, let mode, _):
                     io.err("Listening to \(device.displayName) at \(hertzText(rate)) Hz (\(mode.rawValue), "
                         + "\(reader.uri)); Ctrl-C to stop.\n")
+                    if let warning = SlowSampleRate.deviceWarning(device, hertz: rate) { io.err(warning) }
                 case .lost(let error, _):
                     if let event = session.interrupted() { demo?.handle(event) }
                     if reader.reconnects {

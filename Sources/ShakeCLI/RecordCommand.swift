@@ -58,6 +58,7 @@ enum RecordCommand: ShakeCommand {
                     }
                     rateHertz = rate
                     deviceName = device.displayName
+                    if let warning = SlowSampleRate.deviceWarning(device, hertz: rate) { io.err(warning) }
                     flushEvery = max(1, Int(rate * 0.1))
                     let metadata: [(key: String, value: String)] = [
                         ("device", device.displayName),

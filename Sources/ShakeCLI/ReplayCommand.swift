@@ -15,8 +15,12 @@ enum ReplayCommand: ShakeCommand {
             line also says, when there are any, how many rows repeat the previous row's time (the \
             detector ignores them) and how many gaps between samples are longer than \
             maximumGapSeconds (0.5 s in the presets; the detector restarts after each), with the \
-            longest; JSON has them always: 'repeated_timestamps', 'gaps', 'gap_limit_s', \
-            'largest_gap_s'.
+            longest, and whether its samples come more than 10 % slower than 25 Hz, the slowest \
+            rate the detector is made for (measured over a second or more; shakes may then be \
+            missed); JSON has them always: \
+            'repeated_timestamps', 'gaps', 'gap_limit_s', 'largest_gap_s', 'sample_rate_hz' \
+            (the mean rate between samples, gaps and repeated timestamps left out; null with \
+            fewer than two samples).
 
             With --explain, each file's events are followed by what the rules measured as each \
             shake began (against their limits: how close it came to being refused) and by its \
@@ -48,6 +52,8 @@ enum ReplayCommand: ShakeCommand {
         var gaps: Int
         var gapLimit: Double
         var largestGap: Double
+        /// Nil when the file has no interval to measure it on.
+        var sampleRate: Double?
         var events: [EventReport]
         /// Written only with `--explain`.
         var nearMisses: [NearMissReport]?
@@ -61,6 +67,7 @@ enum ReplayCommand: ShakeCommand {
             case gaps
             case gapLimit = "gap_limit_s"
             case largestGap = "largest_gap_s"
+            case sampleRate = "sample_rate_hz"
             case nearMisses = "near_misses"
             case beganWhy = "began_why"
         }
@@ -75,6 +82,7 @@ enum ReplayCommand: ShakeCommand {
             try container.encode(gaps, forKey: .gaps)
             try container.encode(RoundedNumber.seconds(gapLimit), forKey: .gapLimit)
             try container.encode(RoundedNumber.seconds(largestGap), forKey: .largestGap)
+            try container.encode(sampleRate.map(RoundedNumber.hertz), forKey: .sampleRate)
             try container.encode(events, forKey: .events)
             try container.encodeIfPresent(nearMisses, forKey: .nearMisses)
             try container.encodeIfPresent(beganWhy, forKey: .beganWhy)
@@ -183,7 +191,7 @@ enum ReplayCommand: ShakeCommand {
                 reports.append(FileReport(
                     file: name, samples: result.sampleCount, durationSeconds: duration, shakes: shakes,
                     repeatedTimestamps: result.repeatedTimestamps, gaps: result.gaps, gapLimit: result.gapLimit,
-                    largestGap: result.largestTimeGap, events: result.events.map(EventReport.init), nearMisses: nearMisses,
+                    largestGap: result.largestTimeGap, sampleRate: result.meanSampleRate, events: result.events.map(EventReport.init), nearMisses: nearMisses,
                     beganWhy: beganWhy))
             } else {
                 // Text goes out file by file, its events in chunks, so that a long recording's
@@ -222,8 +230,10 @@ enum ReplayCommand: ShakeCommand {
         return ExitStatus.success
     }
 
-    /// The repeated timestamps and the gaps of a replayed recording, in words after `; `, or
-    /// nothing when it has none: `; 3 repeated timestamps ignored, 1 gap over 0.5 s (2.3 s)`.
+    /// The repeated timestamps and the gaps of a replayed recording, and a sample rate under the
+    /// detector's slowest, in words after `; `, or nothing when it has none: `; 3 repeated
+    /// timestamps ignored, 1 gap over 0.5 s (2.3 s)`, `; 10.0 Hz, under the 25 Hz the detector is
+    /// made for: shakes may be missed`.
     static func timeIrregularities(_ result: RecordingReplay.Result) -> String {
         var parts: [String] = []
         let repeated = result.repeatedTimestamps
@@ -233,6 +243,9 @@ enum ReplayCommand: ShakeCommand {
             let largest = result.gaps == 1 ? "" : "largest "
             parts.append("\(result.gaps) gap\(result.gaps == 1 ? "" : "s") over \(limit) s "
                 + "(\(largest)\(TuneCommand.number(result.largestTimeGap)) s)")
+        }
+        if let rate = SlowSampleRate.flagged(result) {
+            parts.append(SlowSampleRate.phrase(rate))
         }
         return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
     }

@@ -232,6 +232,13 @@ public struct ShakeDetector: Sendable {
         return event
     }
 
+    /// The slowest sample rate the detector is made for, Hz. Its 40 ms smoothing is one sample
+    /// at this rate, and one configuration behaves the same from here to 1.6 kHz. Slower input is
+    /// still processed, but a shake's quick strokes fall between the samples: a 10 Hz stream of
+    /// five synthesized shakes (`shake synth shakes --rate 10`) gives one. `shake replay`,
+    /// `evaluate`, `live` and `record` warn about input more than 10 % slower than this.
+    public static let slowestSupportedSampleRate = 25.0
+
     /// Acceleration beyond which a sample is ignored as corrupt, m/s² (about 1000 g). Real
     /// accelerometers measure ±2 g to ±400 g.
     public static let implausibleAcceleration = 1e4

@@ -26,11 +26,24 @@ public enum RecordingReplay {
         /// Largest interval between consecutive samples, seconds (0 with fewer than two samples),
         /// as the reader measures it (`RecordingReader.largestTimeGap`).
         public var largestTimeGap: Double
+        /// The intervals `gaps` counts, added up, seconds.
+        public var gapSeconds: Double
+
+        /// The mean sample rate, Hz, over the intervals that are neither a gap nor a repeated
+        /// timestamp; nil when there are none (fewer than two samples, say). Compare with
+        /// `ShakeDetector.slowestSupportedSampleRate`.
+        public var meanSampleRate: Double? {
+            guard let startTime, let endTime else { return nil }
+            let intervals = sampleCount - 1 - repeatedTimestamps - gaps
+            let seconds = endTime - startTime - gapSeconds
+            guard intervals > 0, seconds > 0 else { return nil }
+            return Double(intervals) / seconds
+        }
 
         @usableFromInline init(
             path: String, events: [ShakeEvent], outcome: (counts: EvaluationCounts, details: EvaluationDetails)?,
             sampleCount: Int, startTime: Double?, endTime: Double?,
-            repeatedTimestamps: Int, gaps: Int, gapLimit: Double, largestTimeGap: Double
+            repeatedTimestamps: Int, gaps: Int, gapLimit: Double, largestTimeGap: Double, gapSeconds: Double
         ) {
             self.path = path
             self.events = events
@@ -43,6 +56,7 @@ public enum RecordingReplay {
             self.gaps = gaps
             self.gapLimit = gapLimit
             self.largestTimeGap = largestTimeGap
+            self.gapSeconds = gapSeconds
         }
     }
 
@@ -94,6 +108,7 @@ public enum RecordingReplay {
         @usableFromInline var last: Double?
         @usableFromInline let gapLimit: Double
         @usableFromInline var gaps = 0
+        @usableFromInline var gapSeconds = 0.0
         /// The last sample's time, s; +∞ before the first (so that no gap is counted before it).
         @usableFromInline var previousTime = Double.infinity
         /// The reader's repeated timestamps and largest time gap, s, once it read to the end.
@@ -118,7 +133,7 @@ public enum RecordingReplay {
                 path: path, events: events, outcome: labelled == true ? scorer.outcome() : nil,
                 sampleCount: count, startTime: first, endTime: last,
                 repeatedTimestamps: readerCounts.repeatedTimestamps, gaps: gaps, gapLimit: gapLimit,
-                largestTimeGap: readerCounts.largestTimeGap)
+                largestTimeGap: readerCounts.largestTimeGap, gapSeconds: gapSeconds)
         }
 
         /// Takes in a sample and the event the detector returned for it.
@@ -132,7 +147,11 @@ public enum RecordingReplay {
                 if event.phase == .began { scorer.addDetection(at: event.time) }
             }
             if first == nil { first = sample.time }
-            gaps &+= sample.time - previousTime > gapLimit ? 1 : 0
+            let interval = sample.time - previousTime
+            if interval > gapLimit {  // rare: the branch is predicted
+                gaps &+= 1
+                gapSeconds += interval
+            }
             previousTime = sample.time
             last = sample.time
             count += 1

@@ -26,6 +26,8 @@ public struct RoundedNumber: Sendable, Hashable, Encodable {
     public static func ratio(_ value: Double) -> RoundedNumber { RoundedNumber(value, decimals: 4) }
     /// A rate per hour (false shakes per hour), to 3 decimals.
     public static func perHour(_ value: Double) -> RoundedNumber { RoundedNumber(value, decimals: 3) }
+    /// A frequency in Hz, to 3 decimals.
+    public static func hertz(_ value: Double) -> RoundedNumber { RoundedNumber(value, decimals: 3) }
     /// An acceleration in m/s², to 3 decimals (1 mm/s², below any accelerometer's noise).
     public static func acceleration(_ value: Double) -> RoundedNumber { RoundedNumber(value, decimals: 3) }
 

@@ -6,7 +6,7 @@ import Testing
 /// of the rounded value, as the README says.
 @Suite struct JSONNumberTests {
     /// Decimals the README promises for a key: seconds to the microsecond, hours to 6 decimals,
-    /// ratios to 4, false shakes per hour and accelerations to 3.
+    /// ratios to 4, false shakes per hour, accelerations and frequencies to 3.
     static func decimals(forKey key: String) -> Int? {
         switch key {
         case "recall", "precision", "f1": 4
@@ -14,6 +14,7 @@ import Testing
         case "negative_hours": 6
         case "search_seconds": 1
         case _ where key.hasSuffix("_m_s2"): 3
+        case _ where key.hasSuffix("_hz"): 3
         case _ where key.hasSuffix("_s"): 6
         default: nil
         }

@@ -288,6 +288,27 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(result.stderr.contains(" in 50 samples (1.0 s); dropped 0 in 0 gaps"), "\(result.stderr)")
     }
 
+    /// A device read more than 10 % slower than 25 Hz, the slowest rate the detector is made for:
+    /// `live` and `record` say so as they start, with the faster rates the device offers; at its
+    /// own 50 Hz they say nothing.
+    @Test(arguments: ["live", "record"])
+    func aDeviceReadTooSlowlyIsWarnedAbout(command: String) throws {
+        let shake = try Emulator.shake
+        let output = command == "record" ? ["-o", output()] : []
+        let slow = try Emulator.run(
+            fixture: fixture.path, options: ["--fast"],
+            command: [shake, command, "--rate", "12.5", "--duration", "0.5"] + output)
+        #expect(slow.status == 0, "\(slow.stderr)")
+        #expect(slow.stderr.contains("Warning: shakekit-accel samples at 12.5 Hz, under the 25 Hz the detector is made "
+                                     + "for: shakes may be missed; pass --rate 25 or more (it offers 25, 50, 100, 200, "
+                                     + "400 Hz)\n"), "\(slow.stderr)")
+        try? FileManager.default.removeItem(atPath: self.output())
+        let own = try Emulator.run(
+            fixture: fixture.path, options: ["--fast"], command: [shake, command, "--duration", "0.5"] + output)
+        #expect(own.status == 0, "\(own.stderr)")
+        #expect(!own.stderr.contains("Warning"), "\(own.stderr)")
+    }
+
     /// A stream that ends in the middle of a shake (here at --duration) cancels it as
     /// interrupted: a reader of the events never sees a began without an end.
     @Test func liveEndingMidShakeCancelsIt() throws {

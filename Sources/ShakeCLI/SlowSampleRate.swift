@@ -1,0 +1,44 @@
+import ShakeIIO
+import ShakeRecording
+import ShakeDetection
+
+/// Input slower than the detector is made for (`ShakeDetector.slowestSupportedSampleRate`), in
+/// the words `replay`, `evaluate`, `live` and `record` use for it.
+enum SlowSampleRate {
+    /// More than 10 % under the slowest supported rate (so a nominal 25 Hz sensor whose clock
+    /// runs a little slow is not warned about).
+    static func isTooSlow(_ hertz: Double) -> Bool {
+        hertz < 0.9 * ShakeDetector.slowestSupportedSampleRate
+    }
+
+    /// The mean sample rate of a replayed recording when it is too slow, measured over at least
+    /// a second (a few samples of a short or gappy file say little about a sensor's rate); nil
+    /// otherwise.
+    static func flagged(_ result: RecordingReplay.Result) -> Double? {
+        guard let rate = result.meanSampleRate, isTooSlow(rate),
+              let start = result.startTime, let end = result.endTime,
+              end - start - result.gapSeconds >= 1 else { return nil }
+        return rate
+    }
+
+    /// `10.0 Hz, under the 25 Hz the detector is made for: shakes may be missed`.
+    static func phrase(_ hertz: Double) -> String {
+        "\(fixed(hertz, 1)) Hz, under the \(hertzText(ShakeDetector.slowestSupportedSampleRate)) Hz "
+            + "the detector is made for: shakes may be missed"
+    }
+
+    /// The warning for a device about to be read at `hertz`, with the faster rates it offers, or
+    /// nil when the rate is fast enough.
+    static func deviceWarning(_ device: AccelerometerDescription, hertz: Double) -> String? {
+        guard isTooSlow(hertz) else { return nil }
+        var text = "Warning: \(device.displayName) samples at \(phrase(hertz))"
+        let faster = device.availableSamplingFrequenciesHertz.filter { !isTooSlow($0) }
+        if let slowest = faster.min() {
+            text += "; pass --rate \(hertzText(slowest)) or more (it offers "
+                + faster.sorted().map(hertzText).joined(separator: ", ") + " Hz)"
+        } else {
+            text += " (it offers nothing faster)"
+        }
+        return text + "\n"
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import ShakeDetection
+import ShakeRecording
+import Testing
+
+/// Recordings sampled more than 10 % slower than 25 Hz, the slowest rate the detector is made
+/// for, are flagged by `replay` and `evaluate`; faster ones are not.
+@Suite struct SlowSampleRateTests {
+    static let note = "under the 25 Hz the detector is made for: shakes may be missed"
+
+    /// Five synthesized shakes at `rate` Hz.
+    static func shakes(at rate: String, in folder: TemporaryFolder) throws -> String {
+        let path = folder.file("shakes_\(rate)hz.csv")
+        let run = runShake("synth", "shakes", "--rate", rate, "-o", path)
+        try #require(run.status == 0, "\(run.err)")
+        return path
+    }
+
+    @Test func replayFlagsASlowRecordingOnItsLine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let slow = try Self.shakes(at: "10", in: folder)
+        let atLimit = try Self.shakes(at: "25", in: folder)
+        let run = runShake("replay", slow, atLimit)
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").filter { $0.hasPrefix(folder.path) }
+        try #require(lines.count == 2, "\(run.out)")
+        #expect(lines[0].hasSuffix("; 10.0 Hz, " + Self.note), "\(lines[0])")
+        #expect(!lines[1].contains("Hz"), "\(lines[1])")
+
+        let json = runShake("replay", "--format", "json", slow, atLimit)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let rates = try #require((object["files"] as? [[String: Any]])?.map { $0["sample_rate_hz"] as? Double })
+        // 5 % jitter: the mean interval is the nominal one within a fraction of a percent.
+        #expect(abs((rates[0] ?? 0) - 10) < 0.1, "\(rates)")
+        #expect(abs((rates[1] ?? 0) - 25) < 0.25, "\(rates)")
+    }
+
+    @Test func evaluateWarnsOnStandardErrorAboutEachSlowRecording() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let slow = try Self.shakes(at: "12", in: folder)
+        let fast = try Self.shakes(at: "100", in: folder)
+        let run = runShake("evaluate", "--format", "json", slow, fast)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err == "Warning: \(slow): samples at 12.0 Hz, \(Self.note)\n")
+        _ = try JSONSerialization.jsonObject(with: Data(run.out.utf8))  // stdout stays one JSON object
+    }
+
+    /// The mean rate leaves out gaps (the detector restarts across them) and repeated timestamps.
+    @Test func theMeanRateLeavesOutGapsAndRepeatedTimestamps() throws {
+        var text = "time_s,x,y,z\n"
+        for i in 0..<200 { text += "\(Double(i) / 100),0,0,9.8\n" }           // 2 s at 100 Hz
+        text += "1.99,0,0,9.8\n1.99,0,0,9.8\n"                                 // two repeats
+        for i in 0..<200 { text += "\(5 + Double(i) / 100),0,0,9.8\n" }       // a 3 s gap, 2 s more
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("gap.csv", text)
+        var detector = ShakeDetector()
+        let result = try RecordingReplay.run(path: path, detector: &detector)
+        #expect(result.gaps == 1)
+        #expect(result.repeatedTimestamps == 2)
+        #expect(abs(result.gapSeconds - 3.01) < 1e-9)
+        #expect(abs((result.meanSampleRate ?? 0) - 100) < 1e-6, "\(String(describing: result.meanSampleRate))")
+        let run = runShake("replay", path)
+        #expect(!run.out.contains("Hz"), "\(run.out)")
+    }
+}
