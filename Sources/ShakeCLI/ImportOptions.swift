@@ -26,7 +26,9 @@ enum ImportOptions {
         or with a flag or two (--units g, --time-units ns --rebase-time, --separator semicolon \
         --decimal-comma). Times must be numbers (not dates or clock times). CRLF line ends, a \
         UTF-8 byte-order mark, blank lines and repeated timestamps are accepted; anything else \
-        unexpected is an error naming the file, line and column.
+        unexpected is an error naming the file, line and column. Recordings sampled more than \
+        10 % slower than 25 Hz, the slowest rate the detector is made for, are flagged by \
+        replay (on the file's line), evaluate and tune (a warning on stderr).
         """
 
     /// The import options the flags ask for.

@@ -1,6 +1,6 @@
+import ShakeDetection
 import ShakeIIO
 import ShakeRecording
-import ShakeDetection
 
 /// Input slower than the detector is made for (`ShakeDetector.slowestSupportedSampleRate`), in
 /// the words `replay`, `evaluate`, `live` and `record` use for it.
@@ -19,6 +19,24 @@ enum SlowSampleRate {
               let start = result.startTime, let end = result.endTime,
               end - start - result.gapSeconds >= 1 else { return nil }
         return rate
+    }
+
+    /// The same for samples in memory (`shake tune`'s): the mean rate over the intervals that are
+    /// neither repeated timestamps nor over `gapLimit`, when it is too slow and measured over at
+    /// least a second.
+    static func flagged(samples: [Sample], gapLimit: Double) -> Double? {
+        var intervals = 0
+        var seconds = 0.0
+        for (earlier, later) in zip(samples, samples.dropFirst()) {
+            let interval = later.time - earlier.time
+            if interval > 0 && interval <= gapLimit {
+                intervals += 1
+                seconds += interval
+            }
+        }
+        guard intervals > 0, seconds >= 1 else { return nil }
+        let rate = Double(intervals) / seconds
+        return isTooSlow(rate) ? rate : nil
     }
 
     /// `10.0 Hz, under the 25 Hz the detector is made for: shakes may be missed`.

@@ -61,6 +61,12 @@ enum TuneCommand: ShakeCommand {
         let progress = ProgressDisplay(io: io, label: "tune")
         progress.note("reading \(files.count) recording\(files.count == 1 ? "" : "s")")
         let recordings = try load(files: files, options: importOptions, jobs: options.jobs)
+        for recording in recordings {
+            let gapLimit = ShakeConfiguration.medium.maximumGapSeconds
+            if let rate = SlowSampleRate.flagged(samples: recording.samples, gapLimit: gapLimit) {
+                io.err("Warning: \(RecordingError.displayName(ofPath: recording.path)): samples at \(SlowSampleRate.phrase(rate))\n")
+            }
+        }
 
         let started = Date()
         var tuner = Tuner(recordings: recordings, options: options)

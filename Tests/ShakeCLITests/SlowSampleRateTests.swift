@@ -4,7 +4,7 @@ import ShakeRecording
 import Testing
 
 /// Recordings sampled more than 10 % slower than 25 Hz, the slowest rate the detector is made
-/// for, are flagged by `replay` and `evaluate`; faster ones are not.
+/// for, are flagged by `replay`, `evaluate` and `tune`; faster ones are not.
 @Suite struct SlowSampleRateTests {
     static let note = "under the 25 Hz the detector is made for: shakes may be missed"
 
@@ -45,6 +45,17 @@ import Testing
         #expect(run.status == 0, "\(run.err)")
         #expect(run.err == "Warning: \(slow): samples at 12.0 Hz, \(Self.note)\n")
         _ = try JSONSerialization.jsonObject(with: Data(run.out.utf8))  // stdout stays one JSON object
+    }
+
+    @Test func tuneWarnsAboutEachSlowRecordingBeforeItsSearch() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let slow = try Self.shakes(at: "12", in: folder)
+        let fast = try Self.shakes(at: "100", in: folder)
+        let run = runShake("tune", "--format", "json", slow, fast)
+        #expect(run.status == 0, "\(run.err)")
+        let warnings = run.err.split(separator: "\n").filter { $0.hasPrefix("Warning:") }
+        #expect(warnings == ["Warning: \(slow): samples at 12.0 Hz, \(Self.note)"], "\(run.err)")
     }
 
     /// The mean rate leaves out gaps (the detector restarts across them) and repeated timestamps.
