@@ -191,8 +191,8 @@ enum ReplayCommand: ShakeCommand {
                 reports.append(FileReport(
                     file: name, samples: result.sampleCount, durationSeconds: duration, shakes: shakes,
                     repeatedTimestamps: result.repeatedTimestamps, gaps: result.gaps, gapLimit: result.gapLimit,
-                    largestGap: result.largestTimeGap, sampleRate: result.meanSampleRate, events: result.events.map(EventReport.init), nearMisses: nearMisses,
-                    beganWhy: beganWhy))
+                    largestGap: result.largestTimeGap, sampleRate: result.meanSampleRate,
+                    events: result.events.map(EventReport.init), nearMisses: nearMisses, beganWhy: beganWhy))
             } else {
                 // Text goes out file by file, its events in chunks, so that a long recording's
                 // events are not held twice more (as reports and as one string).

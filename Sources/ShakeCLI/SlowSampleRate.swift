@@ -3,7 +3,7 @@ import ShakeIIO
 import ShakeRecording
 
 /// Input slower than the detector is made for (`ShakeDetector.slowestSupportedSampleRate`), in
-/// the words `replay`, `evaluate`, `live` and `record` use for it.
+/// the words `replay`, `evaluate`, `tune`, `live` and `record` use for it.
 enum SlowSampleRate {
     /// More than 10 % under the slowest supported rate (so a nominal 25 Hz sensor whose clock
     /// runs a little slow is not warned about).

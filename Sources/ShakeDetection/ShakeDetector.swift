@@ -236,7 +236,7 @@ public struct ShakeDetector: Sendable {
     /// at this rate, and one configuration behaves the same from here to 1.6 kHz. Slower input is
     /// still processed, but a shake's quick strokes fall between the samples: a 10 Hz stream of
     /// five synthesized shakes (`shake synth shakes --rate 10`) gives one. `shake replay`,
-    /// `evaluate`, `live` and `record` warn about input more than 10 % slower than this.
+    /// `evaluate`, `tune`, `live` and `record` warn about input more than 10 % slower than this.
     public static let slowestSupportedSampleRate = 25.0
 
     /// Acceleration beyond which a sample is ignored as corrupt, m/s² (about 1000 g). Real
