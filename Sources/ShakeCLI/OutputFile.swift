@@ -53,6 +53,7 @@ enum OutputFile {
         case .decimalComma: "pass --decimal-comma"
         case .timeUnit: "pass --time-units"
         case .timeColumn: "choose a column of numbers with --time-column"
+        case .axisColumns: "choose them with --x-column, --y-column and --z-column"
         case .accelerationUnit: "pass --units"
         case .noHeader: "pass --no-header"
         case .headerless: "--no-header is given"

@@ -301,7 +301,17 @@ final class CSVRecordParser {
             }
             guard let index = found else {
                 let wanted = column.map { "column \($0)" } ?? "a column named \(candidates.prefix(6).joined(separator: ", ")), …"
-                throw fail("no \(role) column: expected \(wanted) in header \(quotedForMessage(bytes))", kind: .missingColumn)
+                let message = "no \(role) column: expected \(wanted) in header \(quotedForMessage(bytes))"
+                // phyphox's "Linear Acceleration x (m/s^2)", SensorLog's "motionUserAccelerationX(G)":
+                // acceleration with gravity taken out, which no default name matches on purpose.
+                if column == nil, role.count == 1, let gravityFree = header.fields.first(where: {
+                    ($0.name.contains("linear") || $0.name.contains("user")) && $0.name.hasSuffix(role)
+                }) {
+                    throw fail(message + ". '\(gravityFree.text)' is acceleration without gravity: export it "
+                        + "with gravity (the detector removes gravity itself), or \(RecordingError.OptionHint.axisColumns.rawValue) "
+                        + "to read these columns as they are", kind: .missingColumn, hint: .axisColumns)
+                }
+                throw fail(message, kind: .missingColumn)
             }
             return index
         }

@@ -55,6 +55,8 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case accelerationUnit = "set accelerationUnit"
         /// Another column may hold the time as a number: `time`.
         case timeColumn = "set time to a column of numbers"
+        /// The acceleration columns can be chosen: `x`, `y` and `z`.
+        case axisColumns = "set x, y and z"
         /// The file may have no header: `hasHeader = false`.
         case noHeader = "set hasHeader: false"
         /// `hasHeader` is false, so columns cannot be chosen by name.

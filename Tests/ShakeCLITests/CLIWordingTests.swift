@@ -24,6 +24,13 @@ import Testing
                  says: ":2:9: '12:00:01.5' is not a number in column 'time' (times written as dates or clock times are "
                      + "not read: choose a column of numbers with --time-column, such as elapsed seconds, or convert the "
                      + "times)\n"),
+        HintCase(name: "gravity-free columns",
+                 text: "\"Time (s)\",\"Linear Acceleration x (m/s^2)\",\"Linear Acceleration y (m/s^2)\",\"Linear Acceleration z (m/s^2)\"\n0,0,0,0\n",
+                 says: ":1:1: no x column: expected a column named x, ax, acc_x, accel_x, acceleration_x, "
+                     + "accelerometer_x, … in header '\"Time (s)\",\"Linear Acceleration x (m/s^2…'. "
+                     + "'Linear Acceleration x (m/s^2)' is acceleration without gravity: export it with gravity (the "
+                     + "detector removes gravity itself), or choose them with --x-column, --y-column and --z-column to "
+                     + "read these columns as they are\n"),
         HintCase(name: "milliseconds without a unit",
                  text: "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n",
                  says: ":3:1: the time column 'timestamp' has no unit and its first two samples are 10.0 apart: "
