@@ -1,4 +1,5 @@
 import Foundation
+import ShakeDetection
 import ShakeIIO
 
 /// `shake devices`: the accelerometers a libiio context offers.
@@ -60,6 +61,11 @@ enum DevicesCommand: ShakeCommand {
             var rate = device.samplingFrequencyHertz.map { "\(hertzText($0)) Hz" } ?? "not adjustable"
             if !device.availableSamplingFrequenciesHertz.isEmpty {
                 rate += " (available: " + device.availableSamplingFrequenciesHertz.map(hertzText).joined(separator: " ") + ")"
+            }
+            if let current = device.samplingFrequencyHertz, SlowSampleRate.isTooSlow(current) {
+                let faster = device.availableSamplingFrequenciesHertz.filter { !SlowSampleRate.isTooSlow($0) }
+                rate += "; under the \(hertzText(ShakeDetector.slowestSupportedSampleRate)) Hz the detector is made for"
+                if let slowest = faster.min() { rate += ": read it with --rate \(hertzText(slowest)) or more" }
             }
             text += "    sampling:       \(rate)\n"
             text += "    trigger:        \(device.currentTrigger ?? "none")\n"

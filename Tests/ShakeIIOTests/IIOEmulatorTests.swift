@@ -40,6 +40,18 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(json["backend"] as? String == (uri == "local:" ? "local" : "network"))
     }
 
+    /// A device set to sample under 25 Hz: `devices` says so beside its rate, and which rate to
+    /// read it at instead.
+    @Test func devicesFlagsARateUnderTheDetectorsSlowest() throws {
+        let shake = try Emulator.shake
+        let slow = try Emulator.run(fixture: fixture.path, options: ["--rate-hz", "12.5"], command: [shake, "devices"])
+        #expect(slow.status == 0, "\(slow.stderr)")
+        #expect(slow.stdout.contains("    sampling:       12.5 Hz (available: 12.5 25 50 100 200 400); under the 25 Hz "
+                                     + "the detector is made for: read it with --rate 25 or more\n"), "\(slow.stdout)")
+        let own = try Emulator.run(fixture: fixture.path, options: [], command: [shake, "devices"])
+        #expect(own.stdout.contains("    sampling:       50 Hz (available: 12.5 25 50 100 200 400)\n"), "\(own.stdout)")
+    }
+
     @Test func devicesTextShowsPollingForADeviceWithoutBuffer() throws {
         let shake = try Emulator.shake
         let result = try Emulator.run(fixture: fixture.path, options: ["--no-buffer"], command: [shake, "devices"])
