@@ -63,9 +63,10 @@ enum DevicesCommand: ShakeCommand {
                 rate += " (available: " + device.availableSamplingFrequenciesHertz.map(hertzText).joined(separator: " ") + ")"
             }
             if let current = device.samplingFrequencyHertz, SlowSampleRate.isTooSlow(current) {
-                let faster = device.availableSamplingFrequenciesHertz.filter { !SlowSampleRate.isTooSlow($0) }
                 rate += "; under the \(hertzText(ShakeDetector.slowestSupportedSampleRate)) Hz the detector is made for"
-                if let slowest = faster.min() { rate += ": read it with --rate \(hertzText(slowest)) or more" }
+                if let slowest = SlowSampleRate.fastEnoughRates(device).first {
+                    rate += ": read it with --rate \(hertzText(slowest)) or more"
+                }
             }
             text += "    sampling:       \(rate)\n"
             text += "    trigger:        \(device.currentTrigger ?? "none")\n"

@@ -106,9 +106,7 @@ enum EvaluateCommand: ShakeCommand {
         let list = arguments.flag("list")
         let results = try evaluate(files: files, options: options, detector: chosen, explaining: list)
         for (file, result) in zip(files, results) {
-            if let rate = result.slowSampleRate {
-                io.err("Warning: \(RecordingError.displayName(ofPath: file)): samples at \(SlowSampleRate.phrase(rate))\n")
-            }
+            if let rate = result.slowSampleRate { io.err(SlowSampleRate.fileWarning(file, hertz: rate)) }
         }
         var total = EvaluationCounts()
         for result in results { total += result.counts }

@@ -45,15 +45,25 @@ enum SlowSampleRate {
             + "the detector is made for: shakes may be missed"
     }
 
+    /// `evaluate`'s and `tune`'s warning about a slow recording, with its line end.
+    static func fileWarning(_ path: String, hertz: Double) -> String {
+        "Warning: \(RecordingError.displayName(ofPath: path)): samples at \(phrase(hertz))\n"
+    }
+
+    /// The rates a device offers that are fast enough, slowest first.
+    static func fastEnoughRates(_ device: AccelerometerDescription) -> [Double] {
+        device.availableSamplingFrequenciesHertz.filter { !isTooSlow($0) }.sorted()
+    }
+
     /// The warning for a device about to be read at `hertz`, with the faster rates it offers, or
     /// nil when the rate is fast enough.
     static func deviceWarning(_ device: AccelerometerDescription, hertz: Double) -> String? {
         guard isTooSlow(hertz) else { return nil }
         var text = "Warning: \(device.displayName) samples at \(phrase(hertz))"
-        let faster = device.availableSamplingFrequenciesHertz.filter { !isTooSlow($0) }
-        if let slowest = faster.min() {
+        let faster = fastEnoughRates(device)
+        if let slowest = faster.first {
             text += "; pass --rate \(hertzText(slowest)) or more (it offers "
-                + faster.sorted().map(hertzText).joined(separator: ", ") + " Hz)"
+                + faster.map(hertzText).joined(separator: ", ") + " Hz)"
         } else {
             text += " (it offers nothing faster)"
         }

@@ -64,7 +64,7 @@ enum TuneCommand: ShakeCommand {
         for recording in recordings {
             let gapLimit = ShakeConfiguration.medium.maximumGapSeconds
             if let rate = SlowSampleRate.flagged(samples: recording.samples, gapLimit: gapLimit) {
-                io.err("Warning: \(RecordingError.displayName(ofPath: recording.path)): samples at \(SlowSampleRate.phrase(rate))\n")
+                io.err(SlowSampleRate.fileWarning(recording.path, hertz: rate))
             }
         }
 
