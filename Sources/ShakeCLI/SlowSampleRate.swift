@@ -64,6 +64,8 @@ enum SlowSampleRate {
         if let slowest = faster.first {
             text += "; pass --rate \(hertzText(slowest)) or more (it offers "
                 + faster.map(hertzText).joined(separator: ", ") + " Hz)"
+        } else if device.availableSamplingFrequenciesHertz.isEmpty {
+            text += " (it lists no other rates to choose from)"
         } else {
             text += " (it offers nothing faster)"
         }

@@ -1,7 +1,9 @@
 import Foundation
 import ShakeDetection
+import ShakeIIO
 import ShakeRecording
 import Testing
+@testable import ShakeCLI
 
 /// Recordings sampled more than 10 % slower than 25 Hz, the slowest rate the detector is made
 /// for, are flagged by `replay`, `evaluate` and `tune`; faster ones are not.
@@ -75,5 +77,21 @@ import Testing
         #expect(abs((result.meanSampleRate ?? 0) - 100) < 1e-6, "\(String(describing: result.meanSampleRate))")
         let run = runShake("replay", path)
         #expect(!run.out.contains("Hz"), "\(run.out)")
+    }
+
+    /// The device warning says what the device offers: faster rates to pass, none faster, or no
+    /// list at all (a driver without `sampling_frequency_available`); nothing at 25 Hz or more.
+    @Test func theDeviceWarningSaysWhatTheDeviceOffers() {
+        func warning(_ rates: [Double], at hertz: Double) -> String? {
+            SlowSampleRate.deviceWarning(
+                AccelerometerDescription(id: "iio:device0", name: "accel", availableSamplingFrequenciesHertz: rates),
+                hertz: hertz)
+        }
+        let prefix = "Warning: accel samples at 12.5 Hz, \(Self.note)"
+        #expect(warning([12.5, 50, 25], at: 12.5) == prefix + "; pass --rate 25 or more (it offers 25, 50 Hz)\n")
+        #expect(warning([6.25, 12.5], at: 12.5) == prefix + " (it offers nothing faster)\n")
+        #expect(warning([], at: 12.5) == prefix + " (it lists no other rates to choose from)\n")
+        #expect(warning([12.5, 25], at: 25) == nil)
+        #expect(warning([], at: 23) == nil)  // within 10 % of 25 Hz
     }
 }
