@@ -24,7 +24,9 @@ enum ImportOptions {
         names match case-insensitively, ignoring quotes and a unit in parentheses, so exports of \
         phyphox, Sensor Logger, Physics Toolbox, AndroSensor and SensorLog (iOS) load as they are \
         or with a flag or two (--units g, --time-units ns --rebase-time, --separator semicolon \
-        --decimal-comma). Times must be numbers (not dates or clock times). CRLF line ends, a \
+        --decimal-comma). Times are numbers, or dates and clock times (2024-01-31 13:05:10.25, \
+        31-Jan-2024 13:05:10.250, 13:05:10.25, 13:05:10:250, 05:10.25; read as seconds since the \
+        first row's midnight, or hour). CRLF line ends, a \
         UTF-8 byte-order mark, blank lines and repeated timestamps are accepted; anything else \
         unexpected is an error naming the file, line and column. Recordings sampled more than \
         10 % slower than 25 Hz, the slowest rate the detector is made for, are flagged by \

@@ -53,6 +53,7 @@ enum OutputFile {
         case .decimalComma: "pass --decimal-comma"
         case .timeUnit: "pass --time-units"
         case .timeColumn: "choose a column of numbers with --time-column"
+        case .noTimeUnit: "leave out --time-units"
         case .axisColumns: "choose them with --x-column, --y-column and --z-column"
         case .accelerationUnit: "pass --units"
         case .noHeader: "pass --no-header"

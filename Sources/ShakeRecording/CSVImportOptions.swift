@@ -32,8 +32,19 @@
 ///   `accelerometerAccelerationX(G)`, … (g, from the header), beside `loggingTime(txt)` and the
 ///   `motion…` columns (user acceleration without gravity, ignored); no flag.
 /// - Headerless files: `hasHeader: false` and columns by `.index`.
-/// Times written as dates or clock times (`2024-01-01 12:00:00.00`) are not supported: the error
-/// says so (`optionHint` `.timeColumn`) and asks for a column of numbers.
+/// - Physics Toolbox on iOS: `time,gFx,gFy,gFz,gFTotal` with times written as dates
+///   (`2018-10-03 17:23:55.4640`), and on Android as clock times with milliseconds after a fourth
+///   colon (`13:05:10:123`); MATLAB's `Timestamp` (`01-Jan-2024 10:00:00.000`); no flag.
+///
+/// **Times written as dates or clock times** are recognised from the first row's time field
+/// (`WrittenTime` lists the forms: ISO 8601 dates and times with `T` or a space and an optional
+/// `Z` or UTC offset, `YYYY/MM/DD`, `DD-Mon-YYYY`, `HH:MM:SS[.f]`, `HH:MM:SS:mmm`, `MM:SS.f`) and
+/// read as seconds since the first row's midnight (minutes and seconds: since its hour), offsets
+/// taken into account; every later row must be written the same way. A clock without a date
+/// that steps back by more than half a day (half an hour) has passed midnight (the hour). Such a
+/// column takes no `timeUnit` (an error says so); `rebasesTime` still shifts it to 0. Forms not
+/// read (`01/02/2024`, `13:05`, `10:00 PM`) are an error at the field (`optionHint` `.timeColumn`)
+/// that lists the forms read and asks for a column of numbers otherwise.
 public struct CSVImportOptions: Sendable, Hashable {
     /// The field separator.
     public enum Separator: String, Sendable, Hashable, CaseIterable {

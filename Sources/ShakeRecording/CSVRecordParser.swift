@@ -54,8 +54,18 @@ final class CSVRecordParser {
     private var integerTimeOrigin: Int64?
     private var previousTime = -Double.infinity
     private var previousTimeLine = 0
-    /// Set after the header: see `isCanonicalLayout()`.
+    /// Set after the header: see `isCanonicalLayout()`; cleared when times are written as dates
+    /// or clock times (those rows take the general path).
     private var canonicalLayout = false
+    /// How the time column is written, once its first value was read as a date or clock time
+    /// (`WrittenTime`); nil while times are numbers.
+    private var writtenTimeForm: WrittenTime.Form?
+    /// The first row's written time: its day (dates) and UTC offset, s, and its line.
+    private var writtenTimeOrigin = (day: 0, utcOffset: 0, line: 0)
+    /// Periods added to clock times so far (a time of day that passed midnight), s.
+    private var writtenTimeWraps = 0.0
+    /// The previous row's written time as read, s (before rebasing).
+    private var previousWrittenTime = 0.0
     /// A first row read while looking for the header (files without a header).
     private var pendingLine: CSVLineSource.Line?
     /// Samples of canonical rows parsed and checked ahead by `fillBatch()`; `next()` hands out
@@ -682,6 +692,8 @@ final class CSVRecordParser {
                 } else {
                     (row.label, q) = try slowLabel(line, start, q, end, field: field)
                 }
+            case .time where writtenTimeForm != nil:
+                (row.t, q) = try writtenTime(line, start, q, end)
             case .time where rebasesTime:
                 // Integer stamps (ns or ms since an epoch) are rebased exactly, in integers.
                 if let parsed = DecimalParser.parseInteger(q, end), parsed.end == end || parsed.end.pointee == separator {
@@ -936,9 +948,19 @@ final class CSVRecordParser {
         var hint = ""
         var optionHint: RecordingError.OptionHint?
         if roles[field] == .time, lower.contains(":") || lower.filter({ $0 == "-" || $0 == "/" }).count >= 2 {
-            // 12:00:00.5, 2024-01-01 12:00, 01/02/2024: a date or clock time, which is not read.
-            optionHint = .timeColumn
-            hint = " (times written as dates or clock times are not read: \(RecordingError.OptionHint.timeColumn.rawValue), such as elapsed seconds, or convert the times)"
+            // 12:00:00.5, 2024-01-01 12:00, 01/02/2024: a date or clock time.
+            switch WrittenTime.parse(UnsafeBufferPointer(start: content.start, count: content.end - content.start)) {
+            case .success(let time):
+                return (try firstWrittenTime(time, text: text, line, column: column), content.next)
+            case .failure(.invalid(let reason)):
+                throw RecordingError(
+                    path: path, line: line.number, column: column, kind: .notANumber,
+                    message: "\(text) in column '\(name)' is not a valid time: \(reason)\(truncationHint(line))")
+            case .failure(.notATime):
+                optionHint = .timeColumn
+                hint = " (a time written as a date or clock time is read in these forms only: "
+                    + "\(Self.writtenTimeExamples); else \(RecordingError.OptionHint.timeColumn.rawValue), such as elapsed seconds)"
+            }
         } else if point == UInt8(ascii: "."), lower.contains(","), separator != UInt8(ascii: ",") {
             optionHint = .decimalComma
             hint = " (for decimal commas \(RecordingError.OptionHint.decimalComma.rawValue))"
@@ -946,6 +968,81 @@ final class CSVRecordParser {
         throw RecordingError(
             path: path, line: line.number, column: column, kind: .notANumber,
             message: "\(text) is not a number in column '\(name)'\(hint)\(truncationHint(line))", optionHint: optionHint)
+    }
+
+    /// The written-time forms, as messages list them.
+    static let writtenTimeExamples =
+        "2024-01-31 13:05:10.25 (also with T, and Z or +01:00), 31-Jan-2024 13:05:10.250, 13:05:10.25, 13:05:10:250 and 05:10.25"
+
+    /// The first row's time, written as a date or clock time: from now on every row's time must
+    /// be written the same way, in seconds since the first row's midnight (minutes and seconds:
+    /// since its hour).
+    private func firstWrittenTime(
+        _ time: WrittenTime, text: String, _ line: CSVLineSource.Line, column: Int
+    ) throws(RecordingError) -> Double {
+        let name = columnNames[columnIndex(of: .time)]
+        guard samplesRead == 0 else {
+            throw RecordingError(
+                path: path, line: line.number, column: column, kind: .notANumber,
+                message: "\(text) in column '\(name)' is \(time.form.name), but the times before it are numbers (as on line \(previousTimeLine))")
+        }
+        if options.timeUnit != nil {
+            throw RecordingError(
+                path: path, line: line.number, column: column, kind: .invalidArgument,
+                message: "\(text) in column '\(name)' is \(time.form.name), which is read in seconds: \(RecordingError.OptionHint.noTimeUnit.rawValue) (it is for a column of numbers)",
+                optionHint: .noTimeUnit)
+        }
+        writtenTimeForm = time.form
+        writtenTimeOrigin = (time.day, time.utcOffset ?? 0, line.number)
+        previousWrittenTime = time.seconds
+        canonicalLayout = false
+        timeScale = 1
+        timeUnitGuessed = false
+        return time.seconds
+    }
+
+    /// A time field of a file whose first time was written as a date or clock time: the same
+    /// form, in seconds since the first row's midnight (or hour). A time of day smaller than the
+    /// one before by more than half a day has passed midnight (and minutes and seconds, by more
+    /// than half an hour, the full hour).
+    private func writtenTime(
+        _ line: CSVLineSource.Line, _ lineStart: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>,
+        _ end: UnsafePointer<UInt8>
+    ) throws(RecordingError) -> (Double, UnsafePointer<UInt8>) {
+        let content = try fieldContent(line, lineStart, q, end)
+        guard let form = writtenTimeForm else { preconditionFailure("the first time set the form") }
+        let result = WrittenTime.parse(UnsafeBufferPointer(start: content.start, count: content.end - content.start))
+        guard case .success(let time) = result, time.form == form else {
+            let column = characterColumn(lineStart, q)
+            let name = columnNames[columnIndex(of: .time)]
+            let text = quotedForMessage(content.start, content.end)
+            let message: String
+            switch result {
+            case _ where content.start == content.end:
+                message = "missing value in column '\(name)'"
+            case .failure(.invalid(let reason)):
+                message = "\(text) in column '\(name)' is not a valid time: \(reason)"
+            case .success(let other):
+                message = "\(text) in column '\(name)' is \(other.form.name), but the column's first time (line \(writtenTimeOrigin.line)) is \(form.name)"
+            case .failure(.notATime):
+                message = "\(text) in column '\(name)' is not \(form.name) like the column's first time (line \(writtenTimeOrigin.line))"
+            }
+            throw RecordingError(
+                path: path, line: line.number, column: column, kind: .notANumber, message: message + truncationHint(line))
+        }
+        var t: Double
+        if let period = form.period {
+            t = time.seconds + writtenTimeWraps
+            if t < previousWrittenTime - period / 2 {
+                writtenTimeWraps += period
+                t += period
+            }
+        } else {
+            t = Double(time.day - writtenTimeOrigin.day) * 86_400 + time.seconds
+                - Double((time.utcOffset ?? 0) - writtenTimeOrigin.utcOffset)
+        }
+        previousWrittenTime = t
+        return (t, content.next)
     }
 
     private func numberOutOfRange(

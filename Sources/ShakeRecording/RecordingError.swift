@@ -29,7 +29,8 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case missingColumn
         /// A row has fewer or more fields than the header.
         case fieldCount
-        /// A field is not a plain decimal number (or is empty).
+        /// A field is not a plain decimal number (or is empty), or a time is not written like the
+        /// column's first (a date or clock time, `CSVImportOptions`).
         case notANumber
         /// A field is NaN or infinity, or a number too large for a `Double`.
         case notFinite
@@ -55,6 +56,8 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case accelerationUnit = "set accelerationUnit"
         /// Another column may hold the time as a number: `time`.
         case timeColumn = "set time to a column of numbers"
+        /// Times written as dates or clock times take no time unit: `timeUnit` must be nil.
+        case noTimeUnit = "leave timeUnit unset"
         /// The acceleration columns can be chosen: `x`, `y` and `z`.
         case axisColumns = "set x, y and z"
         /// The file may have no header: `hasHeader = false`.

@@ -16,14 +16,14 @@ import Testing
     static let hintCases: [HintCase] = [
         HintCase(name: "decimal comma", text: "time_s;x;y;z\n0;1,5;2;3\n",
                  says: ":2:3: '1,5' is not a number in column 'x' (for decimal commas pass --decimal-comma)\n"),
-        HintCase(name: "time written as a date", text: "Timestamp,X,Y,Z\n01-Jan-2024 10:00:00.000,0.1,0.2,9.8\n",
-                 says: ":2:1: '01-Jan-2024 10:00:00.000' is not a number in column 'Timestamp' (times written as dates "
-                     + "or clock times are not read: choose a column of numbers with --time-column, such as elapsed "
-                     + "seconds, or convert the times)\n"),
-        HintCase(name: "time written as a clock time", text: "x,y,z,time\n0,0,9.8,12:00:01.5\n",
-                 says: ":2:9: '12:00:01.5' is not a number in column 'time' (times written as dates or clock times are "
-                     + "not read: choose a column of numbers with --time-column, such as elapsed seconds, or convert the "
-                     + "times)\n"),
+        HintCase(name: "time written as a date in a form not read", text: "Timestamp,X,Y,Z\n01/02/2024 10:00:00.000,0.1,0.2,9.8\n",
+                 says: ":2:1: '01/02/2024 10:00:00.000' is not a number in column 'Timestamp' (a time written as a date or "
+                     + "clock time is read in these forms only: 2024-01-31 13:05:10.25 (also with T, and Z or +01:00), "
+                     + "31-Jan-2024 13:05:10.250, 13:05:10.25, 13:05:10:250 and 05:10.25; else choose a column of numbers "
+                     + "with --time-column, such as elapsed seconds)\n"),
+        HintCase(name: "a time unit for clock times", text: "x,y,z,time\n0,0,9.8,12:00:01.5\n", options: ["--time-units", "ms"],
+                 says: ":2:9: '12:00:01.5' in column 'time' is a time of day, which is read in seconds: leave out "
+                     + "--time-units (it is for a column of numbers)\n"),
         HintCase(name: "gravity-free columns",
                  text: "\"Time (s)\",\"Linear Acceleration x (m/s^2)\",\"Linear Acceleration y (m/s^2)\",\"Linear Acceleration z (m/s^2)\"\n0,0,0,0\n",
                  says: ":1:1: no x column: expected a column named x, ax, acc_x, accel_x, acceleration_x, "
