@@ -14,6 +14,7 @@ public enum ShakeTool {
         ConfigCommand.self,
         DemoCommand.self,
         SynthCommand.self,
+        ConvertCommand.self,
         DevicesCommand.self,
         RecordCommand.self,
         LiveCommand.self,

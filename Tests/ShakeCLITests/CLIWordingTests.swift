@@ -84,7 +84,7 @@ import Testing
     }
 
     /// Every subcommand's help separates its own text from the shared CSV paragraph by a blank line.
-    @Test(arguments: ["replay", "evaluate", "tune", "plot", "demo"])
+    @Test(arguments: ["replay", "evaluate", "tune", "plot", "demo", "convert"])
     func csvParagraphFollowsABlankLine(command: String) {
         let help = runShake(command, "--help").out
         #expect(help.contains("\n\nRecordings are CSV:"), "\(help)")

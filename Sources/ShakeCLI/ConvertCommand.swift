@@ -1,0 +1,195 @@
+import Foundation
+import ShakeRecording
+
+/// `shake convert FILE -o OUT [--shakes RANGES]`: a recording in any layout the reader takes,
+/// written as a canonical recording, labelled where the user says the shakes are.
+enum ConvertCommand: ShakeCommand {
+    static let spec = CommandSpec(
+        name: "convert",
+        abstract: "Write a recording as a canonical CSV, and mark where its shakes are.",
+        discussion: """
+            Reads FILE as replay does (an app's export, with the import options below) and writes \
+            it as a canonical recording: its '# key: value' lines, a 'converted_from' line, then \
+            time_s,x,y,z[,shake], time in seconds (6 decimals) and acceleration in m/s² including \
+            gravity (5 decimals). This is how a recording of your own becomes a labelled one for \
+            'shake evaluate' and 'shake tune'.
+
+            With --shakes the output is labelled: shake=1 for each sample whose time lies in one of \
+            the ranges (ends included), 0 for every other, replacing any labels the file had. \
+            Times are the output's (after --rebase-time), as 'shake plot' and 'shake replay' show \
+            them; a labelled shake should run from the first stroke to the last. Each range must \
+            hold a sample, and a sample must lie between one range and the next (else 'shake \
+            evaluate' would count the two as one shake); otherwise nothing is written. Without \
+            --shakes the file's labels are kept, and a file without labels stays without.
+
+            """ + "\n" + ImportOptions.discussion,
+        arguments: [ArgumentSpec("file", help: "The recording to convert (- reads standard input).")],
+        options: [
+            .option("output", short: "o", value: "file", help: "The canonical recording to write (required)."),
+            .option("shakes", value: "ranges",
+                    help: "Where the shakes are: START-END in seconds, several separated by commas (3.2-4.5,10-11.25)."),
+            .flag("force", help: "Overwrite the output file if it exists."),
+        ] + ImportOptions.specs
+    )
+
+    /// Labelled time ranges, s, sorted and apart.
+    struct ShakeRanges: Equatable {
+        var ranges: [ClosedRange<Double>]
+
+        /// Parses `START-END[,START-END...]`.
+        init(argument text: String) throws(UsageError) {
+            func invalid(_ why: String) -> UsageError {
+                UsageError("The value '\(text)' is invalid for '--shakes': \(why)")
+            }
+            var ranges: [ClosedRange<Double>] = []
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let ends = part.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
+                guard ends.count == 2, let start = Double(ends[0]), let end = Double(ends[1]),
+                      start.isFinite, end.isFinite
+                else {
+                    throw invalid("expected START-END in seconds (times of 0 or more), several separated by commas, like 3.2-4.5,10-11.25")
+                }
+                guard end > start else { throw invalid("the range \(part) ends before it starts") }
+                ranges.append(start ... end)
+            }
+            ranges.sort { $0.lowerBound < $1.lowerBound }
+            for (a, b) in zip(ranges, ranges.dropFirst()) where b.lowerBound <= a.upperBound {
+                throw invalid("the ranges \(Self.text(a)) and \(Self.text(b)) overlap: give each shake one range")
+            }
+            self.ranges = ranges
+        }
+
+        static func text(_ range: ClosedRange<Double>) -> String {
+            "\(seconds(range.lowerBound))-\(seconds(range.upperBound))"
+        }
+
+        /// A time as the shortest decimal that reads back as the same number.
+        static func seconds(_ value: Double) -> String {
+            value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        }
+    }
+
+    /// Labels samples in time order by `ShakeRanges`, counting what each range and each space
+    /// between two ranges received.
+    struct Labeller {
+        let ranges: [ClosedRange<Double>]
+        private var index = 0
+        private(set) var samplesIn: [Int]
+        private(set) var sampleBetween: [Bool]
+
+        init(_ ranges: ShakeRanges) {
+            self.ranges = ranges.ranges
+            samplesIn = Array(repeating: 0, count: ranges.ranges.count)
+            sampleBetween = Array(repeating: false, count: max(0, ranges.ranges.count - 1))
+        }
+
+        mutating func isShake(at time: Double) -> Bool {
+            while index < ranges.count && time > ranges[index].upperBound { index += 1 }
+            guard index < ranges.count else { return false }
+            if time >= ranges[index].lowerBound {
+                samplesIn[index] += 1
+                return true
+            }
+            if index > 0 { sampleBetween[index - 1] = true }
+            return false
+        }
+
+        /// Why the ranges do not label the recording as meant, or nil when they do.
+        func problem(first: Double?, last: Double?) -> String? {
+            let span = first.flatMap { f in last.map { l in " (its samples run from \(fixed(f, 3)) to \(fixed(l, 3)) s)" } } ?? " (it has no samples)"
+            if let empty = samplesIn.firstIndex(of: 0) {
+                return "the range \(ShakeRanges.text(ranges[empty])) s of '--shakes' holds no sample of the recording\(span)"
+            }
+            if let touching = sampleBetween.firstIndex(of: false) {
+                return "no sample lies between the ranges \(ShakeRanges.text(ranges[touching])) and "
+                    + "\(ShakeRanges.text(ranges[touching + 1])) s of '--shakes': they would be one labelled shake; "
+                    + "join them into one range, or leave a sample between them"
+            }
+            return nil
+        }
+    }
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        guard let output = arguments.value("output") else {
+            throw UsageError("Missing expected option '-o <file>' (the recording to write)")
+        }
+        let ranges = try arguments.value("shakes").map { text throws(UsageError) in try ShakeRanges(argument: text) }
+        let input = arguments.positionals[0]
+        let force = arguments.flag("force")
+        if input != "-", isSameFile(input, output) {
+            throw UsageError("'\(output)' is the recording being read: write the converted recording to another file")
+        }
+        try OutputFile.check(output, force: force, partial: true)
+        let options = try ImportOptions.options(arguments)
+
+        var reader: RecordingReader
+        do {
+            reader = try RecordingReader(path: input, options: options)
+        } catch {
+            throw recordingFailure(error)
+        }
+        let labelled = ranges != nil || reader.hasLabels
+        var metadata = reader.metadata
+        metadata.append(("converted_from", RecordingError.displayName(ofPath: input)))
+        if let ranges { metadata.append(("shakes_s", ranges.ranges.map(ShakeRanges.text).joined(separator: ","))) }
+        let writer: RecordingWriter
+        do {
+            writer = try RecordingWriter(path: output, metadata: metadata, labelled: labelled, overwrite: force)
+        } catch {
+            var failure = recordingFailure(error)
+            failure.exitStatus = ExitStatus.cannotCreate
+            throw failure
+        }
+        var labeller = ranges.map(Labeller.init)
+        var count = 0
+        var shakes = 0
+        var wasShake = false
+        var first: Double?
+        var last: Double?
+        do {
+            while let row = try reader.next() {
+                let time = row.sample.time
+                if first == nil { first = time }
+                last = time
+                var isShake = row.isShake
+                if labeller != nil { isShake = labeller!.isShake(at: time) }
+                do {
+                    try writer.write(row.sample, isShake: labelled ? isShake : nil)
+                } catch {
+                    var failure = recordingFailure(error)
+                    failure.exitStatus = ExitStatus.cannotCreate
+                    throw failure
+                }
+                count += 1
+                if isShake == true && !wasShake { shakes += 1 }
+                wasShake = isShake == true
+            }
+            if let problem = labeller?.problem(first: first, last: last) {
+                throw UsageError(problem)
+            }
+            do {
+                try writer.finish()
+            } catch {
+                var failure = recordingFailure(error)
+                failure.exitStatus = ExitStatus.cannotCreate
+                throw failure
+            }
+        } catch {
+            writer.discard()
+            if error is UsageError || error is CommandFailure { throw error }
+            throw recordingFailure(error)
+        }
+        let duration = first.flatMap { f in last.map { $0 - f } } ?? 0
+        let labels = labelled ? "\(shakes) labelled shake\(shakes == 1 ? "" : "s")" : "no labels"
+        io.out("\(output): \(count) samples, \(fixed(duration, 1)) s, \(labels)\n")
+        return ExitStatus.success
+    }
+
+    /// Whether `a` and `b` name one existing file (the same device and inode).
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+}

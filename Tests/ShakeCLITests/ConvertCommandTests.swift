@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+/// `shake convert`: an app's export becomes a canonical recording, labelled where the user says
+/// the shakes are, ready for `evaluate` and `tune`; when the ranges or the file are wrong,
+/// nothing is written and nothing the user had is touched.
+@Suite struct ConvertCommandTests {
+    /// `labelledShakeCSV`'s motion as Physics Toolbox on Android writes it: clock times with
+    /// milliseconds after a fourth colon (from 13:05:00), acceleration in g, no labels.
+    static func physicsToolboxExport(shakes: Int) -> (text: String, runStarts: [Double]) {
+        let (canonical, runStarts) = labelledShakeCSV(shakes: shakes)
+        var text = "time,gFx,gFy,gFz,TgF\n"
+        for line in canonical.split(separator: "\n") where line.first?.isNumber == true {
+            let fields = line.split(separator: ",").map { Double($0)! }
+            let ms = Int((fields[0] * 1000).rounded())
+            let (x, y, z) = (fields[1] / 9.80665, fields[2] / 9.80665, fields[3] / 9.80665)
+            text += String(format: "13:%02d:%02d:%03d,%.7f,%.7f,%.7f,%.3f\n", 5 + ms / 60_000, ms / 1000 % 60, ms % 1000,
+                           x, y, z, (x * x + y * y + z * z).squareRoot())
+        }
+        return (text, runStarts)
+    }
+
+    @Test func anExportLabelledByRangesScoresLikeTheLabelledOriginal() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let (canonical, _) = labelledShakeCSV(shakes: 3)
+        let original = try folder.write("original.csv", canonical)
+        let (export, runStarts) = Self.physicsToolboxExport(shakes: 3)
+        let input = try folder.write("export.csv", export)
+        // Each shake lasts 1.5 s from its start (the last sample 10 ms before its end).
+        let ranges = runStarts.map { String(format: "%.2f-%.2f", 47100 + $0, 47100 + $0 + 1.49) }.joined(separator: ",")
+        let output = folder.file("labelled.csv")
+        let run = runShake("convert", input, "-o", output, "--shakes", ranges)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.isEmpty)
+        #expect(run.out == "\(output): 1650 samples, 16.5 s, 3 labelled shakes\n")
+
+        let converted = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(converted.hasPrefix("# converted_from: \(input)\n# shakes_s: 47103-47104.49,47107.5-47108.99,47112-47113.49\n"
+            + "time_s,x,y,z,shake\n47100.000000,0.10000,0.20000,9.80665,0\n"))
+        let labels = converted.split(separator: "\n").dropFirst(3).map { $0.hasSuffix(",1") }
+        let originalLabels = canonical.split(separator: "\n").dropFirst(2).map { $0.hasSuffix(",1") }
+        #expect(labels == originalLabels)
+
+        let scores = ["shakes", "detected", "duplicates", "false_shakes", "latency_median_s"]
+        let want = try Self.total(of: original)
+        let got = try Self.total(of: output)
+        #expect(want["shakes"] as? Int == 3)
+        for key in scores {
+            #expect("\(got[key] ?? "none")" == "\(want[key] ?? "none")", "\(key)")
+        }
+    }
+
+    static func total(of path: String) throws -> [String: Any] {
+        let run = runShake("evaluate", "--format", "json", path)
+        #expect(run.status == 0, "\(run.err)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
+        return try #require(object?["total"] as? [String: Any])
+    }
+
+    @Test func aCanonicalRecordingComesBackTheSameWithItsLabelsAndMetadata() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let fixture = repositoryRoot + "/Fixtures/shakes_100hz.csv"
+        let output = folder.file("copy.csv")
+        let run = runShake("convert", fixture, "-o", output)
+        #expect(run.status == 0, "\(run.err)")
+        let before = try String(contentsOfFile: fixture, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let after = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let metadata = before.prefix { $0.hasPrefix("#") }
+        #expect(!metadata.isEmpty)
+        #expect(Array(after.prefix(metadata.count)) == Array(metadata))
+        #expect(after[metadata.count] == "# converted_from: \(fixture)")
+        #expect(Array(after.dropFirst(metadata.count + 1)) == Array(before.dropFirst(metadata.count)))
+        #expect(run.out.hasSuffix(" labelled shakes\n"))
+    }
+
+    @Test func anUnlabelledFileStaysUnlabelledWithoutRanges() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let input = try folder.write("in.csv", "Timestamp,X,Y,Z\n01-Jan-2024 10:00:00.000,0.1,0.2,9.8\n01-Jan-2024 10:00:00.020,0.1,0.25,9.8\n")
+        let output = folder.file("out.csv")
+        let run = runShake("convert", "--rebase-time", input, "-o", output)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "\(output): 2 samples, 0.0 s, no labels\n")
+        #expect(try String(contentsOfFile: output, encoding: .utf8)
+            == "# converted_from: \(input)\ntime_s,x,y,z\n0.000000,0.10000,0.20000,9.80000\n0.020000,0.10000,0.25000,9.80000\n")
+    }
+
+    struct Refusal: CustomTestStringConvertible, Sendable {
+        var name: String
+        var text = "time_s,x,y,z\n0,0,0,9.8\n0.01,0,0,9.8\n0.02,0,0,9.8\n0.03,0,0,9.8\n"
+        var arguments: [String]
+        var status: Int32
+        /// stderr's first line after `Error: `; `IN` and `OUT` stand for the paths.
+        var says: String
+        var testDescription: String { name }
+    }
+
+    static let refusals: [Refusal] = [
+        Refusal(name: "a range without samples", arguments: ["--shakes", "0.01-0.02,5-6"], status: 64,
+                says: "the range 5-6 s of '--shakes' holds no sample of the recording (its samples run from 0.000 to 0.030 s)"),
+        Refusal(name: "ranges with no sample between", arguments: ["--shakes", "0-0.01,0.015-0.03"], status: 64,
+                says: "no sample lies between the ranges 0-0.01 and 0.015-0.03 s of '--shakes': they would be one "
+                    + "labelled shake; join them into one range, or leave a sample between them"),
+        Refusal(name: "overlapping ranges", arguments: ["--shakes", "0.02-0.03,0-0.025"], status: 64,
+                says: "The value '0.02-0.03,0-0.025' is invalid for '--shakes': the ranges 0-0.025 and 0.02-0.03 overlap: "
+                    + "give each shake one range"),
+        Refusal(name: "a range backwards", arguments: ["--shakes", "0.03-0.01"], status: 64,
+                says: "The value '0.03-0.01' is invalid for '--shakes': the range 0.03-0.01 ends before it starts"),
+        Refusal(name: "not a range", arguments: ["--shakes", "1..2"], status: 64,
+                says: "The value '1..2' is invalid for '--shakes': expected START-END in seconds (times of 0 or more), "
+                    + "several separated by commas, like 3.2-4.5,10-11.25"),
+        Refusal(name: "a bad row after good ones", text: "time_s,x,y,z\n0,0,0,9.8\n0.01,0,zero,9.8\n",
+                arguments: [], status: 65, says: "IN:3:8: 'zero' is not a number in column 'y'"),
+        Refusal(name: "the output is the input", arguments: ["-o", "IN"], status: 64,
+                says: "'IN' is the recording being read: write the converted recording to another file"),
+    ]
+
+    @Test(arguments: refusals)
+    func nothingIsWrittenWhenTheInputOrTheRangesAreWrong(_ refusal: Refusal) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let input = try folder.write("in.csv", refusal.text)
+        let output = folder.file("out.csv")
+        var arguments = ["convert", input] + refusal.arguments.map { $0 == "IN" ? input : $0 }
+        if !refusal.arguments.contains("-o") { arguments += ["-o", output] }
+        let run = runShake(arguments)
+        #expect(run.status == refusal.status)
+        let said = refusal.says.replacingOccurrences(of: "IN", with: input)
+        #expect(run.err.hasPrefix("Error: \(said)\n"), "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["in.csv"])
+        #expect(try String(contentsOfFile: input, encoding: .utf8) == refusal.text)
+    }
+
+    @Test func anExistingOutputIsKeptWithoutForceAndReplacedWithIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let input = try folder.write("in.csv", "time_s,x,y,z\n0,0,0,9.8\n")
+        let output = try folder.write("out.csv", "mine\n")
+        let refused = runShake("convert", input, "-o", output)
+        #expect(refused.status == 73)
+        #expect(refused.err == "Error: \(output): already exists (pass --force to replace it)\n")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "mine\n")
+        let forced = runShake("convert", input, "-o", output, "--force")
+        #expect(forced.status == 0, "\(forced.err)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasSuffix("time_s,x,y,z\n0.000000,0.00000,0.00000,9.80000\n"))
+    }
+}
