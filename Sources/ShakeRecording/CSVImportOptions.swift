@@ -31,6 +31,9 @@
 /// - SensorLog (iOS) style: `accelerometerTimestamp_sinceReboot(s)`,
 ///   `accelerometerAccelerationX(G)`, … (g, from the header), beside `loggingTime(txt)` and the
 ///   `motion…` columns (user acceleration without gravity, ignored); no flag.
+/// - Science Journal style: `relative_time,AccX,AccY,AccZ` (milliseconds, which the header does
+///   not say): `timeUnit: .milliseconds` (without it, the first interval of tens of "seconds" is
+///   an error asking for the unit).
 /// - Headerless files: `hasHeader: false` and columns by `.index`.
 /// - Physics Toolbox on iOS: `time,gFx,gFy,gFz,gFTotal` with times written as dates
 ///   (`2018-10-03 17:23:55.4640`), and on Android as clock times with milliseconds after a fourth
@@ -234,7 +237,7 @@ public struct CSVImportOptions: Sendable, Hashable {
     public static let timeColumnNames = [
         "time_s", "seconds_elapsed", "time", "timestamp", "t", "elapsed", "elapsed_time", "seconds",
         "time_ms", "time_us", "time_ns", "timestamp_s", "timestamp_ms", "timestamp_us", "timestamp_ns",
-        "time_since_start_in_ms", "accelerometertimestamp_sincereboot",
+        "time_since_start_in_ms", "accelerometertimestamp_sincereboot", "relative_time",
     ]
     /// Normalised header names accepted for the x acceleration column, most preferred first.
     public static let xColumnNames = axisNames("x")

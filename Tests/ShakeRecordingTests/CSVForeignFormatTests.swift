@@ -82,6 +82,11 @@ import Testing
             samples: [Sample(time: 8455.25, x: 0.012 * g, y: -0.02 * g, z: -0.998 * g),
                       Sample(time: 8455.26, x: 0.5 * g, y: 0, z: -2 * g)]),
         Case(
+            name: "Science Journal: relative_time in ms (by option), AccX",
+            text: "relative_time,AccX,AccY,AccZ\n0,0.0567,4.4392,8.5864\n37,-0.2235,4.7722,8.1226\n",
+            options: CSVImportOptions(timeUnit: .milliseconds),
+            samples: [Sample(time: 0, x: 0.0567, y: 4.4392, z: 8.5864), Sample(time: 0.037, x: -0.2235, y: 4.7722, z: 8.1226)]),
+        Case(
             name: "semicolons and decimal commas",
             text: "time;gFx;gFy;gFz\n0,000;0,01;-0,02;1,00\n0,010;0,5;0;-2\n",
             options: CSVImportOptions(decimalSeparator: .comma),
