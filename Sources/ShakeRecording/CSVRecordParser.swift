@@ -794,7 +794,7 @@ final class CSVRecordParser {
         if t < previousTime {
             throw RecordingError(
                 path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .timeBackwards,
-                message: "time goes backwards: \(t) s after \(previousTime) s on line \(previousTimeLine)")
+                message: "time goes backwards: \(t) s after \(previousTime) s on line \(previousTimeLine)\(writtenTimeNote)")
         }
     }
 
@@ -968,6 +968,14 @@ final class CSVRecordParser {
         throw RecordingError(
             path: path, line: line.number, column: column, kind: .notANumber,
             message: "\(text) is not a number in column '\(name)'\(hint)\(truncationHint(line))", optionHint: optionHint)
+    }
+
+    /// For a message quoting times read from dates or clock times: how they became seconds.
+    private var writtenTimeNote: String {
+        guard let form = writtenTimeForm else { return "" }
+        let origin = form == .minutesAndSeconds ? "hour" : "midnight"
+        return " (the column holds \(form.pluralName), read as seconds since the first row's \(origin)"
+            + (options.rebasesTime ? ", then shifted to start at 0)" : ")")
     }
 
     /// The written-time forms, as messages list them.

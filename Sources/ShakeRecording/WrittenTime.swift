@@ -23,6 +23,15 @@ struct WrittenTime: Equatable {
             }
         }
 
+        /// How messages name values of the form.
+        var pluralName: String {
+            switch self {
+            case .dateAndTime: "dates and times"
+            case .timeOfDay: "times of day"
+            case .minutesAndSeconds: "minutes and seconds"
+            }
+        }
+
         /// How messages name the form.
         var name: String {
             switch self {

@@ -110,6 +110,8 @@ import Testing
         let back = try #require(Self.error("time,x,y,z\n10:00:00.5,0,0,9.8\n10:00:00.4,0,0,9.8\n"))
         #expect(back.kind == .timeBackwards)
         #expect(back.line == 3 && back.column == 1)
+        #expect(back.message == "time goes backwards: 36000.4 s after 36000.5 s on line 2 (the column holds times "
+            + "of day, read as seconds since the first row's midnight)")
     }
 
     @Test(arguments: [
