@@ -17,7 +17,9 @@ enum ConvertCommand: ShakeCommand {
             With --shakes the output is labelled: shake=1 for each sample whose time lies in one of \
             the ranges (ends included), 0 for every other, replacing any labels the file had. \
             Times are the output's (after --rebase-time), as 'shake plot' and 'shake replay' show \
-            them; a labelled shake should run from the first stroke to the last. Each range must \
+            them (for an export stamped with dates or epoch times, pass --rebase-time to both, and \
+            the times are seconds from the first sample); a labelled shake should run from the \
+            first stroke to the last. Each range must \
             hold a sample, and a sample must lie between one range and the next (else 'shake \
             evaluate' would count the two as one shake); otherwise nothing is written. Without \
             --shakes the file's labels are kept, and a file without labels stays without.
