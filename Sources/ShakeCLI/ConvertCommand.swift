@@ -138,9 +138,7 @@ enum ConvertCommand: ShakeCommand {
         do {
             writer = try RecordingWriter(path: output, metadata: metadata, labelled: labelled, overwrite: force)
         } catch {
-            var failure = recordingFailure(error)
-            failure.exitStatus = ExitStatus.cannotCreate
-            throw failure
+            throw outputFailure(error)
         }
         var labeller = ranges.map(Labeller.init)
         var count = 0
@@ -154,13 +152,11 @@ enum ConvertCommand: ShakeCommand {
                 if first == nil { first = time }
                 last = time
                 var isShake = row.isShake
-                if labeller != nil { isShake = labeller!.isShake(at: time) }
+                if let inRange = labeller?.isShake(at: time) { isShake = inRange }
                 do {
                     try writer.write(row.sample, isShake: labelled ? isShake : nil)
                 } catch {
-                    var failure = recordingFailure(error)
-                    failure.exitStatus = ExitStatus.cannotCreate
-                    throw failure
+                    throw outputFailure(error)
                 }
                 count += 1
                 if isShake == true && !wasShake { shakes += 1 }
@@ -172,9 +168,7 @@ enum ConvertCommand: ShakeCommand {
             do {
                 try writer.finish()
             } catch {
-                var failure = recordingFailure(error)
-                failure.exitStatus = ExitStatus.cannotCreate
-                throw failure
+                throw outputFailure(error)
             }
         } catch {
             writer.discard()

@@ -113,6 +113,14 @@ func fixed(_ value: Double?, _ decimals: Int) -> String {
     return String(format: "%.\(decimals)f", value)
 }
 
+/// Maps a failure writing a recording to the error the CLI reports, with exit status 73
+/// (`Error: file: message`, as for recordings read, not `Error: file: error: message`).
+func outputFailure(_ error: any Error) -> CommandFailure {
+    var failure = recordingFailure(error)
+    failure.exitStatus = ExitStatus.cannotCreate
+    return failure
+}
+
 /// Maps a failure reading a recording to the error and exit status the CLI reports.
 func recordingFailure(_ error: any Error) -> CommandFailure {
     if let failure = error as? CommandFailure { return failure }

@@ -119,10 +119,7 @@ enum SynthCommand: ShakeCommand {
                 throw error
             }
         } catch {
-            // `Error: file: message`, as for recordings read (not `Error: file: error: message`).
-            var failure = recordingFailure(error)
-            failure.exitStatus = ExitStatus.cannotCreate
-            throw failure
+            throw outputFailure(error)
         }
         let noun = shakes == 1 ? "shake" : "shakes"
         io.out(

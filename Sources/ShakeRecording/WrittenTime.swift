@@ -69,12 +69,6 @@ struct WrittenTime: Equatable {
         }
     }
 
-    /// Parses all of `text` (for tests and messages).
-    static func parse(_ text: String) -> Result<WrittenTime, Failure> {
-        var copy = text
-        return copy.withUTF8 { parse($0) }
-    }
-
     /// Days from 1970-01-01 to the given date of the proleptic Gregorian calendar.
     static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         // Count years from March, so that the leap day ends a year: then the days before a
