@@ -62,12 +62,7 @@ enum ConvertCommand: ShakeCommand {
         }
 
         static func text(_ range: ClosedRange<Double>) -> String {
-            "\(seconds(range.lowerBound))-\(seconds(range.upperBound))"
-        }
-
-        /// A time as the shortest decimal that reads back as the same number.
-        static func seconds(_ value: Double) -> String {
-            value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+            "\(shortestDecimal(range.lowerBound))-\(shortestDecimal(range.upperBound))"
         }
     }
 

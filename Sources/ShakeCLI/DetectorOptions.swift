@@ -113,6 +113,11 @@ func fixed(_ value: Double?, _ decimals: Int) -> String {
     return String(format: "%.\(decimals)f", value)
 }
 
+/// `value` in the shortest form that reads back as the same number (`100`, `0.05`).
+func shortestDecimal(_ value: Double) -> String {
+    value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+}
+
 /// Maps a failure writing a recording to the error the CLI reports, with exit status 73
 /// (`Error: file: message`, as for recordings read, not `Error: file: error: message`).
 func outputFailure(_ error: any Error) -> CommandFailure {

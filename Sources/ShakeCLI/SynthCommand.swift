@@ -133,19 +133,15 @@ enum SynthCommand: ShakeCommand {
         scenario: SynthScenario, sensor: SensorModel, seed: UInt64, duration: Double?, output: String
     ) -> String {
         var parts = ["shake", "synth", scenario.name]
-        parts += ["--rate", number(sensor.rateHertz), "--seed", String(seed)]
-        parts += ["--jitter", number(sensor.jitterFraction), "--noise", number(sensor.noiseRMS)]
-        parts += ["--clip", sensor.clipG.map(number) ?? "none"]
-        if let step = sensor.quantizationStep { parts += ["--quantize", number(step)] }
-        if let duration { parts += ["--duration", number(duration)] }
+        parts += ["--rate", shortestDecimal(sensor.rateHertz), "--seed", String(seed)]
+        parts += ["--jitter", shortestDecimal(sensor.jitterFraction), "--noise", shortestDecimal(sensor.noiseRMS)]
+        parts += ["--clip", sensor.clipG.map(shortestDecimal) ?? "none"]
+        if let step = sensor.quantizationStep { parts += ["--quantize", shortestDecimal(step)] }
+        if let duration { parts += ["--duration", shortestDecimal(duration)] }
         parts += ["-o", output]
         return parts.map(shellQuoted).joined(separator: " ")
     }
 
-    /// `value` in the shortest form that reads back as the same number (`100`, `0.05`).
-    private static func number(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
 
     /// `word` quoted for a POSIX shell when it needs to be.
     private static func shellQuoted(_ word: String) -> String {
