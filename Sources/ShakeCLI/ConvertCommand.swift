@@ -19,10 +19,10 @@ enum ConvertCommand: ShakeCommand {
             Times are the output's (after --rebase-time), as 'shake plot' and 'shake replay' show \
             them (for an export stamped with dates or epoch times, pass --rebase-time to both, and \
             the times are seconds from the first sample); a labelled shake should run from the \
-            first stroke to the last. Each range must \
-            hold a sample, and a sample must lie between one range and the next (else 'shake \
-            evaluate' would count the two as one shake); otherwise nothing is written. Without \
-            --shakes the file's labels are kept, and a file without labels stays without.
+            first stroke to the last. Each range must hold a sample, and a sample must lie between \
+            one range and the next (else 'shake evaluate' would count the two as one shake); \
+            otherwise nothing is written. Without --shakes the file's labels are kept, and a file \
+            without labels stays without.
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "The recording to convert (- reads standard input).")],
@@ -35,7 +35,7 @@ enum ConvertCommand: ShakeCommand {
     )
 
     /// Labelled time ranges, s, sorted and apart.
-    struct ShakeRanges: Equatable {
+    struct ShakeRanges {
         var ranges: [ClosedRange<Double>]
 
         /// Parses `START-END[,START-END...]`.
@@ -66,17 +66,17 @@ enum ConvertCommand: ShakeCommand {
         }
     }
 
-    /// Labels samples in time order by `ShakeRanges`, counting what each range and each space
-    /// between two ranges received.
+    /// Labels samples in time order by `ShakeRanges`, noting which ranges and which spaces
+    /// between two ranges received a sample.
     struct Labeller {
         let ranges: [ClosedRange<Double>]
         private var index = 0
-        private(set) var samplesIn: [Int]
+        private(set) var sampleIn: [Bool]
         private(set) var sampleBetween: [Bool]
 
         init(_ ranges: ShakeRanges) {
             self.ranges = ranges.ranges
-            samplesIn = Array(repeating: 0, count: ranges.ranges.count)
+            sampleIn = Array(repeating: false, count: ranges.ranges.count)
             sampleBetween = Array(repeating: false, count: max(0, ranges.ranges.count - 1))
         }
 
@@ -84,7 +84,7 @@ enum ConvertCommand: ShakeCommand {
             while index < ranges.count && time > ranges[index].upperBound { index += 1 }
             guard index < ranges.count else { return false }
             if time >= ranges[index].lowerBound {
-                samplesIn[index] += 1
+                sampleIn[index] = true
                 return true
             }
             if index > 0 { sampleBetween[index - 1] = true }
@@ -94,7 +94,7 @@ enum ConvertCommand: ShakeCommand {
         /// Why the ranges do not label the recording as meant, or nil when they do.
         func problem(first: Double?, last: Double?) -> String? {
             let span = first.flatMap { f in last.map { l in " (its samples run from \(fixed(f, 3)) to \(fixed(l, 3)) s)" } } ?? " (it has no samples)"
-            if let empty = samplesIn.firstIndex(of: 0) {
+            if let empty = sampleIn.firstIndex(of: false) {
                 return "the range \(ShakeRanges.text(ranges[empty])) s of '--shakes' holds no sample of the recording\(span)"
             }
             if let touching = sampleBetween.firstIndex(of: false) {
