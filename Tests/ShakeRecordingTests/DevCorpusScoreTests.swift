@@ -121,9 +121,14 @@ func clipsTurned(_ samples: [Sample], random: inout SynthRandom) -> [Sample] {
         if end - k >= 5 && end < samples.count { starts.append(end) }
         k = max(end, k + 1)
     }
+    return turned(samples, stretchesFrom: starts, random: &random)
+}
+
+/// `samples` with each stretch from one index of `starts` (ascending, the first 0) to the next
+/// turned by its own uniform random rotation, from a uniform unit quaternion (Shoemake).
+func turned(_ samples: [Sample], stretchesFrom starts: [Int], random: inout SynthRandom) -> [Sample] {
     var result = samples
     for (start, next) in zip(starts, starts.dropFirst() + [samples.count]) {
-        // A uniform random rotation, from a uniform unit quaternion (Shoemake).
         let u1 = random.unit(), u2 = random.unit(), u3 = random.unit()
         let x = (1 - u1).squareRoot() * sin(2 * .pi * u2), y = (1 - u1).squareRoot() * cos(2 * .pi * u2)
         let z = u1.squareRoot() * sin(2 * .pi * u3), w = u1.squareRoot() * cos(2 * .pi * u3)
