@@ -24,6 +24,13 @@ import Testing
         return folder.file("dev")
     }
 
+    /// A stand-in for `Fixtures/others`: one labelled still recording (a missed shake in every variant).
+    static func others(in folder: TemporaryFolder) throws -> String {
+        try FileManager.default.createDirectory(atPath: folder.file("others"), withIntermediateDirectories: true)
+        _ = try folder.write("others/microbit_b.csv", stillRecording(labelled: true))
+        return folder.file("others")
+    }
+
     @Test func keepsTheVariantsAndListsEveryMissedShakeUnderItsRow() throws {
         let shake = try #require(builtShakeExecutable(), "the shake executable is not built")
         let folder = try TemporaryFolder()
@@ -31,14 +38,16 @@ import Testing
         let dev = try Self.devCorpus(in: folder)
         let kept = folder.file("kept")
         let run = try runProcess(repositoryRoot + "/Scripts/dev-check",
-                                 ["--dev", dev, "--shake", shake, "--keep", kept, "--list"])
+                                 ["--dev", dev, "--others", try Self.others(in: folder), "--shake", shake,
+                                  "--keep", kept, "--list"])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.err.contains("The variant recordings are in \(kept)"))
 
         let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let table = lines.prefix { !$0.isEmpty }
         #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-                == ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous"])
+                == ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
+                    "others-vig"])
         // The dev row: two labelled shakes, none found.
         #expect(table.dropFirst().first?.split(separator: " ").prefix(3) == ["dev", "2", "0"])
 
@@ -54,11 +63,12 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: kept + "/" + fields[1]), "\(line)")
         }
         // Each variant of the two labelled recordings once: 9 + 9 harder, 10 + 10 turned, 10 clips
-        // and 12 vigorous (Wiimote only), one each at 50 and 25 Hz; the dev row and the unlabelled
-        // walks list nothing.
-        #expect(perRow == ["dev@50Hz": 2, "dev@25Hz": 2, "harder": 18, "turned": 20, "clips": 10, "vigorous": 12])
-        #expect(listing(kept) == ["clips", "harder", "harder-microbit", "rates", "turned", "turned-microbit",
-                                  "vigorous", "walks"])
+        // and 12 vigorous (Wiimote only), one each at 50 and 25 Hz, the others recording's 40
+        // vigorous variants; the dev and others rows and the unlabelled walks list nothing.
+        #expect(perRow == ["dev@50Hz": 2, "dev@25Hz": 2, "harder": 18, "turned": 20, "clips": 10, "vigorous": 12,
+                           "others-vig": 40])
+        #expect(listing(kept) == ["clips", "harder", "harder-microbit", "others-vig", "rates", "turned",
+                                  "turned-microbit", "vigorous", "walks"])
     }
 
     @Test func keepRefusesAFolderThatExistsAndLeavesItAlone() throws {
