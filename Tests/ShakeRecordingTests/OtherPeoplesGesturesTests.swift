@@ -4,9 +4,9 @@ import ShakeDetection
 import Testing
 
 /// Real micro:bit gestures by people outside the project (`Fixtures/others`, from
-/// microbit-foundation/ml-trainer; never tuned on): the medium preset finds every waggle of the
-/// wand session and fires on none of the 61 other gestures (flicks, pokes, circles, free
-/// movement, waves, claps), also with each gesture made in other orientations. `Scripts/dev-check`'s
+/// microbit-foundation/ml-trainer): the medium preset finds every waggle of the wand session and
+/// fires on none of the 78 other gestures (flicks, pokes, circles, free movement, waves, claps,
+/// walking, jumping), and rarely when each is made in other orientations. `Scripts/dev-check`'s
 /// `others` rows show the same sessions made more vigorous, where it does fire.
 @Suite struct OtherPeoplesGesturesTests {
     static let folder: String = {
@@ -29,7 +29,7 @@ import Testing
 
     @Test func everyWaggleIsFoundAndNoOtherGestureFires() throws {
         let sessions = try Self.sessions()
-        try #require(sessions.count == 2, "the wand and the wave-and-clap sessions")
+        try #require(sessions.count == 3, "the wand, wave-and-clap and walk-and-jump sessions")
         var total = EvaluationCounts()
         for session in sessions {
             total += TuningRecording(path: session.path, samples: session.samples, labels: session.labels)
@@ -43,10 +43,13 @@ import Testing
     }
 
     /// Every clip (with the rest before it) turned by its own random rotation, ten times over, and
-    /// each axis clipped again at the micro:bit's ±2.04 g: the same gestures held otherwise.
-    @Test func turnedGesturesStillFindEveryWaggleAndNothingElse() throws {
+    /// each axis clipped again at the micro:bit's ±2.04 g: the same gestures held otherwise. Every
+    /// waggle is still found, and the other gestures fire at most 2 false shakes per hour (the
+    /// issue's aim; today 1 in 0.5 h; `Scripts/scale-walks --turns 10 --clips` with seeds 1 to 5
+    /// gave 1 in 2.5 h, on a walking clip).
+    @Test func turnedGesturesStillFindEveryWaggleAndRarelyFire() throws {
         let sessions = try Self.sessions()
-        try #require(sessions.count == 2, "the wand and the wave-and-clap sessions")
+        try #require(sessions.count == 3, "the wand, wave-and-clap and walk-and-jump sessions")
         var random = SynthRandom(seed: 1, stream: 0)
         var total = EvaluationCounts()
         for _ in 0..<10 {
@@ -63,7 +66,7 @@ import Testing
         let summary = total.summary
         #expect(summary.shakes == 110)
         #expect(summary.detected == 110, "\(summary)")
-        #expect(summary.falseShakes == 0, "\(summary)")
+        #expect(try #require(summary.falsePerHour) <= 2, "\(summary)")
         #expect(summary.duplicates == 0, "\(summary)")
     }
 }
