@@ -6,6 +6,8 @@ import ShakeRecording
 /// `Scripts/scale-walks --turns N --clips`, which makes `Scripts/dev-check`'s `clips` row: every
 /// clip of a recording (up to and including the held stretch after it) turned by its own
 /// rotation, the motion itself unchanged.
+func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z }
+
 @Suite struct ScaleWalksScriptTests {
     static let clips = 3, motionRows = 50, heldRows = 20
 
@@ -39,7 +41,6 @@ import ShakeRecording
         return rows
     }
 
-    static func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z }
 
     @Test func everyClipIsTurnedRigidlyByItsOwnRotation() throws {
         let folder = try TemporaryFolder()
@@ -58,35 +59,65 @@ import ShakeRecording
         var turnedSamples: [[Sample]] = []
         for name in listing(folder.file("out")) {
             let turned = try Self.rows(folder.file("out/" + name))
-            try #require(turned.count == original.count, "\(name)")
-            #expect(zip(turned, original).allSatisfy { abs($0.sample.time - $1.sample.time) < 1e-6 }, "\(name): times")
-            #expect(turned.map(\.isShake) == original.map(\.isShake), "\(name): labels")
-            for clip in 0..<Self.clips {
-                let range = clip * clipRows..<(clip + 1) * clipRows
-                let first = range.lowerBound
-                // A rotation keeps every inner product: with the clip's first sample, and so lengths too.
-                let kept = range.allSatisfy { k in
-                    abs(Self.dot(turned[k].sample, turned[first].sample)
-                        - Self.dot(original[k].sample, original[first].sample)) < 1e-3
-                        && abs(Self.dot(turned[k].sample, turned[k].sample)
-                               - Self.dot(original[k].sample, original[k].sample)) < 1e-3
-                }
-                #expect(kept, "\(name), clip \(clip): not one rotation")
-                let moved = abs(turned[first].sample.x - original[first].sample.x)
-                    + abs(turned[first].sample.y - original[first].sample.y)
-                    + abs(turned[first].sample.z - original[first].sample.z)
-                #expect(moved > 0.1, "\(name), clip \(clip): not turned")
-            }
-            // Across a clip boundary the inner product changes: each clip has a rotation of its own.
-            for boundary in 1..<Self.clips {
-                let k = boundary * clipRows
-                let before = Self.dot(original[k - 1].sample, original[k].sample)
-                let after = Self.dot(turned[k - 1].sample, turned[k].sample)
-                #expect(abs(after - before) > 0.1, "\(name): clips \(boundary - 1) and \(boundary) turned alike")
-            }
+            Self.expectTurnedClipByClip(turned, original, starts: (0..<Self.clips).map { $0 * clipRows }, name)
             turnedSamples.append(turned.map(\.sample))
         }
         #expect(turnedSamples.count == 2 && turnedSamples[0] != turnedSamples[1], "the two variants differ")
+    }
+
+    /// `turned` is `original` (at `tempo` times its pace) with each clip, from one of `starts`
+    /// (row indices) to the next, turned rigidly by a rotation of its own.
+    static func expectTurnedClipByClip(_ turned: [LabeledSample], _ original: [LabeledSample], starts: [Int],
+                                       _ name: String, tempo: Double = 1) {
+        guard turned.count == original.count else {
+            Issue.record("\(name): \(turned.count) rows, not \(original.count)")
+            return
+        }
+        #expect(zip(turned, original).allSatisfy { abs($0.sample.time - $1.sample.time / tempo) < 1e-6 }, "\(name): times")
+        #expect(turned.map(\.isShake) == original.map(\.isShake), "\(name): labels")
+        for (clip, (first, next)) in zip(starts, starts.dropFirst() + [original.count]).enumerated() {
+            // A rotation keeps every inner product: with the clip's first sample, and so lengths too.
+            let kept = (first..<next).allSatisfy { k in
+                abs(dot(turned[k].sample, turned[first].sample) - dot(original[k].sample, original[first].sample)) < 1e-3
+                    && abs(dot(turned[k].sample, turned[k].sample) - dot(original[k].sample, original[k].sample)) < 1e-3
+            }
+            #expect(kept, "\(name), clip \(clip): not one rotation")
+            let moved = abs(turned[first].sample.x - original[first].sample.x)
+                + abs(turned[first].sample.y - original[first].sample.y)
+                + abs(turned[first].sample.z - original[first].sample.z)
+            #expect(moved > 0.1, "\(name), clip \(clip): not turned")
+        }
+        // Across a clip boundary the inner product changes: each clip has a rotation of its own.
+        for k in starts.dropFirst() {
+            let before = dot(original[k - 1].sample, original[k].sample)
+            let after = dot(turned[k - 1].sample, turned[k].sample)
+            #expect(abs(after - before) > 0.1, "\(name): the clips on either side of row \(k) turned alike")
+        }
+    }
+
+    /// A recording without held stretches whose `# clip_starts_s:` line says where its clips start
+    /// (as `Scripts/splice-clips` writes): those clips are turned, each by its own rotation, and
+    /// with the cadence doubled the line's times are halved along with the rows'.
+    @Test func aClipStartsLineGivesTheClips() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
+        var text = "# clip_starts_s: 0,0.4,1.1\ntime_s,x,y,z,shake\n"
+        for k in 0..<150 {
+            let t = Double(k) / 100
+            text += String(format: "%.2f,%.5f,%.5f,%.5f,%d\n", t, 3 * sin(7 * t), 9.8 + 2 * cos(5 * t), 1.5 * sin(11 * t),
+                           t >= 0.4 && t < 1.1 ? 1 : 0)
+        }
+        let source = try folder.write("source/mclips.csv", text)
+        let run = try runProcess(repositoryRoot + "/Scripts/scale-walks", [
+            folder.file("source"), folder.file("out"), "--pattern", "*.csv", "--gain", "1", "--tempo", "2",
+            "--turns", "1", "--clips"])
+        #expect(run.status == 0, "\(run.err)")
+        let output = folder.file("out/mclips_k1_t2_turn0.csv")
+        Self.expectTurnedClipByClip(try Self.rows(output), try Self.rows(source), starts: [0, 40, 110], "mclips",
+                                    tempo: 2)
+        let written = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(written.hasPrefix("# clip_starts_s: 0,0.2,0.55\n"), "\(written.prefix(80))")
     }
 
     @Test func clipsWithoutTurnsIsAUsageError() throws {

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import ShakeDetection
+import ShakeRecording
+
+/// `Scripts/splice-clips`, which wrote `Fixtures/others` from micro:bit CreateAI exports: every
+/// clip in g becomes rows in m/s², each after a rest cut from the rest class, the shake class's
+/// rows labelled, never two shake clips in a row, and where each clip starts said in a comment.
+@Suite struct SpliceClipsScriptTests {
+    static let g = 9.80665
+
+    /// A CreateAI-style export: 2 `still` recordings of 80 samples, 3 `waggle` and 3 `poke`
+    /// recordings of 40 (each recording's values differ, so its rows can be found again).
+    static func export() -> String {
+        func recording(_ n: Int, _ base: Double) -> String {
+            let axes = ["x", "y", "z"].enumerated().map { axis, name in
+                "\"\(name)\": [" + (0..<n).map { "\(base + Double(axis) * 0.1 + Double($0) * 0.001)" }
+                    .joined(separator: ", ") + "]"
+            }
+            return "{\"data\": {" + axes.joined(separator: ", ") + "}}"
+        }
+        func cls(_ name: String, _ recordings: [String]) -> String {
+            "{\"name\": \"\(name)\", \"recordings\": [" + recordings.joined(separator: ", ") + "]}"
+        }
+        return "[" + [
+            cls("still", [recording(80, 0.0), recording(80, 0.01)]),
+            cls("waggle", (0..<3).map { recording(40, 0.5 + Double($0) * 0.1) }),
+            cls("poke", (0..<3).map { recording(40, -0.5 - Double($0) * 0.1) }),
+        ].joined(separator: ", ") + "]"
+    }
+
+    @Test func splicesEveryClipAfterARestAndLabelsTheShakeClass() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let json = try folder.write("export.json", Self.export())
+        let output = folder.file("out.csv")
+        let run = try runProcess(repositoryRoot + "/Scripts/splice-clips",
+                                 [json, "--shake-class", "waggle", "--rate", "50", "-o", output])
+        #expect(run.status == 0, "\(run.err)")
+        let (metadata, rows) = try RecordingReader.readAll(path: output)
+        let value = { (key: String) in metadata.first { $0.key == key }?.value ?? "" }
+        #expect(value("rate_hz") == "50")
+        let starts = value("clip_starts_s").split(separator: ",").compactMap { Double($0) }
+        let classes = value("clip_classes").split(separator: ",").map(String.init)
+        // Six clips and the closing rest, each segment a rest of 1 to 1.5 s (50 to 75 rows at 50
+        // Hz, as long as a still recording allows: 80) and then the clip (40 rows).
+        #expect(classes.count == 7 && classes.last == "rest", "\(classes)")
+        #expect(classes.filter { $0 == "waggle" }.count == 3 && classes.filter { $0 == "poke" }.count == 3)
+        #expect(!zip(classes, classes.dropFirst()).contains { $0 == "waggle" && $1 == "waggle" }, "\(classes)")
+        #expect(starts.count == 7 && starts.first == 0, "\(starts)")
+        let startRows = starts.map { Int(($0 * 50).rounded()) }
+        for (segment, (first, next)) in zip(startRows, startRows.dropFirst() + [rows.count]).enumerated() {
+            let length = next - first
+            let clipRows = segment < 6 ? 40 : 0
+            #expect((50...75).contains(length - clipRows), "segment \(segment): \(length) rows")
+            let labels = rows[first..<next].map { $0.isShake ?? false }
+            let rest = length - clipRows
+            #expect(labels.prefix(rest).allSatisfy { !$0 }, "segment \(segment): the rest is not labelled")
+            #expect(labels.suffix(clipRows).allSatisfy { $0 == (classes[segment] == "waggle") },
+                    "segment \(segment) (\(classes[segment])): labels")
+            if clipRows > 0 {
+                // The clip's first row is a recording's first sample in m/s²: x = base, y = base + 0.1 g.
+                let sample = rows[first + rest].sample
+                let base = sample.x / Self.g
+                #expect(abs(sample.y / Self.g - (base + 0.1)) < 1e-4, "segment \(segment): \(sample)")
+                #expect((classes[segment] == "waggle") == (base > 0.4), "segment \(segment): base \(base)")
+            }
+        }
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { abs($1.sample.time - $0.sample.time - 0.02) < 1e-6 })
+    }
+
+    @Test func turnsWritesOneRecordingPerTurnWithEachClipTurned() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let json = try folder.write("export.json", Self.export())
+        let run = try runProcess(repositoryRoot + "/Scripts/splice-clips",
+                                 [json, "--shake-class", "waggle", "--turns", "2", "-o", folder.file("t.csv")])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(listing(folder.path) == ["export.json", "t_turn0.csv", "t_turn1.csv"])
+        let plain = folder.file("plain.csv")
+        #expect(try runProcess(repositoryRoot + "/Scripts/splice-clips",
+                               [json, "--shake-class", "waggle", "-o", plain]).status == 0)
+        let original = try RecordingReader.readAll(path: plain).samples
+        for name in ["t_turn0.csv", "t_turn1.csv"] {
+            let turned = try RecordingReader.readAll(path: folder.file(name)).samples
+            try #require(turned.count == original.count, "\(name)")
+            // Turned (lengths kept: no axis here reaches the ±2.04 g clipping), and labelled alike.
+            #expect(zip(turned, original).allSatisfy { abs(dot($0.sample, $0.sample) - dot($1.sample, $1.sample)) < 1e-3 })
+            #expect(zip(turned, original).contains { abs($0.sample.x - $1.sample.x) > 0.1 }, "\(name): not turned")
+            #expect(turned.map(\.isShake) == original.map(\.isShake))
+        }
+    }
+
+    @Test func refusesToOverwriteAndNamesWhatIsMissing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let json = try folder.write("export.json", Self.export())
+        let mine = try folder.write("mine.csv", "keep me\n")
+        let overwrite = try runProcess(repositoryRoot + "/Scripts/splice-clips", [json, "-o", mine])
+        #expect(overwrite.status == 1)
+        #expect(overwrite.err.contains("\(mine): exists (nothing is overwritten)"), "\(overwrite.err)")
+        #expect(try String(contentsOfFile: mine, encoding: .utf8) == "keep me\n")
+
+        let unknown = try runProcess(repositoryRoot + "/Scripts/splice-clips",
+                                     [json, "--shake-class", "shake", "-o", folder.file("a.csv")])
+        #expect(unknown.status == 1)
+        #expect(unknown.err.contains("no class 'shake' (classes: poke, still, waggle)"), "\(unknown.err)")
+
+        let noRest = try runProcess(repositoryRoot + "/Scripts/splice-clips",
+                                    [json, "--rest-class", "idle", "-o", folder.file("b.csv")])
+        #expect(noRest.status == 1)
+        #expect(noRest.err.contains("no class \"idle\" to cut rests from"), "\(noRest.err)")
+
+        let bad = try folder.write("bad.json", "[{\"name\": \"still\", \"recordings\": [\n  {\"data\": }]}]")
+        let notJSON = try runProcess(repositoryRoot + "/Scripts/splice-clips", [bad, "-o", folder.file("c.csv")])
+        #expect(notJSON.status == 1)
+        #expect(notJSON.err.contains("\(bad):2:12: not JSON"), "\(notJSON.err)")
+        #expect(listing(folder.path) == ["bad.json", "export.json", "mine.csv"])
+    }
+}
