@@ -50,15 +50,14 @@ import Testing
     @Test func turnedGesturesStillFindEveryWaggleAndRarelyFire() throws {
         let sessions = try Self.sessions()
         try #require(sessions.count == 3, "the wand, wave-and-clap and walk-and-jump sessions")
+        let range = 20.006  // m/s²: the micro:bit's ±2.04 g
+        func clipped(_ v: Double) -> Double { min(max(v, -range), range) }
         var random = SynthRandom(seed: 1, stream: 0)
         var total = EvaluationCounts()
         for _ in 0..<10 {
             for session in sessions {
                 let turned = turnedAtClipStarts(session.samples, starts: session.clipStarts, random: &random)
-                    .map { s in
-                        Sample(time: s.time, x: min(max(s.x, -20.006), 20.006), y: min(max(s.y, -20.006), 20.006),
-                               z: min(max(s.z, -20.006), 20.006))
-                    }
+                    .map { Sample(time: $0.time, x: clipped($0.x), y: clipped($0.y), z: clipped($0.z)) }
                 total += TuningRecording(path: session.path, samples: turned, labels: session.labels)
                     .evaluate(ShakeConfiguration.medium)
             }
