@@ -17,6 +17,8 @@ enum ImportOptions {
         .option("z-column", value: "name|n", help: "Column holding z acceleration."),
         .option("label-column", value: "name|n", help: "Column holding the 0/1 shake label. Default: a column named 'shake' or 'label'."),
         .flag("no-header", help: "The file has no header row: columns are time, x, y, z unless given."),
+        .flag("skip-rows-without-acceleration",
+              help: "Skip rows whose x, y and z are all empty (other sensors' rows in a merged export, as edge-ml writes)."),
     ]
 
     static let discussion = """
@@ -24,7 +26,8 @@ enum ImportOptions {
         names match case-insensitively, ignoring quotes and a unit in parentheses, so exports of \
         phyphox, Sensor Logger, Physics Toolbox, AndroSensor and SensorLog (iOS) load as they are \
         or with a flag or two (--units g, --time-units ns --rebase-time, --separator semicolon \
-        --decimal-comma). Times are numbers, or dates and clock times (2024-01-31 13:05:10.25, \
+        --decimal-comma; edge-ml's with --skip-rows-without-acceleration --time-units ms \
+        --rebase-time). Times are numbers, or dates and clock times (2024-01-31 13:05:10.25, \
         31-Jan-2024 13:05:10.250, 13:05:10.25, 13:05:10:250, 05:10.25; read as seconds since the \
         first row's midnight, or hour). CRLF line ends, a \
         UTF-8 byte-order mark, blank lines and repeated timestamps are accepted; anything else \
@@ -51,6 +54,7 @@ enum ImportOptions {
         if let text = arguments.value("time-units") { options.timeUnit = .init(argument: text) }
         options.rebasesTime = arguments.flag("rebase-time")
         options.hasHeader = !arguments.flag("no-header")
+        options.skipsRowsWithoutAcceleration = arguments.flag("skip-rows-without-acceleration")
         options.time = arguments.value("time-column").map(CSVImportOptions.Column.init(argument:))
         options.x = arguments.value("x-column").map(CSVImportOptions.Column.init(argument:))
         options.y = arguments.value("y-column").map(CSVImportOptions.Column.init(argument:))

@@ -59,6 +59,7 @@ enum OutputFile {
         case .noHeader: "pass --no-header"
         case .headerless: "--no-header is given"
         case .overwrite: "pass --force"
+        case .skipRowsWithoutAcceleration: "pass --skip-rows-without-acceleration"
         }
     }
 

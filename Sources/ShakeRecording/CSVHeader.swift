@@ -84,7 +84,8 @@ struct CSVHeader {
         for (open, close) in [("(", ")"), ("[", "]")] where base.hasSuffix(close) {
             if let openIndex = base.lastIndex(of: Character(open)) {
                 let inner = base[base.index(after: openIndex) ..< base.index(before: base.endIndex)]
-                unit = String(inner).trimmingSpaces()
+                let text = String(inner).trimmingSpaces()
+                unit = text.isEmpty ? nil : text  // edge-ml's `sensor_AccelerometerX[]`: no unit
                 base = base[..<openIndex]
                 break
             }

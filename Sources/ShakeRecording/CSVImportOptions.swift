@@ -34,6 +34,10 @@
 /// - Science Journal style: `relative_time,AccX,AccY,AccZ` (milliseconds, which the header does
 ///   not say): `timeUnit: .milliseconds` (without it, the first interval of tens of "seconds" is
 ///   an error asking for the unit).
+/// - edge-ml style: `time,sensor_AccelerometerX[],…,sensor_GyroscopeX[],…,label_<set>_<name>`,
+///   epoch milliseconds, each sensor's reading on its own row with the other sensors' columns
+///   empty: `timeUnit: .milliseconds, rebasesTime: true, skipsRowsWithoutAcceleration: true` (the
+///   `x` marks of its label columns are not read: label with `shake convert --shakes`).
 /// - Headerless files: `hasHeader: false` and columns by `.index`.
 /// - Physics Toolbox on iOS: `time,gFx,gFy,gFz,gFTotal` with times written as dates
 ///   (`2018-10-03 17:23:55.4640`), and on Android as clock times with milliseconds after a fourth
@@ -200,6 +204,11 @@ public struct CSVImportOptions: Sendable, Hashable {
     /// Longest line accepted, bytes. The reader never buffers more than about this plus 256 KiB.
     /// Default 1 MiB.
     public var maximumLineBytes: Int
+    /// When true, a row whose x, y and z fields are all empty is skipped: an export that merges
+    /// several sensors into one table (edge-ml) gives each sensor's reading its own row and
+    /// leaves the others' columns empty. A row with only one or two of them empty is still an
+    /// error. Default false: such a row is an error that names this setting.
+    public var skipsRowsWithoutAcceleration: Bool
 
     public init(
         separator: Separator = .auto,
@@ -212,7 +221,8 @@ public struct CSVImportOptions: Sendable, Hashable {
         rebasesTime: Bool = false,
         hasHeader: Bool = true,
         maximumAcceleration: Double = 2000,
-        maximumLineBytes: Int = 1 << 20
+        maximumLineBytes: Int = 1 << 20,
+        skipsRowsWithoutAcceleration: Bool = false
     ) {
         self.separator = separator
         self.decimalSeparator = decimalSeparator
@@ -228,6 +238,7 @@ public struct CSVImportOptions: Sendable, Hashable {
         self.hasHeader = hasHeader
         self.maximumAcceleration = maximumAcceleration
         self.maximumLineBytes = maximumLineBytes
+        self.skipsRowsWithoutAcceleration = skipsRowsWithoutAcceleration
     }
 
     /// Reads canonical recordings and detects common foreign exports (see the type's documentation).
@@ -251,7 +262,7 @@ public struct CSVImportOptions: Sendable, Hashable {
     private static func axisNames(_ a: String) -> [String] {
         [a, "a\(a)", "acc_\(a)", "accel_\(a)", "acceleration_\(a)", "accelerometer_\(a)", "acc\(a)",
          "accel\(a)", "acceleration\(a)", "\(a)_acc", "\(a)_accel", "\(a)_acceleration", "a_\(a)",
-         "gf\(a)", "g_force_\(a)", "accelerometeracceleration\(a)"]
+         "gf\(a)", "g_force_\(a)", "accelerometeracceleration\(a)", "sensor_accelerometer\(a)"]
     }
 }
 

@@ -580,7 +580,8 @@ final class CSVRecordParser {
                     path: path, line: line.number, column: characterColumn(start, nul), kind: .encoding,
                     message: "binary data (a NUL byte): not a text CSV file")
             }
-            return try checked(parseFields(line, start, end), line, start, end)
+            guard let row = try parseFields(line, start, end) else { continue }  // no acceleration, skipped
+            return try checked(row, line, start, end)
         }
     }
 
@@ -666,10 +667,18 @@ final class CSVRecordParser {
     }
 
     /// Splits and parses any row, throwing the precise error for a bad one.
+    ///
+    /// - Returns: nil for a row whose x, y and z fields are all empty when
+    ///   `skipsRowsWithoutAcceleration` is set (another sensor's row in a merged export).
     private func parseFields(
         _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
-    ) throws(RecordingError) -> RawRow {
+    ) throws(RecordingError) -> RawRow? {
         var row = RawRow()
+        // The first empty x, y or z field (its column index and position) and how many there are:
+        // an error after the row's other fields are read, unless all three are and the row is
+        // skipped.
+        var firstEmptyAxis: (field: Int, position: UnsafePointer<UInt8>)?
+        var emptyAxes = 0
         let rebasesTime = options.rebasesTime
         var q = start
         var field = 0
@@ -703,6 +712,11 @@ final class CSVRecordParser {
                 } else {
                     (row.t, q) = try number(line, start, q, end, field: field)
                 }
+            case .x, .y, .z:
+                guard try isEmptyField(line, start, q, end) else { fallthrough }
+                if firstEmptyAxis == nil { firstEmptyAxis = (field, q) }
+                emptyAxes &+= 1
+                q = skipField(q, end, separator)
             default:
                 let value: Double
                 (value, q) = try number(line, start, q, end, field: field)
@@ -722,7 +736,35 @@ final class CSVRecordParser {
                 path: path, line: line.number, column: characterColumn(start, end), kind: .fieldCount,
                 message: "line has \(field) field\(field == 1 ? "" : "s"), expected \(columnCount) like the header\(truncationHint(line))")
         }
+        if let (field, position) = firstEmptyAxis {
+            if emptyAxes == 3 && options.skipsRowsWithoutAcceleration { return nil }
+            var message = "missing value in column '\(columnNames[field])'"
+            var hint: RecordingError.OptionHint?
+            if emptyAxes == 3 {
+                hint = .skipRowsWithoutAcceleration
+                message += " (x, y and z are all empty: a row of another sensor, as in a merged export? "
+                    + "\(RecordingError.OptionHint.skipRowsWithoutAcceleration.rawValue) to skip such rows)"
+            }
+            throw RecordingError(
+                path: path, line: line.number, column: characterColumn(start, position), kind: .notANumber,
+                message: message + truncationHint(line), optionHint: hint)
+        }
         return row
+    }
+
+    /// Whether the field at `q` is empty: nothing, spaces or `""` before the separator or the
+    /// line end. Cheap for a field that starts with a digit, sign or point.
+    @inline(always)
+    private func isEmptyField(
+        _ line: CSVLineSource.Line, _ lineStart: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>,
+        _ end: UnsafePointer<UInt8>
+    ) throws(RecordingError) -> Bool {
+        if q == end { return true }
+        let b = q.pointee
+        if b == separator { return true }
+        guard b == 0x20 || b == 0x09 || b == UInt8(ascii: "\"") else { return false }
+        let content = try fieldContent(line, lineStart, q, end)
+        return content.start == content.end
     }
 
     /// Converts units and checks range and time order; counts duplicates and gaps.

@@ -66,6 +66,8 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case headerless = "hasHeader is false"
         /// `RecordingWriter`'s `overwrite` parameter replaces an existing file.
         case overwrite = "pass overwrite: true"
+        /// Rows of other sensors in a merged export can be skipped: `skipsRowsWithoutAcceleration`.
+        case skipRowsWithoutAcceleration = "set skipsRowsWithoutAcceleration: true"
     }
 
     /// The file the error is about, as the caller named it (`-` for standard input).

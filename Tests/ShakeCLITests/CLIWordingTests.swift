@@ -35,6 +35,11 @@ import Testing
                  text: "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n",
                  says: ":3:1: the time column 'timestamp' has no unit and its first two samples are 10.0 apart: "
                      + "if it is not in seconds, pass --time-units (ms, us or ns)\n"),
+        HintCase(name: "another sensor's row in a merged export",
+                 text: "time,sensor_AccelerometerX[],sensor_AccelerometerY[],sensor_AccelerometerZ[],sensor_GyroscopeX[]\n"
+                     + "0,0,0,9.8,\n0.01,,,,0.5\n",
+                 says: ":3:6: missing value in column 'sensor_AccelerometerX[]' (x, y and z are all empty: a row of another "
+                     + "sensor, as in a merged export? pass --skip-rows-without-acceleration to skip such rows)\n"),
         HintCase(name: "unknown time unit", text: "Time (h),x,y,z\n0,0,0,9.8\n",
                  says: ":1:1: unknown time unit 'h' in column 'Time (h)': pass --time-units (s, ms, us or ns)\n"),
         HintCase(name: "unknown acceleration unit", text: "time_s,x (ft/s^2),y (ft/s^2),z (ft/s^2)\n0,0,0,9.8\n",

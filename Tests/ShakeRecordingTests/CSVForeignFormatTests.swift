@@ -112,6 +112,18 @@ import Testing
             options: CSVImportOptions(x: .named("A1"), y: .named("a2"), z: .named("a3 [g]"), label: .named("marker")),
             samples: [Sample(time: 0, x: 0, y: 0, z: g), Sample(time: 0.0025, x: 0, y: g, z: 0)]),
         Case(
+            name: "edge-ml: sensor_AccelerometerX[], epoch ms, gyroscope rows between (skipped by option)",
+            text: """
+                time,sensor_AccelerometerX[],sensor_AccelerometerY[],sensor_AccelerometerZ[],\
+                sensor_GyroscopeX[],sensor_GyroscopeY[],sensor_GyroscopeZ[],label_shakestill_STILL,label_shakestill_shake
+                1659956794529,-0.3,5.1,8.8,,,,x,
+                1659956794534,,,,0.0069,0.0418,0.0139,x,
+                1659956794549,-0.3,5.2,8.6,,,,,x
+
+                """,
+            options: CSVImportOptions(timeUnit: .milliseconds, rebasesTime: true, skipsRowsWithoutAcceleration: true),
+            samples: [Sample(time: 0, x: -0.3, y: 5.1, z: 8.8), Sample(time: 0.02, x: -0.3, y: 5.2, z: 8.6)]),
+        Case(
             name: "no header, columns by index",
             text: "17,0.5,9.8,0.1,-0.2\n18,0.51,9.7,0.2,-0.3\n",
             options: CSVImportOptions(time: .index(2), x: .index(4), y: .index(5), z: .index(3), hasHeader: false),
