@@ -140,7 +140,7 @@ enum LiveCommand: ShakeCommand {
             if chains != nil {
                 var explanation = ShakeExplanation()
                 event = detector.process(sample, explanation: &explanation)
-                chains?.add(explanation)
+                chains?.add(explanation, event: event)
                 reportNearMisses(chains?.removeClosedChains() ?? [], at: sample.time)
             } else {
                 event = detector.process(sample)

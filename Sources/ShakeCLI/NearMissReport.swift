@@ -10,7 +10,7 @@ struct NearMissReport: Encodable {
     var peaks: [Double]
     /// Why no shake: the rule that refused the chain, or `too_few_half_waves`.
     var reason: String
-    /// How the chain ended: `not_opposite`, `outside_interval`, `restart` or `recording_ended`.
+    /// How the chain ended: `not_opposite`, `outside_interval`, `restart`, `shake_ended` or `recording_ended`.
     var ended: String
     /// The same in words, with the values measured and the limits.
     var why: String
@@ -134,8 +134,14 @@ struct NearMissReport: Encodable {
 
     /// How a chain ended: its code and a phrase.
     static func ending(_ end: HalfWaveChain.End, configuration: ShakeConfiguration) -> (code: String, text: String) {
-        guard case .broken(let next) = end else {
+        let next: ShakeExplanation.HalfWave
+        switch end {
+        case .recordingEnded:
             return ("recording_ended", "no further half-wave before the recording ended")
+        case .shakeEnded:
+            return ("shake_ended", "then the shake in progress ended, and the detector started afresh")
+        case .broken(let halfWave):
+            next = halfWave
         }
         let what = "the next half-wave (peak \(fixed(next.peakAcceleration, 1)) m/s² at \(fixed(next.peakTime, 3)) s)"
         switch next.link {
@@ -151,7 +157,8 @@ struct NearMissReport: Encodable {
             return ("outside_interval", "\(what) peaked only \(fixed(interval, 3)) s after the last "
                     + "(minimumReversalIntervalSeconds \(fixed(configuration.minimumReversalIntervalSeconds, 2)))")
         case .nothingBefore, .linked:
-            // `.linked` cannot end a chain; `.nothingBefore` follows a restart after a gap in the samples.
+            // `.linked` cannot end a chain; with the events passed to the collector, `.nothingBefore`
+            // closes one only after a restart on a gap in the samples.
             return ("restart", "then the samples stopped for longer than "
                     + "\(fixed(configuration.maximumGapSeconds, 2)) s (maximumGapSeconds) and the detector restarted")
         }

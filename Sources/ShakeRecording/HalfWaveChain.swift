@@ -15,12 +15,17 @@ public struct HalfWaveChain: Sendable, Equatable {
     public var began: ShakeExplanation.Began?
     /// When the chain began a shake (the `began` event's time); nil when it did not.
     public var shakeBegan: Double? { began?.time }
+    /// Whether the chain was formed while a shake begun by an earlier chain was in progress (the
+    /// shake went on through a stroke that did not link): part of that shake, not a near miss.
+    public var withinShake: Bool
 
     public enum End: Sendable, Equatable {
         /// This half-wave came next and did not link (its `link` says why): it started a new chain.
         case broken(by: ShakeExplanation.HalfWave)
         /// The recording ended first.
         case recordingEnded
+        /// The shake in progress ended or was cancelled first (the detector then starts afresh).
+        case shakeEnded
     }
 
     /// Start of the first half-wave, s.
@@ -28,17 +33,19 @@ public struct HalfWaveChain: Sendable, Equatable {
     /// Peak of the last half-wave, s.
     public var lastPeakTime: Double { halfWaves.last?.peakTime ?? 0 }
 
-    /// A near miss: it did not begin a shake, and it linked two or more half-waves or was refused.
-    public var isNearMiss: Bool { shakeBegan == nil && (halfWaves.count >= 2 || refusal != nil) }
+    /// A near miss: it did not begin a shake nor belong to one, and it linked two or more
+    /// half-waves or was refused.
+    public var isNearMiss: Bool { shakeBegan == nil && !withinShake && (halfWaves.count >= 2 || refusal != nil) }
 
     public init(
         halfWaves: [ShakeExplanation.HalfWave], refusal: ShakeExplanation.Refusal?, end: End,
-        began: ShakeExplanation.Began? = nil
+        began: ShakeExplanation.Began? = nil, withinShake: Bool = false
     ) {
         self.halfWaves = halfWaves
         self.refusal = refusal
         self.end = end
         self.began = began
+        self.withinShake = withinShake
     }
 }
 
@@ -49,13 +56,19 @@ public struct HalfWaveChainCollector: Sendable {
     private var halfWaves: [ShakeExplanation.HalfWave] = []
     private var refusal: ShakeExplanation.Refusal?
     private var began: ShakeExplanation.Began?
+    /// Whether a shake is in progress (known from the events passed to `add`).
+    private var shaking = false
     /// Every chain closed so far, in time order, lone half-waves and shakes included.
     public private(set) var chains: [HalfWaveChain] = []
 
     public init() {}
 
-    /// Takes in one sample's explanation.
-    public mutating func add(_ explanation: ShakeExplanation) {
+    /// Takes in one sample's explanation and the event the detector returned with it.
+    ///
+    /// Without the events, a chain cut short by the end of a shake is closed by the next
+    /// half-wave (which has `.nothingBefore`), and a chain formed inside a shake counts as a near
+    /// miss.
+    public mutating func add(_ explanation: ShakeExplanation, event: ShakeEvent? = nil) {
         if let halfWave = explanation.halfWave {
             if case .linked = halfWave.link {
                 halfWaves.append(halfWave)
@@ -66,6 +79,16 @@ public struct HalfWaveChainCollector: Sendable {
         }
         if let refused = explanation.refusal { refusal = refused }
         if let began = explanation.began { self.began = began }
+        switch event?.phase {
+        case .began?:
+            shaking = true
+        case .ended?, .cancelled?:
+            close(.shakeEnded)
+            halfWaves = []
+            shaking = false
+        case nil:
+            break
+        }
     }
 
     /// Removes and returns the chains closed so far, for a long or endless stream (`shake live
@@ -84,7 +107,8 @@ public struct HalfWaveChainCollector: Sendable {
 
     private mutating func close(_ end: HalfWaveChain.End) {
         if !halfWaves.isEmpty || refusal != nil {
-            chains.append(HalfWaveChain(halfWaves: halfWaves, refusal: refusal, end: end, began: began))
+            chains.append(HalfWaveChain(
+                halfWaves: halfWaves, refusal: refusal, end: end, began: began, withinShake: shaking && began == nil))
         }
         refusal = nil
         began = nil
@@ -161,7 +185,7 @@ extension RecordingReplay {
             let sample = labelledSample.sample
             let event = detector.process(sample, explanation: &explanation)
             replay.record(labelledSample, event: event)
-            collector.add(explanation)
+            collector.add(explanation, event: event)
             guard labelledSample.isShake == true else {
                 runStart = nil
                 return

@@ -79,6 +79,43 @@ import ShakeRecording
         #expect(misses.first?.refusal == nil)
     }
 
+    /// A shake goes on through a stroke that does not link: the chain after it is part of the
+    /// shake, not a near miss, and it closes when the shake ends, not (as when the collector saw
+    /// no events) at the next half-wave, as if the samples had stopped.
+    @Test func aChainInsideAShakeIsPartOfItAndClosesWhenItEnds() {
+        var collector = HalfWaveChainCollector()
+        func shakeEvent(_ phase: ShakeEvent.Phase, at time: Double) -> ShakeEvent {
+            ShakeEvent(phase: phase, time: time, startTime: 0.95, endTime: time, peakAcceleration: 15,
+                       reversals: 4, dominantAxis: .x)
+        }
+        let began = ShakeExplanation.Began(
+            time: 1.5, chainStartTime: 0.95, chainHalfWaves: 4, linearity: 0.2, intervalRatio: 1.1,
+            longestIntervalSeconds: 0.16, ongoingMotion: false, strongHalfWaves: 0)
+        collector.add(ShakeExplanation(halfWave: Self.halfWave(1, chain: 1, .nothingBefore)))
+        for (i, peak) in [1.15, 1.3, 1.45].enumerated() {
+            collector.add(ShakeExplanation(halfWave: Self.halfWave(peak, chain: i + 2, Self.linked)))
+        }
+        collector.add(ShakeExplanation(began: began), event: shakeEvent(.began, at: 1.5))
+        // A stroke the same way as the one before, then three more linked ones, then the end.
+        collector.add(ShakeExplanation(halfWave: Self.halfWave(1.6, chain: 1, .notOpposite(cosine: 0.5, intervalSeconds: 0.15))))
+        for (i, peak) in [1.75, 1.9].enumerated() {
+            collector.add(ShakeExplanation(halfWave: Self.halfWave(peak, chain: i + 2, Self.linked)))
+        }
+        collector.add(ShakeExplanation(), event: shakeEvent(.ended, at: 2.4))
+        // After the shake: two linked half-waves, a near miss, ended by the recording.
+        collector.add(ShakeExplanation(halfWave: Self.halfWave(4, chain: 1, .nothingBefore)))
+        collector.add(ShakeExplanation(halfWave: Self.halfWave(4.15, chain: 2, Self.linked)))
+        let chains = collector.finish()
+        #expect(chains.map(\.halfWaves.count) == [4, 3, 2])
+        #expect(chains.map(\.shakeBegan) == [1.5, nil, nil])
+        #expect(chains.map(\.withinShake) == [false, true, false])
+        #expect(chains.map(\.end) == [
+            .broken(by: Self.halfWave(1.6, chain: 1, .notOpposite(cosine: 0.5, intervalSeconds: 0.15))),
+            .shakeEnded, .recordingEnded,
+        ])
+        #expect(chains.filter(\.isNearMiss).map(\.startTime) == [3.95])
+    }
+
     /// A canonical CSV at 100 Hz written to a temporary file, gravity along z: rest, and 4 Hz
     /// shakes along x (start, length in s, amplitude in g); with `labelled`, a `shake` column
     /// that is 1 during them.
