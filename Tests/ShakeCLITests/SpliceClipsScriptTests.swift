@@ -69,6 +69,22 @@ import ShakeRecording
         #expect(zip(rows, rows.dropFirst()).allSatisfy { abs($1.sample.time - $0.sample.time - 0.02) < 1e-6 })
     }
 
+    /// CreateAI's saved sessions wrap the classes in `{"version": 1, "value": [...]}`: the same
+    /// recording comes out as from the bare list.
+    @Test func aSavedSessionGivesTheSameRecordingAsTheBareList() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let bare = try folder.write("bare.json", Self.export())
+        let wrapped = try folder.write("wrapped.json", "{\"version\": 1, \"value\": \(Self.export())}")
+        for (json, output) in [(bare, "bare.csv"), (wrapped, "wrapped.csv")] {
+            let run = try runProcess(repositoryRoot + "/Scripts/splice-clips",
+                                     [json, "--shake-class", "waggle", "--source", "s", "-o", folder.file(output)])
+            #expect(run.status == 0, "\(run.err)")
+        }
+        let rows = try [folder.file("bare.csv"), folder.file("wrapped.csv")].map { try RecordingReader.readAll(path: $0).samples }
+        #expect(rows[0].count > 0 && rows[0] == rows[1])
+    }
+
     @Test func refusesToOverwriteAndNamesWhatIsMissing() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
