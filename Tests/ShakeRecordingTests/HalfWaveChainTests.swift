@@ -96,7 +96,7 @@ import ShakeRecording
             collector.add(ShakeExplanation(halfWave: Self.halfWave(peak, chain: i + 2, Self.linked)))
         }
         collector.add(ShakeExplanation(began: began), event: shakeEvent(.began, at: 1.5))
-        // A stroke the same way as the one before, then three more linked ones, then the end.
+        // A stroke the same way as the one before, then two more linked ones, then the end.
         collector.add(ShakeExplanation(halfWave: Self.halfWave(1.6, chain: 1, .notOpposite(cosine: 0.5, intervalSeconds: 0.15))))
         for (i, peak) in [1.75, 1.9].enumerated() {
             collector.add(ShakeExplanation(halfWave: Self.halfWave(peak, chain: i + 2, Self.linked)))
