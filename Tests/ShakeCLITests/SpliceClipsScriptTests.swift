@@ -85,6 +85,41 @@ import ShakeRecording
         #expect(rows[0].count > 0 && rows[0] == rows[1])
     }
 
+    /// A session with nearly as many shake clips as others (ml-trainer forks label 20 of 60 clips
+    /// as one class): whole shuffles that keep them apart are rare, and each then goes into a gap
+    /// of its own; one more shake clip than gaps is refused.
+    @Test func manyShakeClipsEachGetAGapOfTheirOwn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        func session(waggles: Int, pokes: Int) -> String {
+            let clip = "{\"data\": {\"x\": [0.1, 0.2], \"y\": [0, 0], \"z\": [1, 1]}}"
+            let rest = "{\"data\": {\"x\": " + "[\(Array(repeating: "0", count: 80).joined(separator: ","))]"
+                + ", \"y\": [\(Array(repeating: "0", count: 80).joined(separator: ","))]"
+                + ", \"z\": [\(Array(repeating: "1", count: 80).joined(separator: ","))]}}"
+            func cls(_ name: String, _ n: Int, _ r: String) -> String {
+                "{\"name\": \"\(name)\", \"recordings\": [" + Array(repeating: r, count: n).joined(separator: ", ") + "]}"
+            }
+            return "[" + [cls("still", 1, rest), cls("waggle", waggles, clip), cls("poke", pokes, clip)]
+                .joined(separator: ", ") + "]"
+        }
+        let many = try folder.write("many.json", session(waggles: 12, pokes: 11))
+        let run = try runProcess(repositoryRoot + "/Scripts/splice-clips",
+                                 [many, "--shake-class", "waggle", "-o", folder.file("many.csv")])
+        #expect(run.status == 0, "\(run.err)")
+        let (metadata, _) = try RecordingReader.readAll(path: folder.file("many.csv"))
+        let classes = (metadata.first { $0.key == "clip_classes" }?.value ?? "").split(separator: ",").map(String.init)
+        #expect(classes.filter { $0 == "waggle" }.count == 12 && classes.filter { $0 == "poke" }.count == 11, "\(classes)")
+        #expect(!zip(classes, classes.dropFirst()).contains { $0 == "waggle" && $1 == "waggle" }, "\(classes)")
+
+        let tooMany = try folder.write("too-many.json", session(waggles: 13, pokes: 11))
+        let refused = try runProcess(repositoryRoot + "/Scripts/splice-clips",
+                                     [tooMany, "--shake-class", "waggle", "-o", folder.file("too-many.csv")])
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("too many shake clips (13) to keep another clip between every two of them (there are 11 others)"),
+                "\(refused.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("too-many.csv")))
+    }
+
     @Test func refusesToOverwriteAndNamesWhatIsMissing() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
