@@ -406,6 +406,9 @@ final class CSVRecordParser {
         }
     }
 
+    /// Set while skipping a row whose x, y and z are all empty (`skipsRowsWithoutAcceleration`).
+    private var skippingRow = false
+
     // MARK: Rows
 
     /// The next sample, or nil at the end of the file.
@@ -580,7 +583,11 @@ final class CSVRecordParser {
                     path: path, line: line.number, column: characterColumn(start, nul), kind: .encoding,
                     message: "binary data (a NUL byte): not a text CSV file")
             }
-            guard let row = try parseFields(line, start, end) else { continue }  // no acceleration, skipped
+            let row = try parseFields(line, start, end)
+            if skippingRow {  // x, y and z empty, and `skipsRowsWithoutAcceleration`
+                skippingRow = false
+                continue
+            }
             return try checked(row, line, start, end)
         }
     }
@@ -668,17 +675,13 @@ final class CSVRecordParser {
 
     /// Splits and parses any row, throwing the precise error for a bad one.
     ///
-    /// - Returns: nil for a row whose x, y and z fields are all empty when
-    ///   `skipsRowsWithoutAcceleration` is set (another sensor's row in a merged export).
+    /// A row whose x, y and z fields are all empty when `skipsRowsWithoutAcceleration` is set
+    /// (another sensor's row in a merged export) sets `skippingRow` instead, and its values are
+    /// not read.
     private func parseFields(
         _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
-    ) throws(RecordingError) -> RawRow? {
+    ) throws(RecordingError) -> RawRow {
         var row = RawRow()
-        // The first empty x, y or z field (its column index and position) and how many there are:
-        // an error after the row's other fields are read, unless all three are and the row is
-        // skipped.
-        var firstEmptyAxis: (field: Int, position: UnsafePointer<UInt8>)?
-        var emptyAxes = 0
         let rebasesTime = options.rebasesTime
         var q = start
         var field = 0
@@ -712,11 +715,6 @@ final class CSVRecordParser {
                 } else {
                     (row.t, q) = try number(line, start, q, end, field: field)
                 }
-            case .x, .y, .z:
-                guard try isEmptyField(line, start, q, end) else { fallthrough }
-                if firstEmptyAxis == nil { firstEmptyAxis = (field, q) }
-                emptyAxes &+= 1
-                q = skipField(q, end, separator)
             default:
                 let value: Double
                 (value, q) = try number(line, start, q, end, field: field)
@@ -731,30 +729,50 @@ final class CSVRecordParser {
             if q == end { break }
             q += 1  // the separator
         }
+        if skippingRow { return row }
         if field != columnCount {
             throw RecordingError(
                 path: path, line: line.number, column: characterColumn(start, end), kind: .fieldCount,
                 message: "line has \(field) field\(field == 1 ? "" : "s"), expected \(columnCount) like the header\(truncationHint(line))")
         }
-        if let (field, position) = firstEmptyAxis {
-            if emptyAxes == 3 && options.skipsRowsWithoutAcceleration { return nil }
-            var message = "missing value in column '\(columnNames[field])'"
-            var hint: RecordingError.OptionHint?
-            if emptyAxes == 3 {
-                hint = .skipRowsWithoutAcceleration
-                message += " (x, y and z are all empty: a row of another sensor, as in a merged export? "
-                    + "\(RecordingError.OptionHint.skipRowsWithoutAcceleration.rawValue) to skip such rows)"
-            }
-            throw RecordingError(
-                path: path, line: line.number, column: characterColumn(start, position), kind: .notANumber,
-                message: message + truncationHint(line), optionHint: hint)
-        }
         return row
     }
 
+    /// For a row whose acceleration field `failing` (at `position`) is empty: returns when its x,
+    /// y and z fields are all empty and such rows are skipped; otherwise throws the missing
+    /// value (naming `skipsRowsWithoutAcceleration` when x, y and z are all empty).
+    @inline(never)
+    private func checkRowWithoutAcceleration(
+        _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>,
+        failing: Int, at position: UnsafePointer<UInt8>
+    ) throws(RecordingError) {
+        var emptyAxes = 0
+        var q = start
+        var field = 0
+        while field < columnCount {
+            if roles[field] == .x || roles[field] == .y || roles[field] == .z, try isEmptyField(line, start, q, end) {
+                emptyAxes += 1
+            }
+            q = skipField(q, end, separator)
+            field += 1
+            if q == end { break }
+            q += 1
+        }
+        if emptyAxes == 3 && options.skipsRowsWithoutAcceleration { return }
+        var message = "missing value in column '\(columnNames[failing])'"
+        var hint: RecordingError.OptionHint?
+        if emptyAxes == 3 {
+            hint = .skipRowsWithoutAcceleration
+            message += " (x, y and z are all empty: a row of another sensor, as in a merged export? "
+                + "\(RecordingError.OptionHint.skipRowsWithoutAcceleration.rawValue) to skip such rows)"
+        }
+        throw RecordingError(
+            path: path, line: line.number, column: characterColumn(start, position), kind: .notANumber,
+            message: message + truncationHint(line), optionHint: hint)
+    }
+
     /// Whether the field at `q` is empty: nothing, spaces or `""` before the separator or the
-    /// line end. Cheap for a field that starts with a digit, sign or point.
-    @inline(always)
+    /// line end.
     private func isEmptyField(
         _ line: CSVLineSource.Line, _ lineStart: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>,
         _ end: UnsafePointer<UInt8>
@@ -971,6 +989,11 @@ final class CSVRecordParser {
         let content = try fieldContent(line, lineStart, q, end)
         let column = characterColumn(lineStart, q)
         let name = columnNames[field]
+        if content.start == content.end, roles[field] != .time {
+            try checkRowWithoutAcceleration(line, lineStart, end, failing: field, at: q)
+            skippingRow = true  // read on to the line's end; `parseFields` and `nextGeneral` skip it
+            return (0, end)
+        }
         if content.start == content.end {
             throw RecordingError(
                 path: path, line: line.number, column: column, kind: .notANumber,
