@@ -1,7 +1,8 @@
 // libFuzzer target: the streaming CSV reader on arbitrary bytes.
 //
 // The first input byte chooses the options (separator, decimal comma, header or not, labels
-// ignored, time rebased, units, a small line limit); the rest is the file. The reader must end
+// ignored and rows without acceleration skipped, time rebased, units, a small line limit); the
+// rest is the file. The reader must end
 // (nil or a RecordingError) without crashing, every sample it returns must be finite and within
 // `maximumAcceleration`, and every error must name the file.
 import ShakeDetection
@@ -24,7 +25,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if selector & 0b100 != 0 { options.decimalSeparator = .comma }
     }
     if selector & 0b1000 != 0 { options.hasHeader = false }
-    if selector & 0b1_0000 != 0 { options.ignoresLabels = true }
+    if selector & 0b1_0000 != 0 {
+        options.ignoresLabels = true
+        options.skipsRowsWithoutAcceleration = true
+    }
     if selector & 0b10_0000 != 0 { options.rebasesTime = true }
     if selector & 0b100_0000 != 0 {
         options.timeUnit = .milliseconds
