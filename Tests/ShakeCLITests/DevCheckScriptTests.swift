@@ -5,13 +5,14 @@ import Testing
 /// missed or false shake of the variant rows listed under the table, led by its row's name.
 @Suite struct DevCheckScriptTests {
     /// 12 s at 100 Hz of a device lying still (gravity on z), labelled a shake from 5 to 6 s:
-    /// a labelled shake that nobody made, so every variant of it is a missed shake.
-    static func stillRecording(labelled: Bool) -> String {
+    /// a labelled shake that nobody made, so every variant of it is a missed shake. With `spike`,
+    /// one sample at 2 s reads that much on x (a knock, m/s²).
+    static func stillRecording(labelled: Bool, spike: Double? = nil) -> String {
         var text = "time_s,x,y,z,shake\n"
         for i in 0..<1200 {
             let t = Double(i) / 100
             let shake = labelled && t >= 5 && t < 6 ? 1 : 0
-            text += String(format: "%.2f,0.01,-0.02,9.81,%d\n", t, shake)
+            text += String(format: "%.2f,%.2f,-0.02,9.81,%d\n", t, i == 200 ? spike ?? 0.01 : 0.01, shake)
         }
         return text
     }
@@ -24,11 +25,24 @@ import Testing
         return folder.file("dev")
     }
 
-    /// A stand-in for `Fixtures/others`: one labelled still recording (a missed shake in every variant).
+    /// A stand-in for `Fixtures/others`: a micro:bit's and a phone's labelled still recording (a
+    /// missed shake in every variant), each with a 60 m/s² knock, beyond the micro:bit's range.
     static func others(in folder: TemporaryFolder) throws -> String {
         try FileManager.default.createDirectory(atPath: folder.file("others"), withIntermediateDirectories: true)
-        _ = try folder.write("others/microbit_b.csv", stillRecording(labelled: true))
+        _ = try folder.write("others/microbit_b.csv", stillRecording(labelled: true, spike: 60))
+        _ = try folder.write("others/phone_b.csv", stillRecording(labelled: true, spike: 60))
         return folder.file("others")
+    }
+
+    /// The largest |a| in each recording of `folder`, m/s².
+    static func largestMagnitudes(in folder: String) throws -> [Double] {
+        try listing(folder).filter { $0.hasSuffix(".csv") }.map { name in
+            try String(contentsOfFile: folder + "/" + name, encoding: .utf8).split(separator: "\n")
+                .compactMap { line -> Double? in
+                    let v = line.split(separator: ",").prefix(4).compactMap { Double($0) }
+                    return v.count == 4 ? (v[1] * v[1] + v[2] * v[2] + v[3] * v[3]).squareRoot() : nil
+                }.max() ?? 0
+        }
     }
 
     @Test func keepsTheVariantsAndListsEveryMissedShakeUnderItsRow() throws {
@@ -63,12 +77,17 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: kept + "/" + fields[1]), "\(line)")
         }
         // Each variant of the two labelled recordings once: 9 + 9 harder, 10 + 10 turned, 10 clips
-        // and 12 vigorous (Wiimote only), one each at 50 and 25 Hz, the others recording's 40
-        // vigorous variants; the dev and others rows and the unlabelled walks list nothing.
+        // and 12 vigorous (Wiimote only), one each at 50 and 25 Hz, the two others recordings' 40
+        // vigorous variants each; the dev and others rows and the unlabelled walks list nothing.
         #expect(perRow == ["dev@50Hz": 2, "dev@25Hz": 2, "harder": 18, "turned": 20, "clips": 10, "vigorous": 12,
-                           "others-vig": 40])
-        #expect(listing(kept) == ["clips", "harder", "harder-microbit", "others-vig", "rates", "turned",
-                                  "turned-microbit", "vigorous", "walks"])
+                           "others-vig": 80])
+        #expect(listing(kept) == ["clips", "harder", "harder-microbit", "others-vig", "others-vig-other-devices",
+                                  "rates", "turned", "turned-microbit", "vigorous", "walks"])
+        // The micro:bit's variants are clipped at its ±2.04 g on every axis; the phone's keep the knock.
+        let microbit = try Self.largestMagnitudes(in: kept + "/others-vig")
+        let phone = try Self.largestMagnitudes(in: kept + "/others-vig-other-devices")
+        #expect(microbit.count == 40 && microbit.allSatisfy { $0 <= 20.006 * 3.0.squareRoot() + 0.01 }, "\(microbit)")
+        #expect(phone.count == 40 && phone.allSatisfy { $0 >= 60 }, "\(phone)")
     }
 
     @Test func keepRefusesAFolderThatExistsAndLeavesItAlone() throws {
