@@ -1,4 +1,5 @@
 import Foundation
+import ShakeRecording
 import Testing
 
 /// `Scripts/dev-check --keep DIR --list`: the variant recordings kept for a closer look, and every
@@ -37,11 +38,7 @@ import Testing
     /// The largest |a| in each recording of `folder`, m/s².
     static func largestMagnitudes(in folder: String) throws -> [Double] {
         try listing(folder).filter { $0.hasSuffix(".csv") }.map { name in
-            try String(contentsOfFile: folder + "/" + name, encoding: .utf8).split(separator: "\n")
-                .compactMap { line -> Double? in
-                    let v = line.split(separator: ",").prefix(4).compactMap { Double($0) }
-                    return v.count == 4 ? (v[1] * v[1] + v[2] * v[2] + v[3] * v[3]).squareRoot() : nil
-                }.max() ?? 0
+            try RecordingReader.readAll(path: folder + "/" + name).samples.map(\.sample.magnitude).max() ?? 0
         }
     }
 
