@@ -68,10 +68,25 @@
 ///
 /// The configuration is assumed valid (see `ShakeConfiguration.validate()`).
 public struct ShakeDetector: Sendable {
-    /// The parameters in use. Changing it resets the detector.
+    /// The parameters in use.
+    ///
+    /// Setting a different value restarts the detector as `reset()` does (filters, half-waves,
+    /// refractory period), except that a shake in progress is not dropped silently: the next
+    /// `process(_:)` (or `interrupt(at:)`) returns its `cancelled` event, reason `.interrupted`,
+    /// timed at the last sample before the change, so every `began` is still followed by exactly
+    /// one `ended` or `cancelled`. Setting the value already in use changes nothing.
     public var configuration: ShakeConfiguration {
-        didSet { reset() }
+        didSet {
+            guard configuration != oldValue else { return }
+            let cancelled = shaking ? makeEvent(.cancelled, at: lastTime, reason: .interrupted) : nil
+            reset()
+            pendingCancellation = cancelled
+        }
     }
+
+    /// The `cancelled` event of a shake that was in progress when the configuration changed,
+    /// returned by the next sample (which, after the restart, takes the cold path) or interrupt.
+    private var pendingCancellation: ShakeEvent?
 
     // The state read by the calm-sample path of `process(_:)` is internal and
     // `@usableFromInline`, so that `process(_:)` can be inlined into the caller's loop.
@@ -227,7 +242,7 @@ public struct ShakeDetector: Sendable {
     /// reason `.interrupted` (returned), and the detector restarts as after `reset()`.
     /// Returns nil if no shake was in progress.
     public mutating func interrupt(at time: Double) -> ShakeEvent? {
-        let event = shaking ? makeEvent(.cancelled, at: time, reason: .interrupted) : nil
+        let event = shaking ? makeEvent(.cancelled, at: time, reason: .interrupted) : pendingCancellation
         reset()
         return event
     }
@@ -342,7 +357,8 @@ public struct ShakeDetector: Sendable {
         guard sample.time - sample.time == 0 else { return nil }
         if !started {
             restartFilters(with: sample)
-            return nil
+            defer { pendingCancellation = nil }
+            return pendingCancellation
         }
         if dt == 0 { return nil }
         return restartAfterGap(with: sample)

@@ -163,13 +163,47 @@ import ShakeDetection
         try configuration.validate()
     }
 
-    @Test func changingTheConfigurationResetsTheDetector() {
+    @Test func changingTheConfigurationDuringAShakeCancelsIt() {
         var detector = ShakeDetector()
         let m = Motion(shakes: [.init(start: 0.5, duration: 2, frequency: 4, amplitude: 25, direction: (1, 0, 0))])
-        for s in m.samples(duration: 1.5, rate: 100) { _ = detector.process(s) }
+        let samples = m.samples(duration: 6, rate: 100)
+        var got: [ShakeEvent] = []
+        for s in samples where s.time < 1.5 { if let e = detector.process(s) { got.append(e) } }
+        #expect(got.map(\.phase) == [.began])
         #expect(detector.isShaking)
+        let lastTime = samples.last { $0.time < 1.5 }!.time
         detector.configuration = .hard
         #expect(!detector.isShaking)
         #expect(detector.configuration == .hard)
+        // The next sample brings the shake's end: cancelled, at the last sample before the change.
+        // The shaking goes on, strong enough for `hard` too: a new shake begins and ends later.
+        for s in samples where s.time >= 1.5 { if let e = detector.process(s) { got.append(e) } }
+        #expect(got.map(\.phase) == [.began, .cancelled, .began, .ended])
+        #expect(got[1].cancellationReason == .interrupted)
+        #expect(got[1].time == lastTime)
+        #expect(got[1].startTime == got[0].startTime)
+        #expect(got[2].startTime >= 1.5)
+    }
+
+    @Test func aChangeWithoutANewSampleIsCancelledByInterrupt() {
+        var detector = ShakeDetector()
+        let m = Motion(shakes: [.init(start: 0.5, duration: 2, frequency: 4, amplitude: 25, direction: (1, 0, 0))])
+        for s in m.samples(duration: 1.5, rate: 100) { _ = detector.process(s) }
+        detector.configuration = .light
+        #expect(detector.interrupt(at: 1.6)?.phase == .cancelled)
+        #expect(detector.interrupt(at: 1.7) == nil)  // once only
+    }
+
+    @Test func settingTheConfigurationInUseChangesNothing() {
+        let m = Motion(shakes: [.init(start: 0.5, duration: 2, frequency: 4, amplitude: 25, direction: (1, 0, 0))])
+        let samples = m.samples(duration: 4, rate: 100)
+        var detector = ShakeDetector()
+        var got: [ShakeEvent] = []
+        for s in samples {
+            detector.configuration = .medium  // as a settings screen might, on every sample
+            if let e = detector.process(s) { got.append(e) }
+        }
+        #expect(got.map(\.phase) == [.began, .ended])
+        #expect(got == events(samples))
     }
 }
