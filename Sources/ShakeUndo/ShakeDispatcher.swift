@@ -9,12 +9,27 @@ import ShakeDetection
 /// or the owner has not installed a handler, or the handler's ownership was released, reset or
 /// transferred, the event goes nowhere and is counted in `unhandledCount`.
 ///
+/// One shake, one owner: the `ended` or `cancelled` of a shake goes only to the handler that
+/// received its `began`. When the gesture changes hands during a shake, the handler that saw it
+/// begin receives a `cancelled` event instead (reason `.interrupted`, the ending event's times),
+/// so it can drop what it prepared; the new owner hears nothing of that shake (the event counts
+/// as unhandled) and answers the next one. An `ended` or `cancelled` with no `began` dispatched
+/// before it (a dispatcher attached to a detector mid-shake) goes to the current owner.
+///
+/// The dispatcher keeps a strong reference to the installed handler until an event shows that
+/// its ownership ended, or until the owner gives the gesture up through `release(_:)`, which
+/// lets go of the handler at once.
+///
 /// Non-`Sendable`: use it from one isolation domain (the one that feeds the detector and owns the
 /// undo stacks). The `GestureRegistry` itself may be shared with any thread.
 public final class ShakeDispatcher {
     /// The registry that decides who owns the gesture.
     public let registry: GestureRegistry
     private var route: (generation: UInt64, handler: any ShakeHandler)?
+    /// True between a dispatched `began` and the next `ended` or `cancelled`.
+    private var shakeInProgress = false
+    /// The route that received the shake in progress's `began`; nil when none did.
+    private var shakeRecipient: (generation: UInt64, handler: any ShakeHandler)?
 
     /// Events given to the owner's handler.
     public private(set) var deliveredCount = 0
@@ -46,14 +61,54 @@ public final class ShakeDispatcher {
         return ownership
     }
 
-    /// Gives `event` to the current owner's handler.
-    /// - Returns: true when a handler received it; false when it was counted as unhandled.
+    /// Gives the gesture up (as `registry.release(_:)` does) and, when `ownership`'s handler is
+    /// the one installed, lets go of it now rather than at the next event. A shake that handler
+    /// saw begin still ends for it with a `cancelled` event (see the type's documentation).
+    /// - Returns: true when the token was the current owner.
+    @discardableResult
+    public func release(_ ownership: consuming GestureOwnership) -> Bool {
+        if let route, route.generation == ownership.generation, ownership.registry === registry {
+            self.route = nil
+        }
+        return registry.release(ownership)
+    }
+
+    /// Gives `event` to the current owner's handler (for the end of a shake, only if that handler
+    /// received its `began`; see the type's documentation).
+    /// - Returns: true when the current owner's handler received it; false when it was counted
+    ///   as unhandled (including an end of a shake passed to a former owner as `cancelled`).
     @discardableResult
     public func dispatch(_ event: ShakeEvent) -> Bool {
-        let current = registry.currentGeneration
-        guard let route, route.generation == current else {
+        if let route, route.generation != registry.currentGeneration {
             // A handler whose ownership ended never owns again (generations are not reused).
             self.route = nil
+        }
+        switch event.phase {
+        case .began:
+            shakeInProgress = true
+            shakeRecipient = route
+            return deliver(event)
+        case .ended, .cancelled:
+            guard shakeInProgress else { return deliver(event) }
+            let recipient = shakeRecipient
+            shakeInProgress = false
+            shakeRecipient = nil
+            guard let recipient else {
+                unhandledCount += 1
+                return false
+            }
+            if let route, route.generation == recipient.generation { return deliver(event) }
+            var cancelled = event
+            cancelled.phase = .cancelled
+            cancelled.cancellationReason = .interrupted
+            recipient.handler.handleShake(cancelled)
+            unhandledCount += 1
+            return false
+        }
+    }
+
+    private func deliver(_ event: ShakeEvent) -> Bool {
+        guard let route else {
             unhandledCount += 1
             return false
         }

@@ -13,9 +13,12 @@ import ShakeDetection
 /// - `cancelled`: nothing visible happens.
 ///
 /// The choice, from the presenter at once or later through `answer(_:at:)`, is applied to the
-/// prompt's context, which must still be the active one: undo or redo is followed by
-/// `notificationSuccess` feedback, a choice that can no longer be applied by
-/// `notificationError`, cancel by nothing.
+/// prompt's context, which must still be the active one, with its steps as they were when the
+/// prompt appeared (so a button titled "Undo Typing" never undoes a later edit): undo or redo is
+/// followed by `notificationSuccess` feedback, a choice that can no longer be applied
+/// (`.contextChanged`, `.stepsChanged`, `.unavailable`) by `notificationError`, cancel by
+/// nothing. A prompt stays pending until it is answered, also when the owner gives the gesture
+/// up meanwhile; `answer(.cancel, at:)` closes it.
 ///
 /// `isEnabled` is the user's setting: when false, shakes are ignored entirely.
 ///
@@ -58,6 +61,9 @@ public final class ShakeToUndo: ShakeHandler {
         case noActiveContext
         /// The active context has nothing to undo or redo (no alert without a purpose).
         case nothingToUndoOrRedo
+        /// The active context's stack has an undo group open (`beginUndoGrouping()` without its
+        /// `endUndoGrouping()` yet), so it can neither undo nor redo until the group closes.
+        case undoGroupOpen
         /// A prompt is already showing.
         case promptShowing
 
@@ -67,6 +73,7 @@ public final class ShakeToUndo: ShakeHandler {
             case .disabled: "shake to undo is off"
             case .noActiveContext: "no active undo context"
             case .nothingToUndoOrRedo: "nothing to undo or redo"
+            case .undoGroupOpen: "an undo group is open"
             case .promptShowing: "a prompt is already showing"
             }
         }
@@ -74,6 +81,10 @@ public final class ShakeToUndo: ShakeHandler {
 
     /// The prompt on screen, waiting for `answer(_:at:)`; `nil` when none is showing.
     public private(set) var pendingPrompt: UndoPrompt?
+    /// The stack the pending prompt was made from, and its `changeCount` then. Weak: a context
+    /// removed meanwhile is not kept alive (and then no longer matches).
+    private weak var promptedStack: UndoStack?
+    private var promptedChangeCount: UInt64 = 0
     /// Number of prompts presented so far.
     public private(set) var promptCount: UInt64 = 0
 
@@ -109,6 +120,7 @@ public final class ShakeToUndo: ShakeHandler {
         guard let contextID = contexts.activeContextID, let stack = contexts.activeStack else {
             return .noActiveContext
         }
+        guard stack.groupingLevel == 0 else { return .undoGroupOpen }
         let undoTitle = stack.undoMenuItemTitle
         let redoTitle = stack.redoMenuItemTitle
         guard undoTitle != nil || redoTitle != nil else { return .nothingToUndoOrRedo }
@@ -117,6 +129,8 @@ public final class ShakeToUndo: ShakeHandler {
             id: promptCount, contextID: contextID, undoTitle: undoTitle, redoTitle: redoTitle,
             cancelTitle: stack.titles.title(.cancel, nil), time: time)
         pendingPrompt = prompt
+        promptedStack = stack
+        promptedChangeCount = stack.changeCount
         if let promptFeedback, let feedback {
             feedback.deliver(promptFeedback, at: time, initiatedByUser: true)
             feedback.prepare()  // the answer's feedback comes next
@@ -138,11 +152,12 @@ public final class ShakeToUndo: ShakeHandler {
         guard let prompt = pendingPrompt else { return nil }
         pendingPrompt = nil
         let outcome = apply(choice, to: prompt)
+        promptedStack = nil
         onOutcome?(prompt, choice, outcome)
         switch outcome {
         case .undone, .redone:
             feedback?.deliver(.notificationSuccess, at: time, initiatedByUser: true)
-        case .unavailable, .contextChanged:
+        case .unavailable, .contextChanged, .stepsChanged:
             feedback?.deliver(.notificationError, at: time, initiatedByUser: true)
         case .cancelled:
             break
@@ -152,9 +167,11 @@ public final class ShakeToUndo: ShakeHandler {
 
     private func apply(_ choice: UndoChoice, to prompt: UndoPrompt) -> UndoPromptOutcome {
         if choice == .cancel { return .cancelled }
-        guard contexts.activeContextID == prompt.contextID, let stack = contexts.activeStack else {
+        guard contexts.activeContextID == prompt.contextID, let stack = contexts.activeStack,
+              stack === promptedStack else {
             return .contextChanged
         }
+        guard stack.changeCount == promptedChangeCount else { return .stepsChanged }
         guard prompt.title(for: choice) != nil else { return .unavailable(choice) }
         if choice == .undo {
             let name = stack.undoActionName

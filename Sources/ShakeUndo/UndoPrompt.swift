@@ -62,14 +62,18 @@ public enum UndoPromptOutcome: Sendable, Hashable, CustomStringConvertible {
     case redone(ActionName?)
     /// The user cancelled; nothing changed.
     case cancelled
-    /// The choice could not be applied (the prompt did not offer it, or the stack changed since
-    /// and has nothing left to undo or redo); nothing changed.
+    /// The choice could not be applied (the prompt did not offer it); nothing changed.
     case unavailable(UndoChoice)
-    /// The user moved to another context before choosing; nothing changed.
+    /// The user moved to another context before choosing (or the prompt's context was removed
+    /// and made anew); nothing changed.
     case contextChanged
+    /// The context's steps changed after the prompt appeared (a new edit, an undo or redo
+    /// elsewhere, a step renamed, a group opened): the prompt's titles may no longer name what
+    /// would be undone or redone, so nothing changed.
+    case stepsChanged
 
     /// Words for logs: "undone Delete Name", "redone (unnamed)", "cancelled",
-    /// "undo unavailable", "context changed".
+    /// "undo unavailable", "context changed", "steps changed since the prompt".
     public var description: String {
         switch self {
         case .undone(let name): "undone \(name?.text ?? "(unnamed)")"
@@ -77,6 +81,7 @@ public enum UndoPromptOutcome: Sendable, Hashable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .unavailable(let choice): "\(choice.rawValue) unavailable"
         case .contextChanged: "context changed"
+        case .stepsChanged: "steps changed since the prompt"
         }
     }
 }

@@ -102,6 +102,12 @@ public final class UndoStack {
     /// redo is running.
     public var canRedo: Bool { mode == .normal && groupingLevel == 0 && !redoSteps.isEmpty }
 
+    /// How many changes the stack has reported to its observers (every `Change`: a registration
+    /// that makes or clears a step, a name, a group opened or closed, an undo, a redo, steps
+    /// dropped or cleared). Save it and compare later to tell whether anything changed in
+    /// between, as `ShakeToUndo` does before applying a prompt's choice.
+    public private(set) var changeCount: UInt64 = 0
+
     /// Number of steps on the undo side.
     public var undoCount: Int { undoSteps.count }
     /// Number of steps on the redo side.
@@ -323,6 +329,7 @@ public final class UndoStack {
     }
 
     private func notify(_ change: Change) {
+        changeCount &+= 1
         for observer in observers { observer.handler(change) }
     }
 }

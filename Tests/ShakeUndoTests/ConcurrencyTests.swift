@@ -97,7 +97,7 @@ final class ItemList {
             case .cancelled:
                 cancelled += 1
                 expected = before
-            case .unavailable, .contextChanged:
+            case .unavailable, .contextChanged, .stepsChanged:
                 refused += 1
                 expected = before
             }
@@ -177,8 +177,13 @@ final class ItemList {
         let holders = HolderCounter()
         /// Event number → how many handlers received it.
         private let received = Mutex<[Int: Int]>([:])
-        /// Deliveries to a handler whose owner was not the current owner.
+        /// Deliveries to a handler whose owner was not the current owner (other than the
+        /// `cancelled` that tells a former owner the shake it saw begin ended without it), or
+        /// such a `cancelled` to a handler that had not received that shake's `began`.
         let misrouted = Atomic<Int>(0)
+        /// `cancelled` events (the dispatch sends only began and ended: each is an ended turned
+        /// into a cancellation for the former owner that received the shake's began).
+        let interrupted = Atomic<Int>(0)
 
         func receive(_ number: Int) { received.withLock { $0[number, default: 0] += 1 } }
         var receipts: [Int: Int] { received.withLock { $0 } }
@@ -215,9 +220,21 @@ final class ItemList {
             self.registry = registry
             self.ledger = ledger
         }
+        /// The number of the last `began` received.
+        private let lastBegan = Mutex<Int?>(nil)
         func handleShake(_ event: ShakeEvent) {
-            if registry.currentOwner != owner { ledger.misrouted.wrappingAdd(1, ordering: .relaxed) }
-            ledger.receive(Int(event.time))
+            let number = Int(event.time)
+            switch event.phase {
+            case .cancelled:
+                ledger.interrupted.wrappingAdd(1, ordering: .relaxed)
+                if lastBegan.withLock({ $0 }) != number - 1 || event.cancellationReason != .interrupted {
+                    ledger.misrouted.wrappingAdd(1, ordering: .relaxed)
+                }
+            case .began, .ended:
+                if event.phase == .began { lastBegan.withLock { $0 = number } }
+                if registry.currentOwner != owner { ledger.misrouted.wrappingAdd(1, ordering: .relaxed) }
+            }
+            ledger.receive(number)
         }
     }
 
@@ -269,7 +286,9 @@ final class ItemList {
         let receipts = ledger.receipts
         #expect(await router.dispatched == events)
         #expect(delivered + unhandled == events, "every event delivered or counted unhandled")
-        #expect(receipts.values.reduce(0, +) == delivered, "each delivery reached one handler")
+        let interrupted = ledger.interrupted.load(ordering: .relaxed)
+        #expect(receipts.values.reduce(0, +) == delivered + interrupted,
+                "each delivery reached one handler, and each end of a shake whose owner changed its former owner")
         #expect(receipts.values.allSatisfy { $0 == 1 }, "no event delivered twice")
         #expect(ledger.misrouted.load(ordering: .relaxed) == 0, "a handler got an event while not the owner")
         #expect(ledger.holders.mostAtOnce == 1, "two owners at once")

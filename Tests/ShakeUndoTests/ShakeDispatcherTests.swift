@@ -60,6 +60,87 @@ import ShakeUndo
         #expect(dispatcher.unhandledCount == 3)
         #expect(dispatcher.deliveredCount == 1)
     }
+
+    final class EventRecorder: ShakeHandler {
+        var events: [ShakeEvent] = []
+        var phases: [ShakeEvent.Phase] { events.map(\.phase) }
+        func handleShake(_ event: ShakeEvent) { events.append(event) }
+    }
+
+    @Test func whenTheGestureChangesHandsDuringAShakeNeitherOwnerAnswersIt() throws {
+        let dispatcher = ShakeDispatcher()
+        let editor = EventRecorder()
+        let map = EventRecorder()
+        let editorToken = try dispatcher.claim(owner: "editor", handler: editor)
+        #expect(dispatcher.dispatch(shakeEvent(.began, at: 1)))
+        dispatcher.registry.release(editorToken)
+        let mapToken = try dispatcher.claim(owner: "map", handler: map)
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 2)) == false)
+        // The editor saw the shake begin: it hears that it was cancelled, at the end's time.
+        #expect(editor.phases == [.began, .cancelled])
+        #expect(editor.events.last?.cancellationReason == .interrupted)
+        #expect(editor.events.last?.time == 2)
+        #expect(map.events.isEmpty)  // no end of a shake it never saw begin
+
+        dispatcher.dispatch(shakeEvent(.began, at: 3))
+        dispatcher.dispatch(shakeEvent(.ended, at: 4))
+        #expect(map.phases == [.began, .ended])
+        #expect(editor.phases == [.began, .cancelled])
+        #expect(dispatcher.deliveredCount == 3)
+        #expect(dispatcher.unhandledCount == 1)
+        dispatcher.registry.release(mapToken)
+    }
+
+    @Test func aShakeHandedOnOrBegunWithoutAnOwnerIsAnsweredByNobody() throws {
+        let dispatcher = ShakeDispatcher()
+        let editor = EventRecorder()
+        let viewer = EventRecorder()
+        let editorToken = try dispatcher.claim(owner: "editor", handler: editor)
+        dispatcher.dispatch(shakeEvent(.began, at: 1))
+        let viewerToken = try dispatcher.registry.transfer(editorToken, to: "viewer")
+        dispatcher.setHandler(viewer, for: viewerToken)
+        #expect(dispatcher.dispatch(shakeEvent(.cancelled, at: 2)) == false)
+        #expect(editor.phases == [.began, .cancelled])
+        #expect(viewer.events.isEmpty)
+        dispatcher.registry.release(viewerToken)
+
+        // Begun while nobody owned the gesture, claimed before it ended: not the claimer's.
+        #expect(dispatcher.dispatch(shakeEvent(.began, at: 3)) == false)
+        let mapToken = try dispatcher.claim(owner: "map", handler: viewer)
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 4)) == false)
+        #expect(viewer.events.isEmpty)
+        #expect(editor.phases == [.began, .cancelled])
+        dispatcher.registry.release(mapToken)
+    }
+
+    final class WeakBox {
+        weak var handler: EventRecorder?
+    }
+
+    @Test func releasingThroughTheDispatcherLetsGoOfTheHandlerAtOnce() throws {
+        let dispatcher = ShakeDispatcher()
+        let box = WeakBox()
+        let token = try { () throws -> GestureOwnership in
+            let handler = EventRecorder()
+            box.handler = handler
+            return try dispatcher.claim(owner: "editor", handler: handler)
+        }()
+        #expect(box.handler != nil)  // the dispatcher holds it
+        let released = dispatcher.release(token)
+        #expect(released)
+        #expect(box.handler == nil)
+        #expect(dispatcher.registry.currentOwner == nil)
+        #expect(dispatcher.dispatch(shakeEvent(.began, at: 1)) == false)
+
+        // Released during a shake: the handler is kept only until the shake ends for it.
+        let recorder = EventRecorder()
+        let second = try dispatcher.claim(owner: "editor", handler: recorder)
+        dispatcher.dispatch(shakeEvent(.began, at: 2))  // the one begun at 1 never ended: no matter
+        let releasedDuringTheShake = dispatcher.release(second)
+        #expect(releasedDuringTheShake)
+        dispatcher.dispatch(shakeEvent(.ended, at: 3))
+        #expect(recorder.phases == [.began, .cancelled])
+    }
 }
 
 @Suite struct ShakeToUndoTests {
@@ -231,11 +312,58 @@ import ShakeUndo
         try host.letter.setText("Dear Ada,", name: "type text")
         host.shake(endingAt: 5)
         host.letter.stack.removeAllActions()
-        #expect(host.shakeToUndo.answer(.undo, at: 6) == .unavailable(.undo))
+        #expect(host.shakeToUndo.answer(.undo, at: 6) == .stepsChanged)
         host.letter.setText("Dear Ada, London")
         host.shake(endingAt: 8)
         #expect(host.shakeToUndo.answer(.redo, at: 9) == .unavailable(.redo))  // not offered
         #expect(host.letter.text == "Dear Ada, London")
+    }
+
+    @Test func aChoiceAfterANewEditDoesNotUndoTheNewEdit() throws {
+        let host = try Host()
+        host.answer = nil
+        try host.letter.setText("Dear Ada,", name: "type text")
+        host.shake(endingAt: 5)
+        #expect(host.shakeToUndo.pendingPrompt?.undoTitle == "Undo Type Text")
+        try host.letter.setText("Dear ,", name: "delete name")
+        #expect(host.shakeToUndo.answer(.undo, at: 6) == .stepsChanged)
+        #expect(UndoPromptOutcome.stepsChanged.description == "steps changed since the prompt")
+        #expect(host.letter.text == "Dear ,")  // the button said "Undo Type Text": nothing undone
+        #expect(host.letter.stack.undoCount == 2)
+        #expect(host.log.entries.suffix(3) == [
+            "screen notification error", "speaker notification error", "motor notification error",
+        ])
+        host.answer = .undo
+        host.shake(endingAt: 8)  // the next shake offers the step on top now
+        #expect(host.prompts.last?.undoTitle == "Undo Delete Name")
+        #expect(host.letter.text == "Dear Ada,")
+    }
+
+    @Test func aChoiceForAContextRemovedAndMadeAgainIsNotApplied() throws {
+        let host = try Host()
+        host.answer = nil
+        try host.letter.setText("Dear Ada,", name: "type text")
+        host.shake(endingAt: 5)
+        host.contexts.removeContext("letter")
+        let remade = TextDocument("", stack: host.contexts.activate("letter"))
+        try remade.setText("Other", name: "other")
+        #expect(host.shakeToUndo.answer(.undo, at: 6) == .contextChanged)
+        #expect(remade.text == "Other")
+        #expect(host.letter.text == "Dear Ada,")
+    }
+
+    @Test func aShakeWithAnUndoGroupOpenIsIgnoredForThatReason() throws {
+        let host = try Host()
+        try host.letter.setText("Dear Ada,", name: "type text")
+        host.letter.stack.beginUndoGrouping()
+        host.shake(endingAt: 5)
+        #expect(host.prompts.isEmpty)
+        #expect(host.ignored == [.undoGroupOpen])
+        #expect(host.ignored.map(\.description) == ["an undo group is open"])
+        try host.letter.stack.endUndoGrouping()
+        host.shake(endingAt: 8)
+        #expect(host.prompts.map(\.undoTitle) == ["Undo Type Text"])
+        #expect(host.letter.text == "")
     }
 
     @Test func feedbackIsPreparedWhenTheShakeBeginsAndGivenWhenItEnds() throws {

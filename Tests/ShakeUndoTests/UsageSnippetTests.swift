@@ -42,7 +42,7 @@ import ShakeUndo
         for sample in samples {
             if let event = detector.process(sample) { dispatcher.dispatch(event) }
         }
-        dispatcher.registry.release(ownership)                // when the screen goes away
+        dispatcher.release(ownership)                         // when the screen goes away
         show("name: \(name)")                                 // "name: Ada Lovelace": undone
         // README snippet ends
         #expect(name == "Ada Lovelace")
