@@ -113,9 +113,7 @@ enum ConvertCommand: ShakeCommand {
         let ranges = try arguments.value("shakes").map { text throws(UsageError) in try ShakeRanges(argument: text) }
         let input = arguments.positionals[0]
         let force = arguments.flag("force")
-        if input != "-", isSameFile(input, output) {
-            throw UsageError("'\(output)' is the recording being read: write the converted recording to another file")
-        }
+        try OutputFile.checkNotAnInput(output, inputs: [input], writing: "the converted recording")
         try OutputFile.check(output, force: force, partial: true)
         let options = try ImportOptions.options(arguments)
 
@@ -174,13 +172,5 @@ enum ConvertCommand: ShakeCommand {
         let labels = labelled ? "\(shakes) labelled shake\(shakes == 1 ? "" : "s")" : "no labels"
         io.out("\(output): \(count) samples, \(fixed(duration, 1)) s, \(labels)\n")
         return ExitStatus.success
-    }
-
-    /// Whether `a` and `b` name one existing file (the same device and inode).
-    static func isSameFile(_ a: String, _ b: String) -> Bool {
-        var first = stat()
-        var second = stat()
-        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
-        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 }

@@ -37,6 +37,24 @@ enum OutputFile {
         }
     }
 
+    /// Throws a usage error (exit 64) when `output` is one of the recordings `inputs` (the same
+    /// file, however spelled: `./in.csv`, a symbolic or hard link), which writing it would
+    /// destroy. `what` names what would be written ("the converted recording"). `-` (standard
+    /// input) is no file to compare.
+    static func checkNotAnInput(_ output: String, inputs: [String], writing what: String) throws(UsageError) {
+        for input in inputs where input != "-" && isSameFile(input, output) {
+            throw UsageError("'\(output)' is the recording being read: write \(what) to another file")
+        }
+    }
+
+    /// Whether `a` and `b` name one existing file (the same device and inode).
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
     /// The one wording of an existing output file, naming the flag that replaces it.
     static let alreadyExists = "already exists (pass --force to replace it)"
 

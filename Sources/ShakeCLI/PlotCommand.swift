@@ -45,12 +45,13 @@ enum PlotCommand: ShakeCommand {
             throw UsageError("'--to' (\(to)) must be after '--from' (\(from))")
         }
         let force = arguments.flag("force")
+        let path = arguments.positionals[0]
+        try OutputFile.checkNotAnInput(output, inputs: [path], writing: "the SVG")
         try OutputFile.check(output, force: force)
         let selected = try DetectorOptions.detector(arguments)
         // The gravity filter drawn is the detector's; the Seismic rule has none, so medium's.
         var configuration = ShakeConfiguration.default
         if case .shakeKit(let detector) = selected { configuration = detector.configuration }
-        let path = arguments.positionals[0]
         var samples: [Sample] = []
         var labels: [Bool] = []
         var labelled = true

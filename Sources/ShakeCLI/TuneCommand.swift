@@ -53,11 +53,13 @@ enum TuneCommand: ShakeCommand {
             throw UsageError("'--output' and '--report' name the same file '\(output)'")
         }
         let importOptions = try ImportOptions.options(arguments)
-        // Refuse before spending minutes on the search.
+        // Refuse before spending minutes on the search, and never write over a recording read.
+        let files = try EvaluateCommand.recordingFiles(arguments.positionals)
+        if let output { try OutputFile.checkNotAnInput(output, inputs: files, writing: "the configuration (-o)") }
+        if let report { try OutputFile.checkNotAnInput(report, inputs: files, writing: "the trade-off plot (--report)") }
         for path in [output, report].compactMap({ $0 }) {
             try OutputFile.check(path, force: force)
         }
-        let files = try EvaluateCommand.recordingFiles(arguments.positionals)
         let progress = ProgressDisplay(io: io, label: "tune")
         progress.note("reading \(files.count) recording\(files.count == 1 ? "" : "s")")
         let recordings = try load(files: files, options: importOptions, jobs: options.jobs)

@@ -58,6 +58,48 @@ import Testing
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "the user's file\n")
     }
 
+    /// No command writes over a recording it reads, with --force or without, however the output
+    /// names it (the same path, another spelling, a symbolic link; for tune, a file of a folder
+    /// given): a usage error (exit 64) before any work, and the recording is kept as it was.
+    static let overwrites: [(command: [String], what: String)] = [
+        (["convert", "IN", "-o", "OUT"], "the converted recording"),
+        (["plot", "IN", "-o", "OUT"], "the SVG"),
+        (["tune", "IN", "-o", "OUT"], "the configuration (-o)"),
+        (["tune", "IN", "--report", "OUT"], "the trade-off plot (--report)"),
+        (["tune", "FOLDER", "-o", "OUT"], "the configuration (-o)"),
+        (["tune", "FOLDER", "--report", "OUT"], "the trade-off plot (--report)"),
+    ]
+
+    enum Spelling: String, CaseIterable, Sendable {
+        case samePath, dotSlash, symbolicLink
+    }
+
+    @Test(arguments: overwrites.indices, Spelling.allCases)
+    func theRecordingReadIsNeverOverwritten(index: Int, spelling: Spelling) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let text = labelledShakeCSV(shakes: 1).text
+        let recording = try folder.write("in.csv", text)
+        let output: String
+        switch spelling {
+        case .samePath: output = recording
+        case .dotSlash: output = folder.path + "/./in.csv"
+        case .symbolicLink:
+            output = folder.file("link.out")  // not a *.csv, which tune would read from FOLDER
+            try FileManager.default.createSymbolicLink(atPath: output, withDestinationPath: recording)
+        }
+        let (template, what) = Self.overwrites[index]
+        let arguments = template.map { $0 == "OUT" ? output : $0 == "IN" ? recording : $0 == "FOLDER" ? folder.path : $0 }
+        let before = listing(folder.path)
+        let run = runShake(arguments + ["--force"])
+        #expect(run.status == 64, "\(run.err)")
+        #expect(run.err.hasPrefix("Error: '\(output)' is the recording being read: write \(what) to another file\n"),
+                "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(listing(folder.path) == before)
+        #expect(try String(contentsOfFile: recording, encoding: .utf8) == text)
+    }
+
     /// `record` takes `--force` like every other command; `--overwrite`, its former name, still
     /// works but is no longer shown.
     @Test(arguments: ["--force", "--overwrite"])
