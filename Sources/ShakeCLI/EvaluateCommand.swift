@@ -174,6 +174,10 @@ enum EvaluateCommand: ShakeCommand {
                 }
                 if let counts = replay.counts, let details = replay.details {
                     outcome = .success((counts, details, why, SlowSampleRate.flagged(replay)))
+                } else if replay.sampleCount == 0 {
+                    // A header and no rows: whether it is labelled, there is nothing to score.
+                    outcome = .failure(CommandFailure(
+                        "\(RecordingError.displayName(ofPath: files[index])): no samples", exitStatus: ExitStatus.dataError))
                 } else {
                     outcome = .failure(CommandFailure(
                         "\(RecordingError.displayName(ofPath: files[index])): no 'shake' column; evaluate needs "

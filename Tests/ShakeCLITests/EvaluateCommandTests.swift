@@ -50,6 +50,23 @@ import ShakeCLI
         #expect(run.err.contains("\(path): no 'shake' column"))
     }
 
+    /// A labelled header with no rows has nothing to score: it says so (as tune does), not that
+    /// the file has no labels; also in a folder with good recordings.
+    @Test(arguments: ["time_s,x,y,z,shake\n", "# source: test\ntime_s,x,y,z,shake\n\n"])
+    func labelledHeaderWithoutSamplesSaysSo(text: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("h.csv", text)
+        let run = runShake("evaluate", path)
+        #expect(run.status == 65)
+        #expect(run.out.isEmpty)
+        #expect(run.err == "Error: \(path): no samples\n")
+        _ = try folder.write("good.csv", labelledShakeCSV(shakes: 1).text)
+        let inFolder = runShake("evaluate", folder.path)
+        #expect(inFolder.status == 65)
+        #expect(inFolder.err == "Error: \(path): no samples\n")
+    }
+
     /// `--list` names the missed shake and the false shake behind the counts, in text and JSON;
     /// without it the JSON per file is as before. The recording: a labelled stretch of rest
     /// (0.5-1.49 s: a shake no detector can find), a real shake labelled 0 (its detection is a
