@@ -155,6 +155,10 @@ enum ConvertCommand: ShakeCommand {
                 if isShake == true && !wasShake { shakes += 1 }
                 wasShake = isShake == true
             }
+            if count == 0 {
+                throw CommandFailure("\(RecordingError.displayName(ofPath: input)): no samples to convert",
+                                     exitStatus: ExitStatus.dataError)
+            }
             if let problem = labeller?.problem(first: first, last: last) {
                 throw UsageError(problem)
             }

@@ -91,6 +91,13 @@ enum SynthCommand: ShakeCommand {
         } catch {
             throw CommandFailure("\(error)", exitStatus: ExitStatus.usage)
         }
+        // A recording of no samples is no recording: say so, and write nothing.
+        var first = recording.makeIterator()
+        guard first.next() != nil else {
+            throw UsageError("The options give no samples: \(shortestDecimal(recording.duration)) s at "
+                + "\(shortestDecimal(sensor.rateHertz)) Hz (one sample every \(shortestDecimal(1 / sensor.rateHertz)) s); "
+                + "give a longer '--duration' or a higher '--rate'")
+        }
         let command = sourceCommand(scenario: scenario, sensor: sensor, seed: seed, duration: duration, output: output)
         let metadata: [(key: String, value: String)] = [
             ("source", command),

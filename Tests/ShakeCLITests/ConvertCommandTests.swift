@@ -113,6 +113,10 @@ import Testing
                     + "several separated by commas, like 3.2-4.5,10-11.25"),
         Refusal(name: "a bad row after good ones", text: "time_s,x,y,z\n0,0,0,9.8\n0.01,0,zero,9.8\n",
                 arguments: [], status: 65, says: "IN:3:8: 'zero' is not a number in column 'y'"),
+        Refusal(name: "a header and no samples", text: "time_s,x,y,z,shake\n", arguments: [], status: 65,
+                says: "IN: no samples to convert"),
+        Refusal(name: "a header and no samples, with ranges", text: "# source: test\ntime_s,x,y,z\n\n",
+                arguments: ["--shakes", "1-2"], status: 65, says: "IN: no samples to convert"),
         Refusal(name: "the output is the input", arguments: ["-o", "IN"], status: 64,
                 says: "'IN' is the recording being read: write the converted recording to another file"),
     ]

@@ -102,6 +102,23 @@ private func shellWords(_ line: String) -> [String] {
         #expect(try readRecording(path).rows.count > 900)
     }
 
+    /// Options that give no sample are a usage error, and nothing is written: no file, no
+    /// `.partial`, and with --force an existing file is kept.
+    @Test(arguments: [false, true])
+    func optionsThatGiveNoSamplesWriteNothing(existing: Bool) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.file("one.csv")
+        if existing { try "precious\n".write(toFile: path, atomically: true, encoding: .utf8) }
+        let run = runShake(["synth", "shakes", "--rate", "1", "--duration", "0.01", "-o", path] + (existing ? ["--force"] : []))
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("Error: The options give no samples: 0.01 s at 1 Hz (one sample every 1 s); "
+            + "give a longer '--duration' or a higher '--rate'\n"), "\(run.err)")
+        #expect(listing(folder.path) == (existing ? ["one.csv"] : []))
+        if existing { #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n") }
+    }
+
     @Test(arguments: [
         (["synth", "juggling", "-o", "x.csv"], "Unknown scenario 'juggling'"),
         (["synth", "shakse", "-o", "x.csv"], "Did you mean 'shakes'?"),
