@@ -6,7 +6,8 @@ import ShakeRecording
 enum DetectorOptions {
     static let specs: [OptionSpec] = [
         .option("config", value: "file",
-                help: "Detector configuration as JSON (as written by 'shake tune'); keys left out take the medium preset's values."),
+                help: "Detector configuration as JSON (as written by 'shake tune'; - reads standard input); keys left out "
+                    + "take the medium preset's values."),
         .option("preset", value: "name", help: "Sensitivity preset, when no --config is given.",
                 values: ShakeConfiguration.presetNames, default: "medium"),
     ]
@@ -40,6 +41,10 @@ enum DetectorOptions {
             throw UsageError("Use either '--config' or '--preset', not both")
         }
         if let path = arguments.value("config") {
+            if path == "-" && arguments.positionals.contains("-") {
+                throw UsageError("'--config -' and the recording '-' cannot both be read from standard input: "
+                    + "give the configuration as a file (or as <(...) in the shell)")
+            }
             // Validated: the detector assumes a valid configuration.
             do {
                 return try ConfigurationFile.load(path: path)

@@ -28,9 +28,11 @@ public struct ConfigurationFileError: Error, CustomStringConvertible, Equatable 
 /// Keys are the configuration's property names; units are in the names and doc comments
 /// (seconds, hertz, m/s²). Keys left out take the `medium` preset's values.
 public enum ConfigurationFile {
-    /// Reads, decodes and validates the file at `path` (see `decode(_:path:)`).
+    /// Reads, decodes and validates the file at `path` (see `decode(_:path:)`). `-` reads standard
+    /// input (named `<stdin>` in errors), as `RecordingReader` does; a named pipe or a process
+    /// substitution (`<(…)`, a `/dev/fd/N` path) is read like a file.
     public static func load(path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
-        try decode(contents(of: path), path: path)
+        try decode(contents(of: path), path: RecordingError.displayName(ofPath: path))
     }
 
     /// `load(path:)`, which now validates too.
@@ -39,19 +41,47 @@ public enum ConfigurationFile {
         try load(path: path)
     }
 
-    /// The bytes of the file at `path`, or an `.unreadable` error saying why not.
+    /// The most a configuration file may hold: one is under 1 KB; this keeps `/dev/zero` or a
+    /// recording given by mistake from filling memory.
+    static let largestFileBytes = 1 << 20
+
+    /// The bytes of the file at `path` (`-`: standard input), or an `.unreadable` error saying
+    /// why not, in the system's words ("Permission denied (errno 13)").
     private static func contents(of path: String) throws(ConfigurationFileError) -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ConfigurationFileError(path: path, kind: .unreadable, message: "no such file")
+        let name = RecordingError.displayName(ofPath: path)
+        func unreadable(_ message: String) -> ConfigurationFileError {
+            ConfigurationFileError(path: name, kind: .unreadable, message: message)
         }
-        guard !isDirectory.boolValue else {
-            throw ConfigurationFileError(path: path, kind: .unreadable, message: "is a directory, not a configuration file")
+        var fd: CInt
+        repeat {
+            fd = path == "-" ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_RDONLY | O_CLOEXEC)
+        } while fd < 0 && errno == EINTR
+        guard fd >= 0 else {
+            let code = errno
+            throw unreadable(code == ENOENT ? "no such file" : "cannot be read: \(errnoText(code))")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationFileError(path: path, kind: .unreadable, message: "cannot be read (permission denied?)")
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw unreadable("is a directory, not a configuration file")
         }
-        return data
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw unreadable("cannot be read: \(errnoText(errno))")
+            }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+            if bytes.count > largestFileBytes {
+                throw ConfigurationFileError(
+                    path: name, kind: .malformed,
+                    message: "larger than \(largestFileBytes >> 20) MiB: not a configuration file")
+            }
+        }
+        return Data(bytes)
     }
 
     /// Decodes a configuration from JSON text and validates it; `path` names it in errors

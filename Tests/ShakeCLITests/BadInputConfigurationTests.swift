@@ -153,7 +153,62 @@ import Testing
             run = runShake("config", "--config", path)
         }
         #expect(run.status == 66, "\(run.err)")
-        #expect(run.err == "Error: \(path): cannot be read (permission denied?)\n")
+        #expect(run.err == "Error: \(path): cannot be read: Permission denied (errno 13)\n")
+    }
+
+    /// A configuration from a named pipe, or from the shell's `<(…)` (a `/dev/fd/N` path to a
+    /// pipe), is read like a file, as recordings are.
+    @Test func namedPipeAndProcessSubstitutionAreRead() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let text = "{\"onsetAcceleration\": 13}\n"
+        let fifo = folder.file("c.json")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: fifo)
+            handle?.write(Data(text.utf8))
+            try? handle?.close()
+        }
+        writer.start()
+        let fromFIFO = runShake("config", "--config", fifo)
+        #expect(fromFIFO.status == 0, "\(fromFIFO.err)")
+        #expect(try ConfigurationFile.decode(Data(fromFIFO.out.utf8), path: "stdout").onsetAcceleration == 13)
+
+        let pipe = Pipe()
+        pipe.fileHandleForWriting.write(Data(text.utf8))
+        try pipe.fileHandleForWriting.close()
+        let substituted = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
+        let recording = try folder.write("r.csv", labelledShakeCSV(shakes: 1).text)
+        let replayed = runShake("replay", "--config", substituted, recording)
+        #expect(replayed.status == 0, "\(replayed.err)")
+        #expect(replayed.out.hasPrefix("\(recording): 1 shake in "), "\(replayed.out)")
+    }
+
+    /// `--config -` reads standard input, unless a recording is read from it too: that is a
+    /// usage error saying so, before anything is read.
+    @Test func configurationFromStandardInput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let shake = try #require(builtShakeExecutable(), "the shake executable is built with the tests")
+        let config = try folder.write("c.json", "{\"onsetAcceleration\": 13}\n")
+        let read = try runProcess(shake, ["config", "--config", "-"], input: config)
+        #expect(read.status == 0, "\(read.err)")
+        #expect(try ConfigurationFile.decode(Data(read.out.utf8), path: "stdout").onsetAcceleration == 13)
+        let bad = try folder.write("bad.json", "{\"onsetAcceleration\": 1}\n")
+        let refused = try runProcess(shake, ["config", "--config", "-"], input: bad)
+        #expect(refused.status == 65)
+        #expect(refused.err.hasPrefix("Error: <stdin>: invalid configuration: "), "\(refused.err)")
+
+        let recording = try folder.write("r.csv", labelledShakeCSV(shakes: 1).text)
+        for command in ["replay", "evaluate", "plot"] {
+            let output = command == "plot" ? ["-o", folder.file("p.svg")] : []
+            let run = try runProcess(shake, [command, "--config", "-", "-"] + output, input: recording)
+            #expect(run.status == 64, "\(command): \(run.err)")
+            #expect(run.out.isEmpty)
+            #expect(run.err.hasPrefix("Error: '--config -' and the recording '-' cannot both be read from standard "
+                + "input: give the configuration as a file (or as <(...) in the shell)\n"), "\(run.err)")
+        }
+        #expect(listing(folder.path) == ["bad.json", "c.json", "r.csv"])
     }
 
     @Test func outputIntoAMissingFolderCreatesNothing() throws {
