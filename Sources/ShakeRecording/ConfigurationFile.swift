@@ -91,6 +91,9 @@ public enum ConfigurationFile {
     /// `ShakeConfiguration.validate()` rejects (the detector assumes a valid configuration).
     public static func decode(_ data: Data, path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
         let text = JSONText(data)
+        if let problem = describeTrailingComma(text) {
+            throw ConfigurationFileError(path: path, kind: .malformed, message: problem)
+        }
         let configuration: ShakeConfiguration
         do {
             configuration = try JSONDecoder().decode(ShakeConfiguration.self, from: data)
@@ -117,6 +120,24 @@ public enum ConfigurationFile {
 
     private static func isJSON(_ data: Data) -> Bool {
         (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
+    }
+
+    /// Foundation's JSON parsers accept a comma after the last value of an object or array
+    /// (`{"onsetAcceleration": 7,}`), which JSON does not: such a file would load here and be
+    /// refused by every other JSON reader. Said when it is the first syntax error in the text.
+    private static func describeTrailingComma(_ text: JSONText) -> String? {
+        guard let comma = text.firstTrailingComma() else { return nil }
+        var firstError = Int.max
+        do {
+            _ = try JSONSerialization.jsonObject(with: Data(text.bytes), options: [.fragmentsAllowed])
+        } catch {
+            let detail = (error as NSError).userInfo["NSDebugDescription"] as? String ?? ""
+            firstError = characterOffset(in: detail)
+                ?? (detail.hasPrefix("Unexpected end of file") ? text.bytes.count : 0)
+        }
+        guard comma < firstError else { return nil }
+        return "not valid JSON: a comma after the last value at \(text.position(ofByte: comma)) "
+            + "(JSON allows none before '}' or ']'): remove it"
     }
 
     /// JSONDecoder takes the first of two values for one key and ignores the other, so a value
@@ -411,6 +432,26 @@ struct JSONText {
         }
         flush()
         return String(scalars)
+    }
+
+    /// The byte offset of the first comma, outside strings, that only whitespace separates from
+    /// a closing `}` or `]`, or nil.
+    func firstTrailingComma() -> Int? {
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index = endOfString(openedAt: index)
+                continue
+            case UInt8(ascii: ","):
+                let next = nextSignificantByte(from: index + 1)
+                if next == UInt8(ascii: "}") || next == UInt8(ascii: "]") { return index }
+            default:
+                break
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Where the number written as `literal` first appears outside strings, or nil.
