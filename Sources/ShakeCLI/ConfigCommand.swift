@@ -9,8 +9,10 @@ enum ConfigCommand: ShakeCommand {
         abstract: "Print a preset's configuration as JSON, or check a configuration file.",
         discussion: """
             The JSON printed is what --config reads: start from a preset, edit the values, and pass \
-            the file to replay, evaluate or live. Keys are the parameter names, with their units in \
-            the name (seconds, hertz, m/s²); keys left out take the medium preset's values. With \
+            the file to replay, evaluate or live. Keys are the parameter names: keys ending in \
+            Seconds are in seconds, keys ending in Acceleration in m/s², and the rest are counts \
+            (minimumHalfWaves, ongoingMotionStrongHalfWaves), a cosine (reversalCosine) or ratios \
+            (maximumLinearity, maximumIntervalRatio); keys left out take the medium preset's values. With \
             --config FILE the file is loaded and checked, and the complete configuration it gives \
             is printed. With -o the JSON is written to a new file instead (an existing file is kept \
             unless --force).

@@ -171,11 +171,16 @@ enum TuneCommand: ShakeCommand {
         }
         text += "\nChosen configuration (tuned parameters; the rest as in medium):\n"
         let nameWidth = axes.map(\.name.count).max() ?? 0
+        let unitWidth = axes.map { unit(of: $0.name).count }.max() ?? 0
         for axis in axes {
             let value = axis.value(in: result.configuration)
             let medium = axis.value(in: reference)
-            text += "  " + axis.name.padding(toLength: nameWidth) + "  " + number(value).leftPadded(7)
-                + (value == medium ? "" : "   (medium: \(number(medium)))") + "\n"
+            let unit = unit(of: axis.name)
+            var line = "  " + axis.name.padding(toLength: nameWidth) + "  " + number(value).leftPadded(7)
+                + " " + unit.padding(toLength: unitWidth)
+            if value != medium { line += "  (medium: \(number(medium))\(unit.isEmpty ? "" : " " + unit))" }
+            while line.hasSuffix(" ") { line.removeLast() }
+            text += line + "\n"
         }
         text += "\n" + summaryTable([("in sample", result.inSample)]
             + (result.crossValidation.map { [("cross-validated", $0.pooled)] } ?? []))
@@ -191,6 +196,16 @@ enum TuneCommand: ShakeCommand {
             ("false/h <= " + budgetText($0.budget) + ($0.metBudget ? "" : " (not met)"), $0.summary)
         })
         return text
+    }
+
+    /// The unit of a tuned parameter's values, from its name: `s` for the keys ending in
+    /// Seconds, `m/s²` for those ending in Acceleration, none for counts, cosines and ratios
+    /// (`releaseAcceleration / onsetAcceleration` among them).
+    static func unit(of name: String) -> String {
+        if name.contains("/") { return "" }
+        if name.hasSuffix("Seconds") { return "s" }
+        if name.hasSuffix("Acceleration") { return "m/s²" }
+        return ""
     }
 
     static func summaryTable(_ rows: [(String, EvaluationSummary)]) -> String {

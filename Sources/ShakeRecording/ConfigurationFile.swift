@@ -25,8 +25,9 @@ public struct ConfigurationFileError: Error, CustomStringConvertible, Equatable 
 /// Loads and saves `ShakeConfiguration` as JSON: the format `shake tune` writes and
 /// `replay`, `evaluate`, `live` and the library read.
 ///
-/// Keys are the configuration's property names; units are in the names and doc comments
-/// (seconds, hertz, m/s²). Keys left out take the `medium` preset's values.
+/// Keys are the configuration's property names: those ending in `Seconds` are in seconds, those
+/// ending in `Acceleration` in m/s², the rest are counts, a cosine or ratios (see their doc
+/// comments). Keys left out take the `medium` preset's values.
 public enum ConfigurationFile {
     /// Reads, decodes and validates the file at `path` (see `decode(_:path:)`). `-` reads standard
     /// input (named `<stdin>` in errors), as `RecordingReader` does; a named pipe or a process

@@ -42,6 +42,21 @@ import ShakeCLI
         #expect(run.err.hasPrefix("Error: \(path): \(message)"), "\(run.err)")
     }
 
+    /// The help says each key's unit truly: every key printed ends in Seconds or Acceleration
+    /// (their units, as the help says), or is named by the help among the counts, cosines and
+    /// ratios; no key is in hertz.
+    @Test func helpSaysEveryKeysUnit() throws {
+        let help = runShake("config", "--help").out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("keys ending in Seconds are in seconds, keys ending in Acceleration in m/s²"), "\(help)")
+        #expect(!help.contains("hertz"))
+        let printed = runShake("config").out
+        let keys = try #require(try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: Any]).keys
+        #expect(keys.count > 10)
+        for key in keys where !key.hasSuffix("Seconds") && !key.hasSuffix("Acceleration") {
+            #expect(help.contains(key), "\(key) has no unit in the help")
+        }
+    }
+
     @Test func missingConfigurationFileIsNamed() {
         let run = runShake("replay", "--config", "/nonexistent/c.json", "x.csv")
         #expect(run.status == 66)

@@ -143,6 +143,28 @@ struct PlantedFolder {
         #expect(plain.out.contains("Cross-validation"))
     }
 
+    /// The chosen values are printed with their units (seconds, m/s²; none for counts, cosines
+    /// and ratios), and so are the medium preset's beside those that differ from it.
+    @Test func chosenValuesCarryTheirUnits() throws {
+        let folder = try PlantedFolder()
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        var differing = 0
+        for name in TuningOptions().axes.map(\.name) {
+            let line = try #require(lines.first { $0.hasPrefix("  \(name) ") }, "\(name) in \(run.out)")
+            let unit = name.contains("/") ? "" : name.hasSuffix("Seconds") ? " s" : name.hasSuffix("Acceleration") ? " m/s²" : ""
+            let number = "-?[0-9]+(\\.[0-9]+)?"
+            let pattern = "^  \(name) +\(number)\(unit)( +\\(medium: \(number)\(unit)\\))?$"
+            #expect(line.wholeMatch(of: try Regex(pattern)) != nil, "\(line)")
+            if line.contains("(medium:") { differing += 1 }
+        }
+        // The planted trap makes the onset threshold move off medium's.
+        #expect(lines.contains { $0.hasPrefix("  onsetAcceleration ") && $0.hasSuffix(" m/s²  (medium: 10 m/s²)") }, "\(run.out)")
+        #expect(differing > 0)
+    }
+
     @Test func refusesToOverwriteWithoutForce() throws {
         let folder = try PlantedFolder()
         defer { folder.remove() }
