@@ -26,6 +26,22 @@ enum TuneCommand: ShakeCommand {
             counts are pooled; and the trade-off curve: the best recall within \
             each budget of 0, 0.5, 1, 2, 5 and 10 false shakes per hour (in sample).
 
+            With --format json, one object: 'configuration' (the chosen configuration, every key as \
+            --config reads it; -o writes the same), 'tuned_parameters' (the names of the parameters \
+            searched, as the text lists them), 'reference_configuration' (the medium preset: the \
+            values of the parameters not searched, and what ties lean toward), 'max_false_per_hour' \
+            (the budget, --max-false-per-hour), 'met_budget' (false when no configuration tried \
+            met it: the chosen one then has the fewest false shakes and duplicates), 'in_sample' \
+            (the chosen configuration's figures on all recordings, keys as in 'shake evaluate': \
+            shakes, detected, recall, duplicates, false_shakes, negative_hours, false_per_hour, \
+            precision, f1, latency_median_s, latency_p95_s), 'cross_validation' (left out with one \
+            recording: 'method', 'folds' ([{name, held_out_files, configuration, met_budget, \
+            training, held_out}], each fold's configuration with its figures on the files it was \
+            tuned on and on those held out) and 'pooled' (the held-out figures added up)), \
+            'tradeoff' ([{max_false_per_hour, met_budget, summary, configuration}], one per budget), \
+            'configurations_evaluated' (configurations replayed), 'recordings' and 'samples' (read), \
+            'search_seconds' (the search's wall-clock time, s) and 'jobs' (replays run at once).
+
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them (- reads standard input).", variadic: true)],
         options: [

@@ -165,6 +165,28 @@ struct PlantedFolder {
         #expect(differing > 0)
     }
 
+    /// `tune --help` says what every key of the JSON report means: each top-level key is named
+    /// in quotes, and so is every key of the objects inside it.
+    @Test func helpNamesEveryKeyOfTheJSONReport() throws {
+        let folder = try PlantedFolder()
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path, "--format", "json"])
+        #expect(run.status == 0, "\(run.err)")
+        let help = runShake("tune", "--help").out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        #expect(report.count >= 12)
+        for key in report.keys {
+            #expect(help.contains("'\(key)'"), "top-level key \(key)")
+        }
+        let validation = try #require(report["cross_validation"] as? [String: Any])
+        let fold = try #require((validation["folds"] as? [[String: Any]])?.first)
+        let point = try #require((report["tradeoff"] as? [[String: Any]])?.first)
+        let figures = try #require(report["in_sample"] as? [String: Any])
+        for key in Array(validation.keys) + Array(fold.keys) + Array(point.keys) + Array(figures.keys) {
+            #expect(help.range(of: "\\b\(key)\\b", options: .regularExpression) != nil, "key \(key)")
+        }
+    }
+
     @Test func refusesToOverwriteWithoutForce() throws {
         let folder = try PlantedFolder()
         defer { folder.remove() }
