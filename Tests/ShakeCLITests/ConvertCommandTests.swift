@@ -151,4 +151,25 @@ import Testing
         #expect(forced.status == 0, "\(forced.err)")
         #expect(try String(contentsOfFile: output, encoding: .utf8).hasSuffix("time_s,x,y,z\n0.000000,0.00000,0.00000,9.80000\n"))
     }
+
+    /// The README's steps for tuning on your own recordings run as written, in a shell, in a
+    /// folder holding only `sensor.csv`, and leave the files they name.
+    @Test func readmeStepsForYourOwnRecordingsRun() throws {
+        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        let intro = try #require(readme.range(of: "Tuning on your own\nrecordings, then:\n\n```sh\n"),
+                                 "README has no steps for your own recordings")
+        let end = try #require(readme[intro.upperBound...].range(of: "```\n"))
+        let steps = String(readme[intro.upperBound..<end.lowerBound])
+        #expect(steps.contains("shake convert"))
+        let shake = try #require(builtShakeExecutable(), "the shake executable is built with the tests")
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        #expect(runShake("synth", "shakes", "-o", folder.file("sensor.csv")).status == 0)
+        let binFolder = URL(fileURLWithPath: shake).deletingLastPathComponent().path
+        let script = "set -e\ncd '\(folder.path)'\nPATH='\(binFolder)':\"$PATH\"\n" + steps
+        let run = try runProcess("/bin/sh", ["-c", script])
+        #expect(run.status == 0, "\(steps)\n\(run.err)")
+        #expect(listing(folder.path) == ["mine", "mine.json", "mine.svg", "sensor.csv", "sensor.svg"])
+        #expect(listing(folder.file("mine")) == ["sensor.csv"])
+    }
 }
