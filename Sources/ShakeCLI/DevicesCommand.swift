@@ -15,7 +15,7 @@ enum DevicesCommand: ShakeCommand {
             problem; reading it needs --mount-matrix). Reading /sys/bus/iio and /dev/iio:device* \
             usually needs root or a udev rule.
             """,
-        options: [IIOOptions.uri, IIOOptions.verbose, DetectorOptions.formatSpec])
+        options: [IIOOptions.listingURI, IIOOptions.verbose, DetectorOptions.formatSpec])
 
     struct Report: Encodable {
         var uri: String
@@ -24,13 +24,19 @@ enum DevicesCommand: ShakeCommand {
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let uri = try IIOOptions.uri(arguments)
+        let uri = try IIOOptions.uri(arguments, description: true)
+        try IIOOptions.checkDescriptionFile(of: uri)
         IIOOptions.applyVerbosity(arguments, io: io)
         let report: Report
         do {
             let context = try IIOContext(uri: uri)
             report = Report(uri: uri, backend: context.backend, accelerometers: try context.accelerometers())
         } catch {
+            // A readable file that libiio refuses is no context description (malformed input).
+            if let path = IIOOptions.descriptionFile(of: uri), error.function == "iio_create_context_from_uri" {
+                throw CommandFailure("\(path): not an IIO context description libiio can read (\(error))",
+                                     exitStatus: ExitStatus.dataError)
+            }
             throw deviceFailure(error)
         }
         if wantsJSON(arguments) {

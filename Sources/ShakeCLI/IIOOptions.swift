@@ -7,6 +7,12 @@ enum IIOOptions {
         "uri", value: "uri",
         help: "libiio context: local: (this machine), ip:HOST (a remote iiod), usb:BUS.ADDR.INTF or usb:.",
         default: "local:")
+    /// `--uri` of `devices`, which also lists a saved description (`record` and `live` need samples).
+    static let listingURI = OptionSpec.option(
+        "uri", value: "uri",
+        help: "libiio context: local: (this machine), ip:HOST (a remote iiod), usb:BUS.ADDR.INTF or usb:, "
+            + "or xml:FILE (a context description saved as XML, e.g. by iio_genxml).",
+        default: "local:")
     static let device = OptionSpec.option(
         "device", value: "name", help: "Accelerometer name, label or id (default: the first accelerometer).")
     static let rate = OptionSpec.option(
@@ -43,11 +49,47 @@ enum IIOOptions {
     }
 
     /// The `--uri` value (default `local:`).
-    /// - Throws: `UsageError` for a URI without one of libiio's schemes (a bare host name, say).
-    static func uri(_ arguments: ParsedArguments) throws(UsageError) -> String {
+    /// - Throws: `UsageError` for a URI without one of libiio's schemes (a bare host name, say),
+    ///   and for `xml:` unless `description` (a description has no samples to read).
+    static func uri(_ arguments: ParsedArguments, description: Bool = false) throws(UsageError) -> String {
         let uri = arguments.value("uri") ?? IIOContext.defaultURI
         if let problem = IIOContext.schemeProblem(in: uri) { throw UsageError("'--uri \(uri)': \(problem)") }
+        if uri.hasPrefix(xmlScheme) {
+            guard description else {
+                throw UsageError("'--uri \(uri)': an xml: context is a saved description, without samples; "
+                    + "read a device through local:, ip:HOST or usb: ('shake devices --uri \(uri)' lists it)")
+            }
+            if uri.count == xmlScheme.count { throw UsageError("'--uri xml:' names no file: give xml:FILE") }
+        }
         return uri
+    }
+
+    static let xmlScheme = "xml:"
+
+    /// The file of an `xml:FILE` URI, or nil for another scheme.
+    static func descriptionFile(of uri: String) -> String? {
+        uri.hasPrefix(xmlScheme) ? String(uri.dropFirst(xmlScheme.count)) : nil
+    }
+
+    /// Throws (exit 66, naming the file) when the file of an `xml:FILE` URI does not exist, is a
+    /// folder or cannot be read: libiio would say only "Invalid argument".
+    static func checkDescriptionFile(of uri: String) throws {
+        guard let path = descriptionFile(of: uri) else { return }
+        func missing(_ message: String) -> CommandFailure {
+            CommandFailure("\(path): \(message)", exitStatus: ExitStatus.noInput)
+        }
+        var fd: CInt
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else {
+            let code = errno
+            throw missing(code == ENOENT ? "no such file"
+                : "cannot be read: \(String(cString: strerror(code))) (errno \(code))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw missing("is a directory, not an IIO context description")
+        }
     }
 
     static func readOptions(_ arguments: ParsedArguments) throws -> AccelerometerReadOptions {
