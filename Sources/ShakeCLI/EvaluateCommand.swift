@@ -217,6 +217,10 @@ enum EvaluateCommand: ShakeCommand {
     /// A file named twice (directly, through a folder, or by another spelling of its path) is a
     /// usage error: counting it twice would skew every figure.
     static func recordingFiles(_ paths: [String]) throws -> [String] {
+        // Standard input twice is a mistake in the command line: said before any file is looked at.
+        if paths.count(where: { $0 == "-" }) > 1 {
+            throw UsageError("The file '-' is given twice; each recording counts once")
+        }
         let files = try expandedRecordingFiles(paths)
         var seen: [String: String] = [:]
         for file in files {

@@ -151,6 +151,11 @@ enum ReplayCommand: ShakeCommand {
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        // Standard input can be read once: the second '-' would find it empty, after the first
+        // was replayed.
+        if arguments.positionals.count(where: { $0 == "-" }) > 1 {
+            throw UsageError("The file '-' (standard input) is given twice; it can be read only once")
+        }
         let chosen = try DetectorOptions.detector(arguments)
         var explained: ShakeConfiguration?
         if arguments.flag("explain") {
