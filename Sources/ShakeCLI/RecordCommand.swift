@@ -21,7 +21,7 @@ enum RecordCommand: ShakeCommand {
             """,
         options: IIOOptions.all + [
             IIOOptions.duration,
-            .option("output", short: "o", value: "file", help: "The CSV file to write."),
+            .option("output", short: "o", value: "file", help: "The CSV file to write (required)."),
             .flag("force", help: "Replace the output file if it exists (by default an existing file is an error)."),
             .hidden(.flag("overwrite", help: "The former name of --force.")),
             IIOOptions.reconnect,

@@ -124,6 +124,20 @@ import Testing
         #expect(!help.contains("overwrite"))
     }
 
+    /// Every command that cannot run without -o says "(required)" in its help, and without it
+    /// is a usage error naming the option.
+    @Test(arguments: ["plot", "synth", "convert", "record"])
+    func requiredOutputIsSaidSo(command: String) throws {
+        let help = runShake(command, "--help").out
+        let line = try #require(help.split(separator: "\n").first { $0.hasPrefix("  -o, --output <file>") })
+        #expect(line.hasSuffix("(required)."), "\(line)")
+        let arguments = ["plot": ["r.csv"], "synth": ["shakes"], "convert": ["r.csv"], "record": []][command] ?? []
+        let run = runShake([command] + arguments)
+        #expect(run.status == 64)
+        #expect(run.err.hasPrefix("Error: Missing"), "\(run.err)")
+        #expect(run.err.contains("-o <file>") || run.err.contains("--output <file>"), "\(run.err)")
+    }
+
     /// A recording's `.partial` left by another run is found before any work: before `record`
     /// connects to a device (here there is none), before `synth` synthesizes.
     @Test(arguments: [["record", "--uri", "local:", "--device", "shakekit-no-such-device", "-o", "OUT"],
