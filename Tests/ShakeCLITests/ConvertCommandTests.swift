@@ -156,7 +156,7 @@ import Testing
     /// folder holding only `sensor.csv`, and leave the files they name.
     @Test func readmeStepsForYourOwnRecordingsRun() throws {
         let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
-        let intro = try #require(readme.range(of: "Tuning on your own\nrecordings, then:\n\n```sh\n"),
+        let intro = try #require(readme.range(of: "Tuning on your own recordings, then:\n\n```sh\n"),
                                  "README has no steps for your own recordings")
         let end = try #require(readme[intro.upperBound...].range(of: "```\n"))
         let steps = String(readme[intro.upperBound..<end.lowerBound])
