@@ -62,6 +62,12 @@ enum DevicesCommand: ShakeCommand {
             }
             if let format = device.scanFormat, device.isBufferCapable { reading += ", format \(format)" }
             text += "    reading:        \(reading)\n"
+            if report.backend == "xml" {
+                // libiio's xml backend answers every attribute read with ENOSYS.
+                text += "    values:         unknown: a saved description lists the channels, not the "
+                    + "scale, offset, rate, trigger or mount matrix\n"
+                continue
+            }
             text += "    scale:          \(device.scale.map { "\($0) m/s² per LSB" } ?? "none (raw values used as m/s²)")\n"
             text += "    offset:         \(device.offset.map { "\($0) LSB" } ?? "0")\n"
             var rate = device.samplingFrequencyHertz.map { "\(hertzText($0)) Hz" } ?? "not adjustable"

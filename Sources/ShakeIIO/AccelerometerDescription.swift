@@ -8,7 +8,8 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     public var name: String?
     /// The `label` attribute (e.g. `"accel-display"`), when the firmware gives one.
     public var label: String?
-    /// `in_accel_scale`: m/s² per LSB after offset. nil when absent (raw values are used as-is).
+    /// `in_accel_scale`: m/s² per LSB after offset. nil when absent (raw values are used as-is)
+    /// or unknown (an `xml:` description holds no attribute values; so for the next four).
     public var scale: Double?
     /// `in_accel_offset`, in LSB, added to raw before scaling. nil when absent (0).
     public var offset: Double?
@@ -63,15 +64,19 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
         id = LibIIO.id(ofDevice: device)
         name = LibIIO.name(ofDevice: device)
         label = LibIIO.label(ofDevice: device)
-        scale = try attributes.number(channelAttribute: "scale")
-        offset = try attributes.number(channelAttribute: "offset")
-        samplingFrequencyHertz = try attributes.samplingFrequency()
-        availableSamplingFrequenciesHertz = try attributes.availableSamplingFrequencies()
+        scale = try Self.unlessUnreadable { () throws(IIOError) in try attributes.number(channelAttribute: "scale") }
+        offset = try Self.unlessUnreadable { () throws(IIOError) in try attributes.number(channelAttribute: "offset") }
+        samplingFrequencyHertz = try Self.unlessUnreadable { () throws(IIOError) in try attributes.samplingFrequency() }
+        availableSamplingFrequenciesHertz = try Self.unlessUnreadable {
+            () throws(IIOError) in try attributes.availableSamplingFrequencies()
+        } ?? []
         isBufferCapable = axes.areScanElements
         hasTimestampChannel = axes.timestamp != nil
         scanFormat = LibIIO.dataFormat(axes.x).map(Self.describe)
-        currentTrigger = try LibIIO.trigger(of: device, deviceLabel: attributes.label).map {
-            LibIIO.name(ofDevice: $0) ?? LibIIO.id(ofDevice: $0)
+        currentTrigger = try Self.unlessUnreadable { () throws(IIOError) in
+            try LibIIO.trigger(of: device, deviceLabel: attributes.label).map {
+                LibIIO.name(ofDevice: $0) ?? LibIIO.id(ofDevice: $0)
+            }
         }
         if deviceMatrixRequired {
             mountMatrix = try attributes.mountMatrix()
@@ -81,6 +86,18 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
             } catch {
                 mountMatrixProblem = "\(error)"
             }
+        }
+    }
+
+    /// A value the backend cannot read at all is unknown (nil) rather than an error: libiio's xml
+    /// backend holds a saved description, not the device, and answers every attribute read and
+    /// the trigger query with ENOSYS.
+    private static func unlessUnreadable<T>(_ read: () throws(IIOError) -> T?) throws(IIOError) -> T? {
+        do {
+            return try read()
+        } catch {
+            if error.code == .notImplemented { return nil }
+            throw error
         }
     }
 
