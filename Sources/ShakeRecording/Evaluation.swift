@@ -4,7 +4,9 @@ import ShakeDetection
 ///
 /// A labelled shake is a run of samples with `shake = 1`, from its first sample's time to its
 /// last's. A detection (a `began` event, at its emission time) matches a run when it lies within
-/// `[run start − tolerance, run end + tolerance]` (tolerance 0.5 s). Each run matches at most one
+/// `[run start − tolerance, run end + tolerance]` (tolerance 0.5 s; the edges are included to
+/// the microsecond, so that a detection written exactly 0.5 s after a run's end, 1.97 and 2.47,
+/// is not lost to binary rounding: 1.97 + 0.5 is 2.4699999999999998). Each run matches at most one
 /// detection: the first one in its window; further detections in a matched window are
 /// duplicates (one shake fired twice). A detection outside every window is a false shake.
 /// When windows overlap, a detection goes to the earliest run that is still unmatched.
@@ -14,6 +16,9 @@ import ShakeDetection
 public struct ShakeScorer: Sendable {
     /// Seconds a detection may precede a run's start or follow its end and still match it.
     public static let matchToleranceSeconds = 0.5
+    /// How far past a window's edge a detection is still taken as on it, seconds (1 µs: more
+    /// than binary rounding of times up to about 10⁹ s, less than any sample interval).
+    static let edgeSlackSeconds = 1e-6
 
     private var runs: [(start: Double, end: Double)] = []
     private var runStart: Double?
@@ -65,7 +70,7 @@ public struct ShakeScorer: Sendable {
         var counts = EvaluationCounts()
         counts.shakes = runs.count
         counts.negativeSeconds = negativeSeconds
-        let tolerance = Self.matchToleranceSeconds
+        let tolerance = Self.matchToleranceSeconds + Self.edgeSlackSeconds
         for time in detections.sorted() {
             var inMatchedWindow = false
             var hit: Int?

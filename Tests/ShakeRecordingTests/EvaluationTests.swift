@@ -43,6 +43,25 @@ import ShakeRecording
         #expect(counts.falseShakes == falseShakes)
     }
 
+    /// A detection exactly on a window's edge matches, though the edge computed in binary
+    /// (1.97 + 0.5 = 2.4699999999999998, 16.1 − 0.5 = 15.600000000000001) lies just inside.
+    @Test(arguments: [(1.0, 1.97, 2.47), (16.1, 16.6, 15.6)])
+    func detectionOnAWindowEdgeMatches(start: Double, end: Double, detection: Double) {
+        var scorer = ShakeScorer()
+        for step in 0...2000 {
+            let time = Double(step) / 100
+            scorer.addSample(time: time, isShake: time >= start && time <= end)
+        }
+        scorer.addDetection(at: detection)
+        let counts = scorer.finish()
+        #expect(counts.detected == 1)
+        #expect(counts.falseShakes == 0)
+        // And just past the edge it is a false shake.
+        var later = scorer
+        later.addDetection(at: detection < start ? detection - 0.001 : detection + 0.001)
+        #expect(later.finish().falseShakes == 1)
+    }
+
     /// `outcome()` names what the counts count: the run no detection matched (by its first and
     /// last labelled sample), the false shake's and the duplicate's times; its counts are
     /// `finish()`'s.
