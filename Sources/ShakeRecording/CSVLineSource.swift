@@ -287,18 +287,21 @@ final class CSVLineSource {
     }
 
     /// Skips a UTF-8 byte-order mark; rejects UTF-16 and UTF-32 ones.
+    ///
+    /// UTF-32 is tested first: its little-endian mark (`FF FE 00 00`) starts with the UTF-16
+    /// little-endian one (`FF FE`).
     private func checkEncodingMark() throws(RecordingError) {
         let count = high - low
         let b = buffer + low
+        if count >= 4, (b[0] == 0xFF && b[1] == 0xFE && b[2] == 0 && b[3] == 0) || (b[0] == 0 && b[1] == 0 && b[2] == 0xFE && b[3] == 0xFF) {
+            throw RecordingError(
+                path: path, line: 1, column: 1, kind: .encoding,
+                message: "UTF-32 is not supported, convert the file to UTF-8 (e.g. iconv -f UTF-32 -t UTF-8)")
+        }
         if count >= 2, (b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF) {
             throw RecordingError(
                 path: path, line: 1, column: 1, kind: .encoding,
                 message: "UTF-16 is not supported, convert the file to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")
-        }
-        if count >= 4, b[0] == 0, b[1] == 0, b[2] == 0xFE, b[3] == 0xFF {
-            throw RecordingError(
-                path: path, line: 1, column: 1, kind: .encoding,
-                message: "UTF-32 is not supported, convert the file to UTF-8 (e.g. iconv -f UTF-32 -t UTF-8)")
         }
         if count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF {
             low += 3
