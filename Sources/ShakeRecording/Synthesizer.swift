@@ -55,9 +55,23 @@ public struct SynthesizedRecording: Sequence, Sendable {
     /// Length of the script, s. Samples lie in `sensor.startTime ..< sensor.startTime + duration`.
     public var duration: Double { timeline.duration }
 
-    /// Number of samples, at least (exactly, without jitter).
+    /// Number of samples, at least (exactly, without jitter; with it, at most one less).
     public var underestimatedCount: Int {
-        Swift.max(0, Int((duration * sensor.rateHertz).rounded(.down)) - 1)
+        // Sample n is produced when its offset `(n + jitterFraction · u) / rateHertz`, u in
+        // [0, 1), and every offset before it lie below `duration` (`Iterator.next()`). Offsets
+        // grow with n, and each is at most `(n + jitterFraction) / rateHertz` as computed here
+        // (rounding is monotonic), which without jitter is the iterator's own computation: so
+        // the count is the first n whose bound reaches `duration`, found from the real-number
+        // estimate by stepping over the few values that rounding can move across it.
+        let rate = sensor.rateHertz
+        let jitter = sensor.jitterFraction
+        let duration = duration
+        func surelyProduced(_ n: Int) -> Bool { (Double(n) + jitter) / rate < duration }
+        let estimate = (duration * rate - jitter).rounded(.up)
+        var count = estimate > 0 ? Int(Swift.min(estimate, 0x1p52)) : 0
+        while count > 0, !surelyProduced(count - 1) { count -= 1 }
+        while surelyProduced(count) { count += 1 }
+        return count
     }
 
     public func makeIterator() -> Iterator {

@@ -87,6 +87,34 @@ func synthIdealSensor(rateHertz: Double) -> SensorModel {
         #expect(abs(recording.duration - script.reduce(0) { $0 + $1.seconds }) < 1e-9)
     }
 
+    /// `underestimatedCount` is the number of samples produced without jitter, and with jitter
+    /// never more than it nor more than one less (at most one sample's jittered time can fall
+    /// on either side of the end).
+    @Test(arguments: [0.001, 0.01, 0.5, 1, 1.005, 2.37, 3.3])
+    func underestimatedCountIsExactWithoutJitter(seconds: Double) throws {
+        let scripts: [[MotionSegment]] = seconds < 0.003
+            ? [[.rest(seconds: seconds)]]
+            : [[.rest(seconds: seconds)], [.rest(seconds: seconds / 3), .rest(seconds: seconds * 2 / 3)]]
+        for rate in [1.0, 3, 50, 100, 333, 1000, 20_000] {
+            for script in scripts {
+                let exact = try Synthesizer(seed: 1).samples(script: script, sensor: synthIdealSensor(rateHertz: rate))
+                #expect(exact.underestimatedCount == Array(exact).count, "\(seconds) s at \(rate) Hz, \(script.count) segments")
+                for jitter in [0.05, 0.9] {
+                    var sensor = synthIdealSensor(rateHertz: rate)
+                    sensor.jitterFraction = jitter
+                    let jittered = try Synthesizer(seed: 1).samples(script: script, sensor: sensor)
+                    let count = Array(jittered).count
+                    #expect(jittered.underestimatedCount <= count, "\(seconds) s at \(rate) Hz, jitter \(jitter)")
+                    #expect(jittered.underestimatedCount >= count - 1, "\(seconds) s at \(rate) Hz, jitter \(jitter)")
+                }
+            }
+        }
+        // The audit's cases: 1 s and 1.005 s at 100 Hz give 100 and 101 samples.
+        let rest = { (seconds: Double) in try Synthesizer(seed: 1).samples(script: [.rest(seconds: seconds)], sensor: SensorModel(rateHertz: 100)) }
+        #expect(try rest(1).underestimatedCount == 100)
+        #expect(try rest(1.005).underestimatedCount == 101)
+    }
+
     @Test(arguments: [SynthScenario.shakes, .clippedShake, .sameMotion, .longShake, .demoSession, .mixed])
     func labelsCoverExactlyTheShakeSegments(scenario: SynthScenario) throws {
         let script = scenario.script()
