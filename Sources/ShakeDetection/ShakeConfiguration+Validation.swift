@@ -16,17 +16,27 @@ public struct ShakeConfigurationError: Error, Hashable, CustomStringConvertible 
 extension ShakeConfiguration {
     /// Checks every field; throws for the first bad one, naming it and saying why.
     ///
-    /// Rules: every value finite except `saturationAcceleration` (may be `+infinity`);
-    /// time constants ≥ 0 (gravity and linearity > 0); accelerations > 0;
-    /// `releaseAcceleration < onsetAcceleration`; `reversalCosine` in [−1, 0);
-    /// `0 ≤ minimumReversalIntervalSeconds < maximumReversalIntervalSeconds`;
-    /// `minimumHalfWaves ≥ 2`; `maximumLinearity` in (0, 1]; `maximumIntervalRatio ≥ 1`;
-    /// `maximumPeakIntervalSeconds > 0`;
-    /// `ongoingMotionSeconds` in [0, 30] and a whole number of half-seconds;
-    /// `pauseDeviationAcceleration > 0`;
-    /// `ongoingMotionPeakAcceleration ≥ onsetAcceleration` (may be `+infinity`);
-    /// `ongoingMotionStrongHalfWaves` from 1 to `minimumHalfWaves` (at most 64); `quietSeconds`,
-    /// `maximumGapSeconds` and `maximumShakeSeconds` > 0; `refractorySeconds ≥ 0`.
+    /// Rules, in the order they are checked:
+    /// - every `Double` field is finite, except `saturationAcceleration` and
+    ///   `ongoingMotionPeakAcceleration`, which may be `+infinity` (never NaN);
+    /// - `saturationAcceleration > 0` (`+infinity` disables it);
+    /// - `gravityTimeConstantSeconds > 0`; `smoothingWindowSeconds ≥ 0` and
+    ///   `smoothingWindowSeconds < gravityTimeConstantSeconds`;
+    /// - `onsetAcceleration > 0`; `releaseAcceleration > 0` and
+    ///   `releaseAcceleration < onsetAcceleration`;
+    /// - `reversalCosine` in [−1, 0);
+    /// - `minimumReversalIntervalSeconds ≥ 0` and
+    ///   `maximumReversalIntervalSeconds > minimumReversalIntervalSeconds`;
+    /// - `minimumHalfWaves ≥ 2`;
+    /// - `maximumLinearity` in (0, 1]; `maximumIntervalRatio ≥ 1`;
+    /// - `maximumPeakIntervalSeconds > 0`; `linearityTimeConstantSeconds > 0`;
+    /// - `ongoingMotionSeconds` in [0, `longestOngoingMotionSeconds`] (30 s) and a whole number
+    ///   of `motionBlockSeconds` (half-seconds);
+    /// - `pauseDeviationAcceleration > 0`;
+    /// - `ongoingMotionPeakAcceleration ≥ onsetAcceleration` (may be `+infinity`);
+    /// - `ongoingMotionStrongHalfWaves` from 1 to `minimumHalfWaves`, and at most 64;
+    /// - `quietSeconds > 0`; `refractorySeconds ≥ 0`; `maximumGapSeconds > 0`;
+    ///   `maximumShakeSeconds > 0`.
     public func validate() throws(ShakeConfigurationError) {
         func bad(_ field: String, _ reason: String) -> ShakeConfigurationError {
             ShakeConfigurationError(field: field, reason: reason)
