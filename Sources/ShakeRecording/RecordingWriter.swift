@@ -64,12 +64,17 @@ public final class RecordingWriter {
     ///
     /// - Parameters:
     ///   - path: the destination file.
-    ///   - metadata: `# key: value` lines, in order. Keys must be non-empty without `:`; neither
-    ///     may contain a line break.
+    ///   - metadata: `# key: value` lines, in order. Each pair must read back identically with
+    ///     `RecordingReader`, which splits the line at its first `:` and trims spaces and tabs
+    ///     around key and value, so: a key must be non-empty, without `:`, and not start or
+    ///     end with a space or tab; a value must not start or end with a space or tab (it may
+    ///     be empty and may hold `:`); neither may hold a line break (`Character.isNewline`) or
+    ///     a NUL character; and the line must fit the reader's default line limit (1 MiB).
     ///   - labelled: whether rows carry a `shake` column (then every `write` passes `isShake`).
     ///   - overwrite: whether `finish()` may replace an existing file at `path`. Default false.
     /// - Throws: `RecordingError` naming the file when it exists (and `overwrite` is false), its
-    ///   `.partial` exists, the directory is not writable, or the metadata is invalid.
+    ///   `.partial` exists, the directory is not writable, or a metadata key or value breaks a
+    ///   rule above (`invalidArgument`, naming the key; nothing is created).
     public init(
         path: String, metadata: [(key: String, value: String)] = [], labelled: Bool = false,
         overwrite: Bool = false
@@ -79,10 +84,8 @@ public final class RecordingWriter {
         self.overwrite = overwrite
         self.state = .failed
         for (key, value) in metadata {
-            if key.isEmpty || key.contains(":") || key.contains(where: \.isNewline) || value.contains(where: \.isNewline) {
-                throw RecordingError(
-                    path: path, kind: .invalidArgument,
-                    message: "invalid metadata '\(key)': keys must be non-empty without ':', and neither key nor value may contain a line break")
+            if let problem = Self.metadataProblem(key: key, value: value) {
+                throw RecordingError(path: path, kind: .invalidArgument, message: "invalid metadata \(problem); it would not read back as written")
             }
         }
         var info = stat()
@@ -264,6 +267,34 @@ public final class RecordingWriter {
     }
 
     // MARK: Internals
+
+    /// Why `# key: value` would not read back as this key and value (see `init`), naming the key
+    /// in Swift string syntax so that spaces, tabs and line breaks show; nil when it would.
+    static func metadataProblem(key: String, value: String) -> String? {
+        // Scalars, not characters: the reader trims bytes, and a space followed by a combining
+        // mark is one character that does not equal " " but still starts with a space byte.
+        func isSpaceOrTab(_ c: Unicode.Scalar?) -> Bool { c == " " || c == "\t" }
+        /// In Swift string syntax, cut after 40 characters when longer than 60.
+        func shown(_ text: String) -> String {
+            text.count <= 60 ? text.debugDescription : String(text.prefix(40)).debugDescription + "…"
+        }
+        let named = "key \(shown(key))"
+        if key.unicodeScalars.allSatisfy({ isSpaceOrTab($0) }) { return "\(named): a key must not be empty or only spaces and tabs" }
+        if isSpaceOrTab(key.unicodeScalars.first) || isSpaceOrTab(key.unicodeScalars.last) { return "\(named): a key must not start or end with a space or tab" }
+        if key.contains(":") { return "\(named): a key must not contain ':'" }
+        if key.contains(where: \.isNewline) { return "\(named): a key must not contain a line break" }
+        if key.contains("\0") { return "\(named): a key must not contain a NUL character" }
+        let ofKey = "value \(shown(value)) of \(named)"
+        if isSpaceOrTab(value.unicodeScalars.first) || isSpaceOrTab(value.unicodeScalars.last) { return "\(ofKey): a value must not start or end with a space or tab" }
+        if value.contains(where: \.isNewline) { return "\(ofKey): a value must not contain a line break" }
+        if value.contains("\0") { return "\(ofKey): a value must not contain a NUL character" }
+        let lineBytes = 4 + key.utf8.count + value.utf8.count  // "# key: value"
+        let limit = CSVImportOptions.canonical.maximumLineBytes
+        if lineBytes > limit {
+            return "\(named): the line would be \(lineBytes) bytes, beyond the reader's limit of \(CSVLineSource.sizeText(limit))"
+        }
+        return nil
+    }
 
     private func writeOut(_ fd: CInt) throws(RecordingError) {
         do {

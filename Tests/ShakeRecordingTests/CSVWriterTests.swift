@@ -205,6 +205,44 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
         #expect(!dir.exists("m.csv.partial"))
     }
 
+    /// Whatever metadata the writer accepts reads back identically; what would not (the reader
+    /// splits at the first ':' and trims spaces and tabs) is refused, naming the key, before any
+    /// file is created.
+    @Test func metadataTheWriterAcceptsReadsBackIdentically() throws {
+        let accepted: [(key: String, value: String)] = [
+            ("device", "rig: 100 Hz"), ("note", ""), ("#tag", "a#b"), ("ключ", "значение ✓"),
+            ("multi word key", "x  y\tz"), ("nbsp", "\u{A0}kept\u{A0}"), ("thin\u{2009}", "\u{2009}"),
+            ("combining", "e\u{301}"), ("space then mark", "v \u{301}"), ("k", String(repeating: "x", count: (1 << 20) - 5)),
+        ]
+        let refused: [(key: String, value: String)] = [
+            ("", "v"), (" ", "v"), ("\t", "v"), (" key", "v"), ("key ", "v"), ("key\t", "v"), (" \u{301}key", "v"),
+            ("a:b", "v"), ("two\nlines", "v"), ("nul\0", "v"),
+            ("padded", "  padded  "), ("leading", " v"), ("trailing", "v\t"),
+            ("newline", "two\nlines"), ("return", "cr\r"), ("crlf", "a\r\nb"), ("nul", "a\0b"),
+            ("long", String(repeating: "x", count: (1 << 20) - 4)),
+        ]
+        let dir = CSVTestDirectory()
+        for (index, entry) in accepted.enumerated() {
+            let path = dir.file("ok\(index).csv")
+            try RecordingWriter.write(samples: [Sample(time: 0, x: 0, y: 0, z: 9.8)], to: path, metadata: [entry])
+            let read = try RecordingReader.readAll(path: path)
+            #expect(read.metadata.map(\.key) == [entry.key], "\(entry.key.debugDescription)")
+            #expect(read.metadata.map(\.value) == [entry.value], "\(entry.key.debugDescription)")
+            #expect(read.samples.count == 1)
+        }
+        for (index, entry) in refused.enumerated() {
+            let name = "bad\(index).csv"
+            #expect("\(entry.key.debugDescription) → \(entry.value.prefix(20).debugDescription) is refused") {
+                try RecordingWriter(path: dir.file(name), metadata: [("fine", "ok"), entry])
+            } throws: { error in
+                let error = try #require(error as? RecordingError)
+                return error.kind == .invalidArgument && error.message.contains("key \(entry.key.debugDescription)")
+                    && error.message.contains("would not read back")
+            }
+            #expect(!dir.exists(name + ".partial") && !dir.exists(name))
+        }
+    }
+
     @Test func aDirectoryIsNotADestination() {
         let dir = CSVTestDirectory()
         #expect {
