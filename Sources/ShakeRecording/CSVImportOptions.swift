@@ -244,6 +244,20 @@ public struct CSVImportOptions: Sendable, Hashable {
     /// Reads canonical recordings and detects common foreign exports (see the type's documentation).
     public static let canonical = CSVImportOptions()
 
+    /// Largest time magnitude read or written, s, after unit conversion (and rebasing): 10¹³ s,
+    /// about 317,000 years. A larger time is an error at its field (`RecordingError.Kind.outOfRange`),
+    /// and `RecordingWriter` refuses one.
+    ///
+    /// Seconds since 1970 (about 1.7·10⁹) and epoch stamps read in their unit (`timeUnit`) are
+    /// far below it; epoch microseconds (1.7·10¹⁵) and nanoseconds (1.7·10¹⁸, where a `Double`
+    /// no longer holds every whole second) read as seconds are above it, and the error names the
+    /// unit they look like. Epoch milliseconds read as seconds (1.7·10¹², below 10¹³ until the
+    /// year 2286) are not: a file that does not state its time unit gets the error asking for
+    /// one at its second row, as before. At 10¹³ s a `Double` still resolves 2 ms.
+    public static var maximumTimeSeconds: Double { 1e13 }
+    /// `maximumTimeSeconds` as messages say it.
+    static let maximumTimeText = "1e13 s, about 317,000 years"
+
     /// Normalised header names accepted for the time column, most preferred first.
     public static let timeColumnNames = [
         "time_s", "seconds_elapsed", "time", "timestamp", "t", "elapsed", "elapsed_time", "seconds",

@@ -34,7 +34,8 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case notANumber
         /// A field is NaN or infinity, or a number too large for a `Double`.
         case notFinite
-        /// An acceleration beyond `CSVImportOptions.maximumAcceleration`.
+        /// An acceleration beyond `CSVImportOptions.maximumAcceleration`, or a time beyond
+        /// ±`CSVImportOptions.maximumTimeSeconds` (after unit conversion and rebasing).
         case outOfRange
         /// A timestamp smaller than the one before it.
         case timeBackwards

@@ -18,7 +18,9 @@
 /// an empty file; a file with comments only; UTF-16/UTF-32 text; NUL bytes (binary data);
 /// a line longer than `maximumLineBytes`; a missing column; a row with fewer or more fields than
 /// the header; a field that is empty or not a plain decimal number; NaN or infinity; an acceleration
-/// beyond `maximumAcceleration` (2000 m/s² by default); time going backwards; a label other than
+/// beyond `maximumAcceleration` (2000 m/s² by default); a time beyond
+/// ±`CSVImportOptions.maximumTimeSeconds` (10¹³ s: epoch microseconds or nanoseconds read as
+/// seconds, whose unit the message names); time going backwards; a label other than
 /// 0 or 1; an unterminated quote; an error on the last line says when that line has no line end
 /// (a truncated file).
 ///

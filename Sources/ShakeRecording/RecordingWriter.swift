@@ -30,8 +30,9 @@ import ShakeDetection
 ///   flushes what it holds and leaves `<path>.partial` for recovery.
 ///
 /// Every value is checked before it is written, so the file always reads back: times must be
-/// finite and must not decrease, accelerations finite and within ±2000 m/s² (the reader's default
-/// limit), and `isShake` given exactly when the recording is labelled.
+/// within ±`CSVImportOptions.maximumTimeSeconds` (10¹³ s, as the reader requires) and must not
+/// decrease, accelerations finite and within ±2000 m/s² (the reader's default limit), and
+/// `isShake` given exactly when the recording is labelled.
 ///
 /// Not `Sendable`: use a writer from one task at a time.
 public final class RecordingWriter {
@@ -131,12 +132,16 @@ public final class RecordingWriter {
     /// - Parameters:
     ///   - sample: time in seconds, accelerations in m/s².
     ///   - isShake: the label, required exactly when the writer is `labelled`.
-    /// - Throws: `RecordingError` for a value that would not read back (non-finite, time going
-    ///   backwards, |a| > 2000 m/s², label missing or unexpected) or a failed write.
+    /// - Throws: `RecordingError` for a value that would not read back (non-finite, |time| >
+    ///   10¹³ s, time going backwards, |a| > 2000 m/s², label missing or unexpected) or a failed
+    ///   write.
     public func write(_ sample: Sample, isShake: Bool? = nil) throws(RecordingError) {
         guard case .open(let fd) = state else { throw notOpen() }
         guard sample.time.isFinite, sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else {
             throw invalid("sample \(samplesWritten + 1) is not finite: \(sample)")
+        }
+        guard sample.time.magnitude <= CSVImportOptions.maximumTimeSeconds else {
+            throw invalid("time \(sample.time) s in sample \(samplesWritten + 1) is beyond ±\(CSVImportOptions.maximumTimeText), which the reader refuses")
         }
         guard sample.time >= previousTime else {
             throw invalid("time goes backwards: \(sample.time) s after \(previousTime) s (sample \(samplesWritten + 1))")

@@ -66,7 +66,7 @@ import Testing
 
     /// A bad row in place of a row.
     enum Fault: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case timeBackwards, outOfRange, notANumber, missingField
+        case timeBackwards, outOfRange, timeOutOfRange, notANumber, missingField
         var testDescription: String { rawValue }
 
         /// The row with the fault, and the field (0-based) the error must point at.
@@ -79,6 +79,9 @@ import Testing
             case .outOfRange:
                 fields[2] = "2500.12345"
                 return (fields.joined(separator: ","), 2)
+            case .timeOutOfRange:
+                fields[0] = "20000000000000.5"  // 2e13 s, after every earlier time
+                return (fields.joined(separator: ","), 0)
             case .notANumber:
                 fields[3] = "9.8x"
                 return (fields.joined(separator: ","), 3)

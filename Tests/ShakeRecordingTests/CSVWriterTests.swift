@@ -172,6 +172,11 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
     static let badWrites: [BadWrite] = [
         BadWrite(name: "NaN", labelled: false, rows: [LabeledSample(sample: Sample(time: 0, x: .nan, y: 0, z: 0))], message: "not finite"),
         BadWrite(name: "infinite time", labelled: false, rows: [LabeledSample(sample: Sample(time: .infinity, x: 0, y: 0, z: 0))], message: "not finite"),
+        BadWrite(name: "time beyond 1e13 s", labelled: false, rows: [
+            LabeledSample(sample: Sample(time: 0, x: 0, y: 0, z: 0)), LabeledSample(sample: Sample(time: 1.5e13, x: 0, y: 0, z: 0)),
+        ], message: "beyond ±1e13 s"),
+        BadWrite(name: "absurd negative time", labelled: false, rows: [LabeledSample(sample: Sample(time: -1e300, x: 0, y: 0, z: 0))],
+                 message: "time -1e+300 s in sample 1 is beyond ±1e13 s"),
         BadWrite(name: "time backwards", labelled: false, rows: [
             LabeledSample(sample: Sample(time: 2, x: 0, y: 0, z: 0)), LabeledSample(sample: Sample(time: 1, x: 0, y: 0, z: 0)),
         ], message: "time goes backwards"),
@@ -179,6 +184,24 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
         BadWrite(name: "missing label", labelled: true, rows: [LabeledSample(sample: Sample(time: 0, x: 0, y: 0, z: 0))], message: "needs isShake"),
         BadWrite(name: "unexpected label", labelled: false, rows: [LabeledSample(sample: Sample(time: 0, x: 0, y: 0, z: 0), isShake: true)], message: "not labelled"),
     ]
+
+    /// Times up to the reader's limit, ±1e13 s, are written and read back exactly (those beyond
+    /// 2^53 µs are written in full by `description`, not to 6 decimals); one beyond is refused
+    /// by the writer and by the reader alike.
+    @Test func timesUpToTheLimitReadBackAndBeyondItAreRefusedByBoth() throws {
+        let dir = CSVTestDirectory()
+        let times = [-1e13, -9.5e12, 0, 1.7e9 + 0.125, 9.1e9 + 0.5, 1e12 + 0.25, 1e13]
+        let path = dir.file("limit.csv")
+        try RecordingWriter.write(samples: times.map { Sample(time: $0, x: 0, y: 0, z: 9.8) }, to: path)
+        #expect(try RecordingReader.readAll(path: path).samples.map(\.sample.time) == times)
+        #expect(throws: RecordingError.self) {
+            try RecordingWriter.write(samples: [Sample(time: 1e13.nextUp, x: 0, y: 0, z: 9.8)], to: dir.file("beyond.csv"))
+        }
+        let beyond = dir.write("beyond.csv", "time_s,x,y,z\n0,0,0,9.8\n\(1e13.nextUp),0,0,9.8\n")
+        #expect {
+            try RecordingReader.readAll(path: beyond)
+        } throws: { ($0 as? RecordingError).map { $0.kind == .outOfRange && $0.line == 3 && $0.column == 1 } ?? false }
+    }
 
     @Test(arguments: badWrites)
     func valuesThatWouldNotReadBackAreRefused(_ bad: BadWrite) throws {

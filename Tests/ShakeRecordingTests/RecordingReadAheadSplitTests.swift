@@ -137,7 +137,7 @@ import Testing
 
     /// A bad row in place of row `index`.
     enum Fault: String, CaseIterable, CustomStringConvertible, Sendable {
-        case notANumber, timeBackwards, tooLong, missingField, emptyValue, outOfRange
+        case notANumber, timeBackwards, tooLong, missingField, emptyValue, outOfRange, timeOutOfRange
         var description: String { rawValue }
 
         func apply(_ rows: inout [String], at index: Int) {
@@ -149,6 +149,7 @@ import Testing
             case .missingField: fields.removeLast()
             case .emptyValue: fields[3] = ""
             case .outOfRange: fields[1] = "2500"
+            case .timeOutOfRange: fields[0] = "2e13"
             }
             rows[index] = fields.joined(separator: ",")
         }
