@@ -78,6 +78,8 @@ enum OutputFile {
         case .headerless: "--no-header is given"
         case .overwrite: "pass --force"
         case .skipRowsWithoutAcceleration: "pass --skip-rows-without-acceleration"
+        case .separator: "pass the --separator it uses, or leave --separator out to detect it"
+        case .commaIsDecimal: "pass --separator semicolon or tab, or leave out --decimal-comma"
         }
     }
 

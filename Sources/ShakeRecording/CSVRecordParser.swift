@@ -232,11 +232,34 @@ final class CSVRecordParser {
         } else if let detected = CSVHeader.detectSeparator(bytes, allowComma: options.decimalSeparator == .point) {
             separator = detected
         } else {
+            let which = options.hasHeader ? "header" : "first"
+            if options.decimalSeparator == .comma,
+               CSVHeader.detectSeparator(bytes, allowComma: true) == UInt8(ascii: ",") {
+                let hint = RecordingError.OptionHint.commaIsDecimal
+                throw RecordingError(
+                    path: path, line: line.number, column: 1, kind: .header,
+                    message: "the comma is the decimal separator, so it cannot also separate the fields, and the "
+                        + "\(which) line \(quotedForMessage(bytes)) has no ';' or tab: \(hint.rawValue)",
+                    optionHint: hint)
+            }
             throw RecordingError(
                 path: path, line: line.number, column: 1, kind: .header,
-                message: "cannot find the field separator (',', ';' or tab) in the \(options.hasHeader ? "header" : "first") line \(quotedForMessage(bytes))")
+                message: "cannot find the field separator (',', ';' or tab) in the \(which) line \(quotedForMessage(bytes))")
         }
         let header = CSVHeader(line: bytes, separator: separator)
+        // A separator chosen that the line does not contain, where it holds another one: say so
+        // (rather than that the one column found is not the time).
+        if options.separator.byte != nil, header.fields.count == 1,
+           let used = CSVHeader.detectSeparator(bytes, allowComma: options.decimalSeparator == .point),
+           used != separator {
+            func name(_ byte: UInt8) -> String { byte == UInt8(ascii: "\t") ? "tab" : "'\(Character(Unicode.Scalar(byte)))'" }
+            let hint = RecordingError.OptionHint.separator
+            throw RecordingError(
+                path: path, line: line.number, column: 1, kind: .header,
+                message: "the \(options.hasHeader ? "header" : "first") line \(quotedForMessage(bytes)) has no "
+                    + "\(name(separator)), the separator chosen; it seems to use \(name(used)): \(hint.rawValue)",
+                optionHint: hint)
+        }
         columnCount = header.fields.count
         guard columnCount <= 1024 else {
             throw RecordingError(

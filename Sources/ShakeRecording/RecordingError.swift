@@ -69,6 +69,12 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case overwrite = "pass overwrite: true"
         /// Rows of other sensors in a merged export can be skipped: `skipsRowsWithoutAcceleration`.
         case skipRowsWithoutAcceleration = "set skipsRowsWithoutAcceleration: true"
+        /// The separator chosen is not the file's: `separator` should be the one it uses (or
+        /// `.automatic`).
+        case separator = "set separator to the one the file uses"
+        /// With a decimal comma the fields need another separator: `separator` (semicolon or
+        /// tab), or `decimalSeparator = .point`.
+        case commaIsDecimal = "set separator to semicolon or tab, or leave decimalSeparator at .point"
     }
 
     /// The file the error is about, as the caller named it (`-` for standard input).

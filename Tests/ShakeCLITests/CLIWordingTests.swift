@@ -54,6 +54,14 @@ import Testing
                  says: ":65:6: the acceleration columns 'x', 'y', 'z' have no unit and |a| stays between 0.8 and 1.25 "
                      + "over the first 64 samples (to this line), where it would be 9.8 m/s² at rest: the file looks like "
                      + "it is in g: pass --units g (or m/s^2 if the values really are m/s²)\n"),
+        HintCase(name: "a decimal comma in a comma-separated file", text: "time_s,x,y,z\n0,0,0,9.8\n",
+                 options: ["--decimal-comma"],
+                 says: ":1:1: the comma is the decimal separator, so it cannot also separate the fields, and the header "
+                     + "line 'time_s,x,y,z' has no ';' or tab: pass --separator semicolon or tab, or leave out --decimal-comma\n"),
+        HintCase(name: "a separator the file does not use", text: "time_s,x,y,z\n0,0,0,9.8\n",
+                 options: ["--separator", "semicolon"],
+                 says: ":1:1: the header line 'time_s,x,y,z' has no ';', the separator chosen; it seems to use ',': "
+                     + "pass the --separator it uses, or leave --separator out to detect it\n"),
         HintCase(name: "a line over 1 MiB", text: "time_s,x,y,z\n" + String(repeating: "1", count: 2 << 20) + "\n",
                  says: ":2:1048577: line is longer than the limit of 1 MiB (1048576 bytes): "
                      + "not a recording, or a line end is missing\n"),
