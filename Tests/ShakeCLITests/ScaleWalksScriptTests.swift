@@ -120,6 +120,111 @@ func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z
         #expect(written.hasPrefix("# clip_starts_s: 0,0.2,0.55\n"), "\(written.prefix(80))")
     }
 
+    /// A `# rate_hz:` line says the output's rate: the recording's times the cadence factor, the
+    /// rate resampled to with `--rate`, and no line at all when resampling leaves periods empty
+    /// (a 100 Hz recording read at 400 Hz is not a 400 Hz recording).
+    @Test func theRateLineGivesTheOutputsRate() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
+        var text = "# rate_hz: 100\n# source: test\ntime_s,x,y,z\n"
+        for k in 0..<300 { text += String(format: "%.2f,%.5f,0,9.81\n", Double(k) / 100, sin(Double(k) / 10)) }
+        _ = try folder.write("source/walk.csv", text)
+        func rateLines(_ output: String) throws -> [String] {
+            try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").map(String.init)
+                .filter { $0.hasPrefix("# rate_hz:") }
+        }
+        let tempo = try runProcess(repositoryRoot + "/Scripts/scale-walks", [
+            folder.file("source"), folder.file("tempo"), "--pattern", "*.csv", "--gain", "1", "--tempo", "1", "1.3"])
+        #expect(tempo.status == 0, "\(tempo.err)")
+        #expect(try rateLines(folder.file("tempo/walk_k1_t1.csv")) == ["# rate_hz: 100"])
+        #expect(try rateLines(folder.file("tempo/walk_k1_t1.3.csv")) == ["# rate_hz: 130"])
+
+        let rates = try runProcess(repositoryRoot + "/Scripts/scale-walks", [
+            folder.file("source"), folder.file("rates"), "--pattern", "*.csv", "--gain", "1", "--tempo", "1",
+            "--rate", "25", "400"])
+        #expect(rates.status == 0, "\(rates.err)")
+        #expect(try rateLines(folder.file("rates/walk_k1_t1_r25.csv")) == ["# rate_hz: 25"])
+        #expect(try rateLines(folder.file("rates/walk_k1_t1_r400.csv")) == [])
+        #expect(try String(contentsOfFile: folder.file("rates/walk_k1_t1_r400.csv"), encoding: .utf8)
+            .hasPrefix("# source: test\n"))
+    }
+
+    /// A recording the script cannot use is one line on stderr naming the file and the line at
+    /// fault (blank and comment lines counted), exit 1, no Python traceback, and nothing written:
+    /// neither the output folder nor its staging folder.
+    @Test func badInputIsOneLineNamingFileAndLineAndWritesNothing() throws {
+        let cases: [(file: String, text: String, message: String)] = [
+            ("number.csv", "# rate_hz: 100\n\ntime_s,x,y,z\n0,1,2,9.8\n\n0.01,1,abc,9.8\n",
+             ":6: column 3 (y): not a finite number: 'abc'"),
+            ("column.csv", "# a: b\ntime_s,x,z\n0,1,9.8\n",
+             ":2: expected the header time_s,x,y,z[,shake], got time_s,x,z"),
+            ("fields.csv", "time_s,x,y,z\n0,1,2,9.8\n0.01,1,2\n", ":3: 3 fields, the header has 4"),
+            ("backwards.csv", "time_s,x,y,z\n1,1,2,9.8\n0.5,1,2,9.8\n",
+             ":3: time goes backwards (0.5 s after 1 s)"),
+            ("label.csv", "time_s,x,y,z,shake\n0,1,2,9.8,0\n0.01,1,2,9.8,0.5\n",
+             ":3: column 5 (shake): '0.5' is not 0 or 1"),
+            ("empty.csv", "", ": no header time_s,x,y,z[,shake] (an empty file, or comments only)"),
+            ("header.csv", "time_s,x,y,z\n", ": no samples after the header"),
+        ]
+        for (file, text, message) in cases {
+            let folder = try TemporaryFolder()
+            defer { folder.cleanUp() }
+            try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
+            // A good recording first: its output is written before the bad one is read.
+            _ = try folder.write("source/a_good.csv", "time_s,x,y,z\n0,1,2,9.8\n0.01,1,2,9.8\n")
+            _ = try folder.write("source/" + file, text)
+            let run = try runProcess(repositoryRoot + "/Scripts/scale-walks", [
+                folder.file("source"), folder.file("out"), "--pattern", "*.csv", "--gain", "1", "--tempo", "1"])
+            #expect(run.status == 1, "\(file): \(run.err)")
+            let errors = run.err.split(separator: "\n").map(String.init)
+                .filter { !$0.hasPrefix(folder.file("source/a_good.csv")) }
+            #expect(errors == ["Error: " + folder.file("source/" + file) + message], "\(file): \(run.err)")
+            #expect(!run.err.contains("Traceback"), "\(file): \(run.err)")
+            #expect(listing(folder.path) == ["source"], "\(file): \(listing(folder.path))")
+        }
+        // Bytes that are not UTF-8, on line 3.
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
+        let binary = folder.file("source/binary.csv")
+        try Data("time_s,x,y,z\n0,1,2,9.8\n".utf8 + [0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: binary))
+        let run = try runProcess(repositoryRoot + "/Scripts/scale-walks", [
+            folder.file("source"), folder.file("out"), "--pattern", "*.csv", "--gain", "1", "--tempo", "1"])
+        #expect(run.status == 1)
+        #expect(run.err == "Error: \(binary):3: not UTF-8 text\n", "\(run.err)")
+        #expect(listing(folder.path) == ["source"])
+    }
+
+    /// Factors and rates that mean nothing are usage errors naming the option; the output's
+    /// folder must be in one that exists (it is not made).
+    @Test func meaninglessNumbersAndAMissingParentAreUsageErrors() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
+        _ = try folder.write("source/walk.csv", "time_s,x,y,z\n0,1,2,9.8\n0.01,1,2,9.8\n")
+        let cases: [([String], String)] = [
+            (["--gain", "nan"], "--gain must be a number above 0 (not nan or inf), not nan"),
+            (["--gain", "1", "-2"], "--gain must be a number above 0 (not nan or inf), not -2"),
+            (["--tempo", "0"], "--tempo must be a number above 0 (not nan or inf), not 0"),
+            (["--tempo", "inf"], "--tempo must be a number above 0 (not nan or inf), not inf"),
+            (["--rate", "nan"], "--rate must be a number above 0 (not nan or inf), not nan"),
+            (["--clip", "nan"], "--clip must be a number above 0 (inf: no clipping), not nan"),
+        ]
+        for (options, message) in cases {
+            let run = try runProcess(repositoryRoot + "/Scripts/scale-walks",
+                                     [folder.file("source"), folder.file("out"), "--pattern", "*.csv"] + options)
+            #expect(run.status == 2, "\(options)")
+            #expect(run.err.hasSuffix("scale-walks: error: \(message)\n"), "\(options): \(run.err)")
+        }
+        let nested = folder.file("missing/out")
+        let run = try runProcess(repositoryRoot + "/Scripts/scale-walks",
+                                 [folder.file("source"), nested, "--pattern", "*.csv", "--gain", "1", "--tempo", "1"])
+        #expect(run.status == 2)
+        #expect(run.err.hasSuffix("error: \(nested): its parent folder \(folder.file("missing")) does not exist\n"), "\(run.err)")
+        #expect(listing(folder.path) == ["source"])
+    }
+
     @Test func clipsWithoutTurnsIsAUsageError() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
