@@ -87,6 +87,18 @@ import Testing
         #expect(phone.count == 40 && phone.allSatisfy { $0 >= 60 }, "\(phone)")
     }
 
+    /// `--help` says how each row is made (the README sends readers there), laid out as written.
+    @Test func helpDescribesEveryRow() throws {
+        let run = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--help"])
+        #expect(run.status == 0, "\(run.err)")
+        for row in ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
+                    "others-vig"] {
+            #expect(run.out.contains("\n  " + row.padding(toLength: 14, withPad: " ", startingAt: 0)),
+                    "\(row): \(run.out)")
+        }
+        #expect(run.out.contains("Only the Python standard library is needed; about 35 s on 2 cores."), "\(run.out)")
+    }
+
     @Test func keepRefusesAFolderThatExistsAndLeavesItAlone() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

@@ -225,6 +225,20 @@ func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z
         #expect(listing(folder.path) == ["source"])
     }
 
+    /// `--help` prints the whole docstring, as written (the options' meaning and the commands the
+    /// README's figures were made with), not only its first sentence.
+    @Test func helpPrintsTheWholeDocstring() throws {
+        let run = try runProcess(repositoryRoot + "/Scripts/scale-walks", ["--help"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("""
+            With --turns N, each output is instead written N times, names ending in _turnI: every
+            """), "\(run.out)")
+        #expect(run.out.contains("""
+                Scripts/scale-walks ../shared/data/dev /tmp/dev-rates --pattern '*.csv' --gain 1 --tempo 1 --rate 25 50
+            """), "\(run.out)")
+        #expect(run.out.contains("Only the Python standard library is needed."), "\(run.out)")
+    }
+
     @Test func clipsWithoutTurnsIsAUsageError() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

@@ -120,6 +120,17 @@ import ShakeRecording
         #expect(!FileManager.default.fileExists(atPath: folder.file("too-many.csv")))
     }
 
+    /// `--help` prints the whole docstring: the export's layout, the assumed rate, the comment lines.
+    @Test func helpPrintsTheWholeDocstring() throws {
+        let run = try runProcess(repositoryRoot + "/Scripts/splice-clips", ["--help"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("""
+            DATASET.json is what micro:bit CreateAI (microbit-foundation/ml-trainer) and ML-Machine save: a
+            """), "\(run.out)")
+        #expect(run.out.contains("'# clip_classes:' the class of each of those clips."), "\(run.out)")
+        #expect(run.out.contains("Only the Python standard library is needed."), "\(run.out)")
+    }
+
     @Test func refusesToOverwriteAndNamesWhatIsMissing() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
