@@ -87,6 +87,41 @@ import Testing
         #expect(phone.count == 40 && phone.allSatisfy { $0 >= 60 }, "\(phone)")
     }
 
+    /// A step that fails with `--keep DIR`: the error, then a line saying DIR was removed, and no
+    /// half-written DIR left behind.
+    @Test func keepIsRemovedWhenAStepFails() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let dev = try Self.devCorpus(in: folder)
+        let failing = try folder.write("failing-shake", "#!/bin/sh\necho 'Error: boom' >&2\nexit 1\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: failing)
+        let kept = folder.file("kept")
+        let run = try runProcess(repositoryRoot + "/Scripts/dev-check",
+                                 ["--dev", dev, "--others", try Self.others(in: folder), "--shake", failing,
+                                  "--keep", kept])
+        #expect(run.status == 1)
+        #expect(run.err.contains("failed (exit 1):\nError: boom\n"), "\(run.err)")
+        #expect(run.err.hasSuffix("dev-check: removed \(kept): the run did not finish, so its variants were incomplete\n"),
+                "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: kept))
+    }
+
+    /// `--shake PATH` that is not there, or not executable, is a usage error naming it (the
+    /// default binary alone is built when missing).
+    @Test func shakeMustBeAnExecutableFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let dev = try Self.devCorpus(in: folder)
+        let missing = folder.file("no-shake")
+        let plain = try folder.write("plain-shake", "not a program\n")
+        for (shake, message) in [(missing, "no such file"), (plain, "not executable"), (folder.path, "no such file")] {
+            let run = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--dev", dev, "--shake", shake])
+            #expect(run.status == 2, "\(shake): \(run.err)")
+            #expect(run.err.contains("dev-check: error: --shake \(shake): \(message)"), "\(run.err)")
+            #expect(!run.err.contains("Traceback"), "\(run.err)")
+        }
+    }
+
     /// `--help` says how each row is made (the README sends readers there), laid out as written.
     @Test func helpDescribesEveryRow() throws {
         let run = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--help"])
