@@ -120,6 +120,41 @@ import ShakeRecording
         #expect(!FileManager.default.fileExists(atPath: folder.file("too-many.csv")))
     }
 
+    /// A class that is there but holds no clip (no recording with samples) is named as empty:
+    /// a shake class (nothing would be labelled), the rest class (no rests to cut), or every class
+    /// but the rest (nothing to splice). An output in a folder that does not exist says so. No
+    /// file is written.
+    @Test func emptyClassesAndAMissingFolderAreNamed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let clip = "{\"data\": {\"x\": [0.1, 0.2], \"y\": [0, 0], \"z\": [1, 1]}}"
+        func session(_ classes: [(String, Int)]) -> String {
+            "[" + classes.map { name, n in
+                "{\"name\": \"\(name)\", \"recordings\": [" + Array(repeating: clip, count: n).joined(separator: ", ") + "]}"
+            }.joined(separator: ", ") + "]"
+        }
+        let noWaggle = try folder.write("no-waggle.json", session([("still", 1), ("waggle", 0), ("poke", 2)]))
+        let noStill = try folder.write("no-still.json", session([("still", 0), ("poke", 2)]))
+        let onlyStill = try folder.write("only-still.json", session([("still", 1), ("poke", 0)]))
+        let cases: [([String], String)] = [
+            ([noWaggle, "--shake-class", "waggle"],
+             "Error: \(noWaggle): class 'waggle' has no clips (no recording with samples): nothing to label as shakes\n"),
+            ([noStill],
+             "Error: \(noStill): class \"still\" has no clips (no recording with samples) to cut rests from; choose --rest-class or --rest-from\n"),
+            ([onlyStill], "Error: \(onlyStill): no clips to splice (every class but the rest class \"still\" is empty)\n"),
+        ]
+        for (arguments, message) in cases {
+            let run = try runProcess(repositoryRoot + "/Scripts/splice-clips", arguments + ["-o", folder.file("out.csv")])
+            #expect(run.status == 1, "\(arguments)")
+            #expect(run.err == message, "\(run.err)")
+        }
+        let nested = folder.file("missing/out.csv")
+        let run = try runProcess(repositoryRoot + "/Scripts/splice-clips", [noStill, "-o", nested])
+        #expect(run.status == 1)
+        #expect(run.err == "Error: \(nested): its folder \(folder.file("missing")) does not exist\n", "\(run.err)")
+        #expect(listing(folder.path) == ["no-still.json", "no-waggle.json", "only-still.json"])
+    }
+
     /// `--help` prints the whole docstring: the export's layout, the assumed rate, the comment lines.
     @Test func helpPrintsTheWholeDocstring() throws {
         let run = try runProcess(repositoryRoot + "/Scripts/splice-clips", ["--help"])
