@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// `Scripts/iio-emulator`'s own options, checked before it needs root or a recording: `--help`,
+/// and a clear usage error (exit 64) for a missing value, a meaningless number or an option
+/// without the one it goes with.
+@Suite struct IIOEmulatorOptionTests {
+    /// Runs the emulator with `arguments` (never as far as a namespace: every case is refused or
+    /// is `--help`).
+    static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Emulator.script)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test(arguments: [["--help"], ["-h"], ["--fast", "--help", "x.csv", "--", "true"]])
+    func helpPrintsTheUsage(arguments: [String]) throws {
+        let result = try Self.run(arguments)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.hasPrefix("Emulate a Linux IIO accelerometer from a CSV recording"), "\(result.out)")
+        #expect(result.out.contains("--start-iiod-after S"), "\(result.out)")
+    }
+
+    @Test(arguments: [
+        (["--name", "--fast", "r.csv"], "option '--name' needs a value (found the option '--fast')"),
+        (["r.csv", "--rate-hz"], "option '--rate-hz' needs a value"),
+        (["--rate-hz", "nan", "r.csv"], "--rate-hz must be a positive number, not nan"),
+        (["--speed", "0", "r.csv"], "--speed must be a positive number (for as fast as the reader takes samples: --fast)"),
+        (["--speed", "2", "--fast", "r.csv"], "--speed and --fast cannot be combined"),
+        (["--stall-after", "-1", "r.csv"], "--stall-after must be a number of samples, 0 or more, not -1"),
+        (["--vanish-after", "5", "--return-after", "inf", "r.csv"],
+         "--return-after must be a number of seconds, 0 or more, not inf"),
+        (["--return-after", "1", "r.csv"], "--return-after needs --vanish-after"),
+        (["--kill-iiod-after", "5", "r.csv"], "--kill-iiod-after needs --iiod"),
+        (["--iiod", "--restart-iiod-after", "1", "r.csv"], "--restart-iiod-after needs --kill-iiod-after"),
+        (["--start-iiod-after", "1", "r.csv"], "--start-iiod-after needs --iiod"),
+        (["--no-buffer", "--drop", "1:3", "r.csv"], "--drop needs the buffer"),
+        (["--drop", "9:3", "r.csv"], "--drop 9:3: FIRST:LAST must be sample numbers with 0 <= FIRST <= LAST"),
+    ])
+    func meaninglessOptionsAreUsageErrors(arguments: [String], message: String) throws {
+        let result = try Self.run(arguments + ["--", "true"])
+        #expect(result.status == 64, "\(arguments): \(result.err)")
+        #expect(result.err.hasPrefix("iio-emulator: " + message), "\(arguments): \(result.err)")
+    }
+}
