@@ -27,8 +27,10 @@ public struct IIOContext: ~Copyable {
     /// Why `uri` cannot name a context, said before libiio is asked (which would answer only
     /// "Function not implemented"): nil when it starts with one of `uriSchemes`; otherwise that
     /// it needs a scheme, with the URI probably meant (`ip:192.168.2.1` for `192.168.2.1`).
-    public static func schemeProblem(in uri: String) -> String? {
-        uriSchemes.contains { uri.hasPrefix($0) } ? nil : IIOError.schemeDetail(uri: uri)
+    /// `forSamples: true` leaves `xml:FILE` out of the schemes the answer offers: a saved
+    /// description cannot be read for samples.
+    public static func schemeProblem(in uri: String, forSamples: Bool = false) -> String? {
+        uriSchemes.contains { uri.hasPrefix($0) } ? nil : IIOError.schemeDetail(uri: uri, descriptions: !forSamples)
     }
 
     /// Opens the context at `uri`.

@@ -157,10 +157,13 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Why libiio does not understand `uri` (it answers `ENOSYS` for a URI without a scheme it
-    /// has a backend for), with the URI the user probably meant.
-    static func schemeDetail(uri: String) -> String {
-        let schemes = "local: (this machine's devices), ip:HOST (iiod on HOST), usb: or "
-            + "usb:BUS.ADDRESS.INTERFACE (a USB device), xml:FILE (a saved description)"
+    /// has a backend for), with the URI the user probably meant. `descriptions: false` leaves
+    /// `xml:FILE` out of the schemes offered, for a caller that needs samples (a saved
+    /// description has none).
+    static func schemeDetail(uri: String, descriptions: Bool = true) -> String {
+        let schemes = "local: (this machine's devices), ip:HOST (iiod on HOST), "
+            + (descriptions ? "usb: or usb:BUS.ADDRESS.INTERFACE (a USB device), xml:FILE (a saved description)"
+                            : "or usb: or usb:BUS.ADDRESS.INTERFACE (a USB device)")
         guard let colon = uri.firstIndex(of: ":") else {
             let meant = switch uri {
             case "local", "usb": uri + ":"

@@ -40,6 +40,8 @@ import Testing
         #expect(IIOContext.schemeProblem(in: "192.168.2.1")?.hasSuffix("did you mean ip:192.168.2.1?") == true)
         #expect(IIOContext.schemeProblem(in: "local")?.hasSuffix("did you mean local:?") == true)
         #expect(IIOContext.schemeProblem(in: "bogus:x") == IIOError.schemeDetail(uri: "bogus:x"))
+        #expect(IIOContext.schemeProblem(in: "bogus:x")?.contains("xml:FILE (a saved description)") == true)
+        #expect(IIOContext.schemeProblem(in: "bogus:x", forSamples: true)?.contains("xml:") == false)
     }
 
     /// Without an IIO driver the kernel has no /sys/bus/iio, and libiio says only ENOENT.
