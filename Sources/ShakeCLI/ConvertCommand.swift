@@ -108,7 +108,7 @@ enum ConvertCommand: ShakeCommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         guard let output = arguments.value("output") else {
-            throw UsageError("Missing expected option '-o <file>' (the recording to write)")
+            throw UsageError("Missing the output file: '-o <file>' (the recording to write)")
         }
         let ranges = try arguments.value("shakes").map { text throws(UsageError) in try ShakeRanges(argument: text) }
         let input = arguments.positionals[0]

@@ -37,7 +37,7 @@ enum PlotCommand: ShakeCommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         guard let output = arguments.value("output") else {
-            throw UsageError("Missing expected option '-o <file>' (the SVG file to write)")
+            throw UsageError("Missing the output file: '-o <file>' (the SVG file to write)")
         }
         let from = try arguments.double("from")
         let to = try arguments.double("to")

@@ -28,7 +28,9 @@ enum RecordCommand: ShakeCommand {
         ])
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        guard let output = arguments.value("output") else { throw UsageError("Missing '--output <file>'") }
+        guard let output = arguments.value("output") else {
+            throw UsageError("Missing the output file: '-o <file>' (the recording to write)")
+        }
         let duration = try arguments.double("duration", range: 0.000_001...1e9)
         let force = arguments.flag("force") || arguments.flag("overwrite")
         // Before connecting: a device may take seconds to open, and the user is still at the keyboard.

@@ -60,7 +60,7 @@ enum SynthCommand: ShakeCommand {
             throw UsageError(message + " (see 'shake synth --help' for the list)")
         }
         guard let output = arguments.value("output") else {
-            throw UsageError("Missing the output file: '-o <file>'")
+            throw UsageError("Missing the output file: '-o <file>' (the recording to write)")
         }
         let force = arguments.flag("force")
         var sensor = scenario.defaultSensor

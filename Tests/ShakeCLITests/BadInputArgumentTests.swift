@@ -39,7 +39,11 @@ import Testing
         Case("conflicting options", ["config", "--preset", "hard", "--config", "c.json"], says: "Use either '--config' or '--preset', not both"),
         Case("missing argument", ["replay"], says: "Missing expected argument '<file> ...'"),
         Case("unexpected argument", ["synth", "shakes", "run", "-o", "OUT"], says: "Unexpected argument 'run'"),
-        Case("missing required option", ["synth", "shakes"], says: "Missing the output file: '-o <file>'"),
+        // Every command that writes a file says a missing -o in the same words.
+        Case("missing output to synth", ["synth", "shakes"], says: "Missing the output file: '-o <file>' (the recording to write)\n"),
+        Case("missing output to record", ["record"], says: "Missing the output file: '-o <file>' (the recording to write)\n"),
+        Case("missing output to convert", ["convert", "r.csv"], says: "Missing the output file: '-o <file>' (the recording to write)\n"),
+        Case("missing output to plot", ["plot", "r.csv"], says: "Missing the output file: '-o <file>' (the SVG file to write)\n"),
         Case("unknown scenario", ["synth", "shaks", "-o", "OUT"], says: "Unknown scenario 'shaks'"),
         Case("unknown subcommand", ["shook"], says: "Unknown subcommand 'shook'"),
         Case("help for an unknown subcommand", ["help", "nothing"], says: "Unknown subcommand 'nothing'"),
