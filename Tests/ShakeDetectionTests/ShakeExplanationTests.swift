@@ -244,18 +244,6 @@ import ShakeDetection
             var level = 0.0 { didSet { levels.append(level) } }
         }
         let meter = Meter()
-        let snippet = """
-            var detector = ShakeDetector()
-            var explanation = ShakeExplanation()
-            for sample in samples {
-                if let event = detector.process(sample, explanation: &explanation) { handle(event) }
-                if let refusal = explanation.refusal {                      // enough half-waves, no shake
-                    log("no shake at \\(refusal.time) s: \\(refusal.reason)")  // notStraight(linearity: 0.8, limit: 0.5)
-                }
-                let l = detector.linearAcceleration                         // m/s², what the onset is compared with
-                meter.level = (l.x * l.x + l.y * l.y + l.z * l.z).squareRoot()
-            }
-            """
         // README snippet begins
         var detector = ShakeDetector()
         var explanation = ShakeExplanation()
@@ -271,9 +259,16 @@ import ShakeDetection
         #expect(events.isEmpty)
         #expect(!logged.isEmpty && logged.allSatisfy { $0.contains(": notStraight(linearity: 0.") }, "\(logged)")
         #expect(meter.levels.count == samples.count && (meter.levels.max() ?? 0) > 15)
+        // The README must show the code run above, not a copy of it kept by hand: the lines
+        // between the markers, indented as the README's block is (by 8 less).
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8).components(separatedBy: "\n")
+        let begin = try #require(source.firstIndex { $0.hasSuffix("// README snippet begins") })
+        let end = try #require(source.firstIndex { $0.hasSuffix("// README snippet ends") })
+        let snippet = source[(begin + 1)..<end].map { $0.isEmpty ? $0 : String($0.dropFirst(8)) }.joined(separator: "\n")
+        #expect(snippet.hasPrefix("var detector = ShakeDetector()\n"), "\(snippet)")
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         let readme = try String(contentsOf: url.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains(snippet), "README's snippet differs")
+        #expect(readme.contains("```swift\n" + snippet + "\n```"), "README's snippet differs from the code run here")
     }
 }
