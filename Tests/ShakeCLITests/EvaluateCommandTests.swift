@@ -227,6 +227,9 @@ import ShakeCLI
         let events = try #require(file["events"] as? [[String: Any]])
         #expect(events.map { $0["phase"] as? String } == ["began", "ended", "began", "ended"])
         let began = events.filter { $0["phase"] as? String == "began" }.compactMap { $0["time_s"] as? Double }
+        // Each began has its time, so that every shake's is checked below.
+        #expect(recording.runStarts.count == 2)
+        #expect(began.count == recording.runStarts.count, "\(events)")
         for (time, start) in zip(began, recording.runStarts) {
             #expect(time > start && time < start + 1.0, "began \(time) for a shake starting at \(start)")
         }
