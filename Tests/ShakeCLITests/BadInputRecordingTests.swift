@@ -45,8 +45,17 @@ import Testing
         try Data(bad.bytes).write(to: URL(fileURLWithPath: path))
         let run = runShake(command, path)
         if bad.says.isEmpty {
-            // Header only: a valid, empty recording. replay reports it; evaluate needs labels.
-            #expect(run.status == (command == "replay" ? 0 : 65), "\(run.err)")
+            // Header only: a valid, empty recording. replay reports it; evaluate has nothing to score.
+            if command == "replay" {
+                #expect(run.status == 0, "\(run.err)")
+                #expect(run.out == "\(path): 0 shakes in 0 samples (0.0 s)\n")
+                #expect(run.err.isEmpty)
+            } else {
+                #expect(run.status == 65, "\(run.err)")
+                #expect(run.out.isEmpty)
+                #expect(run.err == "Error: \(path): no samples\n")
+            }
+            #expect(listing(folder.path) == ["bad.csv"], "nothing else is written")
             return
         }
         #expect(run.status == 65, "\(run.err)")
