@@ -66,7 +66,11 @@ final class SVGElements: NSObject, XMLParserDelegate {
         for axis in ["series-x", "series-y", "series-z", "series-linear"] {
             #expect(svg.withClass(axis, element: "path").count == 1, "\(axis)")
         }
-        #expect(svg.withClass("threshold", element: "line").count == RecordingPlot.thresholds(of: .medium).count)
+        // The onset and release lines, at medium's levels.
+        #expect(RecordingPlot.thresholds(of: .medium).map(\.metersPerSecondSquared)
+                == [ShakeConfiguration.medium.onsetAcceleration, ShakeConfiguration.medium.releaseAcceleration])
+        #expect(svg.withClass("threshold", element: "line").count == 2)
+        #expect(svg.texts.contains { $0.hasPrefix("onset ") } && svg.texts.contains { $0.hasPrefix("release ") })
         #expect(svg.withClass("shake-band", element: "rect").count == shakes)
         let began = events.filter { $0.phase == .began }
         #expect(!began.isEmpty)
