@@ -11,6 +11,16 @@ import ShakeDetection
         #expect(try JSONDecoder().decode(ShakeConfiguration.self, from: data) == preset)
     }
 
+    /// The tests over every preset take `presetNames` as their arguments: the list itself is
+    /// pinned here, so that a preset left out of it (or an empty list) fails instead of being
+    /// skipped by them.
+    @Test func presetNamesListEveryPresetByItsName() {
+        #expect(ShakeConfiguration.presetNames == ["light", "medium", "hard"])
+        #expect(ShakeConfiguration.preset(named: "light") == .light)
+        #expect(ShakeConfiguration.preset(named: "medium") == .medium)
+        #expect(ShakeConfiguration.preset(named: "hard") == .hard)
+    }
+
     @Test func defaultIsMediumAndPresetsAreOrdered() {
         #expect(ShakeConfiguration.default == .medium)
         #expect(ShakeConfiguration.light.onsetAcceleration < ShakeConfiguration.medium.onsetAcceleration)
