@@ -35,16 +35,24 @@ import Testing
 
     /// In a private mount namespace, libiio's header, pkg-config file and shared library (the
     /// regular files of Debian's libiio-dev and libiio0) are hidden under /dev/null; the script
-    /// checks that they are, then builds and runs the package. Needs root and `unshare`, as the
-    /// IIO emulator tests do. Not root: a failure saying so, unless SHAKEKIT_SKIP_ROOT=1 asks to
-    /// skip.
+    /// checks that they are (a header and a library among them: when dpkg lists neither, as
+    /// under other package names, nothing was hidden and the build proves nothing), then builds
+    /// and runs the package. Needs root and `unshare`, as the IIO emulator tests do. Not root: a
+    /// failure saying so, unless SHAKEKIT_SKIP_ROOT=1 asks to skip.
     static let script = """
         set -e
+        header=0 library=0
         for f in $(dpkg -L libiio-dev libiio0 2>/dev/null); do
             case "$f" in
-            *.h|*.pc|*.so|*.so.*) if [ -f "$f" ] && [ ! -L "$f" ]; then mount --bind /dev/null "$f"; fi ;;
+            *.h|*.pc|*.so|*.so.*) if [ -f "$f" ] && [ ! -L "$f" ]; then
+                mount --bind /dev/null "$f"
+                case "$f" in *.h) header=1 ;; *.so|*.so.*) library=1 ;; esac
+            fi ;;
             esac
         done
+        if [ $header = 0 ] || [ $library = 0 ]; then
+            echo "found no libiio header or library to hide (dpkg -L libiio-dev libiio0)"; exit 98
+        fi
         if [ -s /usr/include/iio.h ] || pkg-config --exists libiio 2>/dev/null; then
             echo "libiio is still visible"; exit 99
         fi
