@@ -53,7 +53,9 @@ enum IIOOptions {
     ///   and for `xml:` unless `description` (a description has no samples to read).
     static func uri(_ arguments: ParsedArguments, description: Bool = false) throws(UsageError) -> String {
         let uri = arguments.value("uri") ?? IIOContext.defaultURI
-        if let problem = IIOContext.schemeProblem(in: uri, forSamples: !description) { throw UsageError("'--uri \(uri)': \(problem)") }
+        if let problem = IIOContext.schemeProblem(in: uri, forSamples: !description) {
+            throw UsageError("'--uri \(uri)': \(problem)")
+        }
         if uri.hasPrefix(xmlScheme) {
             guard description else {
                 throw UsageError("'--uri \(uri)': an xml: context is a saved description, without samples; "
