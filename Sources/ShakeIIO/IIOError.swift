@@ -161,9 +161,10 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `xml:FILE` out of the schemes offered, for a caller that needs samples (a saved
     /// description has none).
     static func schemeDetail(uri: String, descriptions: Bool = true) -> String {
-        let schemes = "local: (this machine's devices), ip:HOST (iiod on HOST), "
-            + (descriptions ? "usb: or usb:BUS.ADDRESS.INTERFACE (a USB device), xml:FILE (a saved description)"
-                            : "or usb: or usb:BUS.ADDRESS.INTERFACE (a USB device)")
+        let offered = ["local: (this machine's devices)", "ip:HOST (iiod on HOST)",
+                       "usb: or usb:BUS.ADDRESS.INTERFACE (a USB device)"]
+            + (descriptions ? ["xml:FILE (a saved description)"] : [])
+        let schemes = offered.joined(separator: ", ")
         guard let colon = uri.firstIndex(of: ":") else {
             let meant = switch uri {
             case "local", "usb": uri + ":"

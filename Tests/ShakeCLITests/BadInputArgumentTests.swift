@@ -55,7 +55,7 @@ import Testing
         // record and live need samples: a saved description (xml:FILE) is not offered to them.
         Case("URI of an unknown scheme", ["record", "--uri", "bogus:x", "-o", "OUT"],
              says: "'--uri bogus:x': this libiio has no backend for the scheme 'bogus:'; the URI needs one of: "
-                + "local: (this machine's devices), ip:HOST (iiod on HOST), or usb: or usb:BUS.ADDRESS.INTERFACE "
+                + "local: (this machine's devices), ip:HOST (iiod on HOST), usb: or usb:BUS.ADDRESS.INTERFACE "
                 + "(a USB device)\n"),
         Case("URI of an unknown scheme to list", ["devices", "--uri", "bogus:x"],
              says: "'--uri bogus:x': this libiio has no backend for the scheme 'bogus:'; the URI needs one of: "
