@@ -22,8 +22,11 @@ enum EvaluateCommand: ShakeCommand {
             p95 interpolate linearly between ranks. A ratio with nothing to divide by is null in \
             JSON and '-' in text: recall without labelled shakes, precision without detections, \
             false_per_hour without negative time, f1 when recall or precision is, latencies without \
-            a detected shake. Totals pool the files' counts and latencies. Files are scored in \
-            parallel on all the machine's processor cores.
+            a detected shake. Totals pool the files' counts and latencies. Under the table (in JSON \
+            'total_interval_95', each [low, high] or null) are the total's 95 % confidence \
+            intervals: the Wilson score interval for recall, the exact Poisson interval for \
+            false_per_hour; they treat shakes and false shakes as independent events. Files are \
+            scored in parallel on all the machine's processor cores.
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them (- reads standard input).", variadic: true)],
@@ -104,6 +107,31 @@ enum EvaluateCommand: ShakeCommand {
     struct Report: Encodable {
         var files: [FileRow]
         var total: EvaluationSummary
+        var totalInterval: Interval
+
+        enum CodingKeys: String, CodingKey {
+            case files, total
+            case totalInterval = "total_interval_95"
+        }
+    }
+
+    /// The total's 95 % confidence intervals in JSON: `[low, high]` each, null where the ratio is.
+    struct Interval: Encodable {
+        var intervals: EvaluationIntervals
+
+        enum CodingKeys: String, CodingKey {
+            case recall
+            case falsePerHour = "false_per_hour"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(intervals.recall.map { [RoundedNumber.ratio($0.lowerBound), .ratio($0.upperBound)] },
+                                 forKey: .recall)
+            try container.encode(intervals.falsePerHour.map {
+                [RoundedNumber.perHour($0.lowerBound), .perHour($0.upperBound)]
+            }, forKey: .falsePerHour)
+        }
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
@@ -123,12 +151,31 @@ enum EvaluateCommand: ShakeCommand {
                     falseShakeWhy: $1.why?.falseShakes, duplicateWhy: $1.why?.duplicates)
         }
         if wantsJSON(arguments) {
-            io.out(jsonText(Report(files: rows, total: total.summary)))
+            io.out(jsonText(Report(files: rows, total: total.summary, totalInterval: Interval(intervals: total.intervals))))
         } else {
             io.out(table(rows + [FileRow(file: "TOTAL", summary: total.summary)]))
+            io.out(intervalLine(total))
             if list { io.out("\n" + listing(rows)) }
         }
         return ExitStatus.success
+    }
+
+    /// The line under the table: the total's 95 % confidence intervals, or nothing when there is
+    /// neither a labelled shake nor negative time.
+    static func intervalLine(_ total: EvaluationCounts) -> String {
+        let intervals = total.intervals
+        var parts: [String] = []
+        if let recall = intervals.recall {
+            parts.append("recall \(fixed(recall.lowerBound, 3)) to \(fixed(recall.upperBound, 3)) "
+                         + "(\(total.detected) of \(total.shakes) shakes, Wilson score)")
+        }
+        if let rate = intervals.falsePerHour {
+            // Named as the table's column, so that grepping `--list` for "false shake" finds the listing only.
+            parts.append("false/h \(fixed(rate.lowerBound, 1)) to \(fixed(rate.upperBound, 1)) "
+                         + "(\(total.falseShakes) in \(fixed(total.negativeSeconds / 3600, 3)) h, exact Poisson)")
+        }
+        guard !parts.isEmpty else { return "" }
+        return "TOTAL, 95 % confidence: " + parts.joined(separator: "; ") + "\n"
     }
 
     /// `--list` in text: one line per missed shake, false shake and duplicate, by file and time.

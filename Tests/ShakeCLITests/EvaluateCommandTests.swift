@@ -37,8 +37,70 @@ import ShakeCLI
         #expect(lines.contains { $0.hasPrefix(folder.path + "/a.csv") })
         #expect(lines.contains { $0.hasPrefix(folder.path + "/b.csv") })
         #expect(!run.out.contains("notes.txt"))
-        let total = try #require(lines.last)
+        // The table ends with the total; under it, the total's confidence intervals.
+        #expect(lines.count >= 2)
+        let total = lines[lines.count - 2]
         #expect(total.split(separator: " ", omittingEmptySubsequences: true).prefix(3) == ["TOTAL", "3", "3"])
+        #expect(lines.last?.hasPrefix("TOTAL, 95 % confidence: recall ") == true)
+    }
+
+    /// Under the table, and in JSON as `total_interval_95`, the total's 95 % intervals: Wilson
+    /// for recall, exact Poisson for false shakes per hour. Three shakes, all found, one false
+    /// shake: recall 0.439 to 1 (Newcombe's formula), the false-shake count 0.0253 to 5.57.
+    @Test func totalConfidenceIntervalsAreShownInTextAndJSON() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let recording = labelledShakeCSV(shakes: 4)
+        // The last shake labelled 0: its detection is a false shake.
+        let lastShake = recording.runStarts[3]..<(recording.runStarts[3] + 1.5)
+        let relabelled = recording.text.split(separator: "\n").map { line -> String in
+            guard let time = Double(line.prefix { $0 != "," }), lastShake.contains(time) else { return String(line) }
+            return line.dropLast(2) + ",0"
+        }.joined(separator: "\n") + "\n"
+        let path = try folder.write("four.csv", relabelled)
+
+        let json = runShake("evaluate", "--format", "json", path)
+        #expect(json.status == 0, "\(json.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let total = try #require(object["total"] as? [String: Any])
+        #expect(total["shakes"] as? Int == 3)
+        #expect(total["detected"] as? Int == 3)
+        #expect(total["false_shakes"] as? Int == 1)
+        let hours = try #require(total["negative_hours"] as? Double)
+        let interval = try #require(object["total_interval_95"] as? [String: Any])
+        #expect(Set(interval.keys) == ["recall", "false_per_hour"])
+        let recall = try #require(interval["recall"] as? [Double])
+        #expect(recall.count == 2)
+        #expect(abs(recall[0] - 0.4385) < 1e-4 && recall.last == 1, "\(recall)")
+        let rate = try #require(interval["false_per_hour"] as? [Double])
+        #expect(rate.count == 2)
+        #expect(abs(rate[0] - 0.0253 / hours) < 0.001 * max(1, 0.0253 / hours), "\(rate)")
+        #expect(abs(rate.last! - 5.5716 / hours) < 0.001 * 5.5716 / hours, "\(rate)")
+
+        let text = runShake("evaluate", path)
+        #expect(text.status == 0, "\(text.err)")
+        let line = try #require(text.out.split(separator: "\n").last)
+        #expect(line.hasPrefix("TOTAL, 95 % confidence: recall 0.439 to 1.000 (3 of 3 shakes, Wilson score); false/h "))
+        #expect(line.hasSuffix(" (1 in \(String(format: "%.3f", hours)) h, exact Poisson)"))
+    }
+
+    /// Without labelled shakes there is no recall, so only the false-shake interval is shown;
+    /// in JSON recall's interval is null, as the recall itself is.
+    @Test func recallIntervalIsLeftOutWithoutLabelledShakes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let still = (0..<500).map { "\(Double($0) / 100),0,0,9.81,0" }.joined(separator: "\n")
+        let path = try folder.write("still.csv", "time_s,x,y,z,shake\n" + still + "\n")
+        let text = runShake("evaluate", path)
+        #expect(text.status == 0, "\(text.err)")
+        let line = try #require(text.out.split(separator: "\n").last)
+        #expect(line.hasPrefix("TOTAL, 95 % confidence: false/h 0.0 to "), "\(line)")
+        #expect(!line.contains("recall"))
+        let json = runShake("evaluate", "--format", "json", path)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let interval = try #require(object["total_interval_95"] as? [String: Any])
+        #expect(interval["recall"] is NSNull)
+        #expect((interval["false_per_hour"] as? [Double])?.first == 0)
     }
 
     @Test func unlabelledRecordingIsRefusedByName() throws {
