@@ -53,11 +53,7 @@ import ShakeCLI
         let recording = labelledShakeCSV(shakes: 4)
         // The last shake labelled 0: its detection is a false shake.
         let lastShake = recording.runStarts[3]..<(recording.runStarts[3] + 1.5)
-        let relabelled = recording.text.split(separator: "\n").map { line -> String in
-            guard let time = Double(line.prefix { $0 != "," }), lastShake.contains(time) else { return String(line) }
-            return line.dropLast(2) + ",0"
-        }.joined(separator: "\n") + "\n"
-        let path = try folder.write("four.csv", relabelled)
+        let path = try folder.write("four.csv", Self.relabelled(recording.text) { lastShake.contains($0) ? 0 : nil })
 
         let json = runShake("evaluate", "--format", "json", path)
         #expect(json.status == 0, "\(json.err)")
@@ -138,13 +134,10 @@ import ShakeCLI
         defer { folder.cleanUp() }
         let recording = labelledShakeCSV(shakes: 2)
         let firstShake = recording.runStarts[0]..<(recording.runStarts[0] + 1.5)
-        let relabelled = recording.text.split(separator: "\n").map { line -> String in
-            guard let time = Double(line.prefix { $0 != "," }) else { return String(line) }
-            if time >= 0.495 && time < 1.495 { return line.dropLast() + "1" }
-            if firstShake.contains(time) { return line.dropLast() + "0" }
-            return String(line)
-        }.joined(separator: "\n") + "\n"
-        let path = try folder.write("relabelled.csv", relabelled)
+        let path = try folder.write("relabelled.csv", Self.relabelled(recording.text) { time in
+            if time >= 0.495 && time < 1.495 { return 1 }
+            return firstShake.contains(time) ? 0 : nil
+        })
 
         let text = runShake("evaluate", "--list", path)
         #expect(text.status == 0, "\(text.err)")
@@ -197,6 +190,15 @@ import ShakeCLI
     }
 
     /// The time in a `--list` line's "began at T s".
+    /// `text` (a labelled CSV whose rows end in a one-digit label) with the label of each row
+    /// whose time `label` maps to a value replaced by that value.
+    static func relabelled(_ text: String, _ label: (Double) -> Int?) -> String {
+        text.split(separator: "\n").map { line -> String in
+            guard let time = Double(line.prefix { $0 != "," }), let value = label(time) else { return String(line) }
+            return line.dropLast() + String(value)
+        }.joined(separator: "\n") + "\n"
+    }
+
     static func beganTime<S: StringProtocol>(_ line: S) -> Double? {
         line.components(separatedBy: "began at ").dropFirst().first?.split(separator: " ").first.flatMap { Double($0) }
     }
