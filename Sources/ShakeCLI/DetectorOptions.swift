@@ -118,6 +118,25 @@ func fixed(_ value: Double?, _ decimals: Int) -> String {
     return String(format: "%.\(decimals)f", value)
 }
 
+/// `label`'s 95 % confidence intervals as one line (`shake evaluate` under its table, `shake tune`
+/// under its summary), or nothing when there is neither a labelled shake nor negative time.
+func confidenceLine(_ label: String, _ summary: EvaluationSummary) -> String {
+    let intervals = summary.intervals
+    var parts: [String] = []
+    if let recall = intervals.recall {
+        parts.append("recall \(fixed(recall.lowerBound, 3)) to \(fixed(recall.upperBound, 3)) "
+                     + "(\(summary.detected) of \(summary.shakes) shakes, Wilson score)")
+    }
+    if let rate = intervals.falsePerHour {
+        // Named as the tables' column, so that grepping `evaluate --list` for "false shake" finds
+        // the listing only.
+        parts.append("false/h \(fixed(rate.lowerBound, 1)) to \(fixed(rate.upperBound, 1)) "
+                     + "(\(summary.falseShakes) in \(fixed(summary.negativeHours, 3)) h, exact Poisson)")
+    }
+    guard !parts.isEmpty else { return "" }
+    return label + ", 95 % confidence: " + parts.joined(separator: "; ") + "\n"
+}
+
 /// `value` in the shortest form that reads back as the same number (`100`, `0.05`).
 func shortestDecimal(_ value: Double) -> String {
     value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)

@@ -151,31 +151,13 @@ enum EvaluateCommand: ShakeCommand {
                     falseShakeWhy: $1.why?.falseShakes, duplicateWhy: $1.why?.duplicates)
         }
         if wantsJSON(arguments) {
-            io.out(jsonText(Report(files: rows, total: total.summary, totalInterval: Interval(intervals: total.intervals))))
+            io.out(jsonText(Report(files: rows, total: total.summary, totalInterval: Interval(intervals: total.summary.intervals))))
         } else {
             io.out(table(rows + [FileRow(file: "TOTAL", summary: total.summary)]))
-            io.out(intervalLine(total))
+            io.out(confidenceLine("TOTAL", total.summary))
             if list { io.out("\n" + listing(rows)) }
         }
         return ExitStatus.success
-    }
-
-    /// The line under the table: the total's 95 % confidence intervals, or nothing when there is
-    /// neither a labelled shake nor negative time.
-    static func intervalLine(_ total: EvaluationCounts) -> String {
-        let intervals = total.intervals
-        var parts: [String] = []
-        if let recall = intervals.recall {
-            parts.append("recall \(fixed(recall.lowerBound, 3)) to \(fixed(recall.upperBound, 3)) "
-                         + "(\(total.detected) of \(total.shakes) shakes, Wilson score)")
-        }
-        if let rate = intervals.falsePerHour {
-            // Named as the table's column, so that grepping `--list` for "false shake" finds the listing only.
-            parts.append("false/h \(fixed(rate.lowerBound, 1)) to \(fixed(rate.upperBound, 1)) "
-                         + "(\(total.falseShakes) in \(fixed(total.negativeSeconds / 3600, 3)) h, exact Poisson)")
-        }
-        guard !parts.isEmpty else { return "" }
-        return "TOTAL, 95 % confidence: " + parts.joined(separator: "; ") + "\n"
     }
 
     /// `--list` in text: one line per missed shake, false shake and duplicate, by file and time.

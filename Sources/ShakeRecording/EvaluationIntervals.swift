@@ -30,11 +30,11 @@ public struct EvaluationIntervals: Sendable, Hashable {
     /// False shakes per hour's interval, nil without negative time.
     public var falsePerHour: ClosedRange<Double>?
 
-    public init(_ counts: EvaluationCounts) {
-        recall = counts.shakes > 0 ? Self.wilson(successes: counts.detected, trials: counts.shakes) : nil
-        let hours = counts.negativeSeconds / 3600
+    public init(_ summary: EvaluationSummary) {
+        recall = summary.shakes > 0 ? Self.wilson(successes: summary.detected, trials: summary.shakes) : nil
+        let hours = summary.negativeHours
         if hours > 0 {
-            let events = Self.poisson(count: counts.falseShakes)
+            let events = Self.poisson(count: summary.falseShakes)
             falsePerHour = events.lowerBound / hours ... events.upperBound / hours
         } else {
             falsePerHour = nil
@@ -93,7 +93,7 @@ public struct EvaluationIntervals: Sendable, Hashable {
     }
 }
 
-extension EvaluationCounts {
-    /// 95 % confidence intervals for the summary's recall and false shakes per hour.
+extension EvaluationSummary {
+    /// 95 % confidence intervals for `recall` and `falsePerHour`.
     public var intervals: EvaluationIntervals { EvaluationIntervals(self) }
 }

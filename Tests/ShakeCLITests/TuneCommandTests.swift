@@ -165,6 +165,31 @@ struct PlantedFolder {
         #expect(differing > 0)
     }
 
+    /// Under the in-sample and cross-validated figures, the cross-validated ones' 95 % intervals,
+    /// with the same counts as their row: a handful of planted shakes proves little.
+    @Test func crossValidatedFiguresComeWithTheirConfidenceIntervals() throws {
+        let folder = try PlantedFolder()
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        let index = try #require(lines.firstIndex { $0.hasPrefix("  cross-validated  ") }, "\(run.out)")
+        let cells = lines[index].split(separator: " ")
+        let (shakes, detected, falseShakes) = (try #require(Int(cells[1])), try #require(Int(cells[2])), try #require(Int(cells[5])))
+        let recall = try #require(Double(cells[3]))
+        #expect(shakes == 5)
+        let line = lines[index + 1]
+        let prefix = "  cross-validated, 95 % confidence: recall "
+        #expect(line.hasPrefix(prefix), "\(line)")
+        #expect(line.contains(" (\(detected) of \(shakes) shakes, Wilson score); false/h "), "\(line)")
+        #expect(line.contains(" (\(falseShakes) in "), "\(line)")
+        let bounds = line.dropFirst(prefix.count).split(separator: " ")
+        let (low, high) = (try #require(Double(bounds[0])), try #require(Double(bounds[2])))
+        #expect(low <= recall && recall <= high)
+        // Five shakes: even all found, the interval reaches down past 0.5.
+        #expect(low < 0.6, "\(line)")
+    }
+
     /// `tune --help` says what every key of the JSON report means: each top-level key is named
     /// in quotes, and so is every key of the objects inside it.
     @Test func helpNamesEveryKeyOfTheJSONReport() throws {

@@ -7,13 +7,13 @@ import ShakeRecording
 /// χ²(0.975; 2k+2)/2 as SciPy computes them (`scipy.stats.chi2.ppf`), an implementation
 /// independent of this one.
 @Suite struct EvaluationIntervalsTests {
-    func counts(shakes: Int, detected: Int, falseShakes: Int = 0, negativeHours: Double = 1) -> EvaluationCounts {
+    func counts(shakes: Int, detected: Int, falseShakes: Int = 0, negativeHours: Double = 1) -> EvaluationSummary {
         var counts = EvaluationCounts()
         counts.shakes = shakes
         counts.detected = detected
         counts.falseShakes = falseShakes
         counts.negativeSeconds = negativeHours * 3600
-        return counts
+        return counts.summary
     }
 
     @Test(arguments: [
@@ -68,7 +68,7 @@ import ShakeRecording
     }
 
     @Test func undefinedWhereTheRatioIs() {
-        let empty = EvaluationCounts()
+        let empty = EvaluationCounts().summary
         #expect(empty.intervals.recall == nil)
         #expect(empty.intervals.falsePerHour == nil)
         #expect(counts(shakes: 0, detected: 0, negativeHours: 1).intervals.recall == nil)
