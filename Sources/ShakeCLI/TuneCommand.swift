@@ -24,10 +24,10 @@ enum TuneCommand: ShakeCommand {
             wiimote, microbit, oxford) is held out in turn (k-fold by file when there are fewer \
             than 3 groups), a configuration is tuned without it and scored on it, and the held-out \
             counts are pooled; and the trade-off curve: the best recall within \
-            each budget of 0, 0.5, 1, 2, 5 and 10 false shakes per hour (in sample). Under the \
-            figures, the 95 % confidence intervals of the cross-validated recall and false shakes \
-            per hour (in-sample when there is no cross-validation), as 'shake evaluate' gives them: \
-            a few shakes prove little, whatever the score.
+            each budget of 0, 0.5, 1, 2, 5 and 10 false shakes per hour (in sample). In text, under \
+            the figures, the 95 % confidence intervals of the cross-validated recall and false \
+            shakes per hour (in-sample when there is no cross-validation), as 'shake evaluate' \
+            gives them: a few shakes prove little, whatever the score.
 
             With --format json, one object: 'configuration' (the chosen configuration, every key as \
             --config reads it; -o writes the same), 'tuned_parameters' (the names of the parameters \
