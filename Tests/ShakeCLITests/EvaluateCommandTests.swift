@@ -189,7 +189,6 @@ import ShakeCLI
         #expect(seismicFile["false_shake_why"] == nil && seismicFile["duplicate_why"] == nil)
     }
 
-    /// The time in a `--list` line's "began at T s".
     /// `text` (a labelled CSV whose rows end in a one-digit label) with the label of each row
     /// whose time `label` maps to a value replaced by that value.
     static func relabelled(_ text: String, _ label: (Double) -> Int?) -> String {
@@ -199,6 +198,7 @@ import ShakeCLI
         }.joined(separator: "\n") + "\n"
     }
 
+    /// The time in a `--list` line's "began at T s".
     static func beganTime<S: StringProtocol>(_ line: S) -> Double? {
         line.components(separatedBy: "began at ").dropFirst().first?.split(separator: " ").first.flatMap { Double($0) }
     }
