@@ -107,30 +107,11 @@ enum EvaluateCommand: ShakeCommand {
     struct Report: Encodable {
         var files: [FileRow]
         var total: EvaluationSummary
-        var totalInterval: Interval
+        var totalInterval: EvaluationIntervals
 
         enum CodingKeys: String, CodingKey {
             case files, total
             case totalInterval = "total_interval_95"
-        }
-    }
-
-    /// The total's 95 % confidence intervals in JSON: `[low, high]` each, null where the ratio is.
-    struct Interval: Encodable {
-        var intervals: EvaluationIntervals
-
-        enum CodingKeys: String, CodingKey {
-            case recall
-            case falsePerHour = "false_per_hour"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(intervals.recall.map { [RoundedNumber.ratio($0.lowerBound), .ratio($0.upperBound)] },
-                                 forKey: .recall)
-            try container.encode(intervals.falsePerHour.map {
-                [RoundedNumber.perHour($0.lowerBound), .perHour($0.upperBound)]
-            }, forKey: .falsePerHour)
         }
     }
 
@@ -151,7 +132,7 @@ enum EvaluateCommand: ShakeCommand {
                     falseShakeWhy: $1.why?.falseShakes, duplicateWhy: $1.why?.duplicates)
         }
         if wantsJSON(arguments) {
-            io.out(jsonText(Report(files: rows, total: total.summary, totalInterval: Interval(intervals: total.summary.intervals))))
+            io.out(jsonText(Report(files: rows, total: total.summary, totalInterval: total.summary.intervals)))
         } else {
             io.out(table(rows + [FileRow(file: "TOTAL", summary: total.summary)]))
             io.out(confidenceLine("TOTAL", total.summary))

@@ -93,6 +93,24 @@ public struct EvaluationIntervals: Sendable, Hashable {
     }
 }
 
+extension EvaluationIntervals: Encodable {
+    enum CodingKeys: String, CodingKey {
+        case recall
+        case falsePerHour = "false_per_hour"
+    }
+
+    /// `{"recall": [low, high], "false_per_hour": [low, high]}`, null where the ratio is; rounded
+    /// as `EvaluationSummary` rounds the ratios (`RoundedNumber`): recall to 4 decimals, the rate
+    /// to 3.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(recall.map { [RoundedNumber.ratio($0.lowerBound), .ratio($0.upperBound)] },
+                             forKey: .recall)
+        try container.encode(falsePerHour.map { [RoundedNumber.perHour($0.lowerBound), .perHour($0.upperBound)] },
+                             forKey: .falsePerHour)
+    }
+}
+
 extension EvaluationSummary {
     /// 95 % confidence intervals for `recall` and `falsePerHour`.
     public var intervals: EvaluationIntervals { EvaluationIntervals(self) }

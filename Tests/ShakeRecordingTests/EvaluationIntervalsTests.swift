@@ -7,7 +7,7 @@ import ShakeRecording
 /// χ²(0.975; 2k+2)/2 as SciPy computes them (`scipy.stats.chi2.ppf`), an implementation
 /// independent of this one.
 @Suite struct EvaluationIntervalsTests {
-    func counts(shakes: Int, detected: Int, falseShakes: Int = 0, negativeHours: Double = 1) -> EvaluationSummary {
+    func summary(shakes: Int, detected: Int, falseShakes: Int = 0, negativeHours: Double = 1) -> EvaluationSummary {
         var counts = EvaluationCounts()
         counts.shakes = shakes
         counts.detected = detected
@@ -23,7 +23,7 @@ import ShakeRecording
         (1, 29, 0.0061, 0.1718),
     ])
     func recallIsTheWilsonScoreInterval(detected: Int, shakes: Int, low: Double, high: Double) throws {
-        let recall = try #require(counts(shakes: shakes, detected: detected).intervals.recall)
+        let recall = try #require(summary(shakes: shakes, detected: detected).intervals.recall)
         #expect(abs(recall.lowerBound - low) < 5e-5, "\(recall)")
         #expect(abs(recall.upperBound - high) < 5e-5, "\(recall)")
     }
@@ -31,10 +31,10 @@ import ShakeRecording
     /// Every shake found: the upper end is exactly 1, and the lower end says how little a small
     /// corpus proves (36 of 36, dev's size, is consistent with a recall of 0.90).
     @Test func allFoundEndsAtOneAndSaysHowSmallTheCorpusIs() throws {
-        let recall = try #require(counts(shakes: 36, detected: 36).intervals.recall)
+        let recall = try #require(summary(shakes: 36, detected: 36).intervals.recall)
         #expect(recall.upperBound == 1)
         #expect(recall.lowerBound > 0.90 && recall.lowerBound < 0.91, "\(recall)")
-        let none = try #require(counts(shakes: 36, detected: 0).intervals.recall)
+        let none = try #require(summary(shakes: 36, detected: 0).intervals.recall)
         #expect(none.lowerBound == 0)
     }
 
@@ -46,15 +46,15 @@ import ShakeRecording
         (50, 37.1110, 65.9188),
     ])
     func falseShakesPerHourIsTheExactPoissonInterval(count: Int, low: Double, high: Double) throws {
-        let rate = try #require(counts(shakes: 1, detected: 1, falseShakes: count).intervals.falsePerHour)
+        let rate = try #require(summary(shakes: 1, detected: 1, falseShakes: count).intervals.falsePerHour)
         #expect(abs(rate.lowerBound - low) < 5e-4, "\(rate)")
         #expect(abs(rate.upperBound - high) < 5e-4, "\(rate)")
     }
 
     /// The rate is per hour of negative time: the same count in half the time doubles both ends.
     @Test func falseShakeRateScalesWithNegativeTime() throws {
-        let hour = try #require(counts(shakes: 1, detected: 1, falseShakes: 7, negativeHours: 1).intervals.falsePerHour)
-        let half = try #require(counts(shakes: 1, detected: 1, falseShakes: 7, negativeHours: 0.5).intervals.falsePerHour)
+        let hour = try #require(summary(shakes: 1, detected: 1, falseShakes: 7, negativeHours: 1).intervals.falsePerHour)
+        let half = try #require(summary(shakes: 1, detected: 1, falseShakes: 7, negativeHours: 0.5).intervals.falsePerHour)
         #expect(abs(half.lowerBound - 2 * hour.lowerBound) < 1e-9)
         #expect(abs(half.upperBound - 2 * hour.upperBound) < 1e-9)
     }
@@ -62,7 +62,7 @@ import ShakeRecording
     /// A large count (Seismic's hundreds of false shakes) neither overflows nor loses precision
     /// (SciPy: 4862.3592 and 5140.5489).
     @Test func largeCountsStayExact() throws {
-        let rate = try #require(counts(shakes: 1, detected: 1, falseShakes: 5000).intervals.falsePerHour)
+        let rate = try #require(summary(shakes: 1, detected: 1, falseShakes: 5000).intervals.falsePerHour)
         #expect(abs(rate.lowerBound - 4862.3592) < 0.001, "\(rate)")
         #expect(abs(rate.upperBound - 5140.5489) < 0.001, "\(rate)")
     }
@@ -71,6 +71,6 @@ import ShakeRecording
         let empty = EvaluationCounts().summary
         #expect(empty.intervals.recall == nil)
         #expect(empty.intervals.falsePerHour == nil)
-        #expect(counts(shakes: 0, detected: 0, negativeHours: 1).intervals.recall == nil)
+        #expect(summary(shakes: 0, detected: 0, negativeHours: 1).intervals.recall == nil)
     }
 }
