@@ -87,6 +87,55 @@ import Testing
         #expect(phone.count == 40 && phone.allSatisfy { $0 >= 60 }, "\(phone)")
     }
 
+    /// `--wiimote-extra DIR` (a folder `Scripts/wiimote-extra` wrote) adds two rows after
+    /// others-vig: `extra`, the folder as it is, and `extra-clips`, its sessions ten times over with
+    /// every clip turned, as the clips row's are; the table stays aligned, `--list` lists both rows
+    /// and `--format json` names them. A folder that is not there is a usage error naming it.
+    @Test func wiimoteExtraAddsTwoRowsAfterOthersVig() throws {
+        let shake = try #require(builtShakeExecutable(), "the shake executable is not built")
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let dev = try Self.devCorpus(in: folder)
+        let others = try Self.others(in: folder)
+        try FileManager.default.createDirectory(atPath: folder.file("extra"), withIntermediateDirectories: true)
+        let session = try folder.write("extra/wiimote_extra_session01.csv",
+                                       "# clip_starts_s: 0.00,4.00,6.00\n# clip_classes: move right,shake,rest\n"
+                                       + Self.stillRecording(labelled: true))
+        let common = ["--dev", dev, "--others", others, "--shake", shake, "--wiimote-extra", folder.file("extra")]
+        let run = try runProcess(repositoryRoot + "/Scripts/dev-check", common + ["--list"])
+        #expect(run.status == 0, "\(run.err)")
+
+        let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let table = Array(lines.prefix { !$0.isEmpty })
+        #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
+                == ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
+                    "others-vig", "extra", "extra-clips"])
+        // The session's one labelled shake, not found; and its ten turned variants.
+        #expect(table.suffix(2).map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
+                == ["extra 1 0", "extra-clips 10 0"], "\(table)")
+        #expect(Set(table.map(\.count)).count == 1, "the columns are not aligned:\n\(table.joined(separator: "\n"))")
+
+        let listed = lines.drop { !$0.isEmpty }.filter { !$0.isEmpty }.map { $0.split(separator: " ", maxSplits: 2).map(String.init) }
+        let extra = listed.filter { $0.first == "extra" }
+        #expect(extra.count == 1 && extra.first?[1] == session, "\(extra)")
+        let extraClips = listed.filter { $0.first == "extra-clips" }
+        #expect(extraClips.count == 10 && extraClips.allSatisfy { $0[1].hasPrefix("extra-clips/wiimote_extra_session01_") },
+                "\(extraClips)")
+
+        let json = try runProcess(repositoryRoot + "/Scripts/dev-check", common + ["--format", "json"])
+        #expect(json.status == 0, "\(json.err)")
+        let totals = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: [String: Any]])
+        #expect(totals.count == 12 && totals["extra"]?["shakes"] as? Int == 1
+                && totals["extra-clips"]?["shakes"] as? Int == 10, "\(json.out)")
+
+        let missing = folder.file("no-extra")
+        let usage = try runProcess(repositoryRoot + "/Scripts/dev-check",
+                                   ["--dev", dev, "--shake", shake, "--wiimote-extra", missing])
+        #expect(usage.status == 2)
+        #expect(usage.err.contains("dev-check: error: \(missing): no such folder (write one with Scripts/wiimote-extra)"),
+                "\(usage.err)")
+    }
+
     /// A step that fails with `--keep DIR`: the error, then a line saying DIR was removed, and no
     /// half-written DIR left behind.
     @Test func keepIsRemovedWhenAStepFails() throws {
@@ -127,7 +176,7 @@ import Testing
         let run = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--help"])
         #expect(run.status == 0, "\(run.err)")
         for row in ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
-                    "others-vig"] {
+                    "others-vig", "extra", "extra-clips"] {
             #expect(run.out.contains("\n  " + row.padding(toLength: 14, withPad: " ", startingAt: 0)),
                     "\(row): \(run.out)")
         }
