@@ -12,7 +12,8 @@ enum ConfigCommand: ShakeCommand {
             the file to replay, evaluate or live. Keys are the parameter names: keys ending in \
             Seconds are in seconds, keys ending in Acceleration in m/s², and the rest are counts \
             (minimumHalfWaves, ongoingMotionStrongHalfWaves), a cosine (reversalCosine) or ratios \
-            (maximumLinearity, maximumIntervalRatio); keys left out take the medium preset's values. With \
+            (maximumLinearity, shortChainLinearity, maximumIntervalRatio); keys left out take the \
+            medium preset's values. With \
             --config FILE the file is loaded and checked, and the complete configuration it gives \
             is printed. With -o the JSON is written to a new file instead (an existing file is kept \
             unless --force).

@@ -129,6 +129,11 @@ struct NearMissReport: Encodable {
                     + "\(configuration.minimumHalfWaves) half-waves reached "
                     + "\(fixed(configuration.ongoingMotionPeakAcceleration, 1)) m/s² (ongoingMotionPeakAcceleration; "
                     + "ongoingMotionStrongHalfWaves \(needed))")
+        case .shortChainNeedsAnotherHalfWave(let longest, let linearity):
+            return ("short_chain", at + "only \(configuration.minimumHalfWaves) half-waves, neither quick nor straight: "
+                    + "peaks up to \(fixed(longest, 2)) s apart (shortChainPeakIntervalSeconds "
+                    + "\(fixed(configuration.shortChainPeakIntervalSeconds, 2))), linearity \(fixed(linearity, 2)) "
+                    + "(shortChainLinearity \(fixed(configuration.shortChainLinearity, 2))); it needs one half-wave more")
         }
     }
 

@@ -9,7 +9,7 @@ extension ShakeConfiguration: Codable {
         case onsetAcceleration, releaseAcceleration, saturationAcceleration
         case reversalCosine, minimumReversalIntervalSeconds, maximumReversalIntervalSeconds
         case minimumHalfWaves, maximumLinearity, maximumIntervalRatio, maximumPeakIntervalSeconds
-        case linearityTimeConstantSeconds
+        case linearityTimeConstantSeconds, shortChainPeakIntervalSeconds, shortChainLinearity
         case ongoingMotionSeconds, pauseDeviationAcceleration, ongoingMotionPeakAcceleration
         case ongoingMotionStrongHalfWaves
         case quietSeconds, refractorySeconds, maximumGapSeconds, maximumShakeSeconds
@@ -65,6 +65,8 @@ extension ShakeConfiguration: Codable {
             maximumIntervalRatio: try value(.maximumIntervalRatio, d.maximumIntervalRatio),
             maximumPeakIntervalSeconds: try value(.maximumPeakIntervalSeconds, d.maximumPeakIntervalSeconds),
             linearityTimeConstantSeconds: try value(.linearityTimeConstantSeconds, d.linearityTimeConstantSeconds),
+            shortChainPeakIntervalSeconds: try value(.shortChainPeakIntervalSeconds, d.shortChainPeakIntervalSeconds),
+            shortChainLinearity: try value(.shortChainLinearity, d.shortChainLinearity),
             ongoingMotionSeconds: try value(.ongoingMotionSeconds, d.ongoingMotionSeconds),
             pauseDeviationAcceleration: try value(.pauseDeviationAcceleration, d.pauseDeviationAcceleration),
             ongoingMotionPeakAcceleration: try value(.ongoingMotionPeakAcceleration, d.ongoingMotionPeakAcceleration),
@@ -90,6 +92,8 @@ extension ShakeConfiguration: Codable {
         try c.encode(maximumIntervalRatio, forKey: .maximumIntervalRatio)
         try c.encode(maximumPeakIntervalSeconds, forKey: .maximumPeakIntervalSeconds)
         try c.encode(linearityTimeConstantSeconds, forKey: .linearityTimeConstantSeconds)
+        try c.encode(shortChainPeakIntervalSeconds, forKey: .shortChainPeakIntervalSeconds)
+        try c.encode(shortChainLinearity, forKey: .shortChainLinearity)
         try c.encode(ongoingMotionSeconds, forKey: .ongoingMotionSeconds)
         try c.encode(pauseDeviationAcceleration, forKey: .pauseDeviationAcceleration)
         try c.encode(ongoingMotionPeakAcceleration, forKey: .ongoingMotionPeakAcceleration)

@@ -30,6 +30,7 @@ extension ShakeConfiguration {
     /// - `minimumHalfWaves ≥ 2`;
     /// - `maximumLinearity` in (0, 1]; `maximumIntervalRatio ≥ 1`;
     /// - `maximumPeakIntervalSeconds > 0`; `linearityTimeConstantSeconds > 0`;
+    /// - `shortChainPeakIntervalSeconds > 0`; `shortChainLinearity` in [0, 1];
     /// - `ongoingMotionSeconds` in [0, `longestOngoingMotionSeconds`] (30 s) and a whole number
     ///   of `motionBlockSeconds` (half-seconds);
     /// - `pauseDeviationAcceleration > 0`;
@@ -53,6 +54,8 @@ extension ShakeConfiguration {
             ("maximumIntervalRatio", maximumIntervalRatio),
             ("maximumPeakIntervalSeconds", maximumPeakIntervalSeconds),
             ("linearityTimeConstantSeconds", linearityTimeConstantSeconds),
+            ("shortChainPeakIntervalSeconds", shortChainPeakIntervalSeconds),
+            ("shortChainLinearity", shortChainLinearity),
             ("ongoingMotionSeconds", ongoingMotionSeconds),
             ("pauseDeviationAcceleration", pauseDeviationAcceleration),
             ("quietSeconds", quietSeconds),
@@ -110,6 +113,12 @@ extension ShakeConfiguration {
         }
         if linearityTimeConstantSeconds <= 0 {
             throw bad("linearityTimeConstantSeconds", "must be > 0 s, got \(linearityTimeConstantSeconds)")
+        }
+        if shortChainPeakIntervalSeconds <= 0 {
+            throw bad("shortChainPeakIntervalSeconds", "must be > 0 s (1e6 turns the rule off), got \(shortChainPeakIntervalSeconds)")
+        }
+        if !(shortChainLinearity >= 0 && shortChainLinearity <= 1) {
+            throw bad("shortChainLinearity", "must be in [0, 1] (1 turns the rule off), got \(shortChainLinearity)")
         }
         if !(ongoingMotionSeconds >= 0 && ongoingMotionSeconds <= Self.longestOngoingMotionSeconds) {
             throw bad("ongoingMotionSeconds",

@@ -50,7 +50,11 @@
 ///    and a block is a pause when the standard deviation of the raw `|a|` within it
 ///    (time-weighted) is at most `pauseDeviationAcceleration`; ongoing motion is when none of
 ///    the blocks completed in the last `ongoingMotionSeconds` was a pause (a walk, a run), and
-///    never before that many blocks have been seen since the filters started.
+///    never before that many blocks have been seen since the filters started. A chain of exactly
+///    `minimumHalfWaves` half-waves must also be quick (its peaks at most
+///    `shortChainPeakIntervalSeconds` apart) or straight (`√(λ₂/λ₁) ≤ shortChainLinearity`);
+///    otherwise it needs one half-wave more: circles, a move and its rebound, a push and pull make
+///    three or four strong half-waves and stop, where a hand that shakes goes on.
 /// 5. **Ended** when no half-wave has been active for `quietSeconds`; **cancelled** with `.tooLong`
 ///    after `maximumShakeSeconds` (then the motion must pause for `quietSeconds` before another
 ///    shake can begin), with `.gap` when two samples are more than `maximumGapSeconds` apart, and
@@ -763,6 +767,12 @@ public struct ShakeDetector: Sendable {
         if inOngoingMotion {
             let strong = strongHalfWaves(withOpenHalfWave: open)
             if strong < strongNeeded { return .weakDuringOngoingMotion(strongHalfWaves: strong, needed: strongNeeded) }
+        }
+        if chainCount == configuration.minimumHalfWaves && straightness > configuration.shortChainLinearity {
+            let longest = chainIntervals(withOpenHalfWave: open).longest
+            if longest > configuration.shortChainPeakIntervalSeconds {
+                return .shortChainNeedsAnotherHalfWave(longestIntervalSeconds: longest, linearity: straightness)
+            }
         }
         return nil
     }

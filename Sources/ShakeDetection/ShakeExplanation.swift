@@ -131,5 +131,9 @@ public struct ShakeExplanation: Sendable, Equatable {
         /// During ongoing motion, fewer than `ongoingMotionStrongHalfWaves` of the last
         /// `minimumHalfWaves` half-waves peaked at `ongoingMotionPeakAcceleration` or more.
         case weakDuringOngoingMotion(strongHalfWaves: Int, needed: Int)
+        /// The chain has only `minimumHalfWaves` half-waves, and its peaks are more than
+        /// `shortChainPeakIntervalSeconds` apart (`longestIntervalSeconds`: the longest interval) and
+        /// its linearity is above `shortChainLinearity`: it needs one half-wave more.
+        case shortChainNeedsAnotherHalfWave(longestIntervalSeconds: Double, linearity: Double)
     }
 }
