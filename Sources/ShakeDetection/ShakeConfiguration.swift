@@ -127,7 +127,9 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// while 251 of the 269 shakes found went on to five or more; the four-half-wave shakes were
     /// quick or straight. With 0.2 s and linearity 0.3 those gestures fire 69 false shakes and
     /// every shake of dev and its variants in `Scripts/dev-check` is still found (a shake waiting
-    /// for its fifth half-wave begins about one stroke later).
+    /// for its fifth half-wave begins about one stroke later); of dev's shakes made 0.6 to 1.3
+    /// times as strong at 0.7 to 1.4 times their cadence, 13 of 1080 are lost, most of them made
+    /// slower. docs/results-history.md has the values tried.
     public var shortChainPeakIntervalSeconds: Double
 
     /// The linearity (see `maximumLinearity`) at or under which a chain of exactly
