@@ -114,11 +114,12 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// `maximumLinearity`, seconds. Default 0.5 s.
     public var linearityTimeConstantSeconds: Double
 
-    /// A chain of exactly `minimumHalfWaves` linked half-waves makes a shake begin only when its
-    /// peaks are at most this far apart one after another (the open half-wave's at its peak so far)
-    /// or its linearity is at most `shortChainLinearity`; otherwise it needs one half-wave more
-    /// (which the usual limits then judge), seconds. Default 0.2 s (strokes of 2.5 Hz); a large value
-    /// (1e6) turns the rule off.
+    /// Longest time between consecutive peaks, seconds, of a chain of exactly `minimumHalfWaves`
+    /// linked half-waves that makes a shake begin without being straight (the open half-wave's
+    /// peak taken as it is so far). Such a chain begins a shake only when its peaks are at most
+    /// this far apart or its linearity is at most `shortChainLinearity`; otherwise it needs one
+    /// half-wave more, and is then judged by the other limits alone. Default 0.2 s (strokes of
+    /// 2.5 Hz); a large value (1e6) turns the rule off.
     ///
     /// Gestures that are not shakes (circles, a move with its rebound, a push and pull) make three
     /// or four strong half-waves and stop; a hand that shakes goes on. Other people's Wiimote
@@ -274,8 +275,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
         onsetAcceleration: 7, releaseAcceleration: 3.5, ongoingMotionPeakAcceleration: 20)
 
     /// The default: half-waves from 10 m/s² (about 1 g), release 5 m/s², four linked half-waves
-    /// (five unless quick or straight), linearity at most 0.5, two half-waves of 25 m/s² during ongoing motion. Tuned on the
-    /// `dev` corpus only.
+    /// (five unless quick or straight), linearity at most 0.5, two half-waves of 25 m/s² during
+    /// ongoing motion. Tuned on the `dev` corpus and other dev-side recordings only.
     public static let medium = ShakeConfiguration()
 
     /// Only vigorous shakes count: half-waves from 14 m/s², release 7 m/s², two half-waves of
