@@ -239,6 +239,8 @@ import ShakeRecording
              "AllGestureWiimoteZ_TRAIN.tsv:2:25: a value after the NaN padding began: '0.7'"),
             (Self.fileName("X", "TRAIN"), "3.0\t0.100\n\n11.0\t0.100\t0.200\n",
              "AllGestureWiimoteX_TRAIN.tsv:3:1: class '11.0' is not one of 1 to 10"),
+            (Self.fileName("Y", "TRAIN"), "3.0\t0.100\t0.200\n3.0\tNaN\tNaN\n",
+             "AllGestureWiimoteY_TRAIN.tsv:2:5: a class but no samples"),
         ]
         for (index, (file, text, message)) in bad.enumerated() {
             let source = try Self.writeSource(in: folder, name: "source\(index)", train: [clips[0]], test: [clips[1]],
