@@ -136,6 +136,48 @@ import Testing
                 "\(usage.err)")
     }
 
+    /// `--everyday DIR` (a folder `Scripts/everyday-extra` wrote) adds one row, last, of the folder
+    /// as it is: here the long-shake fixture with its labels taken away, so its one shake is a
+    /// false shake, listed under the row by `--list`; and `--format json` names the row.
+    @Test func everydayAddsARowLast() throws {
+        let shake = try #require(builtShakeExecutable(), "the shake executable is not built")
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let dev = try Self.devCorpus(in: folder)
+        let others = try Self.others(in: folder)
+        let fixture = try String(contentsOfFile: repositoryRoot + "/Fixtures/long_shake_100hz.csv", encoding: .utf8)
+        let unlabelled = fixture.split(separator: "\n").map { line in
+            line.hasSuffix(",1") ? line.dropLast() + "0" : line
+        }.joined(separator: "\n") + "\n"
+        try #require(unlabelled != fixture, "the fixture has no labelled shake to take away")
+        try FileManager.default.createDirectory(atPath: folder.file("everyday"), withIntermediateDirectories: true)
+        let recording = try folder.write("everyday/long_shake.csv", unlabelled)
+        let common = ["--dev", dev, "--others", others, "--shake", shake, "--everyday", folder.file("everyday")]
+        let run = try runProcess(repositoryRoot + "/Scripts/dev-check", common + ["--list"])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let table = Array(lines.prefix { !$0.isEmpty })
+        #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
+                == ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
+                    "others-vig", "everyday"])
+        // shakes, detected, recall, duplicates, false shakes
+        #expect(table.last?.split(separator: " ").prefix(6).joined(separator: " ") == "everyday 0 0 - 0 1", "\(table)")
+        let listed = lines.drop { !$0.isEmpty }.filter { $0.hasPrefix("everyday ") }
+        #expect(listed.count == 1 && listed[0].hasPrefix("everyday  \(recording)  false shake   began at "), "\(listed)")
+
+        let json = try runProcess(repositoryRoot + "/Scripts/dev-check", common + ["--format", "json"])
+        #expect(json.status == 0, "\(json.err)")
+        let totals = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: [String: Any]])
+        #expect(totals.count == 11 && totals["everyday"]?["false_shakes"] as? Int == 1
+                && totals["everyday"]?["shakes"] as? Int == 0, "\(json.out)")
+
+        let missing = folder.file("no-everyday")
+        let usage = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--dev", dev, "--shake", shake, "--everyday", missing])
+        #expect(usage.status == 2)
+        #expect(usage.err.contains("dev-check: error: \(missing): no such folder (write one with Scripts/everyday-extra)"),
+                "\(usage.err)")
+    }
+
     /// A step that fails with `--keep DIR`: the error, then a line saying DIR was removed, and no
     /// half-written DIR left behind.
     @Test func keepIsRemovedWhenAStepFails() throws {
@@ -176,7 +218,7 @@ import Testing
         let run = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--help"])
         #expect(run.status == 0, "\(run.err)")
         for row in ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
-                    "others-vig", "extra", "extra-clips"] {
+                    "others-vig", "extra", "extra-clips", "everyday"] {
             #expect(run.out.contains("\n  " + row.padding(toLength: 14, withPad: " ", startingAt: 0)),
                     "\(row): \(run.out)")
         }
