@@ -159,7 +159,16 @@ public struct ShakeConfiguration: Sendable, Hashable {
 
     /// A half-second block of samples is a pause when the standard deviation of `|a|` (the raw
     /// acceleration's magnitude, gravity included, so turning the device does not count) within
-    /// it is at most this, m/s². Default 1 m/s².
+    /// it is at most this, m/s². Default 0.5 m/s².
+    ///
+    /// A hand holds a device far stiller than this before it shakes it (every shake in the dev
+    /// corpus has a block under 0.2 m/s² in the 4 s before it). A walk with the device in a hand
+    /// can vary less than 1 m/s² in the half-second between two steps: on other people's everyday
+    /// motion (`Scripts/dev-check`'s `everyday` row, 5.6 h), 1 m/s² (the default until stop 32)
+    /// let a phone carried on a walk fire, and the row's false shakes went from 16 to 10 at
+    /// 0.5 m/s², with every other row unchanged under all three presets. 0.3 m/s² fires 7 there
+    /// and loses nothing either, but at 0.2 m/s² 20 of the 720 shakes of `others-vig` (other
+    /// people's recordings, turned and made more vigorous) are lost: 0.5 keeps a margin.
     public var pauseDeviationAcceleration: Double
 
     /// Peak linear acceleration that the half-waves of a shake (`ongoingMotionStrongHalfWaves` of
@@ -234,7 +243,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
         shortChainPeakIntervalSeconds: Double = 0.2,
         shortChainLinearity: Double = 0.3,
         ongoingMotionSeconds: Double = 4,
-        pauseDeviationAcceleration: Double = 1,
+        pauseDeviationAcceleration: Double = 0.5,
         ongoingMotionPeakAcceleration: Double = 25,
         ongoingMotionStrongHalfWaves: Int = 2,
         quietSeconds: Double = 0.4,
