@@ -80,6 +80,36 @@ import ShakeDetection
         #expect(vigorous.count == 1 && vigorous.allSatisfy { $0 > 8 && $0 < 9 }, "at \(rate) Hz: \(vigorous)")
     }
 
+    /// A walk with the device held steady in a hand: a 2 Hz bounce of 1 m/s², so |a| varies by
+    /// about 0.73 m/s² in every half-second. That is more than a hand holding a device still
+    /// before it shakes it (under 0.2 m/s² in dev), and less than the 1 m/s² that counted as a
+    /// pause until stop 32, when such a walk let a phone's ring fire. It is ongoing motion: a
+    /// gentle shake (1.5 g) during it does not count, though it did with the old pause, and does
+    /// once the walker has stood still for 1.5 s.
+    @Test(arguments: rates)
+    func aSteadyWalkIsOngoingMotion(_ rate: Double) {
+        let shake = Motion.Shake(start: 8, duration: 1, frequency: 4, amplitude: 1.5 * standardGravity,
+                                 direction: unit(1, 0.2, 0))
+        var whileWalking = Motion(noise: 0.3)
+        whileWalking.walking = (frequency: 2, amplitude: 1)
+        whileWalking.shakes = [shake]
+        var afterStanding = whileWalking
+        afterStanding.walkingEnd = 6.5
+
+        func began(_ m: Motion, _ configuration: ShakeConfiguration = .medium) -> [Double] {
+            events(m.samples(duration: 11, rate: rate, jitter: 0.05), configuration: configuration)
+                .filter { $0.phase == .began }.map(\.time)
+        }
+        #expect(ShakeConfiguration.medium.pauseDeviationAcceleration == 0.5)
+        #expect(began(whileWalking).isEmpty, "at \(rate) Hz")
+        var oldPause = ShakeConfiguration.medium
+        oldPause.pauseDeviationAcceleration = 1
+        let old = began(whileWalking, oldPause)
+        #expect(old.count == 1 && old.allSatisfy { $0 > 8 && $0 < 9 }, "at \(rate) Hz: \(old)")
+        let after = began(afterStanding)
+        #expect(after.count == 1 && after.allSatisfy { $0 > 8 && $0 < 9 }, "at \(rate) Hz: \(after)")
+    }
+
     /// A jolt during a walk: from 6 s on, every step's heel strike opens with one hard spike
     /// (45 m/s² before the 40 ms smoothing, over 25 m/s² after it) and rings on at 16, 15 and
     /// 14 m/s². One strong half-wave in four is a jolt, not a vigorous shake: it does not fire,
