@@ -166,9 +166,10 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// can vary less than 1 m/s² in the half-second between two steps: on other people's everyday
     /// motion (`Scripts/dev-check`'s `everyday` row, 5.6 h), 1 m/s² (the default until stop 32)
     /// let a phone carried on a walk fire, and the row's false shakes went from 16 to 10 at
-    /// 0.5 m/s², with every other row unchanged under all three presets. 0.3 m/s² fires 7 there
-    /// and loses nothing either, but at 0.2 m/s² 20 of the 720 shakes of `others-vig` (other
-    /// people's recordings, turned and made more vigorous) are lost: 0.5 keeps a margin.
+    /// 0.5 m/s² (medium), with no shake lost in any row under any preset (and light's one false
+    /// shake on dev's walks made more vigorous gone). With medium, 0.3 m/s² fires 7 there and
+    /// loses nothing either, but at 0.2 m/s² 20 of the 720 shakes of `others-vig` (other people's
+    /// recordings, turned and made more vigorous) are lost: 0.5 keeps a margin.
     public var pauseDeviationAcceleration: Double
 
     /// Peak linear acceleration that the half-waves of a shake (`ongoingMotionStrongHalfWaves` of
