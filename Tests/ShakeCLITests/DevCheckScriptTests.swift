@@ -42,6 +42,32 @@ import Testing
         }
     }
 
+    /// `Scripts/dev-check` with `arguments`, once with `--list` and once with `--format json`: the
+    /// table's lines (the header first), the lines listed under it (each split into its row, its
+    /// file and the rest), and the JSON's totals by row.
+    static func tableListingAndTotals(_ arguments: [String]) throws
+        -> (table: [String], listed: [[String]], totals: [String: [String: Any]]) {
+        let run = try runProcess(repositoryRoot + "/Scripts/dev-check", arguments + ["--list"])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let listed = lines.drop { !$0.isEmpty }.filter { !$0.isEmpty }.map { $0.split(separator: " ", maxSplits: 2).map(String.init) }
+        let json = try runProcess(repositoryRoot + "/Scripts/dev-check", arguments + ["--format", "json"])
+        #expect(json.status == 0, "\(json.err)")
+        let totals = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: [String: Any]])
+        return (Array(lines.prefix { !$0.isEmpty }), listed, totals)
+    }
+
+    /// `option MISSING` (a folder that is not there) is a usage error that names it and the
+    /// script that writes such a folder.
+    static func expectMissingFolderIsAUsageError(_ option: String, writtenBy script: String, dev: String, shake: String,
+                                                 in folder: TemporaryFolder) throws {
+        let missing = folder.file("no-such-folder")
+        let usage = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--dev", dev, "--shake", shake, option, missing])
+        #expect(usage.status == 2)
+        #expect(usage.err.contains("dev-check: error: \(missing): no such folder (write one with Scripts/\(script))"),
+                "\(usage.err)")
+    }
+
     @Test func keepsTheVariantsAndListsEveryMissedShakeUnderItsRow() throws {
         let shake = try #require(builtShakeExecutable(), "the shake executable is not built")
         let folder = try TemporaryFolder()
@@ -101,12 +127,8 @@ import Testing
         let session = try folder.write("extra/wiimote_extra_session01.csv",
                                        "# clip_starts_s: 0.00,4.00,6.00\n# clip_classes: move right,shake,rest\n"
                                        + Self.stillRecording(labelled: true))
-        let common = ["--dev", dev, "--others", others, "--shake", shake, "--wiimote-extra", folder.file("extra")]
-        let run = try runProcess(repositoryRoot + "/Scripts/dev-check", common + ["--list"])
-        #expect(run.status == 0, "\(run.err)")
-
-        let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let table = Array(lines.prefix { !$0.isEmpty })
+        let (table, listed, totals) = try Self.tableListingAndTotals(
+            ["--dev", dev, "--others", others, "--shake", shake, "--wiimote-extra", folder.file("extra")])
         #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
                 == ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
                     "others-vig", "extra", "extra-clips"])
@@ -115,25 +137,16 @@ import Testing
                 == ["extra 1 0", "extra-clips 10 0"], "\(table)")
         #expect(Set(table.map(\.count)).count == 1, "the columns are not aligned:\n\(table.joined(separator: "\n"))")
 
-        let listed = lines.drop { !$0.isEmpty }.filter { !$0.isEmpty }.map { $0.split(separator: " ", maxSplits: 2).map(String.init) }
         let extra = listed.filter { $0.first == "extra" }
         #expect(extra.count == 1 && extra.first?[1] == session, "\(extra)")
         let extraClips = listed.filter { $0.first == "extra-clips" }
         #expect(extraClips.count == 10 && extraClips.allSatisfy { $0[1].hasPrefix("extra-clips/wiimote_extra_session01_") },
                 "\(extraClips)")
-
-        let json = try runProcess(repositoryRoot + "/Scripts/dev-check", common + ["--format", "json"])
-        #expect(json.status == 0, "\(json.err)")
-        let totals = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: [String: Any]])
         #expect(totals.count == 12 && totals["extra"]?["shakes"] as? Int == 1
-                && totals["extra-clips"]?["shakes"] as? Int == 10, "\(json.out)")
+                && totals["extra-clips"]?["shakes"] as? Int == 10, "\(totals)")
 
-        let missing = folder.file("no-extra")
-        let usage = try runProcess(repositoryRoot + "/Scripts/dev-check",
-                                   ["--dev", dev, "--shake", shake, "--wiimote-extra", missing])
-        #expect(usage.status == 2)
-        #expect(usage.err.contains("dev-check: error: \(missing): no such folder (write one with Scripts/wiimote-extra)"),
-                "\(usage.err)")
+        try Self.expectMissingFolderIsAUsageError("--wiimote-extra", writtenBy: "wiimote-extra", dev: dev, shake: shake,
+                                                  in: folder)
     }
 
     /// `--everyday DIR` (a folder `Scripts/everyday-extra` wrote) adds one row, last, of the folder
@@ -152,30 +165,22 @@ import Testing
         try #require(unlabelled != fixture, "the fixture has no labelled shake to take away")
         try FileManager.default.createDirectory(atPath: folder.file("everyday"), withIntermediateDirectories: true)
         let recording = try folder.write("everyday/long_shake.csv", unlabelled)
-        let common = ["--dev", dev, "--others", others, "--shake", shake, "--everyday", folder.file("everyday")]
-        let run = try runProcess(repositoryRoot + "/Scripts/dev-check", common + ["--list"])
-        #expect(run.status == 0, "\(run.err)")
-        let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let table = Array(lines.prefix { !$0.isEmpty })
+        let (table, listed, totals) = try Self.tableListingAndTotals(
+            ["--dev", dev, "--others", others, "--shake", shake, "--everyday", folder.file("everyday")])
         #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
                 == ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
                     "others-vig", "everyday"])
         // shakes, detected, recall, duplicates, false shakes
         #expect(table.last?.split(separator: " ").prefix(6).joined(separator: " ") == "everyday 0 0 - 0 1", "\(table)")
-        let listed = lines.drop { !$0.isEmpty }.filter { $0.hasPrefix("everyday ") }
-        #expect(listed.count == 1 && listed[0].hasPrefix("everyday  \(recording)  false shake   began at "), "\(listed)")
-
-        let json = try runProcess(repositoryRoot + "/Scripts/dev-check", common + ["--format", "json"])
-        #expect(json.status == 0, "\(json.err)")
-        let totals = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: [String: Any]])
+        let everyday = listed.filter { $0.first == "everyday" }
+        #expect(everyday.count == 1 && everyday.first?[1] == recording
+                && everyday.first?[2].trimmingCharacters(in: .whitespaces).hasPrefix("false shake   began at ") == true,
+                "\(everyday)")
         #expect(totals.count == 11 && totals["everyday"]?["false_shakes"] as? Int == 1
-                && totals["everyday"]?["shakes"] as? Int == 0, "\(json.out)")
+                && totals["everyday"]?["shakes"] as? Int == 0, "\(totals)")
 
-        let missing = folder.file("no-everyday")
-        let usage = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--dev", dev, "--shake", shake, "--everyday", missing])
-        #expect(usage.status == 2)
-        #expect(usage.err.contains("dev-check: error: \(missing): no such folder (write one with Scripts/everyday-extra)"),
-                "\(usage.err)")
+        try Self.expectMissingFolderIsAUsageError("--everyday", writtenBy: "everyday-extra", dev: dev, shake: shake,
+                                                  in: folder)
     }
 
     /// A step that fails with `--keep DIR`: the error, then a line saying DIR was removed, and no
