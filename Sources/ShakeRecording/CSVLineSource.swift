@@ -303,10 +303,43 @@ final class CSVLineSource {
                 path: path, line: 1, column: 1, kind: .encoding,
                 message: "UTF-16 is not supported, convert the file to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")
         }
+        if let compressed = Self.compressedFormat(b, count: count) {
+            throw RecordingError(path: path, line: 1, column: 1, kind: .encoding, message: compressed)
+        }
         if count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF {
             low += 3
             scanned = low
         }
+    }
+}
+
+extension CSVLineSource {
+    /// What to say when the input starts with the magic number of a compressed file or an
+    /// archive (gzip, bzip2, xz, Zstandard, zip): such a file is not text, and without this it
+    /// would be refused for whatever its bytes happen to hold first (a NUL, a carriage return).
+    /// Each magic number holds a byte that no text header starts with, or (bzip2) is checked with
+    /// the first block's own magic number. Nil for anything else.
+    static func compressedFormat(_ b: UnsafePointer<UInt8>, count: Int) -> String? {
+        func holds(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            count >= offset + magic.count && magic.indices.allSatisfy { b[offset + $0] == magic[$0] }
+        }
+        let (what, how): (String, String)
+        if holds([0x1F, 0x8B]) {
+            (what, how) = ("gzip-compressed data", "decompress it first (e.g. gzip -dc FILE > OUT.csv)")
+        } else if holds([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) {
+            (what, how) = ("xz-compressed data", "decompress it first (e.g. xz -dc FILE > OUT.csv)")
+        } else if holds([0x28, 0xB5, 0x2F, 0xFD]) {
+            (what, how) = ("Zstandard-compressed data", "decompress it first (e.g. zstd -dc FILE > OUT.csv)")
+        } else if holds(Array("BZh".utf8)), count > 3, (0x31...0x39).contains(b[3]),
+                  holds([0x31, 0x41, 0x59, 0x26, 0x53, 0x59], at: 4) {  // "BZh1" to "BZh9", then the first block
+            (what, how) = ("bzip2-compressed data", "decompress it first (e.g. bzip2 -dc FILE > OUT.csv)")
+        } else if holds(Array("PK".utf8) + [0x03, 0x04]) || holds(Array("PK".utf8) + [0x05, 0x06]) {  // an empty zip: 05 06
+            (what, how) = ("a zip archive (an .xlsx or .ods workbook is one)",
+                           "extract the CSV from it, or export the sheet as CSV")
+        } else {
+            return nil
+        }
+        return "\(what), not a text CSV file: \(how)"
     }
 }
 

@@ -175,6 +175,8 @@ final class CSVRecordParser {
             sawAnything = true
             let bytes = Self.trimmedBytes(line)
             if bytes.isEmpty { continue }
+            // NUL bytes first: binary data holds carriage returns too, and is not text at all.
+            try checkText(bytes, line: line.number)
             if let carriageReturn = bytes.firstIndex(of: 0x0D) {
                 // Lines ending in CR alone (classic Mac OS) read as one line holding the whole file.
                 throw RecordingError(
@@ -187,7 +189,6 @@ final class CSVRecordParser {
                 continue
             }
             inLeadingComments = false
-            try checkText(bytes, line: line.number)
             try setUp(header: bytes, line: line)
             canonicalLayout = isCanonicalLayout()
             return
@@ -212,11 +213,17 @@ final class CSVRecordParser {
         return key.isEmpty ? nil : (key, value)
     }
 
-    /// Rejects NUL bytes: UTF-16 without a byte-order mark, or binary data.
+    /// Rejects NUL bytes: UTF-16 without a byte-order mark (at least a third of the bytes NUL, and
+    /// every NUL on the same side of its byte pair, as the high bytes of ASCII text are), or
+    /// binary data (an executable's header, say, which has NULs in both places).
     private func checkText(_ bytes: [UInt8], line: Int) throws(RecordingError) {
         guard let nul = bytes.firstIndex(of: 0) else { return }
-        let zeros = bytes.count(where: { $0 == 0 })
-        if zeros * 3 >= bytes.count {
+        var zeros = 0, oddZeros = 0
+        for (i, byte) in bytes.enumerated() where byte == 0 {
+            zeros += 1
+            oddZeros += i & 1
+        }
+        if zeros * 3 >= bytes.count && (oddZeros == 0 || oddZeros == zeros) {
             throw RecordingError(
                 path: path, line: line, column: 1, kind: .encoding,
                 message: "UTF-16 is not supported, convert the file to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")

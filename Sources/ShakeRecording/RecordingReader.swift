@@ -15,7 +15,8 @@
 ///
 /// ## Errors
 /// Every problem throws a `RecordingError` naming the file, line and character column:
-/// an empty file; a file with comments only; UTF-16/UTF-32 text; NUL bytes (binary data);
+/// an empty file; a file with comments only; UTF-16/UTF-32 text; NUL bytes (binary data); a
+/// compressed file or archive (gzip, bzip2, xz, Zstandard, zip: the message says how to decompress it);
 /// a line longer than `maximumLineBytes`; a missing column; a row with fewer or more fields than
 /// the header; a field that is empty or not a plain decimal number; NaN or infinity; an acceleration
 /// beyond `maximumAcceleration` (2000 m/s² by default); a time beyond

@@ -32,6 +32,8 @@ import Testing
         Case("time going backwards", header + "1,0,0,9.8\n1.5,0,0,9.8\n0.5,0,0,9.8\n", says: ":4:1: time goes backwards"),
         Case("truncated last line", header + "0,1,2,3\n0.01,1,2", says: ":3:9: "),
         Case("binary garbage", Array(header.utf8) + [0x30, 0x2C, 0x31, 0x2C, 0x00, 0x07, 0xFF, 0x2C, 0x33, 0x0A], says: ":2:5: "),
+        Case("gzip-compressed", [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x2B, 0xC9, 0xCC, 0x0A],
+             says: ":1:1: gzip-compressed data, not a text CSV file: decompress it first (e.g. gzip -dc FILE > OUT.csv)"),
         Case("UTF-16", [0xFF, 0xFE] + Array("time_s,x,y,z\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
              says: ":1:1: UTF-16 is not supported"),
         Case("a line of 2 MiB", Array(header.utf8) + [UInt8](repeating: UInt8(ascii: "1"), count: 2 << 20) + [0x0A], says: ":2:1048577: line is longer than the limit of 1 MiB"),
