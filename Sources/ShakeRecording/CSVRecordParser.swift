@@ -214,8 +214,8 @@ final class CSVRecordParser {
     }
 
     /// Rejects NUL bytes: UTF-16 without a byte-order mark (at least a third of the bytes NUL, and
-    /// every NUL on the same side of its byte pair, as the high bytes of ASCII text are), or
-    /// binary data (an executable's header, say, which has NULs in both places).
+    /// nine in ten of them on the same side of their byte pair, as the high bytes of ASCII text
+    /// are), or binary data (an executable's header, say, which has NULs on both sides).
     private func checkText(_ bytes: [UInt8], line: Int) throws(RecordingError) {
         guard let nul = bytes.firstIndex(of: 0) else { return }
         var zeros = 0, oddZeros = 0
@@ -223,7 +223,7 @@ final class CSVRecordParser {
             zeros += 1
             oddZeros += i & 1
         }
-        if zeros * 3 >= bytes.count && (oddZeros == 0 || oddZeros == zeros) {
+        if zeros * 3 >= bytes.count && max(oddZeros, zeros - oddZeros) * 10 >= zeros * 9 {
             throw RecordingError(
                 path: path, line: line, column: 1, kind: .encoding,
                 message: "UTF-16 is not supported, convert the file to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")

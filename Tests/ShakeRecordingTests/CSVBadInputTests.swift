@@ -91,6 +91,9 @@ import Testing
         Case("UTF-32 little-endian with byte-order mark", [0xFF, 0xFE, 0x00, 0x00] + Array("time_s,x,y,z\n".unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] }), .encoding, line: 1, column: 1, says: ["UTF-32 is not supported", "iconv -f UTF-32 -t UTF-8"]),
         Case("UTF-32 big-endian with byte-order mark", [0x00, 0x00, 0xFE, 0xFF] + Array("time_s,x,y,z\n".unicodeScalars.flatMap { [0, 0, 0, UInt8($0.value & 0xFF)] }), .encoding, line: 1, column: 1, says: ["UTF-32 is not supported", "iconv -f UTF-32 -t UTF-8"]),
         Case("UTF-16 without byte-order mark", Array("time_s,x,y,z\n".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }), .encoding, line: 1, column: 1, says: ["UTF-16 is not supported"]),
+        // "Ā" (U+0100) is 00 01 little-endian: one NUL on the other side of its pair.
+        Case("UTF-16 without byte-order mark, a character with a NUL low byte", Array("time_s,x,y,z,Āa\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+             .encoding, line: 1, column: 1, says: ["UTF-16 is not supported"]),
         Case("label other than 0 or 1", "time_s,x,y,z,shake\n0,1,2,3,2\n", .badLabel, line: 2, column: 9, says: ["'2' is not a label in column 'shake'", "0 or 1"]),
         Case("label as a word", "time_s,x,y,z,shake\n0,1,2,3,yes\n", .badLabel, line: 2, column: 9, says: ["'yes'"]),
         Case("unterminated quote", header + "0,\"1,2,3\n", .notANumber, line: 2, column: 3, says: ["unterminated quoted field"]),
