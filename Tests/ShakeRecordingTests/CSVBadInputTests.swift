@@ -75,7 +75,7 @@ import Testing
         Case("last line cut inside a number", header + "0,1,2,3\n0.01,1,2,3e", .notANumber, line: 3, column: 10, says: ["'3e'", "truncated"]),
         Case("binary garbage", Array(header.utf8) + [0x30, 0x2C, 0x31, 0x2C, 0x00, 0x07, 0xFF, 0x2C, 0x33, 0x0A], .encoding, line: 2, column: 5, says: ["NUL", "binary"]),
         Case("binary file", [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00, 0x0A], .encoding, line: 1, column: 8, says: ["binary"]),
-        // An executable's header: NULs in both bytes of a pair, so binary data, not UTF-16.
+        // An executable's header: NULs on both sides of their byte pairs, so binary data, not UTF-16.
         Case("binary file with many NULs", [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x3E, 0x00, 0x0A],
              .encoding, line: 1, column: 8, says: ["binary data (a NUL byte)"]),
         Case("binary file with a carriage return after a NUL", [0x7F, 0x45, 0x4C, 0x46, 0x00, 0x0D, 0x41, 0x0A], .encoding, line: 1, column: 5, says: ["binary"]),
