@@ -317,8 +317,9 @@ extension CSVLineSource {
     /// What to say when the input starts with the magic number of a compressed file or an
     /// archive (gzip, bzip2, xz, Zstandard, zip): such a file is not text, and without this it
     /// would be refused for whatever its bytes happen to hold first (a NUL, a carriage return).
-    /// Each magic number holds a byte that no text header starts with, or (bzip2) is checked with
-    /// the first block's own magic number. Nil for anything else.
+    /// Each magic number holds a byte a UTF-8 text header cannot hold (a control character or an
+    /// invalid UTF-8 byte), or (bzip2, whose "BZh9" is text) is checked with the first block's own
+    /// magic number. Nil for anything else.
     static func compressedFormat(_ b: UnsafePointer<UInt8>, count: Int) -> String? {
         func holds(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             count >= offset + magic.count && magic.indices.allSatisfy { b[offset + $0] == magic[$0] }
@@ -330,8 +331,8 @@ extension CSVLineSource {
             (what, how) = ("xz-compressed data", "decompress it first (e.g. xz -dc FILE > OUT.csv)")
         } else if holds([0x28, 0xB5, 0x2F, 0xFD]) {
             (what, how) = ("Zstandard-compressed data", "decompress it first (e.g. zstd -dc FILE > OUT.csv)")
-        } else if holds(Array("BZh".utf8)), count > 3, (0x31...0x39).contains(b[3]),
-                  holds([0x31, 0x41, 0x59, 0x26, 0x53, 0x59], at: 4) {  // "BZh1" to "BZh9", then the first block
+        } else if holds(Array("BZh".utf8)), holds([0x31, 0x41, 0x59, 0x26, 0x53, 0x59], at: 4),
+                  (0x31...0x39).contains(b[3]) {  // "BZh1" to "BZh9", then the first block's magic
             (what, how) = ("bzip2-compressed data", "decompress it first (e.g. bzip2 -dc FILE > OUT.csv)")
         } else if holds(Array("PK".utf8) + [0x03, 0x04]) || holds(Array("PK".utf8) + [0x05, 0x06]) {  // an empty zip: 05 06
             (what, how) = ("a zip archive (an .xlsx or .ods workbook is one)",
