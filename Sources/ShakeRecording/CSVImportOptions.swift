@@ -13,8 +13,9 @@
 /// - **Units**: an explicit option wins; otherwise a unit in the header (`(s)`, `[ms]`, `(g)`,
 ///   `(m/s^2)`, or a name suffix `time_ms`, `timestamp_ns`) is used; otherwise seconds and m/s².
 ///   An unknown unit in a header is an error, never a guess. A time column whose unit was not
-///   stated anywhere and whose first two samples are more than 2 s apart is an error asking for
-///   `timeUnit` (epoch milliseconds or nanoseconds read as seconds would be silently wrong).
+///   stated anywhere and whose first 16 intervals (all of them, in a shorter file) are each 0.25 s
+///   or more, a rate under 4 Hz, is an error asking for `timeUnit`: milliseconds read as seconds
+///   would be silently wrong, every interval a gap. One shorter interval settles it.
 ///
 /// Export layouts covered by tests (with made-up rows, not files from the apps themselves):
 /// - phyphox style: `"Time (s)","Acceleration x (m/s^2)",…,"Absolute acceleration (m/s^2)"`; no flag.

@@ -40,8 +40,23 @@ final class CSVRecordParser {
     private var xScale = 1.0
     private var yScale = 1.0
     private var zScale = 1.0
-    /// True when the time unit came neither from the options nor from the header.
+    /// True while the time unit came neither from the options nor from the header (so seconds
+    /// are assumed) and no interval so far was shorter than `guessedSecondsShortestSlowInterval`:
+    /// see `checkGuessedTimeUnit`.
     private var timeUnitGuessed = false
+    /// While the time unit is guessed: how many intervals were that long, and the first of them
+    /// (its length as read, s, and where its later sample's time is).
+    private var slowIntervalsWhileGuessing = 0
+    private var firstSlowInterval = (gap: 0.0, line: 0, column: 0)
+    /// An interval this long (s) or longer is a rate under 4 Hz, which no recording made for
+    /// shakes has, but read in milliseconds it is a rate of up to 4 kHz, which accelerometers do
+    /// reach: with the time unit guessed, it counts against seconds.
+    static let guessedSecondsShortestSlowInterval = 0.25
+    /// How many intervals at the start of a file with a guessed time unit must all be at least
+    /// `guessedSecondsShortestSlowInterval` before the file is refused as not in seconds (all of
+    /// them in a shorter file): 16. One shorter interval settles it (a first interval that is a
+    /// pause does not).
+    static let guessedTimeUnitCheckIntervals = 16
     /// True while the acceleration unit came neither from the options nor from the header (so
     /// m/s² is assumed) and every sample so far had |a| of about 1: see `checkGuessedAccelerationUnit`.
     private var accelerationUnitGuessed = false
@@ -126,7 +141,7 @@ final class CSVRecordParser {
 
     /// Whether two samples were read and the acceleration unit is no longer being guessed, so
     /// no later row can fail a unit guess: see `rowsMayBeSplit`.
-    var unitGuessesSettled: Bool { samplesRead >= 2 && !accelerationUnitGuessed }
+    var unitGuessesSettled: Bool { samplesRead >= 2 && !accelerationUnitGuessed && !timeUnitGuessed }
 
     /// A parser for rows from `source` of the same file as `template` (after its header), set up
     /// like `template` and starting from `state`: the rows after a split (`RecordingReadAhead`).
@@ -597,7 +612,10 @@ final class CSVRecordParser {
                 line = pending
                 pendingLine = nil
             } else {
-                guard let read = try source.nextLine() else { return nil }
+                guard let read = try source.nextLine() else {
+                    try checkGuessedTimeUnitAtEnd()
+                    return nil
+                }
                 line = read
             }
             var end = line.end
@@ -858,12 +876,10 @@ final class CSVRecordParser {
             duplicateTimestampCount &+= 1
         } else if samplesRead > 0 {
             let gap = t - previousTime
-            if gap > largestTimeGap {
-                if samplesRead == 1 && timeUnitGuessed && gap > 2 {
-                    throw guessedTimeUnitError(gap: gap, line, start, end)
-                }
-                largestTimeGap = gap
+            if timeUnitGuessed {
+                try checkGuessedTimeUnit(gap: gap, line, start, end)
             }
+            if gap > largestTimeGap { largestTimeGap = gap }
         }
         previousTime = t
         previousTimeLine = line.number
@@ -955,14 +971,45 @@ final class CSVRecordParser {
             optionHint: .accelerationUnit)
     }
 
-    /// The error for a first interval over 2 when the time unit was guessed (seconds).
+    /// While the time unit is guessed (seconds): a file whose first
+    /// `guessedTimeUnitCheckIntervals` intervals (`gap`, s, more than 0) are all at least
+    /// `guessedSecondsShortestSlowInterval` is refused, as one in milliseconds read as seconds
+    /// would be silently wrong (every interval a gap in the stream). One shorter interval settles it.
     @inline(never)
-    private func guessedTimeUnitError(
+    private func checkGuessedTimeUnit(
         gap: Double, _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
-    ) -> RecordingError {
-        RecordingError(
-            path: path, line: line.number, column: characterColumn(start, fieldStart(of: .time, start, end)), kind: .header,
-            message: "the time column '\(columnNames[columnIndex(of: .time)])' has no unit and its first two samples are \(gap) apart: if it is not in seconds, \(RecordingError.OptionHint.timeUnit.rawValue) (ms, us or ns)", optionHint: .timeUnit)
+    ) throws(RecordingError) {
+        guard gap >= Self.guessedSecondsShortestSlowInterval else {
+            timeUnitGuessed = false
+            return
+        }
+        if slowIntervalsWhileGuessing == 0 {
+            firstSlowInterval = (gap, line.number, characterColumn(start, fieldStart(of: .time, start, end)))
+        }
+        slowIntervalsWhileGuessing += 1
+        if slowIntervalsWhileGuessing >= Self.guessedTimeUnitCheckIntervals { throw guessedTimeUnitError() }
+    }
+
+    /// At the end of a file whose time unit is still guessed: the error when each of its
+    /// intervals was that long (fewer than `guessedTimeUnitCheckIntervals` of them).
+    private func checkGuessedTimeUnitAtEnd() throws(RecordingError) {
+        if timeUnitGuessed && slowIntervalsWhileGuessing > 0 { throw guessedTimeUnitError() }
+    }
+
+    /// The error for a guessed time unit (seconds) whose first intervals were all at least
+    /// `guessedSecondsShortestSlowInterval`, at the first of them.
+    private func guessedTimeUnitError() -> RecordingError {
+        timeUnitGuessed = false
+        let count = slowIntervalsWhileGuessing
+        let intervals = count == 1
+            ? "its first interval is \(firstSlowInterval.gap)"
+            : "its first \(count) intervals are all \(Self.guessedSecondsShortestSlowInterval) or more (the first is \(firstSlowInterval.gap))"
+        return RecordingError(
+            path: path, line: firstSlowInterval.line, column: firstSlowInterval.column, kind: .header,
+            message: "the time column '\(columnNames[columnIndex(of: .time)])' has no unit and \(intervals): in seconds "
+                + "that is a rate under \(Int(1 / Self.guessedSecondsShortestSlowInterval)) Hz, so it is probably not seconds: "
+                + "\(RecordingError.OptionHint.timeUnit.rawValue) (ms, us or ns; s if it really is seconds)",
+            optionHint: .timeUnit)
     }
 
     /// Where the field holding `role` starts in a row that parsed (for error columns).

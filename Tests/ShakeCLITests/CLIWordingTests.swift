@@ -33,8 +33,9 @@ import Testing
                      + "read these columns as they are\n"),
         HintCase(name: "milliseconds without a unit",
                  text: "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n",
-                 says: ":3:1: the time column 'timestamp' has no unit and its first two samples are 10.0 apart: "
-                     + "if it is not in seconds, pass --time-units (ms, us or ns)\n"),
+                 says: ":3:1: the time column 'timestamp' has no unit and its first interval is 10.0: in seconds that is "
+                     + "a rate under 4 Hz, so it is probably not seconds: pass --time-units (ms, us or ns; s if it really is "
+                     + "seconds)\n"),
         HintCase(name: "another sensor's row in a merged export",
                  text: "time,sensor_AccelerometerX[],sensor_AccelerometerY[],sensor_AccelerometerZ[],sensor_GyroscopeX[]\n"
                      + "0,0,0,9.8,\n0.01,,,,0.5\n",

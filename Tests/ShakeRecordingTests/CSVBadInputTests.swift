@@ -114,11 +114,17 @@ import Testing
         Case("unknown acceleration unit", "time_s,x (ft/s^2),y (ft/s^2),z (ft/s^2)\n", .header, line: 1, column: 8, says: ["unknown acceleration unit 'ft/s^2'"]),
         Case("unknown time unit", "Time (h),x,y,z\n", .header, line: 1, column: 1, says: ["unknown time unit 'h'"]),
         Case("decimal comma without the option", "time_s;x;y;z\n0;1,5;2;3\n", .notANumber, line: 2, column: 3, says: ["'1,5'", "decimalSeparator"]),
-        Case("time without unit that is not in seconds", "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n", .header, line: 3, column: 1, says: ["no unit", "set timeUnit (ms, us or ns)"]),
-        Case("time since boot without unit that is not in seconds", "timestamp,x,y,z\n86400000,0,0,9.8\n86400010,0,0,9.8\n", .header, line: 3, column: 1, says: ["no unit", "10.0 apart", "set timeUnit (ms, us or ns)"]),
-        Case("acceleration in g without a unit", gRows(64), .header, line: 65, column: 4,
+        Case("time without unit that is not in seconds", "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n", .header, line: 3, column: 1, says: ["no unit", "set timeUnit (ms, us or ns; s if it really is seconds)"]),
+        Case("time since boot without unit that is not in seconds", "timestamp,x,y,z\n86400000,0,0,9.8\n86400010,0,0,9.8\n", .header, line: 3, column: 1, says: ["no unit", "its first interval is 10.0", "a rate under 4 Hz", "set timeUnit (ms, us or ns"]),
+        // 500 Hz in milliseconds, its first interval 2 ms: each interval read as seconds would be
+        // a gap in the stream, and a first interval alone (under 2) did not tell.
+        Case("milliseconds at 500 Hz without a unit", "timestamp,x,y,z\n" + (0...20).map { "\($0 * 2),0,0,9.8\n" }.joined(),
+             .header, line: 3, column: 1, says: ["no unit", "its first 16 intervals are all 0.25 or more (the first is 2.0)", "set timeUnit"]),
+        Case("milliseconds whose first interval is short", "timestamp,x,y,z\n0,0,0,9.8\n1,0,0,9.8\n" + (1...20).map { "\(1 + $0 * 10),0,0,9.8\n" }.joined(),
+             .header, line: 3, column: 1, says: ["its first 16 intervals are all 0.25 or more (the first is 1.0)"]),
+        Case("acceleration in g without a unit", gRows(64), .header, line: 65, column: 6,
              says: ["'x', 'y', 'z' have no unit", "between 0.8 and 1.25 over the first 64 samples", "looks like it is in g: set accelerationUnit g"]),
-        Case("acceleration in g without a unit, no header", String(gRows(64).dropFirst(header.count)), .header, line: 64, column: 4,
+        Case("acceleration in g without a unit, no header", String(gRows(64).dropFirst(header.count)), .header, line: 64, column: 6,
              says: ["looks like it is in g"], options: CSVImportOptions(hasHeader: false)),
         Case("lines ending in CR alone", "time_s,x,y,z\r0,0,0,9.8\r0.01,0,0,9.8\r", .encoding, line: 1, column: 13,
              says: ["lines end in CR alone", "only LF or CRLF line ends are read"]),
@@ -133,9 +139,9 @@ import Testing
         Case("a header of 2 MiB without line end", [UInt8](repeating: UInt8(ascii: "x"), count: 2 << 20), .lineTooLong, line: 1, column: 1_048_577, says: ["longer than the limit of 1 MiB"]),
     ]
 
-    /// A device at rest written in g: |a| is 1 (0.8 on y, 0.6 on z), one sample a second.
+    /// A device at rest written in g: |a| is 1 (0.8 on y, 0.6 on z), at 100 Hz.
     static func gRows(_ count: Int, replacing row: Int? = nil, with text: String = "") -> String {
-        header + (0..<count).map { $0 == row ? text : "\($0),0,0.8,0.6\n" }.joined()
+        header + (0..<count).map { $0 == row ? text : "\(Double($0) / 100),0,0.8,0.6\n" }.joined()
     }
 
     /// The check for g read as m/s² leaves alone every file that says its unit, or is not at rest
@@ -144,7 +150,7 @@ import Testing
         ("unit g given", gRows(200), CSVImportOptions(accelerationUnit: .g), 9.80665),
         ("m/s² given", gRows(200), CSVImportOptions(accelerationUnit: .metersPerSecondSquared), 1),
         ("unit in the header", "time_s,x (g),y (g),z (g)\n" + String(gRows(200).dropFirst(header.count)), CSVImportOptions.canonical, 9.80665),
-        ("one sample at 9.8", gRows(200, replacing: 40, with: "40,0,9.8,0\n"), CSVImportOptions.canonical, 1),
+        ("one sample at 9.8", gRows(200, replacing: 40, with: "0.4,0,9.8,0\n"), CSVImportOptions.canonical, 1),
         ("only 63 samples", gRows(63), CSVImportOptions.canonical, 1),
     ]))
     func aFileThatSaysItsUnitOrMovesIsReadAsItSays(name: String, text: String, options: CSVImportOptions, magnitude: Double) throws {
@@ -152,6 +158,15 @@ import Testing
         #expect(samples.count == (text.split(separator: "\n").count - 1), "\(name)")
         let first = try #require(samples.first?.sample)
         #expect(abs((first.x * first.x + first.y * first.y + first.z * first.z).squareRoot() - magnitude) < 1e-9, "\(name)")
+    }
+
+    /// A file without a time unit is read in seconds when any of its first intervals is under
+    /// 0.25 s, even if the first one is a pause (seconds are refused only when none is).
+    @Test func aFileInSecondsThatStartsWithAPauseIsReadInSeconds() throws {
+        let text = "timestamp,x,y,z\n0,0,0,9.8\n3,0,0,9.8\n" + (1...20).map { "\(3 + Double($0) / 100),0,0,9.8\n" }.joined()
+        let samples = try RecordingReader.readAll(bytes: Array(text.utf8), name: "pause.csv", options: .init()).samples
+        let expected: [Double] = [0, 3] + (1...20).map { (i: Int) -> Double in 3 + Double(i) / 100 }
+        #expect(samples.map(\.sample.time) == expected)
     }
 
     @Test(arguments: cases)
