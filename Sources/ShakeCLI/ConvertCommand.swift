@@ -133,6 +133,8 @@ enum ConvertCommand: ShakeCommand {
         } catch {
             throw outputFailure(error)
         }
+        let stopOnSignal = StopOnSignal(partialPath: writer.partialPath, output: output)
+        defer { stopOnSignal.remove() }
         var labeller = ranges.map(Labeller.init)
         var count = 0
         var shakes = 0
@@ -162,6 +164,7 @@ enum ConvertCommand: ShakeCommand {
             if let problem = labeller?.problem(first: first, last: last) {
                 throw UsageError(problem)
             }
+            stopOnSignal.finishing()
             do {
                 try writer.finish()
             } catch {

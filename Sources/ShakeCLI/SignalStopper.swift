@@ -21,7 +21,12 @@ final class SignalStopper {
         self.init { reader.stop() }
     }
 
-    init(stop: @escaping @Sendable () -> Void) {
+    convenience init(stop: @escaping @Sendable () -> Void) {
+        self.init(onSignal: { _ in stop() })
+    }
+
+    /// Calls `onSignal` with the signal's number, on a queue of its own, for each signal.
+    init(onSignal: @escaping @Sendable (Int32) -> Void) {
         let queue = DispatchQueue(label: "shake.signals")
         var sources: [any DispatchSourceSignal] = []
         for number in Self.signals {
@@ -29,7 +34,7 @@ final class SignalStopper {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [received] in
                 received.signal.withLock { $0 = number }
-                stop()
+                onSignal(number)
             }
             source.resume()
             sources.append(source)
@@ -47,4 +52,43 @@ final class SignalStopper {
 
     /// The signals that stop the reader.
     static let signals = [SIGINT, SIGTERM, SIGHUP]
+}
+
+/// For a command that writes one file from start to end (`convert`, `synth`): until `remove()`,
+/// SIGINT, SIGTERM or SIGHUP delete its half-written `<output>.partial`, say so on stderr and end
+/// the tool with 128 plus the signal's number, as a shell reports a command the signal ended.
+/// Without it the signal would end the process and leave `<output>.partial` behind, which blocks
+/// the next run. It ends the process from the signal's own thread, so a read blocked on a pipe
+/// cannot hold it up. Once `finishing()` was called, the signals are ignored: the output is being
+/// given its name, and is then complete.
+final class StopOnSignal {
+    private final class State: Sendable {
+        let finishing = Mutex(false)
+    }
+
+    private let state = State()
+    private var stopper: SignalStopper?
+
+    /// - Parameter partialPath: the file to delete (`RecordingWriter.partialPath`);
+    ///   `output`: the name the message gives.
+    init(partialPath: String, output: String) {
+        stopper = SignalStopper(onSignal: { [state] number in
+            state.finishing.withLock { finishing in
+                guard !finishing else { return }
+                unlink(partialPath)
+                let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][number] ?? "signal \(number)"
+                let message = "Error: stopped by \(name): \(output) was not written\n"
+                _ = message.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+                _exit(128 + number)
+            }
+        })
+    }
+
+    /// From here on the signals are ignored: call it just before giving the output its name.
+    func finishing() {
+        state.finishing.withLock { $0 = true }
+    }
+
+    /// Restores default handling of the signals.
+    func remove() { stopper?.remove() }
 }

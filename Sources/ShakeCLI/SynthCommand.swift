@@ -112,6 +112,8 @@ enum SynthCommand: ShakeCommand {
         do {
             let writer = try RecordingWriter(
                 path: output, metadata: metadata, labelled: true, overwrite: force)
+            let stopOnSignal = StopOnSignal(partialPath: writer.partialPath, output: output)
+            defer { stopOnSignal.remove() }
             do {
                 for labeled in recording {
                     try writer.write(labeled.sample, isShake: labeled.isShake)
@@ -120,6 +122,7 @@ enum SynthCommand: ShakeCommand {
                     if isShake && !wasShake { shakes += 1 }
                     wasShake = isShake
                 }
+                stopOnSignal.finishing()
                 try writer.finish()
             } catch {
                 writer.discard()

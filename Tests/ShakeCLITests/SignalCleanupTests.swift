@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// `convert` and `synth` stopped by a signal delete their half-written `<output>.partial` and
+/// exit with 128 plus the signal's number: before, the signal left the partial file behind, and
+/// the next run refused to start ("already exists") even with --force.
+@Suite struct SignalCleanupTests {
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Starts `arguments` in a `shake` process, waits for `<output>.partial` to appear, sends
+    /// `signal`; returns the exit status, stderr, and what the folder holds afterwards.
+    /// With `stdinText` (under 64 KiB), standard input is a pipe that holds it and stays open, so
+    /// the command is blocked reading it when the signal comes.
+    func stop(
+        _ arguments: [String], output: String, folder: TemporaryFolder, signal: Int32, stdinText: String? = nil
+    ) throws -> (status: Int32, err: String, left: [String]) {
+        let executable = try #require(builtShakeExecutable(), "the shake executable is not built")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let input = Pipe()
+        if stdinText != nil { process.standardInput = input }
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Less than a pipe's buffer (64 KiB), so this cannot block.
+        if let stdinText { input.fileHandleForWriting.write(Data(stdinText.utf8)) }
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: output + ".partial") && process.isRunning && Date() < deadline {
+            usleep(10_000)
+        }
+        #expect(process.isRunning, "the command ended before it was stopped")
+        // The writing has begun; let it go on a little before the signal.
+        usleep(200_000)
+        kill(process.processIdentifier, signal)
+        // A process that ignores the signal (a background job's SIGINT is ignored unless the
+        // command handles it) would run on: give it 20 s, then kill it and fail.
+        let stopDeadline = Date().addingTimeInterval(20)
+        while process.isRunning && Date() < stopDeadline { usleep(10_000) }
+        if process.isRunning {
+            Issue.record("the command did not stop within 20 s of the signal")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        return (process.terminationStatus, String(decoding: errData, as: UTF8.self), listing(folder.path))
+    }
+
+    static let names: [Int32: String] = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"]
+
+    @Test(arguments: signals)
+    func synthStoppedBySignalLeavesNothing(signal: Int32) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let output = folder.file("day.csv")
+        // A day at 1 kHz: 86.4 million rows, far more than it writes before the signal.
+        let stopped = try stop(["synth", "walking-hand", "--duration", "86400", "--rate", "1000", "-o", output],
+                               output: output, folder: folder, signal: signal)
+        #expect(stopped.status == 128 + signal)
+        #expect(stopped.err == "Error: stopped by \(Self.names[signal]!): \(output) was not written\n")
+        #expect(stopped.left == [])
+    }
+
+    /// Reading standard input that has nothing more to give yet, convert still stops at once.
+    @Test(arguments: signals)
+    func convertBlockedOnStdinStoppedBySignalLeavesNothing(signal: Int32) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let output = folder.file("converted.csv")
+        let rows = "time_s,x,y,z\n" + (0..<2_000).map { "\(Double($0) / 100),0,0,9.8\n" }.joined()
+        let stopped = try stop(["convert", "-", "-o", output], output: output, folder: folder, signal: signal, stdinText: rows)
+        #expect(stopped.status == 128 + signal)
+        #expect(stopped.err == "Error: stopped by \(Self.names[signal]!): \(output) was not written\n")
+        #expect(stopped.left == [])
+        // And the next run is not blocked by anything left behind.
+        let input = try folder.write("in.csv", rows)
+        let again = runShake("convert", input, "-o", output)
+        #expect(again.status == 0, "\(again.err)")
+    }
+}
