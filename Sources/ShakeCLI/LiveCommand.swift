@@ -40,6 +40,10 @@ enum LiveCommand: ShakeCommand {
             throw UsageError("'--choices' needs '--undo-demo' (the answers are for its prompts)")
         }
         let json = wantsJSON(arguments)
+        if json && arguments.flag("undo-demo") {
+            throw UsageError("'--undo-demo' prints its editing session as text for a person: leave out '--format json' "
+                + "(or '--undo-demo', for the shakes as JSON lines)")
+        }
         IIOOptions.applyVerbosity(arguments, io: io)
         // Every sample goes straight from the reader's thread into the detector through the
         // callback API (an async sequence costs about three times the CPU per sample). Without

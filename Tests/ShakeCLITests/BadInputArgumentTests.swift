@@ -48,6 +48,8 @@ import Testing
         Case("unknown subcommand", ["shook"], says: "Unknown subcommand 'shook'"),
         Case("help for an unknown subcommand", ["help", "nothing"], says: "Unknown subcommand 'nothing'"),
         Case("--choices without --undo-demo", ["live", "--choices", "undo"], says: "'--choices' needs '--undo-demo'"),
+        // The editing session is text for a person; JSON lines on the same stdout would be unreadable.
+        Case("--undo-demo with JSON", ["live", "--undo-demo", "--format", "json"], says: "'--undo-demo' prints its editing session as text"),
         Case("standard output as a recording", ["synth", "shakes", "-o", "-"], says: "'-' as the output: give a file name"),
         Case("standard output as a plot", ["plot", "r.csv", "-o", "-"], says: "'-' as the output: give a file name"),
         Case("URI without a scheme", ["devices", "--uri", "192.168.2.1"],
