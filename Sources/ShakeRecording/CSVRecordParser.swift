@@ -63,6 +63,8 @@ final class CSVRecordParser {
     /// How many samples at the start of a file with a guessed acceleration unit must all read
     /// |a| of about 1 (0.8 to 1.25) before the file is taken to be in g: 64 (0.64 s at 100 Hz).
     static let gUnitCheckSamples = 64
+    /// Whether the first sample's |a| was about 1000 (mg at rest) rather than about 1 (g).
+    private var restLooksLikeMilliG = false
     /// The first sample's raw time (in the file's unit), subtracted when rebasing.
     private var timeOrigin = 0.0
     /// The same when it was written as an integer that fits an `Int64` (exact).
@@ -949,25 +951,31 @@ final class CSVRecordParser {
     /// While the acceleration unit is guessed (m/s²): a file whose first `gUnitCheckSamples`
     /// samples all have |a| between 0.8 and 1.25 is in g, not m/s² (|a| is 9.8 m/s² at rest, and
     /// a steady 1 m/s² is no motion a hand or a walk makes), and read as m/s² it would be
-    /// silently wrong: no shake would ever reach a threshold. One sample outside settles it.
+    /// silently wrong: no shake would ever reach a threshold. The same with |a| between 800 and
+    /// 1250 is in mg (a steady 1000 m/s², 100 g, is no motion either: every sample would be a
+    /// shake's strength). One sample outside the first sample's range settles it.
     @inline(never)
     private func checkGuessedAccelerationUnit(
         x: Double, y: Double, z: Double,
         _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>
     ) throws(RecordingError) {
         let squared = x * x + y * y + z * z
-        guard squared >= 0.8 * 0.8, squared <= 1.25 * 1.25 else {
+        let inG = squared >= 0.8 * 0.8 && squared <= 1.25 * 1.25
+        let inMilliG = squared >= 800 * 800 && squared <= 1250 * 1250
+        if samplesRead == 0 { restLooksLikeMilliG = inMilliG }
+        guard restLooksLikeMilliG ? inMilliG : inG else {
             accelerationUnitGuessed = false
             return
         }
         guard samplesRead + 1 >= Self.gUnitCheckSamples else { return }
         accelerationUnitGuessed = false
         let names = [Role.x, .y, .z].map { "'\(columnNames[columnIndex(of: $0)])'" }.joined(separator: ", ")
+        let (range, unit) = restLooksLikeMilliG ? ("800 and 1250", "mg") : ("0.8 and 1.25", "g")
         throw RecordingError(
             path: path, line: line.number, column: characterColumn(start, fieldStart(of: .x, start, end)), kind: .header,
-            message: "the acceleration columns \(names) have no unit and |a| stays between 0.8 and 1.25 over the first "
+            message: "the acceleration columns \(names) have no unit and |a| stays between \(range) over the first "
                 + "\(Self.gUnitCheckSamples) samples (to this line), where it would be 9.8 m/s² at rest: the file looks like "
-                + "it is in g: \(RecordingError.OptionHint.accelerationUnit.rawValue) g (or m/s^2 if the values really are m/s²)",
+                + "it is in \(unit): \(RecordingError.OptionHint.accelerationUnit.rawValue) \(unit) (or m/s^2 if the values really are m/s²)",
             optionHint: .accelerationUnit)
     }
 

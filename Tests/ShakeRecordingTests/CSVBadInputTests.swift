@@ -124,6 +124,8 @@ import Testing
              .header, line: 3, column: 1, says: ["its first 16 intervals are all 0.25 or more (the first is 1.0)"]),
         Case("acceleration in g without a unit", gRows(64), .header, line: 65, column: 6,
              says: ["'x', 'y', 'z' have no unit", "between 0.8 and 1.25 over the first 64 samples", "looks like it is in g: set accelerationUnit g"]),
+        Case("acceleration in mg without a unit", header + (0..<64).map { "\(Double($0) / 100),0,800,600\n" }.joined(), .header, line: 65, column: 6,
+             says: ["'x', 'y', 'z' have no unit", "between 800 and 1250 over the first 64 samples", "looks like it is in mg: set accelerationUnit mg"]),
         Case("acceleration in g without a unit, no header", String(gRows(64).dropFirst(header.count)), .header, line: 64, column: 6,
              says: ["looks like it is in g"], options: CSVImportOptions(hasHeader: false)),
         Case("lines ending in CR alone", "time_s,x,y,z\r0,0,0,9.8\r0.01,0,0,9.8\r", .encoding, line: 1, column: 13,
@@ -152,6 +154,8 @@ import Testing
         ("unit in the header", "time_s,x (g),y (g),z (g)\n" + String(gRows(200).dropFirst(header.count)), CSVImportOptions.canonical, 9.80665),
         ("one sample at 9.8", gRows(200, replacing: 40, with: "0.4,0,9.8,0\n"), CSVImportOptions.canonical, 1),
         ("only 63 samples", gRows(63), CSVImportOptions.canonical, 1),
+        ("mg given", header + (0..<100).map { "\(Double($0) / 100),0,800,600\n" }.joined(), CSVImportOptions(accelerationUnit: .milliG), 9.80665),
+        ("g, then mg", gRows(1) + (1..<100).map { "\(Double($0) / 100),0,800,600\n" }.joined(), CSVImportOptions.canonical, 1),
     ]))
     func aFileThatSaysItsUnitOrMovesIsReadAsItSays(name: String, text: String, options: CSVImportOptions, magnitude: Double) throws {
         let samples = try RecordingReader.readAll(bytes: Array(text.utf8), name: "rest.csv", options: options).samples
