@@ -74,6 +74,7 @@ enum OutputFile {
         case .noTimeUnit: "leave out --time-units"
         case .axisColumns: "choose them with --x-column, --y-column and --z-column"
         case .accelerationUnit: "pass --units"
+        case .noAccelerationUnit: "leave out --units"
         case .noHeader: "pass --no-header"
         case .headerless: "--no-header is given"
         case .overwrite: "pass --force"

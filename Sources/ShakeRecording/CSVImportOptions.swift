@@ -10,8 +10,10 @@
 ///   `"Acceleration x (m/s^2)"` becomes `acceleration_x` with unit `m/s^2`. Candidates, in order of
 ///   preference, are listed in `timeColumnNames`, `xColumnNames`, … . Columns that match no role are
 ///   ignored; so is column order (Sensor Logger writes `z,y,x`).
-/// - **Units**: an explicit option wins; otherwise a unit in the header (`(s)`, `[ms]`, `(g)`,
-///   `(m/s^2)`, or a name suffix `time_ms`, `timestamp_ns`) is used; otherwise seconds and m/s².
+/// - **Units**: a unit in the header (`(s)`, `[ms]`, `(g)`, `(m/s^2)`, a name suffix `time_ms`,
+///   `timestamp_ns`, or g-force columns `gFx`) is used, and an option that names another unit for
+///   that column is an error (one of them is wrong); otherwise the option's; otherwise seconds and
+///   m/s².
 ///   An unknown unit in a header is an error, never a guess. A time column whose unit was not
 ///   stated anywhere and whose first 16 intervals (all of them, in a shorter file) are each 0.25 s
 ///   or more, a rate under 4 Hz, is an error asking for `timeUnit`: milliseconds read as seconds

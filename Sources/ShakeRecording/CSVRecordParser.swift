@@ -390,16 +390,25 @@ final class CSVRecordParser {
         }
         try assign(time: t, x: x, y: y, z: z, label: label, fail: fail)
 
-        // Units: explicit option, else the header's, else seconds and m/s².
+        // Units: the header's, else the option's, else seconds and m/s². An option that
+        // contradicts the header's unit is an error: one of them is wrong, and reading the file
+        // either way could be silently wrong by a factor of 10 to 1000.
         let timeField = header.fields[t]
-        if let unit = options.timeUnit {
-            timeScale = unit.seconds
-        } else if let text = timeField.unit {
+        var headerTimeUnit: CSVImportOptions.TimeUnit?
+        if let text = timeField.unit {
             guard let unit = CSVImportOptions.TimeUnit(argument: text) else {
                 throw fail("unknown time unit '\(text)' in column '\(timeField.text)': \(RecordingError.OptionHint.timeUnit.rawValue) (s, ms, us or ns)", column: timeField.column, hint: .timeUnit)
             }
-            timeScale = unit.seconds
-        } else if let unit = Self.timeUnit(fromName: timeField.name) {
+            headerTimeUnit = unit
+        } else {
+            headerTimeUnit = Self.timeUnit(fromName: timeField.name)
+        }
+        if let stated = headerTimeUnit, let given = options.timeUnit, given.seconds != stated.seconds {
+            throw fail("column '\(timeField.text)' is in \(stated.rawValue), but \(given.rawValue) was given as the time unit: "
+                + "\(RecordingError.OptionHint.noTimeUnit.rawValue) (the header's unit is used), or correct the header if it is wrong",
+                kind: .invalidArgument, column: timeField.column, hint: .noTimeUnit)
+        }
+        if let unit = headerTimeUnit ?? options.timeUnit {
             timeScale = unit.seconds
         } else {
             timeScale = 1
@@ -409,15 +418,22 @@ final class CSVRecordParser {
         var guessedScales = 0
         for index in [x, y, z] {
             let field = header.fields[index]
-            if let unit = options.accelerationUnit {
-                scales.append(unit.metersPerSecondSquared)
-            } else if let text = field.unit {
+            var stated: CSVImportOptions.AccelerationUnit?
+            if let text = field.unit {
                 guard let unit = CSVImportOptions.AccelerationUnit(argument: text) else {
                     throw fail("unknown acceleration unit '\(text)' in column '\(field.text)': \(RecordingError.OptionHint.accelerationUnit.rawValue) (m/s^2, g or mg)", column: field.column, hint: .accelerationUnit)
                 }
-                scales.append(unit.metersPerSecondSquared)
+                stated = unit
             } else if field.name.hasPrefix("gf") || field.name.hasPrefix("g_force") {
-                scales.append(CSVImportOptions.AccelerationUnit.g.metersPerSecondSquared)
+                stated = .g
+            }
+            if let stated, let given = options.accelerationUnit, given != stated {
+                throw fail("column '\(field.text)' is in \(stated.rawValue), but \(given.rawValue) was given as the acceleration unit: "
+                    + "\(RecordingError.OptionHint.noAccelerationUnit.rawValue) (the header's unit is used), or correct the header if it is wrong",
+                    kind: .invalidArgument, column: field.column, hint: .noAccelerationUnit)
+            }
+            if let unit = stated ?? options.accelerationUnit {
+                scales.append(unit.metersPerSecondSquared)
             } else {
                 scales.append(1)
                 guessedScales += 1

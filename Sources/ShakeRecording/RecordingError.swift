@@ -57,8 +57,11 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case accelerationUnit = "set accelerationUnit"
         /// Another column may hold the time as a number: `time`.
         case timeColumn = "set time to a column of numbers"
-        /// Times written as dates or clock times take no time unit: `timeUnit` must be nil.
+        /// Times written as dates or clock times, or a header that states the time unit, take no
+        /// other time unit: `timeUnit` must be nil.
         case noTimeUnit = "leave timeUnit unset"
+        /// A header that states the acceleration unit takes no other: `accelerationUnit` must be nil.
+        case noAccelerationUnit = "leave accelerationUnit unset"
         /// The acceleration columns can be chosen: `x`, `y` and `z`.
         case axisColumns = "set x, y and z"
         /// The file may have no header: `hasHeader = false`.

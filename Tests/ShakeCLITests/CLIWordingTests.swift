@@ -31,6 +31,10 @@ import Testing
                      + "'Linear Acceleration x (m/s^2)' is acceleration without gravity: export it with gravity (the "
                      + "detector removes gravity itself), or choose them with --x-column, --y-column and --z-column to "
                      + "read these columns as they are\n"),
+        HintCase(name: "a unit option against the header's", text: "time_s,x (m/s^2),y (m/s^2),z (m/s^2)\n0,0,0,9.8\n",
+                 options: ["--units", "g"],
+                 says: ":1:8: column 'x (m/s^2)' is in m/s^2, but g was given as the acceleration unit: leave out --units "
+                     + "(the header's unit is used), or correct the header if it is wrong\n"),
         HintCase(name: "milliseconds without a unit",
                  text: "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n",
                  says: ":3:1: the time column 'timestamp' has no unit and its first interval is 10.0: in seconds that is "

@@ -124,6 +124,15 @@ import Testing
              .header, line: 3, column: 1, says: ["its first 16 intervals are all 0.25 or more (the first is 1.0)"]),
         Case("acceleration in g without a unit", gRows(64), .header, line: 65, column: 6,
              says: ["'x', 'y', 'z' have no unit", "between 0.8 and 1.25 over the first 64 samples", "looks like it is in g: set accelerationUnit g"]),
+        // An option that contradicts the unit the header states: one of them is wrong.
+        Case("time unit given against the header's", "time_s,x,y,z\n0,0,0,9.8\n", .invalidArgument, line: 1, column: 1,
+             says: ["column 'time_s' is in s, but ms was given as the time unit: leave timeUnit unset (the header's unit is used)"],
+             options: CSVImportOptions(timeUnit: .milliseconds)),
+        Case("acceleration unit given against the header's", "time_s,x (m/s^2),y (m/s^2),z (m/s^2)\n0,0,0,9.8\n", .invalidArgument, line: 1, column: 8,
+             says: ["column 'x (m/s^2)' is in m/s^2, but g was given as the acceleration unit: leave accelerationUnit unset"],
+             options: CSVImportOptions(accelerationUnit: .g)),
+        Case("acceleration unit given against g-force columns", "time,gFx,gFy,gFz\n0,0,0,1\n", .invalidArgument, line: 1, column: 6,
+             says: ["column 'gFx' is in g, but m/s^2 was given"], options: CSVImportOptions(accelerationUnit: .metersPerSecondSquared)),
         Case("acceleration in mg without a unit", header + (0..<64).map { "\(Double($0) / 100),0,800,600\n" }.joined(), .header, line: 65, column: 6,
              says: ["'x', 'y', 'z' have no unit", "between 800 and 1250 over the first 64 samples", "looks like it is in mg: set accelerationUnit mg"]),
         Case("acceleration in g without a unit, no header", String(gRows(64).dropFirst(header.count)), .header, line: 64, column: 6,
@@ -154,6 +163,7 @@ import Testing
         ("unit in the header", "time_s,x (g),y (g),z (g)\n" + String(gRows(200).dropFirst(header.count)), CSVImportOptions.canonical, 9.80665),
         ("one sample at 9.8", gRows(200, replacing: 40, with: "0.4,0,9.8,0\n"), CSVImportOptions.canonical, 1),
         ("only 63 samples", gRows(63), CSVImportOptions.canonical, 1),
+        ("unit in the header, and the same given", "time_s,x (g),y (g),z (g)\n" + String(gRows(200).dropFirst(header.count)), CSVImportOptions(accelerationUnit: .g), 9.80665),
         ("mg given", header + (0..<100).map { "\(Double($0) / 100),0,800,600\n" }.joined(), CSVImportOptions(accelerationUnit: .milliG), 9.80665),
         ("g, then mg", gRows(1) + (1..<100).map { "\(Double($0) / 100),0,800,600\n" }.joined(), CSVImportOptions.canonical, 1),
     ]))
