@@ -11,7 +11,8 @@
 ///   preference, are listed in `timeColumnNames`, `xColumnNames`, … . Columns that match no role are
 ///   ignored; so is column order (Sensor Logger writes `z,y,x`).
 /// - **Units**: a unit in the header (`(s)`, `[ms]`, `(g)`, `(m/s^2)`, a name suffix `time_ms`,
-///   `timestamp_ns`, or g-force columns `gFx`) is used, and an option that names another unit for
+///   `timestamp_ns`, g-force columns `gFx`, or for acceleration a `# units:` line before the
+///   header, as `RecordingWriter` writes) is used, and an option that names another unit for
 ///   that column is an error (one of them is wrong); otherwise the option's; otherwise seconds and
 ///   m/s².
 ///   An unknown unit in a header is an error, never a guess. A time column whose unit was not

@@ -416,9 +416,13 @@ final class CSVRecordParser {
         }
         var scales: [Double] = []
         var guessedScales = 0
+        // A `# units: m/s^2` line before the header, as `RecordingWriter` writes, states the unit
+        // of columns whose header does not (a value that is no acceleration unit is left alone).
+        let fileUnit = metadata.last { $0.key.lowercased() == "units" }.flatMap { CSVImportOptions.AccelerationUnit(argument: $0.value) }
         for index in [x, y, z] {
             let field = header.fields[index]
             var stated: CSVImportOptions.AccelerationUnit?
+            var statedWhere = ""
             if let text = field.unit {
                 guard let unit = CSVImportOptions.AccelerationUnit(argument: text) else {
                     throw fail("unknown acceleration unit '\(text)' in column '\(field.text)': \(RecordingError.OptionHint.accelerationUnit.rawValue) (m/s^2, g or mg)", column: field.column, hint: .accelerationUnit)
@@ -426,9 +430,12 @@ final class CSVRecordParser {
                 stated = unit
             } else if field.name.hasPrefix("gf") || field.name.hasPrefix("g_force") {
                 stated = .g
+            } else if let fileUnit {
+                stated = fileUnit
+                statedWhere = " (the file's '# units:' line)"
             }
             if let stated, let given = options.accelerationUnit, given != stated {
-                throw fail("column '\(field.text)' is in \(stated.rawValue), but \(given.rawValue) was given as the acceleration unit: "
+                throw fail("column '\(field.text)' is in \(stated.rawValue)\(statedWhere), but \(given.rawValue) was given as the acceleration unit: "
                     + "\(RecordingError.OptionHint.noAccelerationUnit.rawValue) (the header's unit is used), or correct the header if it is wrong",
                     kind: .invalidArgument, column: field.column, hint: .noAccelerationUnit)
             }

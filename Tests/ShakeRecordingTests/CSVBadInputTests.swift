@@ -133,6 +133,8 @@ import Testing
              options: CSVImportOptions(accelerationUnit: .g)),
         Case("acceleration unit given against g-force columns", "time,gFx,gFy,gFz\n0,0,0,1\n", .invalidArgument, line: 1, column: 6,
              says: ["column 'gFx' is in g, but m/s^2 was given"], options: CSVImportOptions(accelerationUnit: .metersPerSecondSquared)),
+        Case("acceleration unit given against the file's units line", "# units: m/s^2\ntime_s,x,y,z\n0,0,0,9.8\n", .invalidArgument, line: 2, column: 8,
+             says: ["column 'x' is in m/s^2 (the file's '# units:' line), but g was given"], options: CSVImportOptions(accelerationUnit: .g)),
         Case("acceleration in mg without a unit", header + (0..<64).map { "\(Double($0) / 100),0,800,600\n" }.joined(), .header, line: 65, column: 6,
              says: ["'x', 'y', 'z' have no unit", "between 800 and 1250 over the first 64 samples", "looks like it is in mg: set accelerationUnit mg"]),
         Case("acceleration in g without a unit, no header", String(gRows(64).dropFirst(header.count)), .header, line: 64, column: 6,
@@ -164,12 +166,14 @@ import Testing
         ("one sample at 9.8", gRows(200, replacing: 40, with: "0.4,0,9.8,0\n"), CSVImportOptions.canonical, 1),
         ("only 63 samples", gRows(63), CSVImportOptions.canonical, 1),
         ("unit in the header, and the same given", "time_s,x (g),y (g),z (g)\n" + String(gRows(200).dropFirst(header.count)), CSVImportOptions(accelerationUnit: .g), 9.80665),
+        ("a units line in g", "# units: g\n" + gRows(200), CSVImportOptions.canonical, 9.80665),
+        ("a units line that is no unit", "# units: counts\n" + gRows(200, replacing: 40, with: "0.4,0,9.8,0\n"), CSVImportOptions(accelerationUnit: .g), 9.80665),
         ("mg given", header + (0..<100).map { "\(Double($0) / 100),0,800,600\n" }.joined(), CSVImportOptions(accelerationUnit: .milliG), 9.80665),
         ("g, then mg", gRows(1) + (1..<100).map { "\(Double($0) / 100),0,800,600\n" }.joined(), CSVImportOptions.canonical, 1),
     ]))
     func aFileThatSaysItsUnitOrMovesIsReadAsItSays(name: String, text: String, options: CSVImportOptions, magnitude: Double) throws {
         let samples = try RecordingReader.readAll(bytes: Array(text.utf8), name: "rest.csv", options: options).samples
-        #expect(samples.count == (text.split(separator: "\n").count - 1), "\(name)")
+        #expect(samples.count == (text.split(separator: "\n").filter { !$0.hasPrefix("#") }.count - 1), "\(name)")
         let first = try #require(samples.first?.sample)
         #expect(abs((first.x * first.x + first.y * first.y + first.z * first.z).squareRoot() - magnitude) < 1e-9, "\(name)")
     }
