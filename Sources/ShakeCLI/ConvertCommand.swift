@@ -177,7 +177,7 @@ enum ConvertCommand: ShakeCommand {
         }
         let duration = first.flatMap { f in last.map { $0 - f } } ?? 0
         let labels = labelled ? "\(shakes) labelled shake\(shakes == 1 ? "" : "s")" : "no labels"
-        io.out("\(output): \(count) samples, \(fixed(duration, 1)) s, \(labels)\n")
+        io.out("\(output): \(counted(count, "sample")), \(fixed(duration, 1)) s, \(labels)\n")
         return ExitStatus.success
     }
 }

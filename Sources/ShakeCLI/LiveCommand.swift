@@ -105,7 +105,7 @@ enum LiveCommand: ShakeCommand {
         let stats = reader.statistics
         // The samples the detector saw: those that arrived after --duration was reached are not.
         if session.samples > 0 || failure == nil {
-            io.err("\(session.shakes) shake\(session.shakes == 1 ? "" : "s") in \(session.samples) samples "
+            io.err("\(session.shakes) shake\(session.shakes == 1 ? "" : "s") in \(counted(session.samples, "sample")) "
                 + "(\(fixed(session.lastTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
                 + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\(outageText(stats))\n")
         }

@@ -94,3 +94,8 @@ enum OutputFile {
         return "\(location): \(error.message(naming: flagPhrase))"
     }
 }
+
+/// `count` and `noun`, with an s unless the count is one: "1 sample", "2 samples".
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}

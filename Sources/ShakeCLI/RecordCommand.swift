@@ -171,7 +171,7 @@ enum RecordCommand: ShakeCommand {
         _ reader: ReconnectingAccelerometerReader, samples: Int, seconds: Double? = nil, device: String, rate: Double
     ) -> String {
         let stats = reader.statistics
-        return "Recorded \(samples) samples (\(fixed(seconds ?? stats.lastSampleTime ?? 0, 1)) s) from "
+        return "Recorded \(counted(samples, "sample")) (\(fixed(seconds ?? stats.lastSampleTime ?? 0, 1)) s) from "
             + "\(device) at \(hertzText(rate)) Hz; dropped \(stats.droppedSamples)"
             + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\(outageText(stats))"
     }

@@ -202,7 +202,7 @@ enum ReplayCommand: ShakeCommand {
                 // Text goes out file by file, its events in chunks, so that a long recording's
                 // events are not held twice more (as reports and as one string).
                 let noun = shakes == 1 ? "shake" : "shakes"
-                var text = "\(name): \(shakes) \(noun) in \(result.sampleCount) samples "
+                var text = "\(name): \(shakes) \(noun) in \(counted(result.sampleCount, "sample")) "
                     + "(\(fixed(duration, 1)) s)\(timeIrregularities(result))\n"
                 if !result.events.isEmpty {
                     text += "    time_s  event      start_s    end_s  peak_m/s²  reversals  axis\n"

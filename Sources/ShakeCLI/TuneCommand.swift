@@ -178,7 +178,7 @@ enum TuneCommand: ShakeCommand {
     static func text(_ result: TuningResult, axes: [ParameterAxis], reference: ShakeConfiguration,
                      seconds: Double, jobs: Int) -> String {
         let hours = result.inSample.negativeHours
-        var text = "Tuned on \(result.recordings) recordings (\(result.samples) samples, \(fixed(hours, 2)) h labelled "
+        var text = "Tuned on \(counted(result.recordings, "recording")) (\(counted(result.samples, "sample")), \(fixed(hours, 2)) h labelled "
             + "shake=0, \(result.inSample.shakes) labelled shakes).\n"
         text += "Searched \(result.configurationsEvaluated) configurations in \(fixed(seconds, 1)) s with \(jobs) "
             + "job\(jobs == 1 ? "" : "s").\n"

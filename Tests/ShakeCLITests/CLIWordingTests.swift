@@ -83,6 +83,17 @@ import Testing
     }
 
     /// `synth` into an existing file: the recording writer's refusal in the tool's words.
+    /// One sample, or one recording, is not "1 samples".
+    @Test func countsOfOneAreSingular() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let input = try folder.write("one.csv", "time_s,x,y,z\n0,0,0,9.8\n")
+        let replay = runShake("replay", input)
+        #expect(replay.out.contains("one.csv: 0 shakes in 1 sample (0.0 s)"), "\(replay.out)")
+        let convert = runShake("convert", input, "-o", folder.file("out.csv"))
+        #expect(convert.out == "\(folder.file("out.csv")): 1 sample, 0.0 s, no labels\n", "\(convert.out)")
+    }
+
     @Test func synthNamesForce() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
