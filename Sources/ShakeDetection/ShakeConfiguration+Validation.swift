@@ -27,7 +27,7 @@ extension ShakeConfiguration {
     /// - `reversalCosine` in [−1, 0);
     /// - `minimumReversalIntervalSeconds ≥ 0` and
     ///   `maximumReversalIntervalSeconds > minimumReversalIntervalSeconds`;
-    /// - `minimumHalfWaves ≥ 2`;
+    /// - `minimumHalfWaves` from 2 to 64 (32 strokes: more than any gesture makes);
     /// - `maximumLinearity` in (0, 1]; `maximumIntervalRatio ≥ 1`;
     /// - `maximumPeakIntervalSeconds > 0`; `linearityTimeConstantSeconds > 0`;
     /// - `shortChainPeakIntervalSeconds > 0`; `shortChainLinearity` in [0, 1];
@@ -37,7 +37,8 @@ extension ShakeConfiguration {
     /// - `ongoingMotionPeakAcceleration ≥ onsetAcceleration` (may be `+infinity`);
     /// - `ongoingMotionStrongHalfWaves` from 1 to `minimumHalfWaves`, and at most 64;
     /// - `quietSeconds > 0`; `refractorySeconds ≥ 0`; `maximumGapSeconds > 0`;
-    ///   `maximumShakeSeconds > 0`.
+    ///   `maximumShakeSeconds` above `(minimumHalfWaves − 1) × minimumReversalIntervalSeconds`,
+    ///   the shortest time a shake can take to begin (a shorter limit cancels every shake first).
     public func validate() throws(ShakeConfigurationError) {
         func bad(_ field: String, _ reason: String) -> ShakeConfigurationError {
             ShakeConfigurationError(field: field, reason: reason)
@@ -99,8 +100,8 @@ extension ShakeConfiguration {
             throw bad("maximumReversalIntervalSeconds",
                       "must be above minimumReversalIntervalSeconds (\(minimumReversalIntervalSeconds) s), got \(maximumReversalIntervalSeconds)")
         }
-        if minimumHalfWaves < 2 {
-            throw bad("minimumHalfWaves", "must be ≥ 2 (one reversal), got \(minimumHalfWaves)")
+        if !(minimumHalfWaves >= 2 && minimumHalfWaves <= 64) {
+            throw bad("minimumHalfWaves", "must be from 2 (one reversal) to 64, got \(minimumHalfWaves)")
         }
         if !(maximumLinearity > 0 && maximumLinearity <= 1) {
             throw bad("maximumLinearity", "must be in (0, 1], got \(maximumLinearity)")
@@ -151,8 +152,11 @@ extension ShakeConfiguration {
         if maximumGapSeconds <= 0 {
             throw bad("maximumGapSeconds", "must be > 0 s, got \(maximumGapSeconds)")
         }
-        if maximumShakeSeconds <= 0 {
-            throw bad("maximumShakeSeconds", "must be > 0 s, got \(maximumShakeSeconds)")
+        let quickestBeginning = Double(minimumHalfWaves - 1) * minimumReversalIntervalSeconds
+        if !(maximumShakeSeconds > 0 && maximumShakeSeconds > quickestBeginning) {
+            throw bad("maximumShakeSeconds",
+                      "must be > 0 s and above (minimumHalfWaves − 1) × minimumReversalIntervalSeconds (\(minimumHalfWaves - 1) × \(minimumReversalIntervalSeconds) s, "
+                        + "the shortest time a shake can take to begin), got \(maximumShakeSeconds)")
         }
     }
 }

@@ -126,6 +126,9 @@ import ShakeDetection
         BadCase(field: "refractorySeconds") { $0.refractorySeconds = -0.3 },
         BadCase(field: "maximumGapSeconds") { $0.maximumGapSeconds = -1 },
         BadCase(field: "maximumShakeSeconds") { $0.maximumShakeSeconds = .nan },
+        // Limits under which no shake could ever be detected.
+        BadCase(field: "minimumHalfWaves") { $0.minimumHalfWaves = 1_000_000 },
+        BadCase(field: "maximumShakeSeconds") { $0.maximumShakeSeconds = 0.1 },  // 3 × 0.04 s to begin
     ]
 
     @Test(arguments: badCases)
