@@ -198,7 +198,8 @@ enum EvaluateCommand: ShakeCommand {
                 } else {
                     outcome = .failure(CommandFailure(
                         "\(RecordingError.displayName(ofPath: files[index])): no 'shake' column; evaluate needs "
-                            + "labelled recordings (use 'shake replay' for unlabelled ones)",
+                            + "labelled recordings (label one with 'shake convert FILE --shakes START-END,... -o OUT', "
+                            + "or use 'shake replay' for unlabelled ones)",
                         exitStatus: ExitStatus.dataError))
                 }
             } catch {

@@ -368,6 +368,16 @@ final class CSVRecordParser {
                         + "with gravity (the detector removes gravity itself), or \(RecordingError.OptionHint.axisColumns.rawValue) "
                         + "to read these columns as they are", kind: .missingColumn, hint: .axisColumns)
                 }
+                // Say which setting chooses the column (only when none chose it: a chosen
+                // column that is not there is the setting's own mistake, named in `wanted`).
+                if column == nil, role.count == 1 {
+                    throw fail(message + "; if it has another name, \(RecordingError.OptionHint.axisColumns.rawValue)",
+                               kind: .missingColumn, hint: .axisColumns)
+                }
+                if column == nil, role == "time" {
+                    throw fail(message + "; if it has another name, \(RecordingError.OptionHint.timeColumn.rawValue)",
+                               kind: .missingColumn, hint: .timeColumn)
+                }
                 throw fail(message, kind: .missingColumn)
             }
             return index

@@ -35,6 +35,10 @@ import Testing
                  options: ["--units", "g"],
                  says: ":1:8: column 'x (m/s^2)' is in m/s^2, but g was given as the acceleration unit: leave out --units "
                      + "(the header's unit is used), or correct the header if it is wrong\n"),
+        HintCase(name: "an acceleration column of another name", text: "time_s,x,yy,z\n0,0,0,9.8\n",
+                 says: ":1:1: no y column: expected a column named y, ay, acc_y, accel_y, acceleration_y, accelerometer_y, … "
+                     + "in header 'time_s,x,yy,z'; if it has another name, choose them with --x-column, --y-column and "
+                     + "--z-column\n"),
         HintCase(name: "milliseconds without a unit",
                  text: "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n",
                  says: ":3:1: the time column 'timestamp' has no unit and its first interval is 10.0: in seconds that is "
