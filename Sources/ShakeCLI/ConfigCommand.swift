@@ -9,7 +9,7 @@ enum ConfigCommand: ShakeCommand {
         abstract: "Print a preset's configuration as JSON, or check a configuration file.",
         discussion: """
             The JSON printed is what --config reads: start from a preset, edit the values, and pass \
-            the file to replay, evaluate or live. Keys are the parameter names: keys ending in \
+            the file to replay, evaluate, plot, demo or live. Keys are the parameter names: keys ending in \
             Seconds are in seconds, keys ending in Acceleration in m/s², and the rest are counts \
             (minimumHalfWaves, ongoingMotionStrongHalfWaves), a cosine (reversalCosine) or ratios \
             (maximumLinearity, shortChainLinearity, maximumIntervalRatio); keys left out take the \
