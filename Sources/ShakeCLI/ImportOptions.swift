@@ -30,7 +30,8 @@ enum ImportOptions {
         --rebase-time). Times are numbers, or dates and clock times (2024-01-31 13:05:10.25, \
         31-Jan-2024 13:05:10.250, 13:05:10.25, 13:05:10:250, 05:10.25; read as seconds since the \
         first row's midnight, or hour). CRLF line ends, a \
-        UTF-8 byte-order mark, blank lines and repeated timestamps are accepted; anything else \
+        UTF-8 byte-order mark, blank lines, lines starting with # (comments, anywhere) and repeated \
+        timestamps are accepted; anything else \
         unexpected is an error naming the file, line and column. Recordings sampled more than \
         10 % slower than 25 Hz, the slowest rate the detector is made for, are flagged by \
         replay (on the file's line), evaluate and tune (a warning on stderr).
