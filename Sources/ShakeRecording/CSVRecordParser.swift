@@ -58,7 +58,8 @@ final class CSVRecordParser {
     /// pause does not).
     static let guessedTimeUnitCheckIntervals = 16
     /// True while the acceleration unit came neither from the options nor from the header (so
-    /// m/s² is assumed) and every sample so far had |a| of about 1: see `checkGuessedAccelerationUnit`.
+    /// m/s² is assumed) and every sample so far had |a| of about 1 (or about 1000): see
+    /// `checkGuessedAccelerationUnit`.
     private var accelerationUnitGuessed = false
     /// How many samples at the start of a file with a guessed acceleration unit must all read
     /// |a| of about 1 (0.8 to 1.25) before the file is taken to be in g: 64 (0.64 s at 100 Hz).
@@ -133,16 +134,16 @@ final class CSVRecordParser {
 
     /// Whether rows may be parsed by `init(continuing:…)` parsers: the canonical layout, times not
     /// rebased, no row held back (headerless files), and the unit guesses settled (the guessed
-    /// time unit is checked on the second sample, the guessed acceleration unit on up to
-    /// `gUnitCheckSamples`), so the rows still to come depend on the ones before only through
+    /// time unit on up to `guessedTimeUnitCheckIntervals` intervals, usually the first, the
+    /// guessed acceleration unit on up to `gUnitCheckSamples` samples), so the rows still to come depend on the ones before only through
     /// `continuation`. No rows may be parsed ahead (`fillBatch()`), so the source's position is
     /// the next row's.
     var rowsMayBeSplit: Bool {
         canonicalLayout && !options.rebasesTime && pendingLine == nil && unitGuessesSettled && batchNext == batchEnd
     }
 
-    /// Whether two samples were read and the acceleration unit is no longer being guessed, so
-    /// no later row can fail a unit guess: see `rowsMayBeSplit`.
+    /// Whether two samples were read and neither unit is still being guessed, so no later row can
+    /// fail a unit guess: see `rowsMayBeSplit`.
     var unitGuessesSettled: Bool { samplesRead >= 2 && !accelerationUnitGuessed && !timeUnitGuessed }
 
     /// A parser for rows from `source` of the same file as `template` (after its header), set up
@@ -415,7 +416,7 @@ final class CSVRecordParser {
         }
         if let stated = headerTimeUnit, let given = options.timeUnit, given.seconds != stated.seconds {
             throw fail("column '\(timeField.text)' is in \(stated.rawValue), but \(given.rawValue) was given as the time unit: "
-                + "\(RecordingError.OptionHint.noTimeUnit.rawValue) (the header's unit is used), or correct the header if it is wrong",
+                + "\(RecordingError.OptionHint.noTimeUnit.rawValue) (the unit the file states is used), or correct the file if it is wrong",
                 kind: .invalidArgument, column: timeField.column, hint: .noTimeUnit)
         }
         if let unit = headerTimeUnit ?? options.timeUnit {
@@ -446,7 +447,7 @@ final class CSVRecordParser {
             }
             if let stated, let given = options.accelerationUnit, given != stated {
                 throw fail("column '\(field.text)' is in \(stated.rawValue)\(statedWhere), but \(given.rawValue) was given as the acceleration unit: "
-                    + "\(RecordingError.OptionHint.noAccelerationUnit.rawValue) (the header's unit is used), or correct the header if it is wrong",
+                    + "\(RecordingError.OptionHint.noAccelerationUnit.rawValue) (the unit the file states is used), or correct the file if it is wrong",
                     kind: .invalidArgument, column: field.column, hint: .noAccelerationUnit)
             }
             if let unit = stated ?? options.accelerationUnit {

@@ -34,7 +34,7 @@ import Testing
         HintCase(name: "a unit option against the header's", text: "time_s,x (m/s^2),y (m/s^2),z (m/s^2)\n0,0,0,9.8\n",
                  options: ["--units", "g"],
                  says: ":1:8: column 'x (m/s^2)' is in m/s^2, but g was given as the acceleration unit: leave out --units "
-                     + "(the header's unit is used), or correct the header if it is wrong\n"),
+                     + "(the unit the file states is used), or correct the file if it is wrong\n"),
         HintCase(name: "an acceleration column of another name", text: "time_s,x,yy,z\n0,0,0,9.8\n",
                  says: ":1:1: no y column: expected a column named y, ay, acc_y, accel_y, acceleration_y, accelerometer_y, … "
                      + "in header 'time_s,x,yy,z'; if it has another name, choose them with --x-column, --y-column and "

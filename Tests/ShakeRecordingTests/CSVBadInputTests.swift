@@ -126,7 +126,7 @@ import Testing
              says: ["'x', 'y', 'z' have no unit", "between 0.8 and 1.25 over the first 64 samples", "looks like it is in g: set accelerationUnit g"]),
         // An option that contradicts the unit the header states: one of them is wrong.
         Case("time unit given against the header's", "time_s,x,y,z\n0,0,0,9.8\n", .invalidArgument, line: 1, column: 1,
-             says: ["column 'time_s' is in s, but ms was given as the time unit: leave timeUnit unset (the header's unit is used)"],
+             says: ["column 'time_s' is in s, but ms was given as the time unit: leave timeUnit unset (the unit the file states is used)"],
              options: CSVImportOptions(timeUnit: .milliseconds)),
         Case("acceleration unit given against the header's", "time_s,x (m/s^2),y (m/s^2),z (m/s^2)\n0,0,0,9.8\n", .invalidArgument, line: 1, column: 8,
              says: ["column 'x (m/s^2)' is in m/s^2, but g was given as the acceleration unit: leave accelerationUnit unset"],
