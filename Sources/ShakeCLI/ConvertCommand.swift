@@ -51,7 +51,9 @@ enum ConvertCommand: ShakeCommand {
                 else {
                     throw invalid("expected START-END in seconds (times of 0 or more), several separated by commas, like 3.2-4.5,10-11.25")
                 }
-                guard end > start else { throw invalid("the range \(part) ends before it starts") }
+                guard end > start else {
+                    throw invalid("the range \(part) " + (end == start ? "is empty: its end must come after its start" : "ends before it starts"))
+                }
                 ranges.append(start ... end)
             }
             ranges.sort { $0.lowerBound < $1.lowerBound }

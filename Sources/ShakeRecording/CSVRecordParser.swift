@@ -44,6 +44,8 @@ final class CSVRecordParser {
     /// are assumed) and no interval so far was shorter than `guessedSecondsShortestSlowInterval`:
     /// see `checkGuessedTimeUnit`.
     private var timeUnitGuessed = false
+    /// The time unit the header states (in the column's name or unit), which no option overrides.
+    private var headerTimeUnit: CSVImportOptions.TimeUnit?
     /// While the time unit is guessed: how many intervals were that long, and the first of them
     /// (its length as read, s, and where its later sample's time is).
     private var slowIntervalsWhileGuessing = 0
@@ -414,6 +416,7 @@ final class CSVRecordParser {
         } else {
             headerTimeUnit = Self.timeUnit(fromName: timeField.name)
         }
+        self.headerTimeUnit = headerTimeUnit
         if let stated = headerTimeUnit, let given = options.timeUnit, given.seconds != stated.seconds {
             throw fail("column '\(timeField.text)' is in \(stated.rawValue), but \(given.rawValue) was given as the time unit: "
                 + "\(RecordingError.OptionHint.noTimeUnit.rawValue) (the unit the file states is used), or correct the file if it is wrong",
@@ -971,9 +974,16 @@ final class CSVRecordParser {
         if let (unit, name) = epochUnits.first(where: { unit, _ in
             unit.seconds < timeScale && (1e8...1e10).contains(written.magnitude * unit.seconds)
         }) {
-            hint = .timeUnit
-            message += ": it looks like \(name) since 1970: \(RecordingError.OptionHint.timeUnit.rawValue) \(unit.rawValue)"
-                + (options.rebasesTime ? "" : " (and rebase time to start at 0 if wanted)")
+            let rebase = options.rebasesTime ? "" : " (and \(RecordingError.OptionHint.rebaseTime.rawValue) to start at 0)"
+            if let stated = headerTimeUnit {
+                // The header's unit is wrong, and no option overrides a stated unit: only the
+                // header can be mended.
+                message += ": it looks like \(name) since 1970, not the \(stated.rawValue) its header states: correct the "
+                    + "unit in the header to \(unit.rawValue)" + rebase
+            } else {
+                hint = .timeUnit
+                message += ": it looks like \(name) since 1970: \(RecordingError.OptionHint.timeUnit.rawValue) \(unit.rawValue)" + rebase
+            }
         } else {
             message += ": a corrupt value or a wrong unit"
         }

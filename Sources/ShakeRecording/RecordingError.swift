@@ -78,6 +78,9 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         /// With a decimal comma the fields need another separator: `separator` (semicolon or
         /// tab), or `decimalSeparator = .point`.
         case commaIsDecimal = "set separator to semicolon or tab, or leave decimalSeparator at .point"
+        /// Times can be shifted to start at 0: `rebasesTime = true`. Named beside another hint
+        /// (an epoch time in the wrong unit), never as `optionHint` itself.
+        case rebaseTime = "set rebasesTime: true"
     }
 
     /// The file the error is about, as the caller named it (`-` for standard input).
@@ -102,10 +105,15 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         self.optionHint = optionHint
     }
 
-    /// `message` with the `optionHint` phrase said as `phrase` returns it (a tool's flag, say).
+    /// `message` with each setting it names (`optionHint`'s phrase, and any other `OptionHint`
+    /// phrase it holds, such as `rebaseTime` beside `timeUnit`) said as `phrase` returns it (a
+    /// tool's flag, say). No phrase is part of another, so each is replaced whole.
     public func message(naming phrase: (OptionHint) -> String) -> String {
-        guard let optionHint else { return message }
-        return message.replacingOccurrences(of: optionHint.rawValue, with: phrase(optionHint))
+        var text = message
+        for hint in OptionHint.allCases where text.contains(hint.rawValue) {
+            text = text.replacingOccurrences(of: hint.rawValue, with: phrase(hint))
+        }
+        return text
     }
 
     /// How messages name the recording at `path`: `<stdin>` for `-` (standard input, which the

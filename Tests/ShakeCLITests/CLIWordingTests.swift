@@ -44,6 +44,14 @@ import Testing
                  says: ":3:1: the time column 'timestamp' has no unit and its first interval is 10.0: in seconds that is "
                      + "a rate under 4 Hz, so it is probably not seconds: pass --time-units (ms, us or ns; s if it really is "
                      + "seconds)\n"),
+        HintCase(name: "epoch nanoseconds without a unit", text: "timestamp,x,y,z\n1700000000000000000,0,0,9.8\n",
+                 says: ":2:1: time 1.7e+18 s in column 'timestamp' is out of range (beyond ±1e13 s, about 317,000 years): "
+                     + "it looks like nanoseconds since 1970: pass --time-units ns (and pass --rebase-time to start at 0)\n"),
+        HintCase(name: "epoch microseconds under a header that says seconds",
+                 text: "time_s,x,y,z\n1700000000000000,0,0,9.8\n",
+                 says: ":2:1: time 1700000000000000.0 s in column 'time_s' is out of range (beyond ±1e13 s, about 317,000 "
+                     + "years): it looks like microseconds since 1970, not the s its header states: correct the unit in the "
+                     + "header to us (and pass --rebase-time to start at 0)\n"),
         HintCase(name: "another sensor's row in a merged export",
                  text: "time,sensor_AccelerometerX[],sensor_AccelerometerY[],sensor_AccelerometerZ[],sensor_GyroscopeX[]\n"
                      + "0,0,0,9.8,\n0.01,,,,0.5\n",

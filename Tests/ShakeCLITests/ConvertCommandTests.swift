@@ -108,6 +108,9 @@ import Testing
                     + "give each shake one range"),
         Refusal(name: "a range backwards", arguments: ["--shakes", "0.03-0.01"], status: 64,
                 says: "The value '0.03-0.01' is invalid for '--shakes': the range 0.03-0.01 ends before it starts"),
+        Refusal(name: "a range of no length", arguments: ["--shakes", "0.01-0.01"], status: 64,
+                says: "The value '0.01-0.01' is invalid for '--shakes': the range 0.01-0.01 is empty: its end must come "
+                    + "after its start"),
         Refusal(name: "not a range", arguments: ["--shakes", "1..2"], status: 64,
                 says: "The value '1..2' is invalid for '--shakes': expected START-END in seconds (times of 0 or more), "
                     + "several separated by commas, like 3.2-4.5,10-11.25"),

@@ -62,13 +62,13 @@ import Testing
         Case("absurd negative time", header + "-2e13,1,2,9.8\n", .outOfRange, line: 2, column: 1,
              says: ["time -20000000000000.0 s", "out of range", "a corrupt value or a wrong unit"]),
         Case("epoch nanoseconds without a unit", "timestamp,x,y,z\n1700000000000000000,0,0,9.8\n1700000000010000000,0,0,9.8\n", .outOfRange,
-             line: 2, column: 1, says: ["time 1.7e+18 s in column 'timestamp' is out of range", "nanoseconds since 1970", "set timeUnit ns", "rebase time"]),
+             line: 2, column: 1, says: ["time 1.7e+18 s in column 'timestamp' is out of range", "nanoseconds since 1970", "set timeUnit ns (and set rebasesTime: true to start at 0)"]),
         Case("epoch microseconds in a seconds column", "x,y,z,time_s\n0,0,9.8,1700000000000000\n", .outOfRange,
-             line: 2, column: 9, says: ["microseconds since 1970", "set timeUnit us"]),
+             line: 2, column: 9, says: ["microseconds since 1970, not the s its header states: correct the unit in the header to us (and set rebasesTime: true to start at 0)"]),
         Case("epoch nanoseconds in a milliseconds column", "time_ms,x,y,z\n1700000000000000000,0,0,9.8\n", .outOfRange,
-             line: 2, column: 1, says: ["time 1700000000000000.0 s", "nanoseconds since 1970", "set timeUnit ns"]),
+             line: 2, column: 1, says: ["time 1700000000000000.0 s", "nanoseconds since 1970, not the ms its header states: correct the unit in the header to ns"]),
         Case("epoch nanoseconds in seconds, rebased, past the limit", "time_s,x,y,z\n1700000000000000000,0,0,9.8\n1700020000000000000,0,0,9.8\n",
-             .outOfRange, line: 3, column: 1, says: ["time 20000000000000.0 s", "nanoseconds since 1970: set timeUnit ns"],
+             .outOfRange, line: 3, column: 1, says: ["time 20000000000000.0 s", "nanoseconds since 1970, not the s its header states: correct the unit in the header to ns"],
              options: CSVImportOptions(rebasesTime: true)),
         Case("time going backwards", header + "1,0,0,9.8\n1.5,0,0,9.8\n0.5,0,0,9.8\n", .timeBackwards, line: 4, column: 1, says: ["time goes backwards", "0.5 s after 1.5 s on line 3"]),
         Case("truncated last line", header + "0,1,2,3\n0.01,1,2", .fieldCount, line: 3, column: 9, says: ["3 fields", "truncated"]),
@@ -250,5 +250,25 @@ import Testing
             return e.kind == .lineTooLong && e.line == 2 && e.path == path
         }
         #expect(clock.now - start < .seconds(5))
+    }
+
+    /// A tool says every setting a message names in its own words: the epoch-time message names
+    /// the time unit and rebasing, and both are replaced. No phrase is part of another, so a
+    /// replacement never cuts into a second one.
+    @Test func everySettingAMessageNamesIsSaidInTheToolsWords() throws {
+        let dir = CSVTestDirectory()
+        let path = dir.file("epoch.csv")
+        try "timestamp,x,y,z\n1700000000000000000,0,0,9.8\n".write(toFile: path, atomically: true, encoding: .utf8)
+        var thrown: RecordingError?
+        do { _ = try RecordingReader.readAll(path: path) } catch { thrown = error as? RecordingError }
+        let error = try #require(thrown)
+        #expect(error.optionHint == .timeUnit)
+        let said = error.message(naming: { "<\($0)>" })
+        #expect(said.hasSuffix("it looks like nanoseconds since 1970: <timeUnit> ns (and <rebaseTime> to start at 0)"), "\(said)")
+        for hint in RecordingError.OptionHint.allCases {
+            for other in RecordingError.OptionHint.allCases where other != hint {
+                #expect(!hint.rawValue.contains(other.rawValue), "'\(hint.rawValue)' holds '\(other.rawValue)'")
+            }
+        }
     }
 }
