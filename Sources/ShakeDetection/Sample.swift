@@ -4,7 +4,9 @@
 /// device's own axes, as Linux IIO reports it after applying `scale` and `offset`.
 /// A device lying flat and still reads about `(0, 0, 9.81)`.
 public struct Sample: Sendable, Hashable {
-    /// Timestamp in seconds. Any origin; only differences matter. Must not decrease.
+    /// Timestamp in seconds. Any origin; only differences matter. Should not decrease (use a
+    /// monotonic clock): `ShakeDetector` ignores a sample up to `maximumGapSeconds` earlier than
+    /// the latest, and restarts on one further back.
     public var time: Double
     /// Acceleration along the device's x axis, m/s², gravity included.
     public var x: Double

@@ -16,7 +16,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
     ///
     /// Gravity is a one-pole low-pass of the raw samples:
     /// `g += α · (a − g)` with `α = 1 − exp(−Δt / τ)`, Δt the actual sample interval.
-    /// Linear acceleration is `a − g`.
+    /// Linear acceleration is what is left, `a − g`: over each interval, its mean
+    /// `β · (a − g_before)` with `β = α · τ / Δt` (see `ShakeDetector`, step 1), then smoothed.
     public var gravityTimeConstantSeconds: Double
 
     /// Length of the moving average applied to linear acceleration, seconds. Default 0.04 s.
@@ -218,7 +219,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
     public var refractorySeconds: Double
 
     /// A gap between two samples longer than this cancels a shake in progress (reason `.gap`) and
-    /// restarts the filters, seconds. Default 0.5 s.
+    /// restarts the filters, seconds. Default 0.5 s. A sample earlier than the latest by up to
+    /// this is ignored; further back, the detector restarts (reason `.timeWentBackwards`).
     public var maximumGapSeconds: Double
 
     /// A shake lasting longer than this (from its first half-wave) is cancelled with reason

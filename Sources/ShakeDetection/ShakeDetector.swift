@@ -67,8 +67,12 @@
 ///   than any accelerometer measures): a corrupt reading or a wrong scale, which would otherwise
 ///   be absorbed by the gravity estimate and deafen the detector for minutes.
 /// - A sample with the same time as the previous one is ignored.
-/// - Time going backwards is treated like a gap: a shake in progress is cancelled (`.gap`) and the
-///   filters restart from that sample.
+/// - So is a sample earlier than the latest by up to `maximumGapSeconds` (one that arrived late,
+///   or a clock's jitter): the stream goes on from the next sample after the latest, as after a
+///   gap no longer than that.
+/// - Time going further back (a clock reset) restarts the filters from that sample; a shake in
+///   progress is cancelled (`.timeWentBackwards`, timed at the last sample before the jump), and
+///   what was left of the refractory period carries over to the new clock.
 ///
 /// The configuration is assumed valid (see `ShakeConfiguration.validate()`).
 public struct ShakeDetector: Sendable {
@@ -236,16 +240,21 @@ public struct ShakeDetector: Sendable {
     public var isInOngoingMotion: Bool { inOngoingMotion }
 
     /// Forgets everything (filters, half-waves, shake in progress, refractory period) without
-    /// emitting an event. The next sample starts the filters afresh.
+    /// emitting an event: a shake in progress, or the `cancelled` event still pending after a
+    /// configuration change, is dropped. To end a stream with every `began` matched, call
+    /// `interrupt(at:)` instead. The next sample starts the filters afresh.
     public mutating func reset() {
         let configuration = self.configuration
         self = ShakeDetector(configuration: configuration)
     }
 
     /// The stream was interrupted at `time` (seconds): a shake in progress is cancelled with
-    /// reason `.interrupted` (returned), and the detector restarts as after `reset()`.
-    /// Returns nil if no shake was in progress.
+    /// reason `.interrupted` (returned), and the detector restarts as after `reset()`. Call it
+    /// when a stream ends, so that a shake still in progress gets its `cancelled`.
+    /// Returns the `cancelled` event still pending after a configuration change, if any, or nil
+    /// if no shake was in progress. A NaN or infinite `time` is taken as the last sample's.
     public mutating func interrupt(at time: Double) -> ShakeEvent? {
+        let time = time.isFinite ? time : lastTime
         let event = shaking ? makeEvent(.cancelled, at: time, reason: .interrupted) : pendingCancellation
         reset()
         return event
@@ -352,8 +361,8 @@ public struct ShakeDetector: Sendable {
     }
 
     /// A sample that is not the usual next one: one with a NaN or infinite time (ignored), the
-    /// first, one with the same time as the last (ignored), or one after a gap or going back in
-    /// time (a restart).
+    /// first, one with the same time as the last or at most `maximumGapSeconds` before it
+    /// (ignored), or one after a gap or further back in time (a restart).
     @inline(never) @usableFromInline
     mutating func irregularInterval(_ sample: Sample, interval dt: Double) -> ShakeEvent? {
         // t − t is 0 for every finite t and NaN otherwise: a sample with a NaN or infinite time
@@ -364,7 +373,7 @@ public struct ShakeDetector: Sendable {
             defer { pendingCancellation = nil }
             return pendingCancellation
         }
-        if dt == 0 { return nil }
+        if dt <= 0 && dt >= -configuration.maximumGapSeconds { return nil }
         return restartAfterGap(with: sample)
     }
 
@@ -481,8 +490,15 @@ public struct ShakeDetector: Sendable {
     @inline(never) @usableFromInline
     mutating func restartAfterGap(with sample: Sample) -> ShakeEvent? {
         var event: ShakeEvent? = nil
-        if shaking { event = makeEvent(.cancelled, at: sample.time, reason: .gap) }
-        let refractory = refractoryUntil
+        var refractory = refractoryUntil
+        if sample.time < lastTime {
+            // A clock reset: the cancellation is timed on the clock its `began` was, and the
+            // refractory period left goes on from the new clock's first sample.
+            if shaking { event = makeEvent(.cancelled, at: lastTime, reason: .timeWentBackwards) }
+            refractory = refractory > lastTime ? sample.time + (refractory - lastTime) : -.infinity
+        } else if shaking {
+            event = makeEvent(.cancelled, at: sample.time, reason: .gap)
+        }
         reset()
         refractoryUntil = refractory
         restartFilters(with: sample)

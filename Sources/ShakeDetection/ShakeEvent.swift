@@ -23,6 +23,9 @@ public struct ShakeEvent: Sendable, Hashable {
         case interrupted
         /// The time between two samples exceeded `ShakeConfiguration.maximumGapSeconds`.
         case gap
+        /// A sample came more than `ShakeConfiguration.maximumGapSeconds` earlier than the one
+        /// before it (a clock reset): the event is timed at the last sample before the jump.
+        case timeWentBackwards
         /// Shaking went on longer than `ShakeConfiguration.maximumShakeSeconds`.
         case tooLong
     }

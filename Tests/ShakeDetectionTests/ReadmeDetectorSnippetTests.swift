@@ -17,31 +17,43 @@ import Testing
         return Sample(time: time, x: x, y: 0, z: 9.80665)
     }
 
+    /// The snippet over the whole stream, and over a stream that stops in the middle of the
+    /// shake: the first fires `began` and `ended` once; the second `began`, and its end of stream
+    /// cancels it (no undo).
     @Test func readmeSnippetFiresOnceForOneShake() throws {
-        let samples = Self.samples
-        var prepared = 0
-        var undone = 0
-        func prepareFeedback() { prepared += 1 }
-        func undoLastAction() { undone += 1 }
-        // README snippet begins
-        var detector = ShakeDetector(configuration: .medium)      // or .light, .hard, or ShakeRecording's ConfigurationFile.load(path:)
-        for sample in samples {                                    // Sample(time: s, x:, y:, z: m/s² with gravity)
-            guard let event = detector.process(sample) else { continue }
-            switch event.phase {
-            case .began: prepareFeedback()                         // recognised: get ready
-            case .ended: undoLastAction()                          // one physical shake, exactly once
-            case .cancelled: break                                 // event.cancellationReason: .gap, .tooLong, .interrupted
+        func run(_ samples: [Sample]) -> (prepared: Int, undone: Int, cancelled: Int) {
+            var prepared = 0
+            var undone = 0
+            var cancelled = 0
+            func prepareFeedback() { prepared += 1 }
+            func undoLastAction() { undone += 1 }
+            func cancelFeedback() { cancelled += 1 }
+            // README snippet begins
+            var detector = ShakeDetector(configuration: .medium)      // or .light, .hard, or ShakeRecording's ConfigurationFile.load(path:)
+            for sample in samples {                                    // Sample(time: s, x:, y:, z: m/s² with gravity)
+                guard let event = detector.process(sample) else { continue }
+                switch event.phase {
+                case .began: prepareFeedback()                         // recognised: get ready
+                case .ended: undoLastAction()                          // one physical shake, exactly once
+                case .cancelled: cancelFeedback()                      // event.cancellationReason: .gap, .tooLong, .timeWentBackwards
+                }
             }
+            if detector.interrupt(at: samples.last?.time ?? 0) != nil {   // the stream ends: a shake in progress is cancelled
+                cancelFeedback()
+            }
+            // README snippet ends
+            return (prepared, undone, cancelled)
         }
-        // README snippet ends
-        #expect(prepared == 1)
-        #expect(undone == 1)
+        let whole = run(Self.samples)
+        #expect(whole.prepared == 1 && whole.undone == 1 && whole.cancelled == 0, "\(whole)")
+        let cut = run(Array(Self.samples.prefix(200)))  // stops at 2.0 s, in the middle of the shake
+        #expect(cut.prepared == 1 && cut.undone == 0 && cut.cancelled == 1, "\(cut)")
         // The README must show the code run above, not a copy kept by hand: the lines between
-        // the markers, indented as the README's block is (by 8 less), after `import ShakeDetection`.
+        // the markers, indented as the README's block is (by 12 less), after `import ShakeDetection`.
         let source = try String(contentsOfFile: #filePath, encoding: .utf8).components(separatedBy: "\n")
         let begin = try #require(source.firstIndex { $0.hasSuffix("// README snippet begins") })
         let end = try #require(source.firstIndex { $0.hasSuffix("// README snippet ends") })
-        let body = source[(begin + 1)..<end].map { String($0.dropFirst(8)) }
+        let body = source[(begin + 1)..<end].map { String($0.dropFirst(12)) }
         let snippet = (["```swift", "import ShakeDetection", ""] + body + ["```"]).joined(separator: "\n")
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { root.deleteLastPathComponent() }

@@ -20,7 +20,14 @@ import Testing
 
         mutating func check(_ event: ShakeEvent?, at time: Double) {
             if let event {
-                if event.time != time { problems.append("event at \(event.time) for input at \(time)") }
+                if event.cancellationReason == .timeWentBackwards {
+                    // Timed at the last sample before the jump, on the clock its shake began on.
+                    if !(event.time > time && event.time >= event.endTime) {
+                        problems.append("clock-reset cancellation at \(event.time) for input at \(time)")
+                    }
+                } else if event.time != time {
+                    problems.append("event at \(event.time) for input at \(time)")
+                }
                 if !(event.startTime.isFinite && event.endTime.isFinite && event.peakAcceleration.isFinite) {
                     problems.append("non-finite event \(event)")
                 }

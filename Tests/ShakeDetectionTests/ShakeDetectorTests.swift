@@ -332,14 +332,64 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(events(dirty) == shake)
     }
 
-    @Test func timeGoingBackwardsRestartsWithoutCrashing() {
+    /// A clock reset in the middle of a shake cancels it, timed on the clock its `began` was.
+    @Test func timeGoingBackwardsCancelsAShakeOnItsOwnClock() throws {
         let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
         var samples = Self.motion(c).samples(duration: 5, rate: 100)
         let jump = samples.firstIndex { $0.time >= 2 }!
+        let lastBefore = samples[jump - 1].time
         for i in jump..<samples.count { samples[i].time -= 1.5 }
         let result = events(samples)
         #expect(result.map(\.phase).prefix(2) == [.began, .cancelled])
-        #expect(result.count >= 2 && result[1].cancellationReason == .gap)
+        let cancelled = try #require(result.count >= 2 ? result[1] : nil)
+        #expect(cancelled.cancellationReason == .timeWentBackwards)
+        #expect(cancelled.time == lastBefore)
+        #expect(cancelled.time >= result[0].time && cancelled.time >= cancelled.endTime)
+    }
+
+    /// After a shake at a large time, the clock resets to 0 (a device restarting its timestamps):
+    /// the shakes on the new clock are found, as on a fresh detector.
+    @Test func shakesAfterAClockResetAreFound() {
+        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
+        let oneShake = Self.motion(c).samples(duration: 5, rate: 100)
+        let before = oneShake.map { Sample(time: $0.time + 1e6, x: $0.x, y: $0.y, z: $0.z) }
+        var detector = ShakeDetector()
+        let first = before.compactMap { detector.process($0) }
+        #expect(first.map(\.phase) == [.began, .ended])
+        let afterReset = oneShake.compactMap { detector.process($0) }
+        #expect(afterReset == events(oneShake))
+        #expect(afterReset.map(\.phase) == [.began, .ended])
+    }
+
+    /// Timestamps that step back a millisecond now and then (a jittery clock, or a sample
+    /// delivered late) do not break a shake: the out-of-order samples are ignored.
+    @Test func aSampleSlightlyBackInTimeIsIgnored() throws {
+        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
+        let clean = Self.motion(c).samples(duration: 5, rate: 100)
+        var jittered: [Sample] = []
+        for (index, sample) in clean.enumerated() {
+            jittered.append(sample)
+            if index % 50 == 49 { jittered.append(Sample(time: sample.time - 0.001, x: 0, y: 30, z: -20)) }
+        }
+        let expected = events(clean)
+        #expect(expected.map(\.phase) == [.began, .ended])
+        #expect(events(jittered) == expected)
+    }
+
+    /// `interrupt(at:)` with a NaN time times the cancellation at the last sample.
+    @Test func interruptAtANonFiniteTimeUsesTheLastSample() throws {
+        var detector = ShakeDetector()
+        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
+        var last = 0.0
+        for sample in Self.motion(c).samples(duration: 5, rate: 100) where sample.time < 2 {
+            _ = detector.process(sample)
+            last = sample.time
+        }
+        #expect(detector.isShaking)
+        let interrupted = detector.interrupt(at: .nan)
+        let cancelled = try #require(interrupted)
+        #expect(cancelled.time == last)
+        #expect(cancelled.cancellationReason == .interrupted)
     }
 
     /// A gentle 0.85 g shake: light fires, medium and hard do not; a 1.3 g shake: medium fires, hard does not.
