@@ -14,6 +14,7 @@ enum LibIIO {
 
     /// The corresponding C function is `iio_create_context_from_uri`.
     static func createContext(uri: String) throws(IIOError) -> OpaquePointer {
+        try checkDescriptionFile(uri: uri)
         guard let context = iio_create_context_from_uri(uri) else {
             let raw = CLibIIO_errno()
             let code = IIOErrno(rawValue: raw == 0 ? ENODEV : raw)
@@ -25,6 +26,30 @@ enum LibIIO {
                 kind: notFound ? .notFound : nil)
         }
         return context
+    }
+
+    /// For `xml:FILE`, that FILE can be opened and is not a folder: libiio would answer only
+    /// "Invalid argument" (and print its own "I/O error" to stderr), naming no file.
+    static func checkDescriptionFile(uri: String) throws(IIOError) {
+        guard uri.hasPrefix("xml:") else { return }
+        let path = String(uri.dropFirst(4))
+        func failure(_ code: CInt, _ detail: String) -> IIOError {
+            IIOError(code: IIOErrno(rawValue: code), function: "open", uri: uri, detail: detail,
+                     kind: code == ENOENT || code == EISDIR ? .notFound : nil)
+        }
+        if path.isEmpty { throw failure(EINVAL, "xml: names no file: give xml:FILE") }
+        var fd: CInt
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else {
+            let code = errno
+            throw failure(code, code == ENOENT ? "the description file '\(path)' does not exist"
+                : "the description file '\(path)' cannot be read")
+        }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw failure(EISDIR, "'\(path)' is a folder, not an IIO context description")
+        }
     }
 
     /// The corresponding C function is `iio_context_destroy`.

@@ -6,7 +6,9 @@
 ///
 /// ```swift
 /// var reader = try RecordingReader(path: "walk.csv")
-/// while let row = try reader.next() { detector.process(row.sample) }
+/// while let row = try reader.next() {
+///     if let event = detector.process(row.sample) { print(event.phase, event.time) }
+/// }
 /// ```
 ///
 /// ## Format

@@ -34,6 +34,30 @@ import Testing
         }
     }
 
+    /// A saved description that is not there, or a folder: the error names the file, before
+    /// libiio is asked (it would say only "Invalid argument", naming nothing).
+    @Test func aMissingDescriptionFileIsNamed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shakekit-xml-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cases: [(uri: String, says: String)] = [
+            ("xml:\(folder)/absent.xml", "open(uri \"xml:\(folder)/absent.xml\"): No such file or directory (ENOENT): "
+                + "the description file '\(folder)/absent.xml' does not exist"),
+            ("xml:\(folder)", "open(uri \"xml:\(folder)\"): Is a directory (EISDIR): '\(folder)' is a folder, not an IIO "
+                + "context description"),
+            ("xml:", "open(uri \"xml:\"): Invalid argument (EINVAL): xml: names no file: give xml:FILE"),
+        ]
+        for (uri, says) in cases {
+            do {
+                _ = try IIOContext(uri: uri)
+                Issue.record("a context was created from '\(uri)'")
+            } catch {
+                #expect(error.description == says)
+                if uri != "xml:" { #expect(error.kind == .notFound) }
+            }
+        }
+    }
+
     @Test func refusedConnectionSaysIiodIsNotRunningAtThatHost() {
         let error = IIOError(code: .connectionRefused, function: "iio_create_context_from_uri", uri: "ip:192.168.2.1",
                              detail: IIOError.contextDetail(uri: "ip:192.168.2.1", code: .connectionRefused,
