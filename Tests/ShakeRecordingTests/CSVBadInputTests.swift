@@ -260,7 +260,7 @@ import Testing
         let path = dir.file("epoch.csv")
         try "timestamp,x,y,z\n1700000000000000000,0,0,9.8\n".write(toFile: path, atomically: true, encoding: .utf8)
         var thrown: RecordingError?
-        do { _ = try RecordingReader.readAll(path: path) } catch { thrown = error as? RecordingError }
+        do { _ = try RecordingReader.readAll(path: path) } catch { thrown = error }
         let error = try #require(thrown)
         #expect(error.optionHint == .timeUnit)
         let said = error.message(naming: { "<\($0)>" })

@@ -1,0 +1,144 @@
+/// Checks, from the first samples of a stream, that they are what `ShakeDetector` expects:
+/// acceleration in m/s² with gravity, times in seconds, at `ShakeDetector.slowestSupportedSampleRate`
+/// or faster.
+///
+/// A detector fed acceleration in g or mg, or times in milliseconds, fires nothing and says
+/// nothing. Feed the same samples here (the check costs a few operations per sample and nothing
+/// once settled) and log `problem` when `add(_:)` returns one:
+///
+/// ```swift
+/// var check = SampleStreamCheck()
+/// for sample in samples {
+///     if let problem = check.add(sample) { log("accelerometer input: \(problem)") }
+///     if let event = detector.process(sample) { handle(event) }
+/// }
+/// ```
+///
+/// The same rules as ShakeRecording's CSV reader uses for a file without units:
+/// - acceleration: over the first `samplesChecked` samples, |a| stays between 0.8 and 1.25 (g:
+///   at rest |a| is 9.8 m/s², 1 g) or between 800 and 1250 (mg). A device that moves during
+///   those samples is not flagged, whatever its unit.
+/// - time: every one of the first `intervalsChecked` intervals is 0.25 or more (under 4 Hz if
+///   seconds: milliseconds, probably); otherwise their mean rate is over 10 % under
+///   `ShakeDetector.slowestSupportedSampleRate` (gaps over 0.5 s left out), and shakes may be
+///   missed.
+/// Samples with a NaN or infinite value, and intervals that are not positive, are not counted.
+public struct SampleStreamCheck: Sendable {
+    /// What looks wrong with a stream.
+    public enum Problem: Sendable, Hashable, CustomStringConvertible {
+        /// |a| stayed between 0.8 and 1.25 over the first samples: acceleration in g. Multiply
+        /// by `standardGravity`.
+        case accelerationLooksLikeG(magnitude: Double)
+        /// |a| stayed between 800 and 1250 over the first samples: acceleration in mg.
+        /// Multiply by `standardGravity / 1000`.
+        case accelerationLooksLikeMilliG(magnitude: Double)
+        /// Every one of the first intervals was 0.25 or more, the first `firstInterval`: times
+        /// in milliseconds (or a smaller unit), not seconds, or a rate under 4 Hz.
+        case timeLooksLikeMilliseconds(firstInterval: Double)
+        /// The first intervals' mean rate, Hz, is over 10 % under
+        /// `ShakeDetector.slowestSupportedSampleRate`: quick strokes fall between samples.
+        case sampleRateTooLow(hertz: Double)
+
+        public var description: String {
+            switch self {
+            case .accelerationLooksLikeG(let magnitude):
+                "|a| stays near \(Self.rounded(magnitude)) where it would be 9.8 m/s² at rest: the acceleration looks "
+                    + "like it is in g; multiply it by standardGravity (9.80665)"
+            case .accelerationLooksLikeMilliG(let magnitude):
+                "|a| stays near \(Self.rounded(magnitude)) where it would be 9.8 m/s² at rest: the acceleration looks "
+                    + "like it is in mg; multiply it by standardGravity / 1000"
+            case .timeLooksLikeMilliseconds(let interval):
+                "the first \(SampleStreamCheck.intervalsChecked) intervals are all 0.25 or more (the first is "
+                    + "\(Self.rounded(interval))): in seconds that is a rate under 4 Hz, so the times are probably in "
+                    + "milliseconds; divide them by 1000"
+            case .sampleRateTooLow(let hertz):
+                "\(Self.rounded(hertz)) Hz, under the \(Self.rounded(ShakeDetector.slowestSupportedSampleRate)) Hz "
+                    + "the detector is made for: shakes may be missed"
+            }
+        }
+
+        /// Three significant figures at most, without a trailing `.0`.
+        static func rounded(_ value: Double) -> String {
+            guard value.isFinite, value != 0 else { return "\(value)" }
+            var scale = 1.0
+            while (value * scale).magnitude < 100 && scale < 1e6 { scale *= 10 }
+            let text = "\((value * scale).rounded() / scale)"
+            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        }
+    }
+
+    /// Samples over which |a| is checked: 64 (0.64 s at 100 Hz).
+    public static let samplesChecked = 64
+    /// Intervals over which the time unit and the rate are checked: 16.
+    public static let intervalsChecked = 16
+    /// The shortest interval that, when every checked interval reaches it, flags the time unit.
+    static let slowInterval = 0.25
+
+    /// The problem found so far, if any (at most one is reported: the first).
+    public private(set) var problem: Problem?
+
+    private var samples = 0
+    private var accelerationSettled = false
+    private var inG = true, inMilliG = true
+    private var magnitudeSum = 0.0
+    private var lastTime = -Double.infinity
+    private var intervals = 0
+    private var timeSettled = false
+    private var allSlow = true
+    private var firstInterval = 0.0
+    // The intervals of `ShakeConfiguration.medium`'s `maximumGapSeconds` or less, and their sum, s.
+    private var shortIntervals = 0
+    private var shortSum = 0.0
+
+    public init() {}
+
+    /// True once both checks have decided: nothing later changes `problem`.
+    public var isSettled: Bool { problem != nil || (accelerationSettled && timeSettled) }
+
+    /// Checks one sample. Returns a problem the moment it is found (once); nil otherwise.
+    public mutating func add(_ sample: Sample) -> Problem? {
+        guard !isSettled else { return nil }
+        guard sample.time.isFinite, sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { return nil }
+        if !accelerationSettled { checkAcceleration(sample.magnitude) }
+        if !timeSettled && problem == nil { checkTime(sample.time) }
+        return problem
+    }
+
+    private mutating func checkAcceleration(_ magnitude: Double) {
+        inG = inG && magnitude >= 0.8 && magnitude <= 1.25
+        inMilliG = inMilliG && magnitude >= 800 && magnitude <= 1250
+        magnitudeSum += magnitude
+        samples += 1
+        if !inG && !inMilliG {
+            accelerationSettled = true
+        } else if samples >= Self.samplesChecked {
+            accelerationSettled = true
+            let mean = magnitudeSum / Double(samples)
+            problem = inG ? .accelerationLooksLikeG(magnitude: mean) : .accelerationLooksLikeMilliG(magnitude: mean)
+        }
+    }
+
+    private mutating func checkTime(_ time: Double) {
+        defer { if time > lastTime { lastTime = time } }
+        guard lastTime.isFinite else { return }
+        let interval = time - lastTime
+        guard interval > 0 else { return }
+        if intervals == 0 { firstInterval = interval }
+        intervals += 1
+        allSlow = allSlow && interval >= Self.slowInterval
+        if interval <= ShakeConfiguration.medium.maximumGapSeconds {
+            shortIntervals += 1
+            shortSum += interval
+        }
+        guard intervals >= Self.intervalsChecked else { return }
+        timeSettled = true
+        if allSlow {
+            problem = .timeLooksLikeMilliseconds(firstInterval: firstInterval)
+            return
+        }
+        // The mean rate between samples, gaps left out (some interval is under 0.25 s, so there
+        // is at least one).
+        let rate = Double(shortIntervals) / shortSum
+        if rate < ShakeDetector.slowestSupportedSampleRate * 0.9 { problem = .sampleRateTooLow(hertz: rate) }
+    }
+}

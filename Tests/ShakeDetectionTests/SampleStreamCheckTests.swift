@@ -1,0 +1,96 @@
+import ShakeDetection
+import Testing
+
+/// `SampleStreamCheck` says why a detector fed the wrong units stays silent, and says nothing
+/// about streams that are right.
+@Suite struct SampleStreamCheckTests {
+    /// A device lying still with a little noise, at `rate` Hz, times `timeScale` per second,
+    /// acceleration `unit` per m/s².
+    static func still(seconds: Double, rate: Double, timeScale: Double = 1, unit: Double = 1) -> [Sample] {
+        var random = SplitMix(seed: 7)
+        return (0..<Int(seconds * rate)).map { index in
+            Sample(time: Double(index) / rate * timeScale, x: 0.05 * random.uniform() * unit,
+                   y: 0.05 * random.uniform() * unit, z: (standardGravity + 0.05 * random.uniform()) * unit)
+        }
+    }
+
+    /// Every problem the check reports over `samples`, with the index of the sample that found it.
+    static func problems(_ samples: [Sample]) -> [(index: Int, problem: SampleStreamCheck.Problem)] {
+        var check = SampleStreamCheck()
+        return samples.enumerated().compactMap { index, sample in check.add(sample).map { (index, $0) } }
+    }
+
+    @Test func metresPerSecondSquaredInSecondsAtUsualRatesPass() {
+        for rate in [25.0, 50, 100, 400, 1600] {
+            let samples = Self.still(seconds: 2, rate: rate)
+            #expect(Self.problems(samples).isEmpty, "\(rate) Hz")
+            var check = SampleStreamCheck()
+            for sample in samples { _ = check.add(sample) }
+            #expect(check.isSettled && check.problem == nil, "\(rate) Hz")
+        }
+    }
+
+    @Test func accelerationInGIsFoundAfterTheFirst64Samples() throws {
+        let found = Self.problems(Self.still(seconds: 2, rate: 100, unit: 1 / standardGravity))
+        #expect(found.count == 1)
+        let first = try #require(found.first)
+        #expect(first.index == SampleStreamCheck.samplesChecked - 1)
+        guard case .accelerationLooksLikeG(let magnitude) = first.problem else {
+            Issue.record("\(first.problem)")
+            return
+        }
+        #expect(abs(magnitude - 1) < 0.01)
+        #expect(first.problem.description.hasPrefix("|a| stays near 1 where it would be 9.8 m/s² at rest: the "
+            + "acceleration looks like it is in g; multiply it by standardGravity"), "\(first.problem)")
+    }
+
+    @Test func accelerationInMilliGIsFound() throws {
+        let found = Self.problems(Self.still(seconds: 2, rate: 100, unit: 1000 / standardGravity))
+        let first = try #require(found.first)
+        #expect(found.count == 1)
+        #expect(first.problem.description.contains("in mg"), "\(first.problem)")
+    }
+
+    /// A device shaken from the first sample, in g: |a| leaves 0.8...1.25, so nothing can be
+    /// said, and nothing false is.
+    @Test func aStreamThatStartsMovingIsNotFlaggedForItsUnit() {
+        let samples = (0..<200).map { index in
+            let t = Double(index) / 100
+            return Sample(time: t, x: 2 * sin2pi(t * 4), y: 0, z: 1)
+        }
+        #expect(Self.problems(samples).isEmpty)
+    }
+
+    @Test(arguments: [(1000.0, "ms"), (1e6, "us"), (1e9, "ns")])
+    func timesInASmallerUnitAreFound(scale: Double, unit: String) throws {
+        let found = Self.problems(Self.still(seconds: 1, rate: 100, timeScale: scale))
+        let first = try #require(found.first, "\(unit)")
+        #expect(found.count == 1)
+        #expect(first.index == SampleStreamCheck.intervalsChecked)
+        #expect(first.problem == .timeLooksLikeMilliseconds(firstInterval: scale / 100), "\(unit)")
+        #expect(first.problem.description.contains("probably in milliseconds"))
+    }
+
+    @Test func aSlowStreamIsFound() throws {
+        let found = Self.problems(Self.still(seconds: 5, rate: 10))
+        let first = try #require(found.first)
+        #expect(found.count == 1)
+        guard case .sampleRateTooLow(let hertz) = first.problem else {
+            Issue.record("\(first.problem)")
+            return
+        }
+        #expect(abs(hertz - 10) < 0.01)
+        #expect(first.problem.description == "10 Hz, under the 25 Hz the detector is made for: shakes may be missed")
+    }
+
+    /// A 2 s pause among 50 Hz samples is a gap, not a slow rate; repeated and bad samples are
+    /// not counted.
+    @Test func gapsRepeatsAndBadSamplesDoNotMisleadIt() {
+        var samples = Self.still(seconds: 2, rate: 50)
+        for index in 5..<samples.count { samples[index].time += 2 }
+        samples.insert(samples[3], at: 4)
+        samples.insert(Sample(time: .nan, x: 0, y: 0, z: 0), at: 7)
+        samples.insert(Sample(time: samples[9].time + 0.001, x: .infinity, y: 0, z: 0), at: 10)
+        #expect(Self.problems(samples).isEmpty)
+    }
+}
