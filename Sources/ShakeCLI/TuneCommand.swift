@@ -23,16 +23,23 @@ enum TuneCommand: ShakeCommand {
             cross-validated figures: each recording group (the file name up to its first '_', e.g. \
             wiimote, microbit, oxford) is held out in turn (k-fold by file when there are fewer \
             than 3 groups), a configuration is tuned without it and scored on it, and the held-out \
-            counts are pooled; and the trade-off curve: the best recall within \
+            counts are pooled; the medium preset's figures on all recordings (not tuned, so as honest \
+            as held-out ones: tuned values that do worse held out than medium are fitted to these \
+            recordings); and the trade-off curve: the best recall within \
             each budget of 0, 0.5, 1, 2, 5 and 10 false shakes per hour (in sample). In text, under \
             the figures, the 95 % confidence intervals of the cross-validated recall and false \
             shakes per hour (in-sample when there is no cross-validation), as 'shake evaluate' \
-            gives them: a few shakes prove little, whatever the score.
+            gives them: a few shakes prove little, whatever the score. Then a WARNING line for \
+            each of: cross-validated figures over the budget; too little time labelled shake=0 \
+            for the budget to be measured (one false shake in it is more than the budget); a \
+            fold tuned on recordings with no shakes or no shake=0 time.
 
             With --format json, one object: 'configuration' (the chosen configuration, every key as \
             --config reads it; -o writes the same), 'tuned_parameters' (the names of the parameters \
             searched, as the text lists them), 'reference_configuration' (the medium preset: the \
-            values of the parameters not searched, and what ties lean toward), 'max_false_per_hour' \
+            values of the parameters not searched, and what ties lean toward), 'reference_in_sample' \
+            (the medium preset's figures on all recordings, not tuned: what the cross-validated figures \
+            should beat), 'max_false_per_hour' \
             (the budget, --max-false-per-hour), 'met_budget' (false when no configuration tried \
             met it: the chosen one then has the fewest false shakes and duplicates), 'in_sample' \
             (the chosen configuration's figures on all recordings, keys as in 'shake evaluate': \
@@ -40,10 +47,13 @@ enum TuneCommand: ShakeCommand {
             precision, f1, latency_median_s, latency_p95_s), 'cross_validation' (left out with one \
             recording: 'method', 'folds' ([{name, held_out_files, configuration, met_budget, \
             training, held_out}], each fold's configuration with its figures on the files it was \
-            tuned on and on those held out) and 'pooled' (the held-out figures added up)), \
+            tuned on and on those held out), 'pooled' (the held-out figures added up) and 'met_budget' \
+            (whether the pooled figures stay within the budget)), \
             'tradeoff' ([{max_false_per_hour, met_budget, summary, configuration}], one per budget), \
             'configurations_evaluated' (configurations replayed), 'recordings' and 'samples' (read), \
-            'search_seconds' (the search's wall-clock time, s) and 'jobs' (replays run at once).
+            'search_seconds' (the search's wall-clock time, s), 'jobs' (replays run at once) and \
+            'warnings' (the text's WARNING lines: held-out figures over the budget, too little time \
+            labelled shake=0 for the budget to be measured, a fold tuned on no shakes).
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them (- reads standard input).", variadic: true)],
@@ -149,9 +159,11 @@ enum TuneCommand: ShakeCommand {
         var reference: ShakeConfiguration
         var seconds: Double
         var jobs: Int
+        var warnings: [String]
 
         init(result: TuningResult, axes: [ParameterAxis], reference: ShakeConfiguration, seconds: Double, jobs: Int) {
             self.result = result
+            warnings = TuneCommand.warnings(result)
             tuned = axes.map(\.name)
             self.reference = reference
             self.seconds = (seconds * 10).rounded() / 10
@@ -162,7 +174,7 @@ enum TuneCommand: ShakeCommand {
             case tuned = "tuned_parameters"
             case reference = "reference_configuration"
             case seconds = "search_seconds"
-            case jobs
+            case jobs, warnings
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -172,6 +184,7 @@ enum TuneCommand: ShakeCommand {
             try container.encode(reference, forKey: .reference)
             try container.encode(seconds, forKey: .seconds)
             try container.encode(jobs, forKey: .jobs)
+            try container.encode(warnings, forKey: .warnings)
         }
     }
 
@@ -201,7 +214,7 @@ enum TuneCommand: ShakeCommand {
             while line.hasSuffix(" ") { line.removeLast() }
             text += line + "\n"
         }
-        text += "\n" + summaryTable([("in sample", result.inSample)]
+        text += "\n" + summaryTable([("medium, not tuned", result.referenceSummary), ("in sample", result.inSample)]
             + (result.crossValidation.map { [("cross-validated", $0.pooled)] } ?? []))
         // How much the figures that matter (held out, where there are) can be trusted.
         if let pooled = result.crossValidation?.pooled {
@@ -209,6 +222,8 @@ enum TuneCommand: ShakeCommand {
         } else {
             text += "  " + confidenceLine("in sample", result.inSample)
         }
+        let warnings = warnings(result)
+        if !warnings.isEmpty { text += "\n" + warnings.map { "WARNING: \($0)\n" }.joined() }
         if let validation = result.crossValidation {
             text += "\nCross-validation (\(validation.method), \(validation.folds.count) folds; each fold tuned "
                 + "without its held-out files):\n"
@@ -221,6 +236,45 @@ enum TuneCommand: ShakeCommand {
             ("false/h <= " + budgetText($0.budget) + ($0.metBudget ? "" : " (not met)"), $0.summary)
         })
         return text
+    }
+
+    /// What makes the figures above less than they seem: held-out figures over the budget, too
+    /// little shake-free time for the budget to be measured, folds tuned without shakes.
+    static func warnings(_ result: TuningResult) -> [String] {
+        var warnings: [String] = []
+        let budget = result.maximumFalsePerHour
+        let medium = result.referenceSummary
+        let mediumMeetsBudget = medium.duplicates == 0
+            && (medium.falseShakes == 0 || (medium.falsePerHour ?? .infinity) <= budget * (1 + 1e-12))
+        if let validation = result.crossValidation, !validation.metBudget {
+            let pooled = validation.pooled
+            var broke = pooled.falsePerHour.map { "fire \(fixed($0, 2)) false shakes per hour" } ?? "fire false shakes"
+            if pooled.duplicates > 0 { broke += " and \(counted(pooled.duplicates, "duplicate"))" }
+            warnings.append("on recordings they were not tuned on, the chosen values \(broke), over the budget of "
+                + "\(budgetText(budget)): they fit these recordings more than motion in general. The medium preset, "
+                + "not tuned on any of them, finds \(medium.detected) of \(medium.shakes) shakes with "
+                + "\(counted(medium.falseShakes, "false shake"))\(medium.duplicates > 0 ? " and \(counted(medium.duplicates, "duplicate"))" : "") (the first row)"
+                + (mediumMeetsBudget ? "; prefer it unless more recordings bear the tuned values out"
+                    : ". Record more of the motion that fires, in every group, so that each fold is tuned on some"))
+        }
+        let hours = result.inSample.negativeHours
+        if hours <= 0 {
+            warnings.append("no time is labelled shake=0, so false shakes per hour cannot be measured and the "
+                + "budget allows none: add recordings of motion without shakes (walking, carrying, handling)")
+        } else if budget > 0 && 1 / hours > budget {
+            warnings.append("the recordings hold \(fixed(hours, 2)) h labelled shake=0, so a single false shake is "
+                + "\(fixed(1 / hours, 2)) per hour, over the budget of \(budgetText(budget)): the budget allows none. "
+                + "For it to be measured, record at least \(fixed(1 / budget, 1)) h of motion without shakes")
+        }
+        for fold in result.crossValidation?.folds ?? [] {
+            let missing = fold.training.shakes == 0 ? "no labelled shakes"
+                : fold.training.negativeHours <= 0 ? "no time labelled shake=0" : nil
+            guard let missing else { continue }
+            warnings.append("the fold 'held out: \(fold.name)' was tuned on recordings with \(missing), so its "
+                + "figures say little. Folds hold out the files whose names share the part before the first '_': "
+                + "name the files so that each group mixes shakes and other motion")
+        }
+        return warnings
     }
 
     /// The unit of a tuned parameter's values, from its name: `s` for the keys ending in

@@ -109,15 +109,20 @@ public struct Tuner {
                     configuration: configuration(chosen), metBudget: isFeasible(trained, budget: budget),
                     training: trained.summary, heldOut: heldOut.summary))
             }
-            crossValidation = CrossValidation(method: folds.method, folds: results, pooled: pooled.summary)
+            crossValidation = CrossValidation(method: folds.method, folds: results, pooled: pooled.summary,
+                                              metBudget: isFeasible(pooled, budget: budget))
         }
+        // The reference, untuned: one replay of each recording (a search makes hundreds).
+        var reference = EvaluationCounts()
+        for recording in recordings { reference += recording.evaluate(options.reference) }
 
         let counts = total(best, on: all)
         counter.estimate.store(counter.done.load(ordering: .relaxed), ordering: .relaxed)
         report()
         return TuningResult(
             configuration: configuration(best), maximumFalsePerHour: budget,
-            metBudget: isFeasible(counts, budget: budget), inSample: counts.summary, tradeoff: tradeoff,
+            metBudget: isFeasible(counts, budget: budget), inSample: counts.summary,
+            referenceSummary: reference.summary, tradeoff: tradeoff,
             crossValidation: crossValidation, configurationsEvaluated: cache.count,
             recordings: recordings.count, samples: allSamples)
     }

@@ -12,6 +12,9 @@ public struct TuningResult: Sendable, Encodable {
     public var metBudget: Bool
     /// Figures of `configuration` on every recording it was tuned on (optimistic: the same data).
     public var inSample: EvaluationSummary
+    /// Figures of `TuningOptions.reference` (the medium preset), not tuned, on every recording:
+    /// what the chosen configuration's held-out figures should beat.
+    public var referenceSummary: EvaluationSummary
     /// Best recall at each budget of `TuningOptions.tradeoffBudgets`, on all recordings (in sample).
     public var tradeoff: [TradeoffPoint]
     /// Held-out figures; nil when there is only one recording or cross-validation was off.
@@ -26,6 +29,7 @@ public struct TuningResult: Sendable, Encodable {
         case maximumFalsePerHour = "max_false_per_hour"
         case metBudget = "met_budget"
         case inSample = "in_sample"
+        case referenceSummary = "reference_in_sample"
         case tradeoff
         case crossValidation = "cross_validation"
         case configurationsEvaluated = "configurations_evaluated"
@@ -59,6 +63,14 @@ public struct CrossValidation: Sendable, Encodable {
     public var method: String
     public var folds: [Fold]
     public var pooled: EvaluationSummary
+    /// Whether the pooled held-out figures stay within the budget without duplicates. False
+    /// means the chosen values fit the recordings they were tuned on more than others.
+    public var metBudget: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case method, folds, pooled
+        case metBudget = "met_budget"
+    }
 
     public struct Fold: Sendable, Encodable {
         /// The held-out group's name, or "fold N".

@@ -190,6 +190,69 @@ struct PlantedFolder {
         #expect(low < 0.6, "\(line)")
     }
 
+    /// The first row is the medium preset, not tuned: its figures are `shake evaluate`'s, and
+    /// JSON gives them as `reference_in_sample`.
+    @Test func theMediumPresetsFiguresComeFirst() throws {
+        let folder = try PlantedFolder()
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path])
+        #expect(run.status == 0, "\(run.err)")
+        let row = try #require(run.out.split(separator: "\n").first { $0.hasPrefix("  medium, not tuned  ") }, "\(run.out)")
+        let cells = row.dropFirst("  medium, not tuned".count).split(separator: " ").map(String.init)
+        let evaluated = CapturedRun(["evaluate", folder.path, "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(evaluated.out.utf8)) as? [String: Any])
+        let total = try #require(report["total"] as? [String: Any])
+        #expect(Int(cells[0]) == total["shakes"] as? Int && Int(cells[1]) == total["detected"] as? Int, "\(row)")
+        #expect(Int(cells[4]) == total["false_shakes"] as? Int && (total["false_shakes"] as? Int ?? 0) > 0, "\(row)")
+        let json = CapturedRun(["tune", folder.path, "--format", "json"])
+        let tuned = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let reference = try #require(tuned["reference_in_sample"] as? [String: Any])
+        #expect(reference["false_shakes"] as? Int == total["false_shakes"] as? Int)
+        #expect(reference["detected"] as? Int == total["detected"] as? Int)
+    }
+
+    /// Distractors in one group only: tuned without that group, a fold keeps medium's low onset
+    /// and fires on them, so the cross-validated figures break the budget, and tune says so, in
+    /// text and in JSON. The recordings hold under 2 h without shakes, so the 0.5 budget cannot
+    /// be measured: said too. With a budget of 0 that warning goes.
+    @Test func heldOutFiguresOverTheBudgetAndAnUnmeasurableBudgetAreWarnedOf() throws {
+        let folder = try PlantedFolder(files: [("alpha_1.csv", 2, 0), ("beta_1.csv", 2, 0), ("gamma_1.csv", 1, 3)])
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path])
+        #expect(run.status == 0, "\(run.err)")
+        let warnings = run.out.split(separator: "\n").filter { $0.hasPrefix("WARNING: ") }
+        #expect(warnings.count == 2, "\(run.out)")
+        #expect(warnings.first?.hasPrefix("WARNING: on recordings they were not tuned on, the chosen values fire ") == true,
+                "\(run.out)")
+        #expect(warnings.first?.contains(", over the budget of 0.5: they fit these recordings more than motion in general. "
+            + "The medium preset, not tuned on any of them, finds 5 of 5 shakes with 3 false shakes (the first row). "
+            + "Record more of the motion that fires, in every group, so that each fold is tuned on some") == true,
+                "\(run.out)")
+        #expect(warnings.last?.contains("so a single false shake is ") == true, "\(run.out)")
+        #expect(warnings.last?.hasSuffix("over the budget of 0.5: the budget allows none. For it to be measured, record "
+            + "at least 2.0 h of motion without shakes") == true, "\(run.out)")
+        let json = CapturedRun(["tune", folder.path, "--format", "json", "--max-false-per-hour", "0"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let validation = try #require(report["cross_validation"] as? [String: Any])
+        #expect(validation["met_budget"] as? Bool == false)
+        let said = try #require(report["warnings"] as? [String])
+        #expect(said.count == 1 && said.first?.contains("over the budget of 0:") == true, "\(said)")
+    }
+
+    /// A group that holds every shake leaves its fold nothing to learn shakes from: said.
+    @Test func aFoldTunedWithoutShakesIsWarnedOf() throws {
+        let folder = try PlantedFolder(files: [("shake_1.csv", 3, 0), ("walk_1.csv", 0, 2), ("bag_1.csv", 0, 1)])
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path, "--format", "json"])
+        #expect(run.status == 0, "\(run.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let said = try #require(report["warnings"] as? [String])
+        #expect(said.contains("the fold 'held out: shake' was tuned on recordings with no labelled shakes, so its figures "
+            + "say little. Folds hold out the files whose names share the part before the first '_': name the files so "
+            + "that each group mixes shakes and other motion"), "\(said)")
+        #expect(!said.contains { $0.contains("held out: walk") || $0.contains("held out: bag") }, "\(said)")
+    }
+
     /// `tune --help` says what every key of the JSON report means: each top-level key is named
     /// in quotes, and so is every key of the objects inside it.
     @Test func helpNamesEveryKeyOfTheJSONReport() throws {
