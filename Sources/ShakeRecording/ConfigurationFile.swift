@@ -113,7 +113,11 @@ public enum ConfigurationFile {
         do {
             try configuration.validate()
         } catch {
-            let place = text.keyPosition(error.field).map { " (\($0))" } ?? ""
+            // A key left out takes the medium preset's value, which may not suit the keys given
+            // (an onset lowered under medium's release): say that it is not in the file.
+            let place = text.keyPosition(error.field).map { " (\($0))" }
+                ?? " (\(error.field) is not in the file: keys left out take the medium preset's values; add "
+                + "\"\(error.field)\" with a value that fits)"
             throw ConfigurationFileError(path: path, kind: .malformed, message: "\(error)\(place)")
         }
         return configuration

@@ -73,6 +73,12 @@ import Testing
         ("{\"ongoingMotionSeconds\": 4.2}",
          "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
             + "got 4.2; the nearest allowed values are 4.0 and 4.5 (line 1, column 2)"),
+        // The key the rule names is not in the file: it took medium's value, which the file's
+        // onset no longer suits.
+        ("{\"onsetAcceleration\": 4}",
+         "invalid configuration: releaseAcceleration: must be below onsetAcceleration (4.0 m/s²), got 5.0 "
+            + "(releaseAcceleration is not in the file: keys left out take the medium preset's values; add "
+            + "\"releaseAcceleration\" with a value that fits)"),
         ("{\"onsetAcceleration\": 9, \"onsetAcceleration\": 11}",
          "duplicate key 'onsetAcceleration' (line 1, column 26): already given at line 1, column 2; give each key once"),
     ])
