@@ -8,7 +8,7 @@ enum DetectorOptions {
         .option("config", value: "file",
                 help: "Detector configuration as JSON (as written by 'shake tune'; - reads standard input); keys left out "
                     + "take the medium preset's values."),
-        .option("preset", value: "name", help: "Sensitivity preset, when no --config is given.",
+        .option("preset", value: "name", help: presetHelp,
                 values: ShakeConfiguration.presetNames, default: "medium"),
     ]
 
@@ -18,6 +18,20 @@ enum DetectorOptions {
         help: "Detector: ShakeKit's, or the Seismic baseline (3/4 of samples with |a| above 11/13/15 m/s² "
             + "for light/medium/hard in a 0.5 s window; takes --preset, not --config).",
         values: ["shakekit", "seismic"], default: "shakekit")
+
+    /// What the presets differ in, from their values: light (gentle shakes count), medium, hard
+    /// (only vigorous shakes).
+    static var presetHelp: String {
+        func values(_ c: ShakeConfiguration, units: Bool) -> String {
+            let unit = units ? " m/s²" : ""
+            return "onset \(TuneCommand.number(c.onsetAcceleration))\(unit), release "
+                + "\(TuneCommand.number(c.releaseAcceleration)), strokes of \(TuneCommand.number(c.ongoingMotionPeakAcceleration)) "
+                + "while walking"
+        }
+        return "Sensitivity preset, when no --config is given: light (gentle shakes count: \(values(.light, units: true))), "
+            + "medium (\(values(.medium, units: false))) or hard (only vigorous shakes: \(values(.hard, units: false))); "
+            + "the rest is the same ('shake config --preset NAME' prints all of it)."
+    }
 
     /// The detector chosen by `--detector` with its `--preset` or `--config`.
     static func detector(_ arguments: ParsedArguments) throws -> SelectedDetector {

@@ -11,7 +11,12 @@ enum ReplayCommand: ShakeCommand {
             (optionally ,shake), time in seconds and acceleration in m/s² including gravity. \
             Every event is listed: began (the shake is recognised; its time is when it fired), \
             ended (shaking stopped), cancelled (with the reason). Times are in seconds from the \
-            recording's time origin, peak acceleration in m/s² with gravity removed. A file's \
+            recording's time origin, peak acceleration in m/s² with gravity removed. Columns: \
+            time_s (when the event fired), start_s and end_s (the shake's first half-wave's start \
+            and its last half-wave's end so far: an ended event fires quietSeconds, 0.4 s in the \
+            presets, after end_s), peak_m/s², reversals (direction reversals so far: half-waves \
+            minus one, so a shake that began on 4 half-waves shows 3) and axis (the dominant \
+            device axis). A file's \
             line also says, when there are any, how many rows repeat the previous row's time (the \
             detector ignores them) and how many gaps between samples are longer than \
             maximumGapSeconds (0.5 s in the presets; the detector restarts after each), with the \
