@@ -253,7 +253,9 @@ enum EvaluateCommand: ShakeCommand {
         return files
     }
 
-    private static func expandedRecordingFiles(_ paths: [String]) throws -> [String] {
+    /// `paths` with each folder replaced by its *.csv files (recursively, sorted); a missing path
+    /// or a folder without recordings is an error (exit 66).
+    static func expandedRecordingFiles(_ paths: [String]) throws -> [String] {
         var files: [String] = []
         let manager = FileManager.default
         for path in paths {

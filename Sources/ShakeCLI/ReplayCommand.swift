@@ -1,3 +1,4 @@
+import Foundation
 import ShakeDetection
 import ShakeRecording
 
@@ -38,7 +39,8 @@ enum ReplayCommand: ShakeCommand {
             --preset medium' prints them all as JSON, for --config).
 
             """ + "\n" + ImportOptions.discussion,
-        arguments: [ArgumentSpec("file", help: "Recordings to replay (- reads standard input).", variadic: true)],
+        arguments: [ArgumentSpec("file", help: "Recordings to replay, or folders of them (their *.csv files, "
+                                    + "sorted; - reads standard input).", variadic: true)],
         options: DetectorOptions.specs + [
             DetectorOptions.detectorSpec, DetectorOptions.formatSpec,
             .flag("explain", help: "Also list what the rules measured as each shake began, and the near misses "
@@ -171,7 +173,13 @@ enum ReplayCommand: ShakeCommand {
         }
         let options = try ImportOptions.options(arguments)
         var reports: [FileReport] = []
-        for path in arguments.positionals {
+        // A folder stands for its recordings; a file is left to the reader, whose errors name it.
+        let files = try arguments.positionals.flatMap { path in
+            var isFolder: ObjCBool = false
+            let folder = path != "-" && FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            return folder ? try EvaluateCommand.expandedRecordingFiles([path]) : [path]
+        }
+        for path in files {
             let result: RecordingReplay.Result
             var nearMisses: [NearMissReport]?
             var beganWhy: [BeganWhy]?

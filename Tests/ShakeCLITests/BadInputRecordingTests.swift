@@ -98,8 +98,8 @@ import Testing
         #expect(missing.err.hasPrefix("Error: \(folder.file("none.csv")): "), "\(missing.err)")
     }
 
-    /// replay takes files only; evaluate also takes a folder of recordings, which must hold some.
-    @Test(arguments: [("replay", "is a directory, not a recording file"), ("evaluate", "folder holds no .csv recordings")])
+    /// replay and evaluate take a folder of recordings, which must hold some.
+    @Test(arguments: [("replay", "folder holds no .csv recordings"), ("evaluate", "folder holds no .csv recordings")])
     func directoryExits66(command: String, says: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

@@ -130,6 +130,18 @@ enum CommittedFixture {
         #expect(regenerated.replacingOccurrences(of: output, with: "Fixtures/" + fixture) == committed)
     }
 
+    /// A folder stands for its *.csv recordings, sorted, as in evaluate and tune: the same output as
+    /// naming them (a folder without recordings: `BadInputRecordingTests.directoryExits66`).
+    @Test func replayingAFolderReplaysItsRecordings() throws {
+        let folder = CommittedFixture.path("others")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".csv") }.sorted()
+        #expect(files.count >= 2)
+        let named = runShake(["replay"] + files.map { folder + "/" + $0 })
+        let whole = runShake(["replay", folder])
+        #expect(whole.status == 0 && named.status == 0, "\(whole.err)")
+        #expect(whole.out == named.out)
+    }
+
     /// `-` reads standard input: a recording piped in gives what the file gives, for replay and
     /// evaluate (run as a process, whose standard input the test can set), naming it `<stdin>`.
     @Test(arguments: [(["replay", "--format", "json"], "\"began\""), (["evaluate", "--format", "json"], "\"detected\""),
