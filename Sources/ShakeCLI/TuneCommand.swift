@@ -17,14 +17,16 @@ enum TuneCommand: ShakeCommand {
             shortest reversal interval, interval ratio, linearity time constant, quiet time and \
             refractory period). Objective: the highest recall whose false shakes per hour stay \
             within --max-false-per-hour and that fires no duplicates; ties go to the lower median \
-            latency (in steps of 50 ms), then to the configuration closest to the medium preset. \
+            latency (in steps of 50 ms), then to the configuration closest to the base: the medium \
+            preset, or the configuration --config gives (a product's sensor range, say: the values \
+            not searched are the base's). \
             The result is the same for the same inputs, whatever --jobs is.
             Reported: the in-sample figures (optimistic: tuned and scored on the same data); \
             cross-validated figures: each recording group (the file name up to its first '_', e.g. \
             wiimote, microbit, oxford) is held out in turn (k-fold by file when there are fewer \
             than 3 groups), a configuration is tuned without it and scored on it, and the held-out \
-            counts are pooled; the medium preset's figures on all recordings (not tuned, so as honest \
-            as held-out ones: tuned values that do worse held out than medium are fitted to these \
+            counts are pooled; the base's figures on all recordings (not tuned, so as honest as \
+            held-out ones: tuned values that do worse held out than the base are fitted to these \
             recordings); and the trade-off curve: the best recall within \
             each budget of 0, 0.5, 1, 2, 5 and 10 false shakes per hour (in sample). In text, under \
             the figures, the 95 % confidence intervals of the cross-validated recall and false \
@@ -36,9 +38,9 @@ enum TuneCommand: ShakeCommand {
 
             With --format json, one object: 'configuration' (the chosen configuration, every key as \
             --config reads it; -o writes the same), 'tuned_parameters' (the names of the parameters \
-            searched, as the text lists them), 'reference_configuration' (the medium preset: the \
+            searched, as the text lists them), 'reference_configuration' (the base: the \
             values of the parameters not searched, and what ties lean toward), 'reference_in_sample' \
-            (the medium preset's figures on all recordings, not tuned: what the cross-validated figures \
+            (the base's figures on all recordings, not tuned: what the cross-validated figures \
             should beat), 'max_false_per_hour' \
             (the budget, --max-false-per-hour), 'met_budget' (false when no configuration tried \
             met it: the chosen one then has the fewest false shakes and duplicates), 'in_sample' \
@@ -58,6 +60,10 @@ enum TuneCommand: ShakeCommand {
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them (- reads standard input).", variadic: true)],
         options: [
+            .option("config", value: "file",
+                    help: "Base configuration as JSON (keys left out take the medium preset's values): the values not "
+                        + "searched come from it, ties lean toward it, and its untuned figures are the first row. "
+                        + "Default: the medium preset."),
             .option("max-false-per-hour", value: "rate",
                     help: "False shakes per hour of shake=0 time the chosen configuration may fire.",
                     default: "0.5"),
@@ -82,6 +88,14 @@ enum TuneCommand: ShakeCommand {
             throw UsageError("'--output' and '--report' name the same file '\(output)'")
         }
         let importOptions = try ImportOptions.options(arguments)
+        let base: String
+        if let path = arguments.value("config") {
+            options.reference = try DetectorOptions.configuration(arguments)
+            base = "base"
+            if output == path { throw UsageError("'--output' would replace the base configuration '\(path)' (--config): give another file") }
+        } else {
+            base = "medium"
+        }
         // Refuse before spending minutes on the search, and never write over a recording read.
         let files = try EvaluateCommand.recordingFiles(arguments.positionals)
         if let output { try OutputFile.checkNotAnInput(output, inputs: files, writing: "the configuration (-o)") }
@@ -121,10 +135,11 @@ enum TuneCommand: ShakeCommand {
             }
         }
         if wantsJSON(arguments) {
-            io.out(jsonText(JSONReport(result: result, axes: options.axes, reference: options.reference,
+            io.out(jsonText(JSONReport(result: result, axes: options.axes, reference: options.reference, base: base,
                                        seconds: seconds, jobs: options.jobs)))
         } else {
-            io.out(text(result, axes: options.axes, reference: options.reference, seconds: seconds, jobs: options.jobs))
+            io.out(text(result, axes: options.axes, reference: options.reference, base: base,
+                        basePath: arguments.value("config"), seconds: seconds, jobs: options.jobs))
         }
         return ExitStatus.success
     }
@@ -161,9 +176,10 @@ enum TuneCommand: ShakeCommand {
         var jobs: Int
         var warnings: [String]
 
-        init(result: TuningResult, axes: [ParameterAxis], reference: ShakeConfiguration, seconds: Double, jobs: Int) {
+        init(result: TuningResult, axes: [ParameterAxis], reference: ShakeConfiguration, base: String,
+             seconds: Double, jobs: Int) {
             self.result = result
-            warnings = TuneCommand.warnings(result)
+            warnings = TuneCommand.warnings(result, base: base)
             tuned = axes.map(\.name)
             self.reference = reference
             self.seconds = (seconds * 10).rounded() / 10
@@ -188,20 +204,22 @@ enum TuneCommand: ShakeCommand {
         }
     }
 
+    /// `base` names the configuration not searched: "medium", or "base" (from `basePath`, --config).
     static func text(_ result: TuningResult, axes: [ParameterAxis], reference: ShakeConfiguration,
-                     seconds: Double, jobs: Int) -> String {
+                     base: String = "medium", basePath: String? = nil, seconds: Double, jobs: Int) -> String {
         let hours = result.inSample.negativeHours
         var text = "Tuned on \(counted(result.recordings, "recording")) (\(counted(result.samples, "sample")), \(fixed(hours, 2)) h labelled "
             + "shake=0, \(result.inSample.shakes) labelled shakes).\n"
         text += "Searched \(result.configurationsEvaluated) configurations in \(fixed(seconds, 1)) s with \(jobs) "
             + "job\(jobs == 1 ? "" : "s").\n"
         text += "Objective: highest recall with false/h <= \(budgetText(result.maximumFalsePerHour)) and no duplicates; "
-            + "ties: lower median latency (50 ms steps), then closer to the medium preset.\n"
+            + "ties: lower median latency (50 ms steps), then closer to the \(baseLong(base)).\n"
+        if let basePath { text += "Base: \(basePath) (--config): the values not searched are its own.\n" }
         if !result.metBudget {
             text += "WARNING: no configuration tried met the budget; showing the one with the fewest false shakes "
                 + "and duplicates.\n"
         }
-        text += "\nChosen configuration (tuned parameters; the rest as in medium):\n"
+        text += "\nChosen configuration (tuned parameters; the rest as in \(base)):\n"
         let nameWidth = axes.map(\.name.count).max() ?? 0
         let unitWidth = axes.map { unit(of: $0.name).count }.max() ?? 0
         for axis in axes {
@@ -210,11 +228,11 @@ enum TuneCommand: ShakeCommand {
             let unit = unit(of: axis.name)
             var line = "  " + axis.name.padding(toLength: nameWidth) + "  " + number(value).leftPadded(7)
                 + " " + unit.padding(toLength: unitWidth)
-            if value != medium { line += "  (medium: \(number(medium))\(unit.isEmpty ? "" : " " + unit))" }
+            if value != medium { line += "  (\(base): \(number(medium))\(unit.isEmpty ? "" : " " + unit))" }
             while line.hasSuffix(" ") { line.removeLast() }
             text += line + "\n"
         }
-        text += "\n" + summaryTable([("medium, not tuned", result.referenceSummary), ("in sample", result.inSample)]
+        text += "\n" + summaryTable([("\(base), not tuned", result.referenceSummary), ("in sample", result.inSample)]
             + (result.crossValidation.map { [("cross-validated", $0.pooled)] } ?? []))
         // How much the figures that matter (held out, where there are) can be trusted.
         if let pooled = result.crossValidation?.pooled {
@@ -222,7 +240,7 @@ enum TuneCommand: ShakeCommand {
         } else {
             text += "  " + confidenceLine("in sample", result.inSample)
         }
-        let warnings = warnings(result)
+        let warnings = warnings(result, base: base)
         if !warnings.isEmpty { text += "\n" + warnings.map { "WARNING: \($0)\n" }.joined() }
         if let validation = result.crossValidation {
             text += "\nCross-validation (\(validation.method), \(validation.folds.count) folds; each fold tuned "
@@ -240,7 +258,7 @@ enum TuneCommand: ShakeCommand {
 
     /// What makes the figures above less than they seem: held-out figures over the budget, too
     /// little shake-free time for the budget to be measured, folds tuned without shakes.
-    static func warnings(_ result: TuningResult) -> [String] {
+    static func warnings(_ result: TuningResult, base: String = "medium") -> [String] {
         var warnings: [String] = []
         let budget = result.maximumFalsePerHour
         let medium = result.referenceSummary
@@ -251,7 +269,7 @@ enum TuneCommand: ShakeCommand {
             var broke = pooled.falsePerHour.map { "fire \(fixed($0, 2)) false shakes per hour" } ?? "fire false shakes"
             if pooled.duplicates > 0 { broke += " and \(counted(pooled.duplicates, "duplicate"))" }
             warnings.append("on recordings they were not tuned on, the chosen values \(broke), over the budget of "
-                + "\(budgetText(budget)): they fit these recordings more than motion in general. The medium preset, "
+                + "\(budgetText(budget)): they fit these recordings more than motion in general. The \(baseLong(base)), "
                 + "not tuned on any of them, finds \(medium.detected) of \(medium.shakes) shakes with "
                 + "\(counted(medium.falseShakes, "false shake"))\(medium.duplicates > 0 ? " and \(counted(medium.duplicates, "duplicate"))" : "") (the first row)"
                 + (mediumMeetsBudget ? "; prefer it unless more recordings bear the tuned values out"
@@ -276,6 +294,9 @@ enum TuneCommand: ShakeCommand {
         }
         return warnings
     }
+
+    /// "medium preset" or "base configuration" (--config).
+    static func baseLong(_ base: String) -> String { base == "medium" ? "medium preset" : "base configuration" }
 
     /// The unit of a tuned parameter's values, from its name: `s` for the keys ending in
     /// Seconds, `m/s²` for those ending in Acceleration, none for counts, cosines and ratios

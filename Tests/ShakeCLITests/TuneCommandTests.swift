@@ -211,6 +211,35 @@ struct PlantedFolder {
         #expect(reference["detected"] as? Int == total["detected"] as? Int)
     }
 
+    /// With --config the search starts from a product's own configuration: the values it does
+    /// not search are the base's, the first row is the base's (as `shake evaluate --config`
+    /// scores it), and -o may not replace the base.
+    @Test func aBaseConfigurationKeepsTheValuesNotSearched() throws {
+        let folder = try PlantedFolder()
+        defer { folder.remove() }
+        let base = folder.path + "/base.json"
+        try "{\"saturationAcceleration\": 30, \"maximumShakeSeconds\": 8, \"onsetAcceleration\": 9}\n"
+            .write(toFile: base, atomically: true, encoding: .utf8)
+        let output = folder.path + "/tuned.json"
+        let run = CapturedRun(["tune", folder.path, "--config", base, "-o", output])
+        #expect(run.status == 0, "\(run.err)")
+        let tuned = try ConfigurationFile.load(path: output)
+        #expect(tuned.saturationAcceleration == 30 && tuned.maximumShakeSeconds == 8)
+        #expect(run.out.contains("\nBase: \(base) (--config): the values not searched are its own.\n"), "\(run.out)")
+        #expect(run.out.contains("(tuned parameters; the rest as in base):"), "\(run.out)")
+        #expect(run.out.contains("m/s²  (base: 9 m/s²)"), "\(run.out)")
+        let row = try #require(run.out.split(separator: "\n").first { $0.hasPrefix("  base, not tuned  ") }, "\(run.out)")
+        let cells = row.dropFirst("  base, not tuned".count).split(separator: " ").map(String.init)
+        let evaluated = CapturedRun(["evaluate", folder.path, "--config", base, "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(evaluated.out.utf8)) as? [String: Any])
+        let total = try #require(report["total"] as? [String: Any])
+        #expect(Int(cells[1]) == total["detected"] as? Int && Int(cells[4]) == total["false_shakes"] as? Int, "\(row)")
+        let refused = CapturedRun(["tune", folder.path, "--config", base, "-o", base, "--force"])
+        #expect(refused.status == 64)
+        #expect(refused.err.contains("would replace the base configuration"), "\(refused.err)")
+        #expect(try ConfigurationFile.load(path: base).onsetAcceleration == 9)
+    }
+
     /// Distractors in one group only: tuned without that group, a fold keeps medium's low onset
     /// and fires on them, so the cross-validated figures break the budget, and tune says so, in
     /// text and in JSON. The recordings hold under 2 h without shakes, so the 0.5 budget cannot
