@@ -34,6 +34,12 @@ enum SynthCommand: ShakeCommand {
             .option("duration", value: "s",
                     help: "Length of the recording, s (0.01 to 86400): stretches the walk or run, otherwise cuts or pads with rest.",
                     default: "the scenario's"),
+            .option("shake-g", value: "g",
+                    help: "Peak of every scripted shake, in g (0.1 to 8): a product's gentle or vigorous shakes.",
+                    default: "the scenario's"),
+            .option("shake-hz", value: "hz",
+                    help: "Frequency of every scripted shake, full back-and-forth cycles per second (1 to 12); "
+                        + "each shake keeps its length.", default: "the scenario's"),
             .flag("force", help: "Overwrite the output file if it exists."),
         ]
     )
@@ -82,8 +88,21 @@ enum SynthCommand: ShakeCommand {
             seed = 1
         }
         let duration = try arguments.double("duration", range: 0.01...86_400)
+        let shakeG = try arguments.double("shake-g", range: 0.1...8)
+        let shakeHertz = try arguments.double("shake-hz", range: 1...12)
+        var script = scenario.script(seconds: duration)
+        if shakeG != nil || shakeHertz != nil {
+            guard script.contains(where: { if case .shake = $0 { true } else { false } }) else {
+                throw UsageError("'\(scenario.name)' has no shakes: '--shake-g' and '--shake-hz' change the scripted shakes")
+            }
+            script = script.map { segment in
+                guard case .shake(var motion) = segment else { return segment }
+                if let shakeG { motion.amplitudeG = shakeG }
+                if let shakeHertz { motion.frequencyHertz = shakeHertz }
+                return .shake(motion)
+            }
+        }
         try OutputFile.check(output, force: force, partial: true)
-        let script = scenario.script(seconds: duration)
 
         let recording: SynthesizedRecording
         do {
@@ -98,7 +117,8 @@ enum SynthCommand: ShakeCommand {
                 + "\(shortestDecimal(sensor.rateHertz)) Hz (one sample every \(shortestDecimal(1 / sensor.rateHertz)) s); "
                 + "give a longer '--duration' or a higher '--rate'")
         }
-        let command = sourceCommand(scenario: scenario, sensor: sensor, seed: seed, duration: duration, output: output)
+        let command = sourceCommand(scenario: scenario, sensor: sensor, seed: seed, duration: duration,
+                                    shakeG: shakeG, shakeHertz: shakeHertz, output: output)
         let metadata: [(key: String, value: String)] = [
             ("source", command),
             ("device", "synthetic (ShakeKit Synthesizer)"),
@@ -140,7 +160,8 @@ enum SynthCommand: ShakeCommand {
 
     /// The command line that recreates the file, every setting spelled out.
     static func sourceCommand(
-        scenario: SynthScenario, sensor: SensorModel, seed: UInt64, duration: Double?, output: String
+        scenario: SynthScenario, sensor: SensorModel, seed: UInt64, duration: Double?,
+        shakeG: Double? = nil, shakeHertz: Double? = nil, output: String
     ) -> String {
         var parts = ["shake", "synth", scenario.name]
         parts += ["--rate", shortestDecimal(sensor.rateHertz), "--seed", String(seed)]
@@ -148,6 +169,8 @@ enum SynthCommand: ShakeCommand {
         parts += ["--clip", sensor.clipG.map(shortestDecimal) ?? "none"]
         if let step = sensor.quantizationStep { parts += ["--quantize", shortestDecimal(step)] }
         if let duration { parts += ["--duration", shortestDecimal(duration)] }
+        if let shakeG { parts += ["--shake-g", shortestDecimal(shakeG)] }
+        if let shakeHertz { parts += ["--shake-hz", shortestDecimal(shakeHertz)] }
         parts += ["-o", output]
         return parts.map(shellQuoted).joined(separator: " ")
     }

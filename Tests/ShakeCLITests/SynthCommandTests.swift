@@ -90,6 +90,38 @@ private func shellWords(_ line: String) -> [String] {
         #expect(rows.allSatisfy { ($0.sample.y / 0.0625).rounded() * 0.0625 == $0.sample.y })
     }
 
+    /// --shake-g and --shake-hz make every scripted shake that strong and that quick, keeping its
+    /// place and length; the source line says so and recreates the file.
+    @Test func shakeStrengthAndFrequencyChangeEveryShake() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let plain = folder.file("plain.csv")
+        let gentle = folder.file("gentle.csv")
+        #expect(runShake("synth", "shakes", "--noise", "0", "-o", plain).status == 0)
+        let run = runShake("synth", "shakes", "--noise", "0", "--shake-g", "1", "--shake-hz", "3", "-o", gentle)
+        #expect(run.status == 0, "\(run.err)")
+        let (plainRows, _) = try readRecording(plain)
+        let (gentleRows, metadata) = try readRecording(gentle)
+        #expect(gentleRows.map(\.isShake) == plainRows.map(\.isShake))
+        // The largest |a| − 1 g over the shakes: about 1 g (with the wrist's turn), against the
+        // scenario's 3.5 g.
+        func strongest(_ rows: [LabeledSample]) -> Double {
+            rows.filter { $0.isShake == true }.map { abs($0.sample.magnitude - standardGravity) }.max() ?? 0
+        }
+        #expect(strongest(plainRows) > 2.5 * standardGravity)
+        #expect(strongest(gentleRows) < 1.3 * standardGravity && strongest(gentleRows) > 0.7 * standardGravity)
+        // Zero crossings of x in the first shake (along x): about 2 per cycle, 3 Hz for 2 s.
+        let firstShake = gentleRows.drop { $0.isShake != true }.prefix { $0.isShake == true }
+        let xs = firstShake.map(\.sample.x)
+        let crossings = zip(xs, xs.dropFirst()).count { ($0 < 0) != ($1 < 0) }
+        #expect((10...14).contains(crossings), "\(crossings)")
+        let source = try #require(metadata.first { $0.key == "source" }?.value)
+        #expect(source.contains(" --shake-g 1 --shake-hz 3 -o "), "\(source)")
+        let refused = runShake("synth", "walking-pocket", "--shake-g", "1", "-o", folder.file("walk.csv"))
+        #expect(refused.status == 64)
+        #expect(refused.err.hasPrefix("Error: 'walking-pocket' has no shakes"), "\(refused.err)")
+    }
+
     @Test func keepsAnExistingFileUnlessForced() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
@@ -128,6 +160,8 @@ private func shellWords(_ line: String) -> [String] {
         (["synth", "shakes", "--seed", "-4", "-o", "x.csv"], "--seed"),
         (["synth", "shakes", "--clip", "lots", "-o", "x.csv"], "--clip"),
         (["synth", "shakes", "--quantize", "0", "-o", "x.csv"], "--quantize"),
+        (["synth", "shakes", "--shake-g", "9", "-o", "x.csv"], "--shake-g"),
+        (["synth", "shakes", "--shake-hz", "0.5", "-o", "x.csv"], "--shake-hz"),
     ])
     func usageMistakesExit64(arguments: [String], message: String) {
         let run = runShake(arguments)
