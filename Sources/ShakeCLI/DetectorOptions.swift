@@ -73,6 +73,30 @@ enum DetectorOptions {
     }
 }
 
+/// Which detector a JSON report's figures come from, so that a saved report says how it was
+/// made: `"detector": "shakekit"` with the whole `"configuration"` (every key, as --config reads
+/// it), or `"detector": "seismic"` with `"seismic_threshold_m_s2"`.
+struct DetectorReport: Encodable {
+    var selected: SelectedDetector
+
+    enum CodingKeys: String, CodingKey {
+        case detector, configuration
+        case seismicThreshold = "seismic_threshold_m_s2"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch selected {
+        case .shakeKit(let detector):
+            try container.encode("shakekit", forKey: .detector)
+            try container.encode(detector.configuration, forKey: .configuration)
+        case .seismic(let detector):
+            try container.encode("seismic", forKey: .detector)
+            try container.encode(detector.thresholdMetersPerSecondSquared, forKey: .seismicThreshold)
+        }
+    }
+}
+
 /// The detector `replay` and `evaluate` run: ShakeKit's or the Seismic baseline.
 ///
 /// Not itself a `ShakeDetecting`: switching per sample would copy the detector's state twice per

@@ -25,7 +25,10 @@ enum EvaluateCommand: ShakeCommand {
             a detected shake. Totals pool the files' counts and latencies. Under the table (in JSON \
             'total_interval_95', each [low, high] or null) are the total's 95 % confidence \
             intervals: the Wilson score interval for recall, the exact Poisson interval for \
-            false_per_hour; they treat shakes and false shakes as independent events. Files are \
+            false_per_hour; they treat shakes and false shakes as independent events. JSON also \
+            says which detector scored: 'detector' (shakekit or seismic) and, for shakekit, \
+            'configuration' (every key, as --config reads it), for seismic \
+            'seismic_threshold_m_s2'. Files are \
             scored in parallel on all the machine's processor cores.
 
             """ + "\n" + ImportOptions.discussion,
@@ -108,10 +111,19 @@ enum EvaluateCommand: ShakeCommand {
         var files: [FileRow]
         var total: EvaluationSummary
         var totalInterval: EvaluationIntervals
+        var detector: DetectorReport
 
         enum CodingKeys: String, CodingKey {
             case files, total
             case totalInterval = "total_interval_95"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(files, forKey: .files)
+            try container.encode(total, forKey: .total)
+            try container.encode(totalInterval, forKey: .totalInterval)
+            try detector.encode(to: encoder)
         }
     }
 
@@ -132,7 +144,8 @@ enum EvaluateCommand: ShakeCommand {
                     falseShakeWhy: $1.why?.falseShakes, duplicateWhy: $1.why?.duplicates)
         }
         if wantsJSON(arguments) {
-            io.out(jsonText(Report(files: rows, total: total.summary, totalInterval: total.summary.intervals)))
+            io.out(jsonText(Report(files: rows, total: total.summary, totalInterval: total.summary.intervals,
+                                   detector: DetectorReport(selected: chosen))))
         } else {
             io.out(table(rows + [FileRow(file: "TOTAL", summary: total.summary)]))
             io.out(confidenceLine("TOTAL", total.summary))

@@ -26,7 +26,9 @@ enum ReplayCommand: ShakeCommand {
             missed); JSON has them always: \
             'repeated_timestamps', 'gaps', 'gap_limit_s', 'largest_gap_s', 'sample_rate_hz' \
             (the mean rate between samples, gaps and repeated timestamps left out; null with \
-            fewer than two samples).
+            fewer than two samples). JSON also says which detector ran: 'detector' (shakekit or \
+            seismic) and, for shakekit, 'configuration' (every key, as --config reads it), for \
+            seismic 'seismic_threshold_m_s2'.
 
             With --explain, each file's events are followed by what the rules measured as each \
             shake began (against their limits: how close it came to being refused) and by its \
@@ -155,6 +157,15 @@ enum ReplayCommand: ShakeCommand {
 
     struct Report: Encodable {
         var files: [FileReport]
+        var detector: DetectorReport
+
+        enum CodingKeys: String, CodingKey { case files }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(files, forKey: .files)
+            try detector.encode(to: encoder)
+        }
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
@@ -244,7 +255,7 @@ enum ReplayCommand: ShakeCommand {
                 if !text.isEmpty { io.out(text) }
             }
         }
-        if wantsJSON(arguments) { io.out(jsonText(Report(files: reports))) }
+        if wantsJSON(arguments) { io.out(jsonText(Report(files: reports, detector: DetectorReport(selected: chosen)))) }
         return ExitStatus.success
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import ShakeCLI
+import ShakeDetection
+import ShakeRecording
 
 @Suite struct EvaluateCommandTests {
     @Test func jsonTotalHasExactlyTheDocumentedKeys() throws {
@@ -23,6 +25,32 @@ import ShakeCLI
         let files = try #require(object["files"] as? [[String: Any]])
         #expect(files.count == 1)
         #expect(files.first?["file"] as? String == path)
+    }
+
+    /// A saved JSON report says which detector made it: the whole configuration, as --config
+    /// reads it (a file's, or a preset's), or the seismic rule's threshold; replay's too.
+    @Test(arguments: ["evaluate", "replay"])
+    func jsonSaysWhichDetectorMadeIt(command: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("three.csv", labelledShakeCSV(shakes: 3).text)
+        let config = try folder.write("c.json", "{\"onsetAcceleration\": 12, \"releaseAcceleration\": 6}\n")
+        func report(_ options: [String]) throws -> [String: Any] {
+            let run = runShake([command, "--format", "json", path] + options)
+            #expect(run.status == 0, "\(run.err)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        }
+        for (options, expected) in [(["--config", config], try ConfigurationFile.load(path: config)),
+                                    (["--preset", "hard"], ShakeConfiguration.hard)] {
+            let object = try report(options)
+            #expect(object["detector"] as? String == "shakekit")
+            let saved = try folder.write("saved.json", String(decoding: try JSONSerialization.data(
+                withJSONObject: try #require(object["configuration"])), as: UTF8.self))
+            #expect(try ConfigurationFile.load(path: saved) == expected, "\(options)")
+        }
+        let seismic = try report(["--detector", "seismic", "--preset", "light"])
+        #expect(seismic["detector"] as? String == "seismic" && seismic["configuration"] == nil)
+        #expect(seismic["seismic_threshold_m_s2"] as? Double == SeismicDetector.lightThreshold)
     }
 
     @Test func folderIsSearchedForRecordingsAndTotalled() throws {
