@@ -110,7 +110,7 @@ enum IIOOptions {
             } catch {
                 throw UsageError("--mount-matrix: \(error.detail ?? "\(error)")")
             }
-            if let problem = matrix.singularityProblem { throw UsageError("--mount-matrix '\(text)': \(problem)") }
+            if let problem = matrix.rotationProblem { throw UsageError("--mount-matrix '\(text)': \(problem)") }
             options.mountMatrix = matrix
         }
         return options
@@ -126,6 +126,10 @@ func deviceFailure(_ error: IIOError) -> CommandFailure {
     var text = "\(error)"
     if error.kind == .deviceGone || error.kind == .timedOut {
         text += " (--reconnect waits for the device to come back)"
+    }
+    if error.function == "mount matrix", error.kind == .badValue {
+        text += "; pass --mount-matrix with the board's true matrix (\"1, 0, 0; 0, 1, 0; 0, 0, 1\": the sensor's "
+            + "axes as they are) to read it regardless"
     }
     let status = switch error.kind {
     case .permissionDenied: ExitStatus.noPermission

@@ -68,24 +68,33 @@ struct DeviceAttributes {
     ///    attribute;
     /// 3. a device attribute `mount_matrix` (or one of the above, should a backend list it so).
     func mountMatrix() throws(IIOError) -> MountMatrix? {
+        guard let (text, attribute) = try mountMatrixText() else { return nil }
+        let matrix = try MountMatrix(parsing: text, device: label, attribute: attribute)
+        // The device's own matrix is checked as an option's is: a zero or scaling matrix from a
+        // wrong device tree would otherwise silence or distort every sample.
+        if let problem = matrix.rotationProblem {
+            throw IIOError(code: .invalidArgument, function: "mount matrix", device: label, attribute: attribute,
+                           detail: "'\(text)': \(problem)", kind: .badValue)
+        }
+        return matrix
+    }
+
+    /// The device's mount matrix as text, and the attribute it came from, or nil when it has none.
+    private func mountMatrixText() throws(IIOError) -> (text: String, attribute: String)? {
         if LibIIO.hasAttribute(axes.x, "mount_matrix") {
-            let text = try LibIIO.readChannelAttribute(axes.x, "mount_matrix", deviceLabel: label)
-            return try MountMatrix(parsing: text, device: label, attribute: "in_accel_mount_matrix")
+            return (try LibIIO.readChannelAttribute(axes.x, "mount_matrix", deviceLabel: label), "in_accel_mount_matrix")
         }
         let deviceAttributes = deviceAttributeNames
         if deviceAttributes.contains("in_accel_mount_matrix") {
-            let text = try LibIIO.readAttribute(device, "in_accel_mount_matrix", deviceLabel: label)
-            return try MountMatrix(parsing: text, device: label, attribute: "in_accel_mount_matrix")
+            return (try LibIIO.readAttribute(device, "in_accel_mount_matrix", deviceLabel: label), "in_accel_mount_matrix")
         }
         if let shared = LibIIO.channels(device).first(where: {
             !LibIIO.isOutput($0) && LibIIO.id(ofChannel: $0) == "mount" && LibIIO.hasAttribute($0, "matrix")
         }) {
-            let text = try LibIIO.readChannelAttribute(shared, "matrix", deviceLabel: label)
-            return try MountMatrix(parsing: text, device: label, attribute: "in_mount_matrix")
+            return (try LibIIO.readChannelAttribute(shared, "matrix", deviceLabel: label), "in_mount_matrix")
         }
         for attribute in ["in_mount_matrix", "mount_matrix"] where deviceAttributes.contains(attribute) {
-            let text = try LibIIO.readAttribute(device, attribute, deviceLabel: label)
-            return try MountMatrix(parsing: text, device: label, attribute: attribute)
+            return (try LibIIO.readAttribute(device, attribute, deviceLabel: label), attribute)
         }
         return nil
     }

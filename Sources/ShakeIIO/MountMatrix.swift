@@ -62,6 +62,26 @@ public struct MountMatrix: Hashable, Sendable, Codable, CustomStringConvertible 
         return "the matrix is singular (determinant \(det)): it would flatten the samples and lose axes; \(example)"
     }
 
+    /// Why this cannot orient samples, or nil: `singularityProblem`, or rows that are not unit
+    /// vectors at right angles (M·Mᵀ ≠ I by more than 0.01 in an entry). A mount matrix turns
+    /// the sensor's axes into the device's; one that also scales (`"2, 0, 0; …"`) or shears them
+    /// would change every acceleration, and the thresholds with it. A reflection (determinant
+    /// −1, a mirrored axis) is allowed: some boards' matrices have one.
+    public var rotationProblem: String? {
+        if let problem = singularityProblem { return problem }
+        var worst = 0.0
+        for i in 0..<3 {
+            for j in 0..<3 {
+                let dot = rows[i][0] * rows[j][0] + rows[i][1] * rows[j][1] + rows[i][2] * rows[j][2]
+                worst = max(worst, abs(dot - (i == j ? 1 : 0)))
+            }
+        }
+        guard worst > 0.01 else { return nil }
+        return "the matrix is not a rotation (its rows must be unit vectors at right angles; they are off by up to "
+            + "\(Self.format((worst * 1000).rounded() / 1000))): it would scale or shear every acceleration; a mount "
+            + "matrix is a rotation, e.g. \"1, 0, 0; 0, 1, 0; 0, 0, 1\""
+    }
+
     /// The IIO text form, e.g. `"1, 0, 0; 0, 1, 0; 0, 0, 1"`.
     public var description: String {
         rows.map { row in row.map(Self.format).joined(separator: ", ") }.joined(separator: "; ")

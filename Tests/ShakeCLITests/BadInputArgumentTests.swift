@@ -82,6 +82,9 @@ import Testing
              says: "--mount-matrix '0, 0, 0; 0, 0, 0; 0, 0, 0': the matrix is singular (determinant 0.0)"),
         Case("singular mount matrix", ["live", "--mount-matrix", "1, 0, 0; 1, 0, 0; 0, 0, 1"],
              says: "--mount-matrix '1, 0, 0; 1, 0, 0; 0, 0, 1': the matrix is singular (determinant 0.0): it would flatten"),
+        Case("scaling mount matrix", ["live", "--mount-matrix", "2, 0, 0; 0, 2, 0; 0, 0, 2"],
+             says: "--mount-matrix '2, 0, 0; 0, 2, 0; 0, 0, 2': the matrix is not a rotation (its rows must be unit vectors "
+                + "at right angles; they are off by up to 3): it would scale or shear every acceleration"),
         Case("overflowing mount matrix", ["record", "--mount-matrix", "1e200, 0, 0; 0, 1e200, 0; 0, 0, 1e200", "-o", "OUT"],
              says: "--mount-matrix '1e200, 0, 0; 0, 1e200, 0; 0, 0, 1e200': its numbers are too large (the determinant is not finite)"),
     ]

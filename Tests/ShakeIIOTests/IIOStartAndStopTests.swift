@@ -155,6 +155,21 @@ final class IIOStartAndStopTests: EmulatorSuite {
         #expect(device["scale"] as? Double == Fixture.scale)
     }
 
+    // Defect: a device matrix that scales, or is all zeros, was applied as it was: the zeros
+    // silenced every sample (0 shakes, no word), the scaling doubled every peak.
+    @Test(arguments: ["2, 0, 0; 0, 2, 0; 0, 0, 2", "0, 0, 0; 0, 0, 0; 0, 0, 0"])
+    func aDeviceMatrixThatIsNoRotationStopsReadingAndSaysHowToOverride(matrix: String) throws {
+        let result = try run(["--sysfs-attr", "in_accel_mount_matrix=\(matrix)"],
+                             "$SHAKE devices; $SHAKE record --duration 1 -o $DIR/rec.csv")
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stdout.contains("    mount matrix:   unusable (reading needs --mount-matrix): "), "\(result.stdout)")
+        #expect(result.stderr.contains("attribute \"in_accel_mount_matrix\""), "\(result.stderr)")
+        #expect(result.stderr.contains(matrix.hasPrefix("2") ? "the matrix is not a rotation" : "the matrix is singular"),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("; pass --mount-matrix with the board's true matrix"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("rec.csv")))
+    }
+
     // MARK: A polled read that never returns (a stuck sensor or bus)
 
     /// Milliseconds the script's `start=$(date +%s%N)` ... `elapsed` took, as it wrote them.

@@ -85,6 +85,23 @@ import Testing
         #expect(try MountMatrix(parsing: matrix.description) == matrix)
     }
 
+    /// Rotations pass, mirrored axes too, and a 45° turn written to 4 decimals; matrices that
+    /// scale, shear or flatten are refused, saying how.
+    @Test(arguments: [
+        ("1, 0, 0; 0, 1, 0; 0, 0, 1", nil), ("0, 1, 0; -1, 0, 0; 0, 0, 1", nil), ("-1, 0, 0; 0, 1, 0; 0, 0, 1", nil),
+        ("0.7071, -0.7071, 0; 0.7071, 0.7071, 0; 0, 0, 1", nil),
+        ("0.5, 0, 0; 0, 1, 0; 0, 0, 1", "not a rotation"), ("1, 0.5, 0; 0, 1, 0; 0, 0, 1", "not a rotation"),
+        ("0, 0, 0; 0, 0, 0; 0, 0, 0", "singular"),
+    ] as [(String, String?)])
+    func aMountMatrixMustBeARotation(text: String, problem: String?) throws {
+        let found = try MountMatrix(parsing: text).rotationProblem
+        if let problem {
+            #expect(found?.contains(problem) == true, "\(found ?? "nil")")
+        } else {
+            #expect(found == nil, "\(found ?? "")")
+        }
+    }
+
     @Test(arguments: ["", "1, 0, 0; 0, 1, 0", "1, 0, 0; 0, 1, 0; 0, 0, x", "1, 0; 0, 1; 0, 0, 1, 0", "nan, 0, 0; 0, 1, 0; 0, 0, 1"])
     func malformedMountMatrixIsRejectedNamingTheAttribute(text: String) {
         do {
