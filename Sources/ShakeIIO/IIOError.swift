@@ -130,10 +130,32 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The TCP port `iiod` listens on (libiio's `IIOD_PORT`).
     static let iiodPort = 30431
 
+    /// The port of `host` as an `ip:` URI gives it (`127.0.0.1:1234`, `[::1]:1234`), else
+    /// `iiodPort`. A bare IPv6 address (`::1`, several colons) has none.
+    static func port(ofHost host: String) -> Int {
+        let tail: Substring
+        if let bracket = host.lastIndex(of: "]") {
+            tail = host[host.index(after: bracket)...]
+        } else if host.count(where: { $0 == ":" }) == 1 {
+            tail = host[host.firstIndex(of: ":")!...]
+        } else {
+            return iiodPort
+        }
+        guard tail.hasPrefix(":"), let port = Int(tail.dropFirst()), (1...65535).contains(port) else { return iiodPort }
+        return port
+    }
+
     /// What to add to the errno text when `iio_create_context_from_uri` fails with `code` for
     /// `uri`, in the user's terms, or nil when there is nothing to add.
     static func contextDetail(uri: String, code: IIOErrno, sysfsPresent: Bool) -> String? {
         let host = uri.hasPrefix("ip:") ? String(uri.dropFirst(3)) : nil
+        // `ip:` alone asks libiio to find an iiod on the network (DNS-SD), which fails with odd
+        // codes (ETXTBSY) when it cannot.
+        if host == "" {
+            return "'ip:' without a host looks for an iiod on the network by DNS-SD, and none was found: "
+                + "give the host, ip:HOST (ip:127.0.0.1 for iiod on this machine)"
+        }
+        let port = host.map(Self.port(ofHost:)) ?? iiodPort
         switch code.rawValue {
         case ENOENT, ENODEV, ENXIO:
             if let detail = noContextDetail(uri: uri, sysfsPresent: sysfsPresent) { return detail }
@@ -144,10 +166,11 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case ECONNREFUSED:
             guard let host else { return nil }
             return "iiod is not running at \(host), or not reachable there: nothing accepted the connection on "
-                + "TCP port \(iiodPort) (iiod's port); start iiod on that machine, or check the address"
+                + "TCP port \(port)\(port == iiodPort ? " (iiod's port)" : "")"
+                + "; start iiod on that machine, or check the address"
         case ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN:
             guard let host else { return nil }
-            return "iiod at \(host) is not reachable (TCP port \(iiodPort)): is the host up, on this network, "
+            return "iiod at \(host) is not reachable (TCP port \(port)): is the host up, on this network, "
                 + "and is the port not blocked by a firewall?"
         case ENOSYS:
             return schemeDetail(uri: uri)

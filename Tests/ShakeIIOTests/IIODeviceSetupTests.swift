@@ -58,6 +58,23 @@ import Testing
         }
     }
 
+    /// A port in the URI is the one named (libiio connects to it); `ip:` alone is discovery.
+    @Test func aPortInTheURIIsTheOneNamedAndIpAloneIsDiscovery() {
+        let detail = IIOError.contextDetail(uri: "ip:192.168.2.1:1234", code: .connectionRefused, sysfsPresent: true)
+        #expect(detail?.contains("nothing accepted the connection on TCP port 1234; start iiod") == true, "\(detail ?? "")")
+        #expect(IIOError.port(ofHost: "[::1]:5000") == 5000)
+        #expect(IIOError.port(ofHost: "::1") == 30431)
+        #expect(IIOError.port(ofHost: "host:x") == 30431)
+        // Run for real: libiio's answer to `ip:` without DNS-SD, whatever its code.
+        do {
+            _ = try IIOContext(uri: "ip:", timeout: 2)
+            Issue.record("a context was created from 'ip:'")
+        } catch {
+            #expect(error.description.hasSuffix(": 'ip:' without a host looks for an iiod on the network by DNS-SD, "
+                + "and none was found: give the host, ip:HOST (ip:127.0.0.1 for iiod on this machine)"), "\(error)")
+        }
+    }
+
     @Test func refusedConnectionSaysIiodIsNotRunningAtThatHost() {
         let error = IIOError(code: .connectionRefused, function: "iio_create_context_from_uri", uri: "ip:192.168.2.1",
                              detail: IIOError.contextDetail(uri: "ip:192.168.2.1", code: .connectionRefused,
