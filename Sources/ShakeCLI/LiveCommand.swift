@@ -19,8 +19,9 @@ enum LiveCommand: ShakeCommand {
             SIGHUP (exit 0), or until the device vanishes or stalls (exit 74; with --reconnect it \
             waits for the device to come back, cancelling a shake in progress, and waits the same \
             way for a device or iiod not there yet at the start). However the stream ends, a \
-            shake in progress is cancelled (interrupted). The summary counts dropped samples \
-            and, with --reconnect, the outages and how long they lasted.
+            shake in progress is cancelled (interrupted). The summary counts the shakes (and how \
+            many of them were cancelled: too long, a gap, the end; no undo comes of those), the \
+            dropped samples and, with --reconnect, the outages and how long they lasted.
             """,
         options: IIOOptions.all + [
             IIOOptions.duration, IIOOptions.reconnect,
@@ -105,7 +106,7 @@ enum LiveCommand: ShakeCommand {
         let stats = reader.statistics
         // The samples the detector saw: those that arrived after --duration was reached are not.
         if session.samples > 0 || failure == nil {
-            io.err("\(session.shakes) shake\(session.shakes == 1 ? "" : "s") in \(counted(session.samples, "sample")) "
+            io.err("\(counted(session.shakes, "shake"))\(cancelledNote(session.cancelled)) in \(counted(session.samples, "sample")) "
                 + "(\(fixed(session.lastTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
                 + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\(outageText(stats))\n")
         }
@@ -119,6 +120,8 @@ enum LiveCommand: ShakeCommand {
         let json: Bool
         let io: CommandIO
         var shakes = 0
+        /// Shakes cancelled (too long, a gap, the stream's end): begun, but not for undo.
+        var cancelled = 0
         /// Samples fed to the detector.
         var samples = 0
         var lastStatus = 0.0
@@ -163,8 +166,8 @@ enum LiveCommand: ShakeCommand {
                         + "half-waves at \(fixed(c.ongoingMotionPeakAcceleration, 0)) m/s²"
                     : ""
                 io.err("\r\(fixed(sample.time, 1)) s  |a| \(fixed(sample.magnitude, 1)) m/s²  |l| up to "
-                    + "\(fixed(levelPeak, 1)) (onset \(fixed(c.onsetAcceleration, 1)))  "
-                    + "\(detector.isShaking ? "SHAKING" : "still  ")  shakes: \(shakes)\(motion)\u{1B}[K")
+                    + "\(fixed(levelPeak, 1)) m/s² (onset \(fixed(c.onsetAcceleration, 1)))  "
+                    + "\(detector.isShaking ? "SHAKING " : "no shake")  shakes: \(shakes)\(motion)\u{1B}[K")
                 levelPeak = 0
             }
             return event
@@ -201,6 +204,7 @@ enum LiveCommand: ShakeCommand {
 
         mutating func report(_ event: ShakeEvent) {
             if event.phase == .began { shakes += 1 }
+            if event.phase == .cancelled { cancelled += 1 }
             if io.errIsTerminal { io.err("\r\u{1B}[K") }
             if json {
                 io.out(LiveCommand.jsonLine(ReplayCommand.EventReport(event)))

@@ -100,3 +100,9 @@ enum OutputFile {
 func counted(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
 }
+
+/// ` (1 cancelled)` after a count of shakes when some of them were cancelled (too long, a gap,
+/// the stream's end): they began, but no undo came of them. Empty for none.
+func cancelledNote(_ cancelled: Int) -> String {
+    cancelled > 0 ? " (\(cancelled) cancelled)" : ""
+}

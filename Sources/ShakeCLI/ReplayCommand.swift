@@ -17,8 +17,9 @@ enum ReplayCommand: ShakeCommand {
             and its last half-wave's end so far: an ended event fires quietSeconds, 0.4 s in the \
             presets, after end_s), peak_m/s², reversals (direction reversals so far: half-waves \
             minus one, so a shake that began on 4 half-waves shows 3) and axis (the dominant \
-            device axis). A file's \
-            line also says, when there are any, how many rows repeat the previous row's time (the \
+            device axis). A file's line counts its shakes, and how many of them were cancelled \
+            (\"1 shake (1 cancelled)\": no undo comes of those). It \
+            also says, when there are any, how many rows repeat the previous row's time (the \
             detector ignores them) and how many gaps between samples are longer than \
             maximumGapSeconds (0.5 s in the presets; the detector restarts after each), with the \
             longest, and whether its samples come more than 10 % slower than 25 Hz, the slowest \
@@ -225,8 +226,9 @@ enum ReplayCommand: ShakeCommand {
             } else {
                 // Text goes out file by file, its events in chunks, so that a long recording's
                 // events are not held twice more (as reports and as one string).
-                let noun = shakes == 1 ? "shake" : "shakes"
-                var text = "\(name): \(shakes) \(noun) in \(counted(result.sampleCount, "sample")) "
+                let cancelled = result.events.count { $0.phase == .cancelled }
+                var text = "\(name): \(counted(shakes, "shake"))\(cancelledNote(cancelled)) in "
+                    + "\(counted(result.sampleCount, "sample")) "
                     + "(\(fixed(duration, 1)) s)\(timeIrregularities(result))\n"
                 if !result.events.isEmpty {
                     text += "    time_s  event      start_s    end_s  peak_m/s²  reversals  axis\n"

@@ -130,6 +130,16 @@ enum CommittedFixture {
         #expect(regenerated.replacingOccurrences(of: output, with: "Fixtures/" + fixture) == committed)
     }
 
+    /// A shake that began and was cancelled (the run's strides, too long for a shake) is counted
+    /// with what became of it: no undo came of it.
+    @Test func aCancelledShakeIsCountedAsCancelled() throws {
+        let path = CommittedFixture.path("running_100hz.csv")
+        let run = runShake(["replay", path])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.hasPrefix("\(path): 1 shake (1 cancelled) in 2400 samples (24.0 s)\n"), "\(run.out)")
+        #expect(run.out.contains("  cancelled "), "\(run.out)")
+    }
+
     /// A folder stands for its *.csv recordings, sorted, as in evaluate and tune: the same output as
     /// naming them (a folder without recordings: `BadInputRecordingTests.directoryExits66`).
     @Test func replayingAFolderReplaysItsRecordings() throws {

@@ -32,7 +32,7 @@ import Synchronization
         // exactly one status line, so the largest over them is the shake's.)
         let statuses = err.withLock { $0 }.components(separatedBy: "\r").filter { $0.contains("|l| up to") }
         #expect(statuses.count >= 2, "\(statuses)")
-        #expect(statuses.first?.contains("|l| up to 0.0 (onset 10.0)") == true, "\(statuses)")
+        #expect(statuses.first?.contains("|l| up to 0.0 m/s² (onset 10.0)") == true, "\(statuses)")
         let levels = statuses.compactMap { line in
             line.components(separatedBy: "|l| up to ").last?.split(separator: " ").first.flatMap { Double($0) }
         }
