@@ -25,7 +25,9 @@ enum IIOOptions {
         "timeout", value: "seconds",
         help: "End with an error when no sample arrives for this long, or the device is not open by then.", default: "2")
     static let duration = OptionSpec.option(
-        "duration", value: "seconds", help: "Stop after this many seconds of samples (default: until Ctrl-C).")
+        "duration", value: "seconds",
+        help: "Stop once the samples' times span this many seconds (an outage waited out with --reconnect counts; "
+            + "default: until Ctrl-C).")
     static let mountMatrix = OptionSpec.option(
         "mount-matrix", value: "matrix",
         help: "Mount matrix \"x, y, z; x, y, z; x, y, z\" to use instead of the device's (a rotation: not singular).")
@@ -127,6 +129,8 @@ func deviceFailure(_ error: IIOError) -> CommandFailure {
     if error.kind == .deviceGone || error.kind == .timedOut {
         text += " (--reconnect waits for the device to come back)"
     }
+    // The library says what to do in its own terms; the tool's flag does it.
+    text = text.replacingOccurrences(of: "; use polled mode", with: "; pass --mode polled (or leave --mode out)")
     if error.function == "mount matrix", error.kind == .badValue {
         text += "; pass --mount-matrix with the board's true matrix (\"1, 0, 0; 0, 1, 0; 0, 0, 1\": the sensor's "
             + "axes as they are) to read it regardless"

@@ -23,6 +23,20 @@ extension ShakeConfiguration: Codable {
         init?(intValue: Int) { nil }
     }
 
+    /// Levenshtein distance between `a` and `b`, counted in characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+
     public init(from decoder: any Decoder) throws {
         let all = try decoder.container(keyedBy: AnyKey.self)
         for key in all.allKeys where CodingKeys(stringValue: key.stringValue) == nil {
@@ -33,10 +47,15 @@ extension ShakeConfiguration: Codable {
                         + "(a moving average, default 0.04 s; the old one-pole smoothing is gone): "
                         + "rename the key, or remove it to take the default"))
             }
-            let known = CodingKeys.allCases.map(\.stringValue).joined(separator: ", ")
+            let names = CodingKeys.allCases.map(\.stringValue)
+            // A typo or a letter's case: the nearest key, when it is near (3 edits at most).
+            let nearest = names.map { ($0, Self.editDistance($0.lowercased(), key.stringValue.lowercased())) }
+                .min { $0.1 < $1.1 }
+            let suggestion = nearest.flatMap { $0.1 <= 3 ? ": did you mean '\($0.0)'?" : nil } ?? ""
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: decoder.codingPath + [key],
-                debugDescription: "unknown configuration key '\(key.stringValue)' (known keys: \(known))"))
+                debugDescription: "unknown configuration key '\(key.stringValue)'\(suggestion) (known keys: "
+                    + names.joined(separator: ", ") + ")"))
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = ShakeConfiguration.medium

@@ -72,6 +72,11 @@ import Testing
              says: "wrong type at 'quietSeconds' (line 1, column 2): expected a number, got true"),
         Case("unknown key", "{\"quietSeconds\": 0.4,\n \"onsetAccel\": 12}",
              says: "bad value at 'onsetAccel' (line 2, column 2): unknown configuration key 'onsetAccel'"),
+        Case("misspelt key", "{\"onsetAceleration\": 9}",
+             says: "bad value at 'onsetAceleration' (line 1, column 2): unknown configuration key 'onsetAceleration': "
+                + "did you mean 'onsetAcceleration'? (known keys: gravityTimeConstantSeconds, "),
+        Case("key in another case", "{\"QuietSeconds\": 0.5}",
+             says: "unknown configuration key 'QuietSeconds': did you mean 'quietSeconds'?"),
         Case("key of an older version", "{\"smoothingTimeConstantSeconds\": 0.01}",
              says: "bad value at 'smoothingTimeConstantSeconds' (line 1, column 2): 'smoothingTimeConstantSeconds' was replaced by 'smoothingWindowSeconds'"),
         Case("smoothing window longer than the gravity filter", "{\"smoothingWindowSeconds\": 0.5}",

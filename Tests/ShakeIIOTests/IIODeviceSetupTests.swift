@@ -209,6 +209,14 @@ import Testing
             #expect((48...52).contains(ticks), "\(recording.rows.count) samples, \(result.stderr)")
         }
 
+        /// Buffered reading asked of a device without a buffer: the error names the flag that reads it.
+        @Test func bufferedModeOnADeviceWithoutABufferNamesThePolledMode() throws {
+            let result = try run(["--no-buffer"], "$SHAKE live --mode buffered --duration 1")
+            #expect(result.status == 74, "\(result.stderr)")
+            #expect(result.stderr.hasSuffix("the device has no buffer (its accel channels are not scan elements); "
+                + "pass --mode polled (or leave --mode out)\n"), "\(result.stderr)")
+        }
+
         @Test func pollingADeviceWithoutSamplingFrequencyUsesTheRequestedRate() throws {
             let result = try run(["--no-buffer"],
                                  "rm \(Self.sysfs)/sampling_frequency \(Self.sysfs)/sampling_frequency_available && "
