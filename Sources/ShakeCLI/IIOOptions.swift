@@ -30,7 +30,7 @@ enum IIOOptions {
             + "default: until Ctrl-C).")
     static let mountMatrix = OptionSpec.option(
         "mount-matrix", value: "matrix",
-        help: "Mount matrix \"x, y, z; x, y, z; x, y, z\" to use instead of the device's (a rotation: not singular).")
+        help: "Mount matrix \"x, y, z; x, y, z; x, y, z\" to use instead of the device's (a rotation; a mirrored axis is allowed).")
 
     static let reconnect = OptionSpec.flag(
         "reconnect",
