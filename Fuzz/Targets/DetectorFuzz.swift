@@ -10,7 +10,9 @@
 // Invariants checked after every call: began only when no shake is in progress, ended and
 // cancelled only when one is (so at most one began per ended/cancelled); `isShaking` agrees;
 // event times, peak and interval finite; a cancellation reason exactly on cancelled events;
-// reversals ≥ 0; the emitted time is the sample's (or interruption's) time. A twin detector fed
+// reversals ≥ 0; the emitted time is the sample's (or interruption's) time, except that a
+// cancellation for a clock reset (`.timeWentBackwards`) is timed at the last sample before the
+// jump, after the sample that caused it. A twin detector fed
 // the same samples through process(_:explanation:) emits the same events, and what it explains
 // is sane (finite, ordered times; a refusal only for a chain of minimumHalfWaves or more; a
 // began report exactly with a began event).
@@ -78,7 +80,14 @@ struct Checker {
 
     mutating func check(_ event: ShakeEvent?, at time: Double) {
         if let event {
-            guard event.time == time else { fatalError("event at \(event.time), input at \(time)") }
+            if event.cancellationReason == .timeWentBackwards {
+                // A clock reset: timed at the last sample before the jump, on its shake's clock.
+                guard event.time > time, event.time >= event.endTime else {
+                    fatalError("clock-reset cancellation at \(event.time), input at \(time)")
+                }
+            } else if time.isFinite {
+                guard event.time == time else { fatalError("event at \(event.time), input at \(time)") }
+            }
             guard event.time.isFinite, event.startTime.isFinite, event.endTime.isFinite,
                   event.peakAcceleration.isFinite, event.peakAcceleration >= 0, event.reversals >= 0
             else { fatalError("bad event values \(event)") }
