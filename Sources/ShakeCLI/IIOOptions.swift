@@ -160,6 +160,14 @@ func outageText(_ statistics: AccelerometerReadStatistics) -> String {
         + "(\(fixed(statistics.outageSeconds, 1)) s without the device)"
 }
 
+/// `; the device delivers about 100 Hz, not the 400 Hz it reports (drops counted at 100 Hz)`
+/// when the rate measured from the samples' times is more than 25 % off the device's; else empty.
+func measuredRateText(_ statistics: AccelerometerReadStatistics, reported: Double) -> String {
+    guard let measured = statistics.measuredRateHertz else { return "" }
+    return "; the device delivers about \(hertzText(measured.rounded())) Hz, not the \(hertzText(reported)) Hz it "
+        + "reports (drops counted at \(hertzText(measured.rounded())) Hz)"
+}
+
 /// Formats `value` in hertz without needless decimals: `51`, `12.5`.
 func hertzText(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e12 ? String(Int64(value)) : String(value)

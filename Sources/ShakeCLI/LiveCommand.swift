@@ -69,10 +69,12 @@ enum LiveCommand: ShakeCommand {
         var session = LiveSession(configuration: configuration, json: json, io: io,
                                   explaining: arguments.flag("explain"))
         var failure: IIOError?
+        var reportedRate = 0.0
         do {
             try reader.run(onEvent: { event in
                 switch event {
                 case .connected(let device, let rate, let mode, _):
+                    reportedRate = rate
                     io.err("Listening to \(device.displayName) at \(hertzText(rate)) Hz (\(mode.rawValue), "
                         + "\(reader.uri)); Ctrl-C to stop.\n")
                     if let warning = SlowSampleRate.deviceWarning(device, hertz: rate) { io.err(warning) }
@@ -108,7 +110,8 @@ enum LiveCommand: ShakeCommand {
         if session.samples > 0 || failure == nil {
             io.err("\(counted(session.shakes, "shake"))\(cancelledNote(session.cancelled)) in \(counted(session.samples, "sample")) "
                 + "(\(fixed(session.lastTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
-                + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\(outageText(stats))\n")
+                + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\(outageText(stats))"
+                + "\(measuredRateText(stats, reported: reportedRate))\n")
         }
         if let failure { throw deviceFailure(failure) }
         return ExitStatus.success

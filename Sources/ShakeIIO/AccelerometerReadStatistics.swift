@@ -10,6 +10,11 @@ public struct AccelerometerReadStatistics: Hashable, Sendable, Codable {
     public var droppedSamples = 0
     /// Number of gaps (each may drop several samples).
     public var gaps = 0
+    /// Buffered mode: the rate the device delivers at, Hz (the median of its first 32 intervals),
+    /// when it is more than 25 % off the sampling frequency it reports (a driver that ignored or
+    /// rounded the rate asked for); drops are then counted against it. Nil when the reported
+    /// rate holds, or before 32 intervals.
+    public var measuredRateHertz: Double?
     /// Samples whose timestamp did not increase; they are discarded.
     public var outOfOrderSamples = 0
     /// Samples the async stream's consumer did not take in time (queue full); discarded.

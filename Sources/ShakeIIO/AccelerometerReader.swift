@@ -203,6 +203,16 @@ public final class AccelerometerReader: @unchecked Sendable {
     // MARK: Delivery
 
     private var previousTime: Double?
+    /// Buffered mode: the first `rateCheckIntervals` intervals between samples, s, and the drops
+    /// and gaps counted among them against `rateHertz`. Emptied once the rate is checked.
+    private var firstIntervals: [Double] = []
+    private var firstIntervalsDropped = 0, firstIntervalsGaps = 0
+    private var rateChecked = false
+    /// The rate drops are counted against, Hz: `rateHertz`, or the measured rate when the
+    /// device delivers at another (see ``AccelerometerReadStatistics/measuredRateHertz``).
+    private lazy var countingRateHertz = rateHertz
+    /// Intervals whose median checks the rate the device delivers at.
+    static let rateCheckIntervals = 32
     private var firstTimestampNanoseconds: Int64?
     private var firstMonotonic: Double?
 
@@ -223,12 +233,15 @@ public final class AccelerometerReader: @unchecked Sendable {
                 return
             }
             // Polled mode counts missed ticks instead (a late poll is not a lost sample twice).
-            if mode == .buffered && step > 1.5 / rateHertz {
-                let missing = max(1, Int((step * rateHertz).rounded()) - 1)
-                state.withLock {
-                    $0.statistics.droppedSamples += missing
-                    $0.statistics.gaps += 1
+            if mode == .buffered {
+                let missing = step > 1.5 / countingRateHertz ? max(1, Int((step * countingRateHertz).rounded()) - 1) : 0
+                if missing > 0 {
+                    state.withLock {
+                        $0.statistics.droppedSamples += missing
+                        $0.statistics.gaps += 1
+                    }
                 }
+                if !rateChecked { checkRate(step: step, missing: missing) }
             }
         }
         previousTime = time
@@ -241,6 +254,38 @@ public final class AccelerometerReader: @unchecked Sendable {
             $0.statistics.lastSampleTime = time
         }
         try onSample(Sample(time: time, x: rotated.x, y: rotated.y, z: rotated.z))
+    }
+
+    /// Buffered mode, over the first `rateCheckIntervals` intervals: a driver that ignores or
+    /// rounds a `sampling_frequency` write, or reports a stale one, delivers at another rate than
+    /// `rateHertz`, and every interval would count as a gap. When the median interval's rate is
+    /// more than 25 % off, it is taken as the rate the device delivers at
+    /// (``AccelerometerReadStatistics/measuredRateHertz``), and the drops counted so far are
+    /// counted again against it.
+    private func checkRate(step: Double, missing: Int) {
+        firstIntervals.append(step)
+        if missing > 0 {
+            firstIntervalsDropped += missing
+            firstIntervalsGaps += 1
+        }
+        guard firstIntervals.count >= Self.rateCheckIntervals else { return }
+        rateChecked = true
+        let median = firstIntervals.sorted()[firstIntervals.count / 2]
+        let measured = 1 / median
+        defer { firstIntervals = [] }
+        guard median > 0, measured.isFinite, abs(measured - rateHertz) > 0.25 * rateHertz else { return }
+        countingRateHertz = measured
+        var dropped = 0, gaps = 0
+        for interval in firstIntervals where interval > 1.5 / measured {
+            dropped += max(1, Int((interval * measured).rounded()) - 1)
+            gaps += 1
+        }
+        let (wrongDropped, wrongGaps) = (firstIntervalsDropped, firstIntervalsGaps)
+        state.withLock {
+            $0.statistics.measuredRateHertz = measured
+            $0.statistics.droppedSamples += dropped - wrongDropped
+            $0.statistics.gaps += gaps - wrongGaps
+        }
     }
 
     static func monotonicSeconds() -> Double {

@@ -79,6 +79,7 @@ public final class ReconnectingAccelerometerReader: Sendable {
                 total.gaps += current.gaps
                 total.outOfOrderSamples += current.outOfOrderSamples
                 total.consumerOverruns += current.consumerOverruns
+                total.measuredRateHertz = current.measuredRateHertz ?? total.measuredRateHertz
                 if let last = current.lastSampleTime { total.lastSampleTime = last + state.timeOffset }
             }
             if let start = state.outageStart {
@@ -179,6 +180,7 @@ public final class ReconnectingAccelerometerReader: Sendable {
                     state.previous.gaps += stats.gaps
                     state.previous.outOfOrderSamples += stats.outOfOrderSamples
                     state.previous.consumerOverruns += stats.consumerOverruns
+                    state.previous.measuredRateHertz = stats.measuredRateHertz ?? state.previous.measuredRateHertz
                     state.previous.lastSampleTime = lastTime
                     state.current = nil
                     // An outage is counted when it is waited for (and a sample came before it).

@@ -191,6 +191,18 @@ import Testing
             expectSamples(recording.rows, match: rotated(fixture.rows.prefix { $0.time < 2 }))
         }
 
+        // Defect: a device that kept its rate after 400 Hz was written (the emulator's feed of the
+        // 50 Hz fixture, as a driver that ignores the write) had every interval counted as a gap
+        // ("dropped 303 in 101 gaps" at 100 Hz) for none lost. The rate its samples come at is
+        // measured, and said.
+        @Test func aRateTheDeviceDoesNotDeliverIsMeasuredAndDropsCountedAgainstIt() throws {
+            let result = try run(["--fast"], "$SHAKE record --rate 400 --duration 1 -o $DIR/rec.csv")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("dropped 0 in 0 gaps; the device delivers about 50 Hz, not the 400 Hz it "
+                + "reports (drops counted at 50 Hz)"), "\(result.stderr)")
+            #expect(try dropped(result.stderr) == 0)
+        }
+
         // Defect: polling used the requested rate instead of the one the device accepted.
         @Test func pollingUsesTheRateTheDeviceAccepted() throws {
             let result = try run(["--no-buffer"],
