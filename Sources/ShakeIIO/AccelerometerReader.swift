@@ -234,7 +234,7 @@ public final class AccelerometerReader: @unchecked Sendable {
             }
             // Polled mode counts missed ticks instead (a late poll is not a lost sample twice).
             if mode == .buffered {
-                let missing = step > 1.5 / countingRateHertz ? max(1, Int((step * countingRateHertz).rounded()) - 1) : 0
+                let missing = Self.missingSamples(interval: step, rateHertz: countingRateHertz)
                 if missing > 0 {
                     state.withLock {
                         $0.statistics.droppedSamples += missing
@@ -275,17 +275,20 @@ public final class AccelerometerReader: @unchecked Sendable {
         defer { firstIntervals = [] }
         guard median > 0, measured.isFinite, abs(measured - rateHertz) > 0.25 * rateHertz else { return }
         countingRateHertz = measured
-        var dropped = 0, gaps = 0
-        for interval in firstIntervals where interval > 1.5 / measured {
-            dropped += max(1, Int((interval * measured).rounded()) - 1)
-            gaps += 1
-        }
+        let missing = firstIntervals.map { Self.missingSamples(interval: $0, rateHertz: measured) }
+        let (dropped, gaps) = (missing.reduce(0, +), missing.count { $0 > 0 })
         let (wrongDropped, wrongGaps) = (firstIntervalsDropped, firstIntervalsGaps)
         state.withLock {
             $0.statistics.measuredRateHertz = measured
             $0.statistics.droppedSamples += dropped - wrongDropped
             $0.statistics.gaps += gaps - wrongGaps
         }
+    }
+
+    /// Samples lost in an interval of `interval` s at `rateHertz`: none up to 1.5 sample periods,
+    /// else `round(interval · rate) − 1` (at least 1).
+    static func missingSamples(interval: Double, rateHertz: Double) -> Int {
+        interval > 1.5 / rateHertz ? max(1, Int((interval * rateHertz).rounded()) - 1) : 0
     }
 
     static func monotonicSeconds() -> Double {
