@@ -70,11 +70,15 @@ enum LiveCommand: ShakeCommand {
                                   explaining: arguments.flag("explain"))
         var failure: IIOError?
         var reportedRate = 0.0
+        var connectedDevice: AccelerometerDescription?
+        var levelCheck = DeviceLevelCheck()
         do {
             try reader.run(onEvent: { event in
                 switch event {
                 case .connected(let device, let rate, let mode, _):
                     reportedRate = rate
+                    connectedDevice = device
+                    levelCheck.restart()
                     io.err("Listening to \(device.displayName) at \(hertzText(rate)) Hz (\(mode.rawValue), "
                         + "\(reader.uri)); Ctrl-C to stop.\n")
                     if let warning = SlowSampleRate.deviceWarning(device, hertz: rate) { io.err(warning) }
@@ -92,6 +96,10 @@ enum LiveCommand: ShakeCommand {
                 if let duration, sample.time >= duration {
                     reader.stop()
                     return
+                }
+                if let connectedDevice, let warning = levelCheck.add(sample, device: connectedDevice) {
+                    if io.errIsTerminal { io.err("\r\u{1B}[K") }
+                    io.err(warning)
                 }
                 try demo?.advance(to: sample)
                 if let event = session.process(sample) { demo?.handle(event) }

@@ -49,10 +49,14 @@ enum RecordCommand: ShakeCommand {
         var flushEvery = 1
         var writeError: RecordingError?
         var readError: IIOError?
+        var connectedDevice: AccelerometerDescription?
+        var levelCheck = DeviceLevelCheck()
         do {
             try reader.run(onEvent: { event in
                 switch event {
                 case .connected(let device, let rate, let mode, let mountMatrix):
+                    connectedDevice = device
+                    levelCheck.restart()
                     if let writer {
                         io.err("Reconnected to \(device.displayName); recording goes on.\n")
                         try writer.flush()
@@ -87,6 +91,10 @@ enum RecordCommand: ShakeCommand {
                     return
                 }
                 try writer.write(sample)
+                if let connectedDevice, let warning = levelCheck.add(sample, device: connectedDevice) {
+                    if io.errIsTerminal { io.err("\r\u{1B}[K") }
+                    io.err(warning)
+                }
                 // Flush every 0.1 s of samples: a crash or full disk loses at most that much.
                 if writer.samplesWritten % flushEvery == 0 { try writer.flush() }
                 let now = AccelerometerReaderClock.now()

@@ -18,6 +18,10 @@
 /// - acceleration: over the first `samplesChecked` samples, |a| stays between 0.8 and 1.25 (g:
 ///   at rest |a| is 9.8 m/s², 1 g) or between 800 and 1250 (mg). A device that moves during
 ///   those samples is not flagged, whatever its unit.
+/// - and one rule the reader does not have, for a device's wrong scale or offset: over those
+///   samples |a| holds still (its range within 10 % of its mean, or 0.1 m/s²) at a level
+///   outside 0.8 to 1.25 g (7.85 to 12.26 m/s²), where at rest gravity alone gives 9.8 m/s².
+///   Real devices at rest read 9.1 to 10.5 m/s² in the project's recordings.
 /// - time: every one of the first `intervalsChecked` intervals is 0.25 or more (under 4 Hz if
 ///   seconds: milliseconds, probably); otherwise their mean rate is over 10 % under
 ///   `ShakeDetector.slowestSupportedSampleRate` (gaps over 0.5 s left out), and shakes may be
@@ -32,6 +36,10 @@ public struct SampleStreamCheck: Sendable {
         /// |a| stayed between 800 and 1250 over the first samples: acceleration in mg.
         /// Multiply by `standardGravity / 1000`.
         case accelerationLooksLikeMilliG(magnitude: Double)
+        /// |a| held still over the first samples at `magnitude`, outside 0.8 to 1.25 g, and
+        /// neither g nor mg: the readings are off scale (a wrong scale factor or offset, or a
+        /// sensor that reads nothing). At rest gravity alone gives 9.8 m/s².
+        case accelerationOffScale(magnitude: Double)
         /// Every one of the first intervals was 0.25 or more, the first `firstInterval`: times
         /// in milliseconds (or a smaller unit), not seconds, or a rate under 4 Hz.
         case timeLooksLikeMilliseconds(firstInterval: Double)
@@ -47,6 +55,15 @@ public struct SampleStreamCheck: Sendable {
             case .accelerationLooksLikeMilliG(let magnitude):
                 "|a| stays near \(Self.rounded(magnitude)) where it would be 9.8 m/s² at rest: the acceleration looks "
                     + "like it is in mg; multiply it by standardGravity / 1000"
+            case .accelerationOffScale(let magnitude) where magnitude < Self.noGravity:
+                "|a| stays near \(Self.rounded(magnitude)) where it would be 9.8 m/s² at rest: the input holds no "
+                    + "gravity (a sensor that reads nothing, or an offset that cancels it)"
+            case .accelerationOffScale(let magnitude):
+                "|a| stays near \(Self.rounded(magnitude)) where it would be 9.8 m/s² at rest: the acceleration reads "
+                    + (magnitude < standardGravity
+                        ? "about \(Self.rounded(standardGravity / magnitude, figures: 2)) times too small"
+                        : "about \(Self.rounded(magnitude / standardGravity, figures: 2)) times too large")
+                    + " (a wrong scale factor or offset); shakes will be misjudged"
             case .timeLooksLikeMilliseconds(let interval):
                 "the first \(SampleStreamCheck.intervalsChecked) intervals are all 0.25 or more (the first is "
                     + "\(Self.rounded(interval))): in seconds that is a rate under 4 Hz, so the times are probably in "
@@ -57,11 +74,18 @@ public struct SampleStreamCheck: Sendable {
             }
         }
 
-        /// Three significant figures at most, without a trailing `.0`.
-        static func rounded(_ value: Double) -> String {
-            guard value.isFinite, value != 0 else { return "\(value)" }
+        /// Under this |a|, m/s², an off-scale stream is said to hold no gravity.
+        static let noGravity = 0.05
+
+        /// `figures` significant figures (all the digits of a whole number that has more),
+        /// without a trailing `.0`: 19.6, 0.0981, 1000; with 2, 99.9 is 100.
+        static func rounded(_ value: Double, figures: Int = 3) -> String {
+            if value == 0 { return "0" }
+            guard value.isFinite else { return "\(value)" }
+            var least = 1.0
+            for _ in 1..<figures { least *= 10 }
             var scale = 1.0
-            while (value * scale).magnitude < 100 && scale < 1e6 { scale *= 10 }
+            while (value * scale).magnitude < least && scale < 1e6 { scale *= 10 }
             let text = "\((value * scale).rounded() / scale)"
             return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
         }
@@ -81,6 +105,7 @@ public struct SampleStreamCheck: Sendable {
     private var accelerationSettled = false
     private var inG = true, inMilliG = true
     private var magnitudeSum = 0.0
+    private var smallestMagnitude = Double.infinity, largestMagnitude = 0.0
     private var lastTime = -Double.infinity
     private var intervals = 0
     private var timeSettled = false
@@ -90,7 +115,11 @@ public struct SampleStreamCheck: Sendable {
     private var shortIntervals = 0
     private var shortSum = 0.0
 
-    public init() {}
+    /// `checkingTime: false` checks the acceleration alone: for a device whose times come
+    /// from its driver in seconds, and whose rate is known.
+    public init(checkingTime: Bool = true) {
+        timeSettled = !checkingTime
+    }
 
     /// True once both checks have decided: nothing later changes `problem`.
     public var isSettled: Bool { problem != nil || (accelerationSettled && timeSettled) }
@@ -108,13 +137,24 @@ public struct SampleStreamCheck: Sendable {
         inG = inG && magnitude >= 0.8 && magnitude <= 1.25
         inMilliG = inMilliG && magnitude >= 800 && magnitude <= 1250
         magnitudeSum += magnitude
+        smallestMagnitude = min(smallestMagnitude, magnitude)
+        largestMagnitude = max(largestMagnitude, magnitude)
         samples += 1
-        if !inG && !inMilliG {
+        let mean = magnitudeSum / Double(samples)
+        let still = largestMagnitude - smallestMagnitude <= max(0.1 * mean, 0.1)
+        // Neither g nor mg, and moving: nothing more can be said.
+        if !inG && !inMilliG && !still {
             accelerationSettled = true
-        } else if samples >= Self.samplesChecked {
-            accelerationSettled = true
-            let mean = magnitudeSum / Double(samples)
-            problem = inG ? .accelerationLooksLikeG(magnitude: mean) : .accelerationLooksLikeMilliG(magnitude: mean)
+            return
+        }
+        guard samples >= Self.samplesChecked else { return }
+        accelerationSettled = true
+        if inG {
+            problem = .accelerationLooksLikeG(magnitude: mean)
+        } else if inMilliG {
+            problem = .accelerationLooksLikeMilliG(magnitude: mean)
+        } else if still && !(0.8 * standardGravity...1.25 * standardGravity).contains(mean) {
+            problem = .accelerationOffScale(magnitude: mean)
         }
     }
 

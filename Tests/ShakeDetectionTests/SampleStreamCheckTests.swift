@@ -22,7 +22,8 @@ import Testing
 
     @Test func metresPerSecondSquaredInSecondsAtUsualRatesPass() {
         for rate in [25.0, 50, 100, 400, 1600] {
-            let samples = Self.still(seconds: 2, rate: rate)
+            // 3 s: a still stream's level is judged on 64 samples, 2.56 s at 25 Hz.
+            let samples = Self.still(seconds: 3, rate: rate)
             #expect(Self.problems(samples).isEmpty, "\(rate) Hz")
             var check = SampleStreamCheck()
             for sample in samples { _ = check.add(sample) }
@@ -49,6 +50,41 @@ import Testing
         let first = try #require(found.first)
         #expect(found.count == 1)
         #expect(first.problem.description.contains("in mg"), "\(first.problem)")
+    }
+
+    /// A device's wrong scale factor (twice or half the true one) or a sensor that reads
+    /// nothing: |a| holds still far from 9.8 m/s². Devices whose calibration is a few per cent
+    /// off (real ones at rest read 9.1 to 10.5 m/s²) pass.
+    @Test(arguments: [(2.0, "19.6", "the acceleration reads about 2 times too large"),
+                      (0.5, "4.91", "the acceleration reads about 2 times too small"),
+                      (0.01, "0.0981", "the acceleration reads about 100 times too small"),
+                      (0.0, "0", "the input holds no gravity")])
+    func aStillStreamOffScaleIsFound(unit: Double, level: String, says: String) throws {
+        let found = Self.problems(Self.still(seconds: 2, rate: 100, unit: unit))
+        #expect(found.count == 1, "\(unit)")
+        let first = try #require(found.first)
+        #expect(first.index == SampleStreamCheck.samplesChecked - 1)
+        guard case .accelerationOffScale(let magnitude) = first.problem else {
+            Issue.record("\(first.problem)")
+            return
+        }
+        #expect(abs(magnitude - standardGravity * unit) < 0.05 * unit + 1e-9)
+        #expect(first.problem.description.hasPrefix("|a| stays near \(level) where it would be 9.8 m/s² at rest: "
+            + says), "\(first.problem)")
+    }
+
+    @Test(arguments: [0.85, 0.93, 1.07, 1.2])
+    func aStillStreamAFewPerCentOffPasses(unit: Double) {
+        #expect(Self.problems(Self.still(seconds: 2, rate: 100, unit: unit)).isEmpty, "\(unit)")
+    }
+
+    /// Off scale but moving from the first sample: nothing can be said of its scale.
+    @Test func aMovingStreamOffScaleIsNotFlagged() {
+        let samples = (0..<200).map { index in
+            let t = Double(index) / 100
+            return Sample(time: t, x: 3 * standardGravity * sin2pi(t * 4), y: 0, z: 2 * standardGravity)
+        }
+        #expect(Self.problems(samples).isEmpty)
     }
 
     /// A device shaken from the first sample, in g: |a| leaves 0.8...1.25, so nothing can be

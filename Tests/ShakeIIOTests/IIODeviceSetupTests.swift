@@ -203,6 +203,41 @@ import Testing
             #expect(try dropped(result.stderr) == 0)
         }
 
+        // Defect: a driver whose in_accel_scale is twice the true one doubled every reading
+        // (|a| 19.6 m/s² at rest) with no word: shakes were found on every bump. The first
+        // samples, still, say so, with the scale that would read 9.8; a right scale says nothing.
+        @Test(arguments: ["record --duration 1.4 -o $DIR/rec.csv", "live --duration 1.4",
+                          "record --duration 1.4 --mount-matrix '0, 0, 1; 0, 1, 0; -1, 0, 0' -o $DIR/rec.csv"])
+        func aDeviceScaleThatMisreadsGravityIsWarnedAbout(command: String) throws {
+            // Each run starts the fixture again: its first 2 s are at rest.
+            let result = try run(["--fast", "--sysfs-attr", "in_accel_scale=0.009576"], "$SHAKE \(command) > /dev/null")
+            #expect(result.status == 0, "\(result.stderr)")
+            // |a| at rest as the device reads it: twice the fixture's, over the 64 samples checked.
+            let rest = fixture.rows.prefix(64).map { ($0.x * $0.x + $0.y * $0.y + $0.z * $0.z).squareRoot() }
+            let level = 2 * rest.reduce(0, +) / Double(rest.count)
+            let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("Warning: ") }
+            #expect(warnings.count == 1, "\(result.stderr)")
+            let warning = String(warnings.first ?? "")
+            #expect(warning.hasPrefix("Warning: shakekit-accel reads |a| near \(String(format: "%.1f", level)) m/s² "
+                + "while still, where gravity alone is 9.8 m/s²: its readings are about 2 times too large. Check "
+                + "in_accel_scale (0.00958) and in_accel_offset (0); a scale of about 0.00"), "\(warning)")
+            #expect(warning.hasSuffix(" would read 9.8. Until they are right, shakes are misjudged."), "\(warning)")
+            // The scale suggested reads the fixture's own level at rest (0.004788 per count).
+            let suggested = warning.components(separatedBy: "a scale of about ").last?.split(separator: " ").first
+            let scale = try #require(suggested.flatMap { Double($0) }, "\(warning)")
+            #expect(abs(scale * level / 0.009576 - 9.80665) < 0.05, "\(scale)")
+            if command.hasPrefix("record") {
+                // The recording is kept as read: the warning is advice, not a refusal.
+                #expect(try Fixture.readRecording(path("rec.csv")).rows.count >= 64)
+            }
+        }
+
+        @Test func aDeviceThatReadsGravityRightIsNotWarnedAbout() throws {
+            let result = try run(["--fast"], "$SHAKE record --duration 1.5 -o $DIR/rec.csv")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stderr.contains("Warning"), "\(result.stderr)")
+        }
+
         // Defect: polling used the requested rate instead of the one the device accepted.
         @Test func pollingUsesTheRateTheDeviceAccepted() throws {
             let result = try run(["--no-buffer"],
