@@ -11,7 +11,9 @@
 /// - **Judiciously.** The same type is delivered at most once per `minimumIntervalSeconds`
 ///   (default 0.5 s); a second request within the interval is refused. Time is passed in
 ///   explicitly (seconds, any origin, the same clock as the shake events); there is no hidden
-///   clock.
+///   clock. A time earlier than a type's last delivery means the clock started again (a new
+///   reader's times start at 0): it is not within the interval, and the new clock's deliveries
+///   are limited among themselves.
 ///
 /// Non-`Sendable`: use it from one isolation domain, with the `ShakeToUndo` that drives it.
 public final class FeedbackCenter {
@@ -64,7 +66,8 @@ public final class FeedbackCenter {
     public func deliver(_ type: FeedbackType, at time: Double, initiatedByUser: Bool) -> FeedbackResult {
         guard initiatedByUser else { return .notUserInitiated }
         guard isPrepared else { return .notPrepared }
-        if let last = lastDeliveryTime[type], time - last < minimumIntervalSeconds {
+        // Earlier than the last delivery: the clock started again, not a delivery too soon.
+        if let last = lastDeliveryTime[type], time >= last, time - last < minimumIntervalSeconds {
             return .rateLimited(nextAllowedTime: last + minimumIntervalSeconds)
         }
         lastDeliveryTime[type] = time

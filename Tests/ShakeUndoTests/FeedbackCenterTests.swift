@@ -15,6 +15,23 @@ import ShakeUndo
         #expect(log.entries == ["screen prepare", "screen selection"])
     }
 
+    // Defect: a time earlier than the last delivery (a new reader's times start at 0 again)
+    // counted as within the interval, and every feedback was refused until the new clock
+    // caught up with the old one: 10 s of silent shake to undo after a reconnect at 10 s.
+    @Test func aClockThatStartsAgainIsNotRateLimited() throws {
+        let log = RecordingSink.Log()
+        let center = try FeedbackCenter(sinks: [RecordingSink("screen", modes: [.visual], log: log)])
+        center.prepare()
+        #expect(center.deliver(.notificationSuccess, at: 10, initiatedByUser: true) == .delivered([.visual]))
+        center.prepare()
+        #expect(center.deliver(.notificationSuccess, at: 1, initiatedByUser: true) == .delivered([.visual]))
+        // The new clock's deliveries are limited among themselves.
+        center.prepare()
+        #expect(center.deliver(.notificationSuccess, at: 1.2, initiatedByUser: true) == .rateLimited(nextAllowedTime: 1.5))
+        #expect(log.entries == ["screen prepare", "screen notification success", "screen prepare",
+                                "screen notification success", "screen prepare"])
+    }
+
     @Test func everyModeIsReachedAtOnceInSinkOrder() throws {
         let log = RecordingSink.Log()
         let center = try FeedbackCenter(sinks: [
