@@ -7,7 +7,8 @@ import ShakeDetection
 /// - `began`: asks the feedback sinks to prepare, so feedback is ready when the shake ends.
 /// - `ended`: builds an `UndoPrompt` from the active context's stack (titles such as
 ///   "Undo Delete Name", "Redo Address Change", and "Cancel") and hands it to the presenter,
-///   with `promptFeedback` (default `impactMedium`) as it appears. **No prompt** when no context
+///   with `promptFeedback` (default `impactMedium`) as it appears (prepared then if its `began`
+///   was not seen). **No prompt** when no context
 ///   is active or there is nothing to undo or redo; **no second prompt** while one is showing
 ///   (further shakes are ignored until it is answered).
 /// - `cancelled`: nothing visible happens.
@@ -132,6 +133,9 @@ public final class ShakeToUndo: ShakeHandler {
         promptedStack = stack
         promptedChangeCount = stack.changeCount
         if let promptFeedback, let feedback {
+            // An `ended` whose `began` this handler did not see (attached mid-shake) found
+            // nothing prepared: prepare now rather than lose the sign that the shake was seen.
+            if !feedback.isPrepared { feedback.prepare() }
             feedback.deliver(promptFeedback, at: time, initiatedByUser: true)
             feedback.prepare()  // the answer's feedback comes next
         }

@@ -392,4 +392,20 @@ import ShakeUndo
         #expect(outcomes == [.undone(try ActionName("Type Text"))])
         #expect(outcomes.map(\.description) == ["undone Type Text"])
     }
+
+    // Defect: an `ended` with no `began` seen (a dispatcher attached to a detector mid-shake)
+    // brought up the prompt with no sign that the shake was recognised: the impact was refused
+    // as not prepared. It is prepared then and given.
+    @Test func aPromptForAShakeWhoseBeginningWasNotSeenStillGivesItsFeedback() throws {
+        let host = try Host()
+        try host.letter.setText("Dear Ada,", name: "type text")
+        host.dispatcher.dispatch(shakeEvent(.ended, at: 2))
+        #expect(host.prompts.map(\.undoTitle) == ["Undo Type Text"])
+        #expect(host.log.entries == [
+            "screen prepare", "speaker prepare", "motor prepare",
+            "screen impact medium", "speaker impact medium", "motor impact medium",
+            "screen prepare", "speaker prepare", "motor prepare",
+            "screen notification success", "speaker notification success", "motor notification success",
+        ])
+    }
 }
