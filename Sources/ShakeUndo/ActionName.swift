@@ -25,9 +25,9 @@
 /// A name that is empty after normalisation is rejected with `ActionNameError.empty`;
 /// an unnamed action is written as `nil` (its titles are plain "Undo" / "Redo").
 ///
-/// The rule is English. An app that localises its titles (see `UndoTitles`) can still use
-/// `ActionName` for whitespace, punctuation and length; capitalisation only changes letters
-/// that have case.
+/// The capitalisation rule is English. An app that localises its titles (see `UndoTitles`)
+/// passes `titleCase: false`: the name is then kept as written ("Namen löschen"), with steps 1,
+/// 2 and 4 still applied.
 public struct ActionName: Sendable, Hashable, CustomStringConvertible {
     /// The normalised name, for example "Delete Name".
     public let text: String
@@ -64,11 +64,13 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
 
     /// Normalises `raw` (see the type's documentation).
     ///
+    /// - Parameter titleCase: apply the English title-style capitalisation (step 3); false
+    ///   keeps the letters as written, for a name in another language.
     /// - Throws: `ActionNameError.empty` when nothing but whitespace and punctuation is left;
     ///   `ActionNameError.tooLong` when the normalised name has more than `maximumLength`
     ///   characters.
-    public init(_ raw: String) throws(ActionNameError) {
-        let text = ActionName.normalise(raw)
+    public init(_ raw: String, titleCase: Bool = true) throws(ActionNameError) {
+        let text = ActionName.normalise(raw, titleCase: titleCase)
         if text.isEmpty { throw .empty(raw: raw) }
         let count = text.count
         if count > ActionName.maximumLength {
@@ -81,7 +83,7 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
 
     /// The normalisation applied by `init(_:)`, without the length check. Exposed for tools
     /// that want to show what a name would become.
-    public static func normalise(_ raw: String) -> String {
+    public static func normalise(_ raw: String, titleCase: Bool = true) -> String {
         var words = raw.split(whereSeparator: { $0.isWhitespace }).map(String.init)
         // Strip trailing punctuation, repeatedly: "Delete Name ..." → "Delete Name".
         while let last = words.last {
@@ -93,6 +95,7 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
                 break
             }
         }
+        guard titleCase else { return words.joined(separator: " ") }
         let lastIndex = words.count - 1
         for index in words.indices {
             let word = words[index]

@@ -191,13 +191,14 @@ public final class UndoStack {
     }
 
     /// Normalises `raw` into an `ActionName` and names the current step with it (see
-    /// `setActionName(_:)` above). An empty string makes the step unnamed.
+    /// `setActionName(_:)` above). An empty string makes the step unnamed. `titleCase: false`
+    /// keeps the letters as written, for a name in another language (see `ActionName`).
     ///
     /// - Throws: `ActionNameError.tooLong` for a name longer than `ActionName.maximumLength`
     ///   characters after normalisation, and `ActionNameError.empty` for a non-empty string of
     ///   only whitespace and punctuation. The step is left unchanged when it throws.
-    public func setActionName(_ raw: String) throws(ActionNameError) {
-        setActionName(raw.isEmpty ? nil : try ActionName(raw))
+    public func setActionName(_ raw: String, titleCase: Bool = true) throws(ActionNameError) {
+        setActionName(raw.isEmpty ? nil : try ActionName(raw, titleCase: titleCase))
     }
 
     // MARK: Grouping

@@ -39,6 +39,25 @@ import ShakeUndo
         #expect(name.text == expected)
     }
 
+    // Defect: a localised name could not escape the English capitalisation ("Namen löschen"
+    // became "Namen Löschen widerrufen" under the German titles of `UndoTitles`' example).
+    @Test func aLocalisedNameIsKeptAsWrittenWithTitleCaseOff() throws {
+        #expect(try ActionName("  Namen   löschen. ", titleCase: false).text == "Namen löschen")
+        #expect(throws: ActionNameError.empty(raw: " … ")) { try ActionName(" … ", titleCase: false) }
+        let stack = UndoStack(titles: UndoTitles { kind, name in
+            switch kind {
+            case .undo: name.map { "\($0.text) widerrufen" } ?? "Widerrufen"
+            case .redo: name.map { "\($0.text) wiederholen" } ?? "Wiederholen"
+            case .cancel: "Abbrechen"
+            }
+        })
+        stack.registerUndo { _ in }
+        try stack.setActionName("namen löschen", titleCase: false)
+        #expect(stack.undoMenuItemTitle == "namen löschen widerrufen")
+        try stack.setActionName("namen löschen")
+        #expect(stack.undoMenuItemTitle == "Namen Löschen widerrufen")
+    }
+
     @Test(arguments: ActionName.minorWords.sorted())
     func minorWordIsLowerInTheMiddleAndCapitalAtEitherEnd(word: String) throws {
         let capital = word.prefix(1).uppercased() + word.dropFirst()
