@@ -53,7 +53,9 @@ public final class ShakeDispatcher {
     }
 
     /// Claims the gesture for `owner` and installs `handler`.
-    /// - Returns: the ownership token; keep it (dropping it releases the gesture).
+    /// - Returns: the ownership token; keep it (dropping it releases the gesture, so
+    ///   `_ = try claim(...)` releases it at once: store the token, for example in a
+    ///   `GestureOwnership?` property).
     /// - Throws: `GestureRegistryError.alreadyOwned(by:)` naming the current owner.
     public func claim(owner: String, handler: any ShakeHandler) throws(GestureRegistryError) -> GestureOwnership {
         let ownership = try registry.claim(owner: owner)
@@ -64,7 +66,10 @@ public final class ShakeDispatcher {
     /// Gives the gesture up (as `registry.release(_:)` does) and, when `ownership`'s handler is
     /// the one installed, lets go of it now rather than at the next event. A shake that handler
     /// saw begin still ends for it with a `cancelled` event (see the type's documentation).
-    /// - Returns: true when the token was the current owner.
+    /// - Returns: true when the token was the current owner of this dispatcher's registry; false
+    ///   for a stale token or one of another registry. The token is consumed either way, so one
+    ///   of another registry that still owns its gesture gives that registry's gesture up, as
+    ///   dropping it anywhere would.
     @discardableResult
     public func release(_ ownership: consuming GestureOwnership) -> Bool {
         if let route, route.generation == ownership.generation, ownership.registry === registry {
