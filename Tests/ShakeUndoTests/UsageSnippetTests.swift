@@ -27,8 +27,12 @@ import ShakeUndo
         let contexts = UndoContextRegistry()                  // one undo stack per document or screen
         let undo = contexts.activate("address-book")
         var name = "Ada Lovelace"
-        name = ""                                             // the user deletes the name...
-        undo.registerUndo { _ in name = "Ada Lovelace" }      // ...and the app registers its undo
+        func setName(_ new: String) {                         // every edit registers its inverse,
+            let old = name                                    // so an undone edit can be redone
+            name = new
+            undo.registerUndo { _ in setName(old) }
+        }
+        setName("")                                           // the user deletes the name
         try undo.setActionName("delete name")                 // button: "Undo Delete Name"
         let feedback = try FeedbackCenter(sinks: [TerminalFeedbackSink { show($0) }])
         let presenter = ClosurePromptPresenter { prompt in
@@ -54,9 +58,12 @@ import ShakeUndo
         ])
         #expect(dispatcher.registry.currentOwner == nil)
         #expect(dispatcher.deliveredCount == 2)
+        // The undone edit can be redone: its undo registered the inverse.
+        #expect(undo.redoMenuItemTitle == "Redo Delete Name")
+        #expect(undo.redo() && name == "")
     }
 
-    /// The README shows the snippet above exactly, as the body of a function (top-level code
+    /// The README (and the module's documentation) shows the snippet above exactly, as the body of a function (top-level code
     /// could not consume the ownership token: a global noncopyable value cannot be consumed).
     @Test func readmeShowsTheSnippetInAFunction() throws {
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
@@ -71,5 +78,8 @@ import ShakeUndo
         for _ in 0..<3 { root.deleteLastPathComponent() }
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains(snippet), "README's shake-to-undo snippet differs from the code tested here")
+        let docc = try String(contentsOf: root.appendingPathComponent("Sources/ShakeUndo/ShakeUndo.docc/ShakeUndo.md"),
+                              encoding: .utf8)
+        #expect(docc.contains(snippet), "the module documentation's snippet differs from the code tested here")
     }
 }
