@@ -49,6 +49,15 @@ enum DetectorOptions {
     static let formatSpec = OptionSpec.option(
         "format", value: "format", help: "Output format.", values: ["text", "json"], default: "text")
 
+    /// Which configuration `configuration(_:)` chose, in words: `the medium preset`,
+    /// `the configuration in tuned.json` (`... from standard input` for `-`).
+    static func configurationSource(_ arguments: ParsedArguments) -> String {
+        if let path = arguments.value("config") {
+            return path == "-" ? "the configuration from standard input" : "the configuration in \(path)"
+        }
+        return "the \(arguments.value("preset") ?? "medium") preset"
+    }
+
     /// The configuration chosen by `--config` or `--preset` (default: medium).
     static func configuration(_ arguments: ParsedArguments) throws -> ShakeConfiguration {
         if arguments.value("config") != nil && arguments.value("preset") != nil {

@@ -10,7 +10,9 @@ enum LiveCommand: ShakeCommand {
         name: "live",
         abstract: "Detect shakes on a live IIO accelerometer.",
         discussion: """
-            Prints each shake event as it happens (times in seconds from the first sample, peak in \
+            Says on stderr which device, rate and configuration (preset or --config file) it \
+            listens with (and warns when the device, still, reads |a| far from 9.8 m/s²: a wrong scale \
+            or offset), then prints each shake event as it happens (times in seconds from the first sample, peak in \
             m/s² with gravity removed) and, on a terminal, a status line on stderr (time, |a|, the \
             largest |l| since the last update against the onset, shaking or not, shakes so far, and \
             during ongoing motion such as walking the peak a shake then needs). With --explain, \
@@ -36,6 +38,7 @@ enum LiveCommand: ShakeCommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let configuration = try DetectorOptions.configuration(arguments)
+        let configurationSource = DetectorOptions.configurationSource(arguments)
         let duration = try arguments.double("duration", range: 0.000_001...1e9)
         if arguments.value("choices") != nil && !arguments.flag("undo-demo") {
             throw UsageError("'--choices' needs '--undo-demo' (the answers are for its prompts)")
@@ -80,7 +83,7 @@ enum LiveCommand: ShakeCommand {
                     connectedDevice = device
                     levelCheck.restart()
                     io.err("Listening to \(device.displayName) at \(hertzText(rate)) Hz (\(mode.rawValue), "
-                        + "\(reader.uri)); Ctrl-C to stop.\n")
+                        + "\(reader.uri)) with \(configurationSource); Ctrl-C to stop.\n")
                     if let warning = SlowSampleRate.deviceWarning(device, hertz: rate) { io.err(warning) }
                 case .lost(let error, _):
                     if let event = session.interrupted() { demo?.handle(event) }

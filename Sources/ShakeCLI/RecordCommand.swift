@@ -17,7 +17,8 @@ enum RecordCommand: ShakeCommand {
             is left alone unless --force is given, and a run that recorded no sample writes nothing \
             (also when stopped while still connecting). A '# mount_matrix:' line gives the rotation \
             applied. With --reconnect, a device or iiod not there yet at the start is waited for, \
-            and the summary counts the outages.
+            and the summary counts the outages. A device whose first samples, still, read |a| far \
+            from 9.8 m/s² is warned about (a wrong scale or offset); its samples are recorded as read.
             """,
         options: IIOOptions.all + [
             IIOOptions.duration,

@@ -121,6 +121,20 @@ final class IIOStartAndStopTests: EmulatorSuite {
         }
     }
 
+    /// While tuning on the device, which configuration is listening is said.
+    @Test func listeningSaysWhichConfigurationDetects() throws {
+        let result = try run(["--fast"], "$SHAKE live --duration 0.2 2> $DIR/default.err; "
+            + "$SHAKE live --duration 0.2 --preset hard 2> $DIR/hard.err; "
+            + "$SHAKE config --preset light -o $DIR/tuned.json && $SHAKE live --duration 0.2 --config $DIR/tuned.json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let said = { (file: String) in try String(contentsOfFile: self.path(file), encoding: .utf8) }
+        let start = "Listening to shakekit-accel at 50 Hz (buffered, local:) with "
+        #expect(try said("default.err").contains(start + "the medium preset; Ctrl-C to stop.\n"))
+        #expect(try said("hard.err").contains(start + "the hard preset; Ctrl-C to stop.\n"))
+        #expect(result.stderr.contains(start + "the configuration in \(path("tuned.json")); Ctrl-C to stop.\n"),
+                "\(result.stderr)")
+    }
+
     // Defect: libiio's own warnings reached stderr raw (the emulated device has no mmap buffers).
     @Test(arguments: [false, true])
     func libiioMessagesShowOnlyWithVerbose(verbose: Bool) throws {
