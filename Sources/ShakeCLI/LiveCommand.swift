@@ -23,7 +23,10 @@ enum LiveCommand: ShakeCommand {
             way for a device or iiod not there yet at the start). However the stream ends, a \
             shake in progress is cancelled (interrupted). The summary counts the shakes (and how \
             many of them were cancelled: too long, a gap, the end; no undo comes of those), the \
-            dropped samples and, with --reconnect, the outages and how long they lasted.
+            dropped samples and, with --reconnect, the outages and how long they lasted; with \
+            --format json it is also the last line on stdout, {"summary": {...}} (shakes, cancelled, \
+            samples, duration_s, dropped_samples, gaps, outages, outage_s, and measured_rate_hz when \
+            the device delivers more than 25 % off the rate it reports).
             """,
         options: IIOOptions.all + [
             IIOOptions.duration, IIOOptions.reconnect,
@@ -118,6 +121,10 @@ enum LiveCommand: ShakeCommand {
         if io.errIsTerminal { io.err("\r\u{1B}[K") }
         let stats = reader.statistics
         // The samples the detector saw: those that arrived after --duration was reached are not.
+        if json && (session.samples > 0 || failure == nil) {
+            // The stream's last line, so a program reading it knows what was lost.
+            io.out(jsonLine(["summary": Summary(session: session, statistics: stats)]))
+        }
         if session.samples > 0 || failure == nil {
             io.err("\(counted(session.shakes, "shake"))\(cancelledNote(session.cancelled)) in \(counted(session.samples, "sample")) "
                 + "(\(fixed(session.lastTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
@@ -126,6 +133,54 @@ enum LiveCommand: ShakeCommand {
         }
         if let failure { throw deviceFailure(failure) }
         return ExitStatus.success
+    }
+
+    /// `{"summary": ...}`, the last line of `--format json`: the run's counts, as the text summary
+    /// on stderr gives them.
+    struct Summary: Encodable {
+        var shakes: Int
+        var cancelled: Int
+        var samples: Int
+        var duration: Double
+        var droppedSamples: Int
+        var gaps: Int
+        var outages: Int
+        var outageSeconds: Double
+        var measuredRate: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case shakes, cancelled, samples, gaps, outages
+            case duration = "duration_s"
+            case droppedSamples = "dropped_samples"
+            case outageSeconds = "outage_s"
+            case measuredRate = "measured_rate_hz"
+        }
+
+        init(session: LiveSession, statistics: AccelerometerReadStatistics) {
+            shakes = session.shakes
+            cancelled = session.cancelled
+            samples = session.samples
+            duration = session.lastTime ?? 0
+            droppedSamples = statistics.droppedSamples
+            gaps = statistics.gaps
+            outages = statistics.outages
+            outageSeconds = statistics.outageSeconds
+            measuredRate = statistics.measuredRateHertz
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(shakes, forKey: .shakes)
+            try container.encode(cancelled, forKey: .cancelled)
+            try container.encode(samples, forKey: .samples)
+            try container.encode(RoundedNumber.seconds(duration), forKey: .duration)
+            try container.encode(droppedSamples, forKey: .droppedSamples)
+            try container.encode(gaps, forKey: .gaps)
+            try container.encode(outages, forKey: .outages)
+            try container.encode(RoundedNumber.seconds(outageSeconds), forKey: .outageSeconds)
+            // Only when the device delivers at a rate more than 25 % off the one it reports.
+            try container.encodeIfPresent(measuredRate.map { RoundedNumber.hertz($0) }, forKey: .measuredRate)
+        }
     }
 
     /// The detector and what `live` prints as samples arrive.

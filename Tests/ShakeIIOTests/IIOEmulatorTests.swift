@@ -365,6 +365,37 @@ final class IIOEmulatorTests: EmulatorSuite {
         }
     }
 
+    /// `--format json` ends with a summary line, so a program reading the stream knows how
+    /// many samples were lost as well as what was found.
+    @Test func liveJSONEndsWithASummaryOfShakesAndDrops() throws {
+        let shake = try Emulator.shake
+        // Samples 100 to 109 (2 to 2.18 s, before the first shake) are never delivered.
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast", "--drop", "100:109"],
+            command: [shake, "live", "--duration", "11.5", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let last = try #require(lines.last.flatMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }, "\(result.stdout)")
+        let summary = try #require(last["summary"] as? [String: Any], "\(result.stdout)")
+        #expect(Set(summary.keys) == ["shakes", "cancelled", "samples", "duration_s", "dropped_samples", "gaps",
+                                      "outages", "outage_s"], "\(summary)")
+        #expect(summary["shakes"] as? Int == Fixture.shakes.count)
+        #expect(summary["cancelled"] as? Int == 0)
+        #expect(summary["dropped_samples"] as? Int == 10)
+        #expect(summary["gaps"] as? Int == 1)
+        #expect(summary["outages"] as? Int == 0)
+        // 11.5 s at 50 Hz, less the ten never delivered.
+        let samples = try #require(summary["samples"] as? Int)
+        #expect((563...566).contains(samples), "\(samples)")
+        // The stderr summary says the same.
+        #expect(result.stderr.contains("\(Fixture.shakes.count) shakes in \(samples) samples"), "\(result.stderr)")
+        #expect(result.stderr.contains("dropped 10 in 1 gap"), "\(result.stderr)")
+        // Only the last line is the summary; the others are events.
+        #expect(lines.dropLast().allSatisfy { !$0.contains("summary") })
+    }
+
     @Test func liveWithReconnectGoesOnDetectingAfterTheDeviceReturns() throws {
         let shake = try Emulator.shake
         // The device vanishes at 6 s, between the fixture's two shakes, and returns 0.5 s later.
