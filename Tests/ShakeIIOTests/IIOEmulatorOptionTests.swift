@@ -51,4 +51,16 @@ import Testing
         #expect(result.status == 64, "\(arguments): \(result.err)")
         #expect(result.err.hasPrefix("iio-emulator: " + message), "\(arguments): \(result.err)")
     }
+
+    // Defect: a COMMAND not on PATH (`-- shake live`, as the emulator's README once showed)
+    // ended in a Python traceback from inside the namespace. Said before the namespace is made
+    // (root is needed to get that far, as for every emulator run).
+    @Test(.enabled(if: !Emulator.skipRequested, "SHAKEKIT_SKIP_IIO=1 is set"))
+    func aCommandThatIsNotThereIsNamed() throws {
+        let fixture = Emulator.repositoryRoot.appendingPathComponent("Fixtures/shakes_100hz.csv").path
+        let result = try Self.run([fixture, "--", "shake", "live"])
+        #expect(result.status == 127, "\(result.err)")
+        #expect(result.err == "iio-emulator: shake: command not found: give its path (the tool is built at "
+            + ".build/release/shake or .build/debug/shake)\n", "\(result.err)")
+    }
 }
