@@ -52,9 +52,9 @@ public final class UndoStack {
     private enum Mode { case normal, undoing, redoing }
 
     /// Undo steps, oldest first.
-    private var undoSteps: [Step] = []
+    private var undoSteps = Steps()
     /// Redo steps, oldest first.
-    private var redoSteps: [Step] = []
+    private var redoSteps = Steps()
     /// The outermost group being built in normal mode (valid while `groupingLevel > 0`).
     private var openStep = Step()
     /// The step being built while an undo or redo runs.
@@ -149,8 +149,8 @@ public final class UndoStack {
     ///
     /// Unless an undo or redo is running, the redo side is cleared.
     ///
-    /// - Complexity: O(1) amortised, O(n) when the redo side (n steps) is cleared or when
-    ///   `levelsOfUndo` drops the oldest step.
+    /// - Complexity: O(1) amortised (also when `levelsOfUndo` drops the oldest step), O(n)
+    ///   when the redo side (n steps) is cleared.
     public func registerUndo(_ action: @escaping Action) {
         var changes: [Change] = []
         switch mode {
@@ -182,7 +182,7 @@ public final class UndoStack {
             if groupingLevel > 0 {
                 openStep.name = name
             } else if !undoSteps.isEmpty {
-                undoSteps[undoSteps.count - 1].name = name
+                undoSteps.nameLast(name)
             } else {
                 return
             }

@@ -106,6 +106,32 @@ import ShakeUndo
         #expect(document.text == "\(5 - left)")
     }
 
+    /// Past the limit every registration drops the oldest step, many times over (the steps are
+    /// kept in storage that is compacted now and then): the newest are kept in order, and what a
+    /// dropped step's action captured is released when the step is dropped.
+    @Test func manyStepsPastTheLimitKeepTheNewestAndReleaseTheDropped() {
+        final class Payload {}
+        let stack = UndoStack(levelsOfUndo: 10)
+        let document = TextDocument("0", stack: stack)
+        weak var firstPayload: Payload?
+        for value in 1...1000 {
+            let payload = Payload()
+            if value == 1 { firstPayload = payload }
+            document.setText("\(value)")
+            stack.registerUndo { _ in _ = payload }
+            #expect(stack.undoCount == min(2 * value, 10))
+        }
+        #expect(firstPayload == nil, "a dropped step's action was kept")
+        // Ten steps, alternately an edit and the payload's: the last five edits are kept, and
+        // only the edits register a redo.
+        var undone = 0
+        while stack.undo() { undone += 1 }
+        #expect(undone == 10 && document.text == "995")
+        #expect(stack.redoCount == 5)
+        while stack.redo() {}
+        #expect(document.text == "1000")
+    }
+
     @Test func loweringLevelsDropsStepsAtOnceAndReportsIt() {
         let stack = UndoStack()
         let document = TextDocument("0", stack: stack)
