@@ -39,7 +39,7 @@ struct DeviceLevelCheck {
             + "gravity alone is 9.8 m/s²"
         guard magnitude >= 0.05 else {
             return start + ": it reads no gravity (a sensor that reads nothing, or an offset that cancels it); check "
-                + "\(attributes). No shake can be found.\n"
+                + "\(attributes). Until they are right, shakes are misjudged.\n"
         }
         let ratio = magnitude / standardGravity
         let factor = ratio < 1 ? "\(number(1 / ratio, figures: 2)) times too small" : "\(number(ratio, figures: 2)) times too large"
