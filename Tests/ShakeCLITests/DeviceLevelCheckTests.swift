@@ -1,0 +1,58 @@
+import Foundation
+import ShakeDetection
+import ShakeIIO
+import Testing
+@testable import ShakeCLI
+
+/// What `live` and `record` say of a device whose first samples, still, read gravity wrong (the
+/// emulator tests check a doubled scale end to end; these the other wordings).
+@Suite struct DeviceLevelCheckTests {
+    /// `seconds` of a device lying still at `level` m/s² on z, 100 Hz.
+    static func still(level: Double, seconds: Double = 1) -> [Sample] {
+        (0..<Int(seconds * 100)).map { Sample(time: Double($0) / 100, x: 0, y: 0, z: level) }
+    }
+
+    static func warnings(_ samples: [Sample], device: AccelerometerDescription) -> [String] {
+        var check = DeviceLevelCheck()
+        return samples.compactMap { check.add($0, device: device) }
+    }
+
+    @Test func aSensorThatReadsNothingIsSaidToReadNoGravity() {
+        let device = AccelerometerDescription(id: "iio:device0", name: "bma250", scale: 0.038, offset: -258)
+        #expect(Self.warnings(Self.still(level: 0), device: device) == [
+            "Warning: bma250 reads |a| near 0 m/s² while still, where gravity alone is 9.8 m/s²: it reads no gravity "
+                + "(a sensor that reads nothing, or an offset that cancels it); check in_accel_scale (0.038) and "
+                + "in_accel_offset (-258). Until they are right, shakes are misjudged.\n",
+        ])
+    }
+
+    /// A scale ten times too small reads |a| near 1 (the library calls it "in g"): for a device it
+    /// is the same fault. With an offset, no scale is suggested (it would not be right).
+    @Test func aScaleTenTimesTooSmallIsSaidSo() {
+        let plain = AccelerometerDescription(id: "iio:device0", scale: 0.0004788, offset: 0)
+        #expect(Self.warnings(Self.still(level: 0.98), device: plain) == [
+            "Warning: iio:device0 reads |a| near 0.98 m/s² while still, where gravity alone is 9.8 m/s²: its readings "
+                + "are about 10 times too small. Check in_accel_scale (0.000479) and in_accel_offset (0); a scale of "
+                + "about 0.00479 would read 9.8. Until they are right, shakes are misjudged.\n",
+        ])
+        let offset = AccelerometerDescription(id: "iio:device0", scale: 0.0004788, offset: 12)
+        let said = Self.warnings(Self.still(level: 0.98), device: offset)
+        #expect(said.count == 1 && !said[0].contains("a scale of about"), "\(said)")
+    }
+
+    /// Once a run: a reconnection checks again but does not say it twice; a device that reads
+    /// right, or moves from its first sample, says nothing.
+    @Test func itWarnsOnceAndOnlyWhenStillAndOff() {
+        let device = AccelerometerDescription(id: "iio:device0", scale: 0.009576, offset: 0)
+        var check = DeviceLevelCheck()
+        var said = Self.still(level: 19.6).compactMap { check.add($0, device: device) }
+        check.restart()
+        said += Self.still(level: 19.6).compactMap { check.add($0, device: device) }
+        #expect(said.count == 1)
+        #expect(Self.warnings(Self.still(level: 9.81), device: device).isEmpty)
+        let moving = (0..<200).map { index in
+            Sample(time: Double(index) / 100, x: 20 * sin(Double(index) * 0.25), y: 0, z: 19.6)
+        }
+        #expect(Self.warnings(moving, device: device).isEmpty)
+    }
+}
