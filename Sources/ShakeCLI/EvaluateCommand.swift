@@ -202,12 +202,12 @@ enum EvaluateCommand: ShakeCommand {
                 } else {
                     replay = try detector.replay(path: files[index], options: options)
                 }
-                if let counts = replay.counts, let details = replay.details {
-                    outcome = .success((counts, details, why, SlowSampleRate.flagged(replay)))
-                } else if replay.sampleCount == 0 {
+                if replay.sampleCount == 0 {
                     // A header and no rows: whether it is labelled, there is nothing to score.
                     outcome = .failure(CommandFailure(
                         "\(RecordingError.displayName(ofPath: files[index])): no samples", exitStatus: ExitStatus.dataError))
+                } else if let counts = replay.counts, let details = replay.details {
+                    outcome = .success((counts, details, why, SlowSampleRate.flagged(replay)))
                 } else {
                     outcome = .failure(CommandFailure(
                         "\(RecordingError.displayName(ofPath: files[index])): no 'shake' column; evaluate needs "

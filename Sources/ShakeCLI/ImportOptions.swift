@@ -16,6 +16,7 @@ enum ImportOptions {
         .option("y-column", value: "name|n", help: "Column holding y acceleration."),
         .option("z-column", value: "name|n", help: "Column holding z acceleration."),
         .option("label-column", value: "name|n", help: "Column holding the 0/1 shake label. Default: a column named 'shake' or 'label'."),
+        .flag("ignore-labels", help: "Read the file without shake labels (a 'label' column of an export's activity names, say)."),
         .flag("no-header", help: "The file has no header row: columns are time, x, y, z unless given."),
         .flag("skip-rows-without-acceleration",
               help: "Skip rows whose x, y and z are all empty (other sensors' rows in a merged export, as edge-ml writes)."),
@@ -61,6 +62,10 @@ enum ImportOptions {
         options.y = arguments.value("y-column").map(CSVImportOptions.Column.init(argument:))
         options.z = arguments.value("z-column").map(CSVImportOptions.Column.init(argument:))
         options.label = arguments.value("label-column").map(CSVImportOptions.Column.init(argument:))
+        options.ignoresLabels = arguments.flag("ignore-labels")
+        if options.ignoresLabels && options.label != nil {
+            throw UsageError("'--ignore-labels' and '--label-column' contradict each other: leave one out")
+        }
         return options
     }
 }

@@ -82,6 +82,7 @@ enum OutputFile {
         case .separator: "pass the --separator it uses, or leave --separator out to detect it"
         case .commaIsDecimal: "pass --separator semicolon or tab, or leave out --decimal-comma"
         case .rebaseTime: "pass --rebase-time"
+        case .ignoreLabels: "pass --ignore-labels"
         }
     }
 

@@ -125,13 +125,15 @@ final class CSVRecordParser {
         var samplesRead = 0
         var duplicateTimestampCount = 0
         var largestTimeGap = 0.0
+        /// Whether the header has a label column (also known when no row follows it).
+        var hasLabels = false
     }
 
     /// The state after the last row read.
     var continuation: Continuation {
         Continuation(
             previousTime: previousTime, previousTimeLine: previousTimeLine, samplesRead: samplesRead,
-            duplicateTimestampCount: duplicateTimestampCount, largestTimeGap: largestTimeGap)
+            duplicateTimestampCount: duplicateTimestampCount, largestTimeGap: largestTimeGap, hasLabels: hasLabels)
     }
 
     /// Whether rows may be parsed by `init(continuing:…)` parsers: the canonical layout, times not
@@ -1316,6 +1318,9 @@ final class CSVRecordParser {
         }
         throw RecordingError(
             path: path, line: line.number, column: column, kind: .badLabel,
-            message: "\(quotedForMessage(content.start, content.end)) is not a label in column '\(columnNames[field])' (use 0 or 1)\(truncationHint(line))")
+            message: "\(quotedForMessage(content.start, content.end)) is not a label in column '\(columnNames[field])' (use 0 or "
+                + "1, or \(RecordingError.OptionHint.ignoreLabels.rawValue) to read the file without labels)"
+                + truncationHint(line),
+            optionHint: .ignoreLabels)
     }
 }

@@ -202,10 +202,12 @@ extension RecordingReplay {
                 for labelledSample in batch { add(labelledSample) }
             }
             replay.readerCounts = reader.timeCounts
+            replay.fileHasLabels = reader.hasLabels
         } else {
             var reader = try RecordingReader(path: path, options: options)
             while let labelledSample = try reader.next() { add(labelledSample) }
             replay.readerCounts = (reader.duplicateTimestampCount, reader.largestTimeGap)
+            replay.fileHasLabels = reader.hasLabels
         }
         let result = replay.finish(path: path, interrupting: &detector)
         let chains = collector.finish()

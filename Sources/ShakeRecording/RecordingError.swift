@@ -23,7 +23,10 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case encoding
         /// A line is longer than `CSVImportOptions.maximumLineBytes`.
         case lineTooLong
-        /// The header is missing, has no usable separator, names a column twice, or has an unknown unit.
+        /// The header is missing, has no usable separator, names a column twice, or has an unknown
+        /// unit; or it states no unit where the data needs one said (acceleration that looks like g
+        /// or mg, times that look like milliseconds or an epoch): such an error is placed at the
+        /// row where the data showed it, and its `optionHint` names the setting.
         case header
         /// A column the options ask for (time, x, y, z, or an explicit label column) is not in the header.
         case missingColumn
@@ -78,6 +81,9 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         /// With a decimal comma the fields need another separator: `separator` (semicolon or
         /// tab), or `decimalSeparator = .point`.
         case commaIsDecimal = "set separator to semicolon or tab, or leave decimalSeparator at .point"
+        /// A column taken for the labels holds something else (an export's activity names, say):
+        /// `ignoresLabels = true` reads the file without labels.
+        case ignoreLabels = "set ignoresLabels: true"
         /// Times can be shifted to start at 0: `rebasesTime = true`. Named beside another hint
         /// (an epoch time in the wrong unit), never as `optionHint` itself.
         case rebaseTime = "set rebasesTime: true"

@@ -73,6 +73,9 @@ import Foundation
         (statistics?.duplicateTimestampCount ?? 0, statistics?.largestTimeGap ?? 0)
     }
 
+    /// Whether the header has a label column; false before the end of the recording.
+    @usableFromInline var hasLabels: Bool { statistics?.hasLabels ?? false }
+
     /// Whether the file was split (known once the first batch after the first rows was taken).
     var wasSplit: Bool { plan != nil }
 

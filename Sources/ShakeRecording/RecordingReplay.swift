@@ -90,10 +90,12 @@ public enum RecordingReplay {
                 for labelledSample in batch { replay.add(labelledSample, to: &detector) }
             }
             replay.readerCounts = reader.timeCounts
+            replay.fileHasLabels = reader.hasLabels
         } else {
             var reader = try RecordingReader(path: path, options: options)
             while let labelledSample = try reader.next() { replay.add(labelledSample, to: &detector) }
             replay.readerCounts = (reader.duplicateTimestampCount, reader.largestTimeGap)
+            replay.fileHasLabels = reader.hasLabels
         }
         return replay.finish(path: path, interrupting: &detector)
     }
@@ -113,6 +115,9 @@ public enum RecordingReplay {
         @usableFromInline var previousTime = Double.infinity
         /// The reader's repeated timestamps and largest time gap, s, once it read to the end.
         @usableFromInline var readerCounts: (repeatedTimestamps: Int, largestTimeGap: Double) = (0, 0)
+        /// Whether the header has a label column, once the reader read to the end: a labelled
+        /// file of no rows is scored (no shakes, no time) rather than taken for unlabelled.
+        @usableFromInline var fileHasLabels = false
 
         @inlinable init(gapLimit: Double) {
             self.gapLimit = gapLimit
@@ -130,7 +135,7 @@ public enum RecordingReplay {
         mutating func finish<Detector: ShakeDetecting>(path: String, interrupting detector: inout Detector) -> Result {
             if let last, let event = detector.interrupt(at: last) { events.append(event) }
             return Result(
-                path: path, events: events, outcome: labelled == true ? scorer.outcome() : nil,
+                path: path, events: events, outcome: (labelled ?? fileHasLabels) ? scorer.outcome() : nil,
                 sampleCount: count, startTime: first, endTime: last,
                 repeatedTimestamps: readerCounts.repeatedTimestamps, gaps: gaps, gapLimit: gapLimit,
                 largestTimeGap: readerCounts.largestTimeGap, gapSeconds: gapSeconds)

@@ -79,6 +79,11 @@ import Testing
                  options: ["--separator", "semicolon"],
                  says: ":1:1: the header line 'time_s,x,y,z' has no ';', the separator chosen; it seems to use ',': "
                      + "pass the --separator it uses, or leave --separator out to detect it\n"),
+        // An export's activity column named 'label' was taken for the shake labels, and nothing
+        // said how to read the file without them (there was no flag for it).
+        HintCase(name: "an activity column named label", text: "time,x,y,z,label\n0.00,0.1,0.2,9.8,idle\n",
+                 says: ":2:18: 'idle' is not a label in column 'label' (use 0 or 1, or pass --ignore-labels to read "
+                     + "the file without labels)\n"),
         HintCase(name: "a line over 1 MiB", text: "time_s,x,y,z\n" + String(repeating: "1", count: 2 << 20) + "\n",
                  says: ":2:1048577: line is longer than the limit of 1 MiB (1048576 bytes): "
                      + "not a recording, or a line end is missing\n"),
@@ -92,6 +97,21 @@ import Testing
         let run = runShake(["replay"] + hint.options + [recording])
         #expect(run.status == 65)
         #expect(run.err == "Error: \(recording)\(hint.says)")
+    }
+
+    /// What the hint names works: the file reads without its labels, unlabelled.
+    @Test func ignoreLabelsReadsAnExportWhoseLabelColumnIsSomethingElse() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let recording = try folder.write("activity.csv", "time,x,y,z,label\n0.00,0.1,0.2,9.8,idle\n0.01,0.1,0.2,9.8,walk\n")
+        let run = runShake("replay", "--ignore-labels", recording)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("activity.csv: 0 shakes in 2 samples"), "\(run.out)")
+        let convert = runShake("convert", "--ignore-labels", recording, "-o", folder.file("out.csv"))
+        #expect(convert.out.hasSuffix("2 samples, 0.0 s, no labels\n"), "\(convert.out)")
+        let both = runShake("replay", "--ignore-labels", "--label-column", "label", recording)
+        #expect(both.status == 64)
+        #expect(both.err.hasPrefix("Error: '--ignore-labels' and '--label-column' contradict each other"), "\(both.err)")
     }
 
     /// `synth` into an existing file: the recording writer's refusal in the tool's words.

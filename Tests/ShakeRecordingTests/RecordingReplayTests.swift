@@ -87,6 +87,22 @@ import ShakeDetection
         #expect(aheadError?.description.contains(":9000:") == true, "\(String(describing: aheadError))")
     }
 
+    // Defect: a labelled file with a header and no rows (a fixture trimmed to nothing) had no
+    // counts, as if it had no `shake` column: a test checking `counts?.shakes == 0` read nil.
+    @Test(arguments: [false, true])
+    func aLabelledFileOfNoRowsIsScoredAsNoShakes(readAhead: Bool) throws {
+        let folder = NSTemporaryDirectory() + "/shakekit-empty-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "# device: kiosk\ntime_s,x,y,z,shake\n".write(toFile: folder + "/labelled.csv", atomically: true, encoding: .utf8)
+        try "time_s,x,y,z\n".write(toFile: folder + "/plain.csv", atomically: true, encoding: .utf8)
+        let labelled = try Self.replay(folder + "/labelled.csv", readAhead: readAhead)
+        #expect(labelled.sampleCount == 0)
+        let counts = try #require(labelled.counts)
+        #expect(counts.shakes == 0 && counts.detected == 0 && counts.falseShakes == 0 && counts.negativeSeconds == 0)
+        #expect(try Self.replay(folder + "/plain.csv", readAhead: readAhead).counts == nil)
+    }
+
     @Test func readAheadThrowsTheSameErrorForAMissingFile() throws {
         let path = NSTemporaryDirectory() + "/shakekit-no-such-\(UUID().uuidString).csv"
         let plainError = #expect(throws: RecordingError.self) { try Self.replay(path, readAhead: false) }
