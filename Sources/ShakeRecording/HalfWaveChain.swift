@@ -173,7 +173,7 @@ extension RecordingReplay {
     public static func runExplaining(
         path: String, options: CSVImportOptions = .canonical, configuration: ShakeConfiguration,
         readAhead: Bool = false
-    ) throws -> Explained {
+    ) throws(RecordingError) -> Explained {
         var detector = ShakeDetector(configuration: configuration)
         var replay = Accumulator(gapLimit: configuration.maximumGapSeconds)
         var collector = HalfWaveChainCollector()

@@ -80,7 +80,7 @@ public enum RecordingReplay {
     public static func run<Detector: ShakeDetecting>(
         path: String, options: CSVImportOptions = .canonical, detector: inout Detector,
         readAhead: Bool = false, gapLimit: Double = ShakeConfiguration.medium.maximumGapSeconds
-    ) throws -> Result {
+    ) throws(RecordingError) -> Result {
         var replay = Accumulator(gapLimit: gapLimit)
         // The loop is written out here and in `runExplaining`: through a shared helper taking a
         // closure, `shake replay` ran 1.6 % more instructions (callgrind, 1 M rows).
