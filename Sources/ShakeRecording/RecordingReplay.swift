@@ -100,6 +100,33 @@ public enum RecordingReplay {
         return replay.finish(path: path, interrupting: &detector)
     }
 
+    /// Replays samples already in memory (from `RecordingReader.readAll`, a synthesizer, or a
+    /// test's own) as `run(path:…)` replays a file: the same events, counts and details, and the
+    /// same cancellation of a shake in progress at the last sample. `name` stands in for the path
+    /// in the result. The samples are taken as given: nothing checks that time goes forward, as
+    /// the reader does for a file.
+    @inlinable
+    public static func run<Detector: ShakeDetecting, Samples: Sequence<LabeledSample>>(
+        samples: Samples, name: String = "<samples>", detector: inout Detector,
+        gapLimit: Double = ShakeConfiguration.medium.maximumGapSeconds
+    ) -> Result {
+        var replay = Accumulator(gapLimit: gapLimit)
+        // The reader's counts, kept here as it keeps them.
+        var previous: Double?
+        var repeated = 0
+        var largestGap = 0.0
+        for labelledSample in samples {
+            let time = labelledSample.sample.time
+            if let previous {
+                if time == previous { repeated += 1 } else { largestGap = max(largestGap, time - previous) }
+            }
+            previous = time
+            replay.add(labelledSample, to: &detector)
+        }
+        replay.readerCounts = (repeated, largestGap)
+        return replay.finish(path: name, interrupting: &detector)
+    }
+
     /// What `run` keeps while it streams.
     @usableFromInline struct Accumulator {
         @usableFromInline var scorer = ShakeScorer()

@@ -103,6 +103,28 @@ import ShakeDetection
         #expect(try Self.replay(folder + "/plain.csv", readAhead: readAhead).counts == nil)
     }
 
+    /// Samples already in memory (a test's fixture read once, or made by a synthesizer) replay
+    /// as the file does: the same events, counts and time statistics.
+    @Test(arguments: ["mixed_100hz.csv", "same_motion_25hz.csv"])
+    func samplesInMemoryReplayAsTheFileDoes(name: String) throws {
+        let path = Self.fixture(name)
+        let file = try Self.replay(path, readAhead: false)
+        var detector = ShakeDetector()
+        let memory = RecordingReplay.run(samples: try RecordingReader.readAll(path: path).samples, name: name, detector: &detector)
+        #expect(memory.path == name)
+        #expect(memory.events == file.events)
+        #expect(memory.counts == file.counts)
+        #expect(memory.details?.missed == file.details?.missed)
+        #expect(memory.sampleCount == file.sampleCount && memory.gaps == file.gaps)
+        #expect(memory.repeatedTimestamps == file.repeatedTimestamps && memory.largestTimeGap == file.largestTimeGap)
+        #expect(file.counts != nil || name.hasPrefix("same_motion"))
+        // Unlabelled samples give no counts.
+        var another = ShakeDetector()
+        let unlabelled = RecordingReplay.run(
+            samples: try RecordingReader.readAll(path: path).samples.map { LabeledSample(sample: $0.sample) }, detector: &another)
+        #expect(unlabelled.counts == nil && unlabelled.events == file.events)
+    }
+
     @Test func readAheadThrowsTheSameErrorForAMissingFile() throws {
         let path = NSTemporaryDirectory() + "/shakekit-no-such-\(UUID().uuidString).csv"
         let plainError = #expect(throws: RecordingError.self) { try Self.replay(path, readAhead: false) }
