@@ -8,9 +8,9 @@ import ShakeDetection
 /// - `ended`: builds an `UndoPrompt` from the active context's stack (titles such as
 ///   "Undo Delete Name", "Redo Address Change", and "Cancel") and hands it to the presenter,
 ///   with `promptFeedback` (default `impactMedium`) as it appears (prepared then if its `began`
-///   was not seen). **No prompt** when no context
-///   is active or there is nothing to undo or redo; **no second prompt** while one is showing
-///   (further shakes are ignored until it is answered).
+///   was not seen). **No prompt** when no context is active or there is nothing to undo or
+///   redo; **no second prompt** while one is showing (further shakes are ignored until it is
+///   answered).
 /// - `cancelled`: nothing visible happens.
 ///
 /// The choice, from the presenter at once or later through `answer(_:at:)`, is applied to the
