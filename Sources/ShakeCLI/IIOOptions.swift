@@ -16,8 +16,9 @@ enum IIOOptions {
     static let device = OptionSpec.option(
         "device", value: "name", help: "Accelerometer name, label or id (default: the first accelerometer).")
     static let rate = OptionSpec.option(
-        "rate", value: "hz", help: "Sampling rate in hertz; the nearest rate the device offers is used (default: the device's). "
-            + "The detector is made for 25 Hz or more: a slower rate is warned about.")
+        "rate", value: "hz", help: "Sampling rate in hertz; the nearest rate the device offers is used (default: the device's), "
+            + "and the device's own rate is put back at the end. The detector is made for 25 Hz or more: a slower "
+            + "rate is warned about.")
     static let mode = OptionSpec.option(
         "mode", value: "mode", help: "buffered reads the device's buffer, polled reads in_accel_*_raw at the rate.",
         values: ["auto", "buffered", "polled"], default: "auto")

@@ -12,8 +12,9 @@ public struct AccelerometerReadOptions: Hashable, Sendable {
 
     /// Default: ``Mode/automatic``.
     public var mode: Mode
-    /// Requested sampling rate in hertz; the device is set to the nearest available value.
-    /// nil keeps the device's current rate (polling then uses it, or 100 Hz if it has none).
+    /// Requested sampling rate in hertz; the device is set to the nearest available value, and
+    /// set back to its own rate when reading ends (not after a device failure). nil keeps the
+    /// device's current rate (polling then uses it, or 100 Hz if it has none).
     public var rateHertz: Double?
     /// Samples per buffer refill, as a duration in seconds (default 0.04 s, at least one
     /// sample): smaller means lower latency, larger means fewer wake-ups.
@@ -29,6 +30,10 @@ public struct AccelerometerReadOptions: Hashable, Sendable {
     /// Capacity of the async stream's queue, in seconds of samples (default 10 s). When the
     /// consumer falls further behind, the oldest samples are dropped and counted.
     public var streamBufferDuration: Double
+    /// The device's rate before the first connection set it, Hz, for a reader of a later
+    /// connection (`ReconnectingAccelerometerReader`) to put back at the end: the device it meets
+    /// may still have the rate the first one set.
+    var rateToRestore: Double?
 
     public init(
         mode: Mode = .automatic, rateHertz: Double? = nil, bufferDuration: Double = 0.04,

@@ -90,6 +90,7 @@ public final class AccelerometerReader: @unchecked Sendable {
         case .polled: mode = .polled
         }
 
+        var rateBefore: Double?
         if let requested = options.rateHertz {
             guard requested > 0, requested.isFinite else {
                 throw IIOError(code: .invalidArgument, function: "sampling_frequency", device: attributes.label,
@@ -100,6 +101,7 @@ public final class AccelerometerReader: @unchecked Sendable {
                 let chosen = SamplingFrequencies.nearest(to: requested, in: description.availableSamplingFrequenciesHertz)
                 if chosen != description.samplingFrequencyHertz {
                     try attributes.setSamplingFrequency(chosen)
+                    rateBefore = description.samplingFrequencyHertz
                 }
                 description.samplingFrequencyHertz = try attributes.samplingFrequency() ?? chosen
             }
@@ -145,6 +147,7 @@ public final class AccelerometerReader: @unchecked Sendable {
         self.offset = description.offset ?? 0
         self.wakeRead = fds[0]
         self.wakeWrite = fds[1]
+        self.rateBefore = options.rateToRestore ?? rateBefore
     }
 
     deinit {
@@ -176,7 +179,9 @@ public final class AccelerometerReader: @unchecked Sendable {
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Reads until ``stop()`` or a failure, calling `onSample` for each sample in order on the
-    /// calling thread. Call it once per reader.
+    /// calling thread. Call it once per reader. A sampling frequency this reader set
+    /// (``AccelerometerReadOptions/rateHertz``) is put back as it was when reading ends, unless it
+    /// ends in a device failure (the device may be gone, or reset).
     /// - Throws: ``IIOError`` when the device vanishes, stalls or fails; whatever `onSample` throws.
     public func run(_ onSample: (Sample) throws -> Void) throws {
         try run(onStart: {}, onSample)
@@ -194,10 +199,30 @@ public final class AccelerometerReader: @unchecked Sendable {
             throw IIOError(code: .busy, function: "AccelerometerReader.run", device: attributes.label,
                            detail: "this reader is already reading; create one reader per stream")
         }
-        switch mode {
-        case .polled: try runPolled(onStart: onStart, onSample)
-        default: try runBuffered(onStart: onStart, onSample)
+        do {
+            switch mode {
+            case .polled: try runPolled(onStart: onStart, onSample)
+            default: try runBuffered(onStart: onStart, onSample)
+            }
+        } catch let error as IIOError {
+            // The device failed: it may be gone, or back after a reset with its own rate.
+            throw error
+        } catch {
+            restoreRate()
+            throw error
         }
+        restoreRate()
+    }
+
+    /// The device's sampling frequency before this reader (or, reconnecting, the first reader)
+    /// set it, Hz; nil when it did not.
+    let rateBefore: Double?
+
+    /// Puts the device's rate back as it was before this reader set it (best effort: a device
+    /// that refuses keeps the rate it was read at).
+    private func restoreRate() {
+        guard let rateBefore else { return }
+        try? attributes.setSamplingFrequency(rateBefore)
     }
 
     // MARK: Delivery

@@ -56,6 +56,9 @@ public final class ReconnectingAccelerometerReader: Sendable {
         var timeOffset = 0.0
         /// Monotonic time of the last sample before the outage going on, if one is.
         var outageStart: Double?
+        /// The device's rate before the first connection set it (see
+        /// `AccelerometerReadOptions.rateToRestore`).
+        var rateToRestore: Double?
     }
 
     public init(uri: String = IIOContext.defaultURI, device: String? = nil,
@@ -142,6 +145,7 @@ public final class ReconnectingAccelerometerReader: Sendable {
             }
             let stopNow = state.withLock { state -> Bool in
                 state.current = current
+                if state.rateToRestore == nil { state.rateToRestore = current.rateBefore }
                 return state.stopped
             }
             if stopNow { return }
@@ -230,6 +234,8 @@ public final class ReconnectingAccelerometerReader: Sendable {
     /// - Throws: the attempt's ``IIOError``; `.timedOut` when it takes longer than
     ///   ``AccelerometerReadOptions/readTimeout``.
     private func connect(_ pending: inout ConnectionAttempt?) throws(IIOError) -> AccelerometerReader? {
+        var options = options
+        options.rateToRestore = state.withLock { $0.rateToRestore }
         let attempt = pending ?? ConnectionAttempt(uri: uri, device: deviceName, options: options)
         pending = nil
         let deadline = AccelerometerReader.monotonicSeconds() + options.readTimeout

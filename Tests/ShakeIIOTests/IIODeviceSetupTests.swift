@@ -239,15 +239,22 @@ import Testing
         }
 
         // Defect: polling used the requested rate instead of the one the device accepted.
-        @Test func pollingUsesTheRateTheDeviceAccepted() throws {
+        // Defect: the rate set stayed on the device after the run (another reader then met it).
+        @Test func pollingUsesTheRateTheDeviceAcceptedAndPutsTheOwnBack() throws {
             let result = try run(["--no-buffer"],
-                                 "$SHAKE record --rate 37 --duration 2 -o $DIR/rec.csv && "
-                                    + "cat \(Self.sysfs)/sampling_frequency > $DIR/rate")
+                                 "$SHAKE record --rate 37 --duration 2 -o $DIR/rec.csv & "
+                                    + "sleep 1; cat \(Self.sysfs)/sampling_frequency > $DIR/during; wait $! && "
+                                    + "cat \(Self.sysfs)/sampling_frequency > $DIR/after")
             #expect(result.status == 0, "\(result.stderr)")
-            // 37 Hz is not available; the nearest is 25 (12.5 25 50 100 200 400).
+            // 37 Hz is not available; the nearest is 25 (12.5 25 50 100 200 400). After the run
+            // the device's own 50 Hz is back.
             // (libiio writes the value with its terminating NUL, which the emulated sysfs keeps.)
-            let written = try String(contentsOfFile: path("rate"), encoding: .utf8)
-            #expect(written.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(["\0"])) == "25", "\(Array(written.utf8))")
+            func rate(_ file: String) throws -> String {
+                try String(contentsOfFile: path(file), encoding: .utf8)
+                    .trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(["\0"]))
+            }
+            #expect(try rate("during") == "25")
+            #expect(try rate("after") == "50")
             let recording = try Fixture.readRecording(path("rec.csv"))
             #expect(recording.metadata["rate_hz"] == "25")
             #expect(result.stderr.contains(" at 25 Hz"), "\(result.stderr)")
