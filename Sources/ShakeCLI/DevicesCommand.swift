@@ -13,7 +13,11 @@ enum DevicesCommand: ShakeCommand {
             samples come through a buffer (with a timestamp channel) or by polling, the current \
             trigger and the mount matrix (a device whose matrix cannot be parsed is listed with the \
             problem; reading it needs --mount-matrix). Reading /sys/bus/iio and /dev/iio:device* \
-            usually needs root or a udev rule.
+            usually needs root or a udev rule. With --format json: {"uri", "backend", \
+            "accelerometers": [{"id", "name", "label", "scale_m_s2_per_lsb", "offset_lsb", \
+            "sampling_frequency_hz", "available_sampling_frequencies_hz", "buffered", \
+            "timestamp_channel", "scan_format", "current_trigger", "mount_matrix" (its rows), \
+            "mount_matrix_problem"}]}, null where the device does not say.
             """,
         options: [IIOOptions.listingURI, IIOOptions.verbose, DetectorOptions.formatSpec])
 
@@ -21,6 +25,47 @@ enum DevicesCommand: ShakeCommand {
         var uri: String
         var backend: String
         var accelerometers: [AccelerometerDescription]
+
+        enum CodingKeys: String, CodingKey { case uri, backend, accelerometers }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(uri, forKey: .uri)
+            try container.encode(backend, forKey: .backend)
+            try container.encode(accelerometers.map(DeviceJSON.init), forKey: .accelerometers)
+        }
+    }
+
+    /// One accelerometer in the keys every JSON output of the tool uses: snake case, with the
+    /// unit at the end (the library's `AccelerometerDescription` encodes its property names).
+    struct DeviceJSON: Encodable {
+        var device: AccelerometerDescription
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, label, buffered
+            case scale = "scale_m_s2_per_lsb", offset = "offset_lsb"
+            case rate = "sampling_frequency_hz", available = "available_sampling_frequencies_hz"
+            case timestampChannel = "timestamp_channel", scanFormat = "scan_format"
+            case trigger = "current_trigger", mountMatrix = "mount_matrix"
+            case mountMatrixProblem = "mount_matrix_problem"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(device.id, forKey: .id)
+            try container.encode(device.name, forKey: .name)
+            try container.encode(device.label, forKey: .label)
+            try container.encode(device.scale, forKey: .scale)
+            try container.encode(device.offset, forKey: .offset)
+            try container.encode(device.samplingFrequencyHertz, forKey: .rate)
+            try container.encode(device.availableSamplingFrequenciesHertz, forKey: .available)
+            try container.encode(device.isBufferCapable, forKey: .buffered)
+            try container.encode(device.hasTimestampChannel, forKey: .timestampChannel)
+            try container.encode(device.scanFormat, forKey: .scanFormat)
+            try container.encode(device.currentTrigger, forKey: .trigger)
+            try container.encode(device.mountMatrix?.rows, forKey: .mountMatrix)
+            try container.encode(device.mountMatrixProblem, forKey: .mountMatrixProblem)
+        }
     }
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {

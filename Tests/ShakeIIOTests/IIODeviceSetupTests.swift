@@ -121,7 +121,7 @@ import Testing
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
             let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             let device = try #require((json["accelerometers"] as? [[String: Any]])?.first)
-            return (device["mountMatrix"] as? [String: Any])?["rows"] as? [[Double]]
+            return device["mount_matrix"] as? [[Double]]
         }
 
         /// The summary line's "dropped N" count.

@@ -30,13 +30,19 @@ final class IIOEmulatorTests: EmulatorSuite {
         let device = try #require(devices.first)
         #expect(device["name"] as? String == "test-accel")
         #expect(device["label"] as? String == "lid")
-        #expect(device["scale"] as? Double == Self.scale)
-        #expect(device["samplingFrequencyHertz"] as? Double == 50)
-        #expect((device["availableSamplingFrequenciesHertz"] as? [Double])?.contains(50) == true)
-        #expect(device["isBufferCapable"] as? Bool == true)
-        #expect(device["hasTimestampChannel"] as? Bool == true)
-        #expect(device["scanFormat"] as? String == "le:s16/16>>0")
-        #expect(device["currentTrigger"] as? String == "test-accel-dev0")
+        // The keys of every JSON output of the tool: snake case, the unit at the end.
+        #expect(Set(device.keys) == ["id", "name", "label", "scale_m_s2_per_lsb", "offset_lsb", "sampling_frequency_hz",
+                                     "available_sampling_frequencies_hz", "buffered", "timestamp_channel", "scan_format",
+                                     "current_trigger", "mount_matrix", "mount_matrix_problem"], "\(device.keys)")
+        #expect(device["scale_m_s2_per_lsb"] as? Double == Self.scale)
+        #expect(device["offset_lsb"] as? Double == 0)
+        #expect(device["sampling_frequency_hz"] as? Double == 50)
+        #expect((device["available_sampling_frequencies_hz"] as? [Double])?.contains(50) == true)
+        #expect(device["buffered"] as? Bool == true)
+        #expect(device["timestamp_channel"] as? Bool == true)
+        #expect(device["scan_format"] as? String == "le:s16/16>>0")
+        #expect(device["current_trigger"] as? String == "test-accel-dev0")
+        #expect(device["mount_matrix"] is NSNull && device["mount_matrix_problem"] is NSNull)
         #expect(json["backend"] as? String == (uri == "local:" ? "local" : "network"))
     }
 

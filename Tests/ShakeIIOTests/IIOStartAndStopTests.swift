@@ -165,8 +165,8 @@ final class IIOStartAndStopTests: EmulatorSuite {
                 "\(result.stdout)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("devices.json")))) as? [String: Any]
         let device = try #require((json?["accelerometers"] as? [[String: Any]])?.first)
-        #expect((device["mountMatrixProblem"] as? String)?.contains("is not a mount matrix") == true, "\(device)")
-        #expect(device["scale"] as? Double == Fixture.scale)
+        #expect((device["mount_matrix_problem"] as? String)?.contains("is not a mount matrix") == true, "\(device)")
+        #expect(device["scale_m_s2_per_lsb"] as? Double == Fixture.scale)
     }
 
     // Defect: a device matrix that scales, or is all zeros, was applied as it was: the zeros
