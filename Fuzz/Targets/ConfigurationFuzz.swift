@@ -1,7 +1,7 @@
 // libFuzzer target: the JSON configuration loader on arbitrary bytes.
 //
-// Decoding must give a valid configuration or a ConfigurationFileError naming the file, never
-// crash. A configuration that decodes must encode and decode back to itself, and a detector built
+// Decoding must give a valid configuration or a ConfigurationFileError naming the file (and,
+// when it gives a place, one inside the text), never crash. A configuration that decodes must encode and decode back to itself, and a detector built
 // from it must survive a short shake-like stream.
 import Foundation
 import ShakeDetection
@@ -15,8 +15,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         configuration = try ConfigurationFile.decode(bytes, path: name)
     } catch {
-        guard error.path == name, error.kind == .malformed, error.description.hasPrefix(name + ": ") else {
+        let prefix = error.line > 0 ? "\(name):\(error.line):\(error.column): " : name + ": "
+        guard error.path == name, error.kind == .malformed, error.description.hasPrefix(prefix) else {
             fatalError("error does not name the file: \(error)")
+        }
+        let lines = bytes.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        guard error.line <= lines, (error.line == 0) == (error.column == 0), error.column >= 0 else {
+            fatalError("error places the problem outside the text (\(lines) lines): \(error)")
         }
         return 0
     }

@@ -13,13 +13,31 @@ public struct ConfigurationFileError: Error, CustomStringConvertible, Equatable 
     }
     public var path: String
     public var kind: Kind
+    /// One sentence for a person, without the location.
     public var message: String
-    public init(path: String, kind: Kind, message: String) {
+    /// 1-based line of the problem in the file; 0 when it is about the whole file (or a key
+    /// left out of it).
+    public var line: Int
+    /// 1-based column (Unicode scalars) of the problem; 0 with line 0.
+    public var column: Int
+    public init(path: String, kind: Kind, message: String, line: Int = 0, column: Int = 0) {
         self.path = path
         self.kind = kind
         self.message = message
+        self.line = line
+        self.column = column
     }
-    public var description: String { "\(path): \(message)" }
+    /// `file:line:column: message` as `RecordingError` and compilers write it (so editors and
+    /// terminals can jump to it), or `file: message` when no place in the text is meant.
+    public var description: String {
+        line > 0 ? "\(path):\(line):\(column): \(message)" : "\(path): \(message)"
+    }
+}
+
+/// A problem found in a configuration's text, and where it is (a byte offset), if anywhere.
+struct LocatedProblem {
+    var message: String
+    var offset: Int?
 }
 
 /// Loads and saves `ShakeConfiguration` as JSON: the format `shake tune` writes and
@@ -86,14 +104,20 @@ public enum ConfigurationFile {
     }
 
     /// Decodes a configuration from JSON text and validates it; `path` names it in errors
-    /// (kind `.malformed`). Errors say where in the text the problem is (line and column, both
-    /// from 1; columns count Unicode scalars), and name the key when there is one: text that is
+    /// (kind `.malformed`). Errors say where in the text the problem is (`line` and `column`, both
+    /// from 1, columns counting Unicode scalars; the description is `file:line:column: message`),
+    /// and name the key when there is one: text that is
     /// not JSON, a key given twice, an unknown key, `null`, a value of the wrong type, and a value
     /// `ShakeConfiguration.validate()` rejects (the detector assumes a valid configuration).
     public static func decode(_ data: Data, path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
         let text = JSONText(data)
+        func malformed(_ problem: LocatedProblem) -> ConfigurationFileError {
+            let place = problem.offset.map { text.lineAndColumn(ofByte: $0) }
+            return ConfigurationFileError(path: path, kind: .malformed, message: problem.message,
+                                          line: place?.line ?? 0, column: place?.column ?? 0)
+        }
         if let problem = describeTrailingComma(text) {
-            throw ConfigurationFileError(path: path, kind: .malformed, message: problem)
+            throw malformed(problem)
         }
         let configuration: ShakeConfiguration
         do {
@@ -102,23 +126,25 @@ public enum ConfigurationFile {
             // A key given twice explains a type error in either of its values; it is looked for
             // only in valid JSON, where a syntax error cannot make a value look like a key.
             if isJSON(data), let duplicate = describeDuplicateKey(text) {
-                throw ConfigurationFileError(path: path, kind: .malformed, message: duplicate)
+                throw malformed(duplicate)
             }
-            let message = (error as? DecodingError).map { describe($0, text: text) } ?? "\(error)"
-            throw ConfigurationFileError(path: path, kind: .malformed, message: message)
+            throw malformed((error as? DecodingError).map { describe($0, text: text) }
+                ?? LocatedProblem(message: "\(error)"))
         }
         if let duplicate = describeDuplicateKey(text) {
-            throw ConfigurationFileError(path: path, kind: .malformed, message: duplicate)
+            throw malformed(duplicate)
         }
         do {
             try configuration.validate()
         } catch {
             // A key left out takes the medium preset's value, which may not suit the keys given
             // (an onset lowered under medium's release): say that it is not in the file.
-            let place = text.keyPosition(error.field).map { " (\($0))" }
-                ?? " (\(error.field) is not in the file: keys left out take the medium preset's values; add "
-                + "\"\(error.field)\" with a value that fits)"
-            throw ConfigurationFileError(path: path, kind: .malformed, message: "\(error)\(place)")
+            guard let offset = text.keyOffset(error.field) else {
+                throw malformed(LocatedProblem(
+                    message: "\(error) (\(error.field) is not in the file: keys left out take the medium preset's "
+                        + "values; add \"\(error.field)\" with a value that fits)"))
+            }
+            throw malformed(LocatedProblem(message: "\(error)", offset: offset))
         }
         return configuration
     }
@@ -130,7 +156,7 @@ public enum ConfigurationFile {
     /// Foundation's JSON parsers accept a comma after the last value of an object or array
     /// (`{"onsetAcceleration": 7,}`), which JSON does not: such a file would load here and be
     /// refused by every other JSON reader. Said when it is the first syntax error in the text.
-    private static func describeTrailingComma(_ text: JSONText) -> String? {
+    private static func describeTrailingComma(_ text: JSONText) -> LocatedProblem? {
         guard let comma = text.firstTrailingComma() else { return nil }
         var firstError = Int.max
         do {
@@ -141,18 +167,20 @@ public enum ConfigurationFile {
                 ?? (detail.hasPrefix("Unexpected end of file") ? text.bytes.count : 0)
         }
         guard comma < firstError else { return nil }
-        return "not valid JSON: a comma after the last value at \(text.position(ofByte: comma)) "
-            + "(JSON allows none before '}' or ']'): remove it"
+        return LocatedProblem(
+            message: "not valid JSON: a comma after the last value (JSON allows none before '}' or ']'): remove it",
+            offset: comma)
     }
 
     /// JSONDecoder takes the first of two values for one key and ignores the other, so a value
     /// appended to override one earlier in the file would be ignored without a word.
-    private static func describeDuplicateKey(_ text: JSONText) -> String? {
+    private static func describeDuplicateKey(_ text: JSONText) -> LocatedProblem? {
         var first: [String: Int] = [:]
         for (name, offset) in text.topLevelKeys() {
             if let earlier = first[name] {
-                return "duplicate key '\(name)' (\(text.position(ofByte: offset))): "
-                    + "already given at \(text.position(ofByte: earlier)); give each key once"
+                return LocatedProblem(
+                    message: "duplicate key '\(name)': already given at \(text.position(ofByte: earlier)); give each key once",
+                    offset: offset)
             }
             first[name] = offset
         }
@@ -193,14 +221,16 @@ public enum ConfigurationFile {
         }
     }
 
-    static func describe(_ error: DecodingError, text: JSONText) -> String {
+    static func describe(_ error: DecodingError, text: JSONText) -> LocatedProblem {
         func keyPath(_ path: [any CodingKey]) -> String {
-            let name = path.isEmpty ? "the top level" : "'" + path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            path.isEmpty ? "the top level" : "'" + path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
                 .joined(separator: ".") + "'"
-            // Configuration keys are top-level, so the first key of the path is the one to find.
-            guard let key = path.first?.stringValue, path.first?.intValue == nil,
-                  let place = text.keyPosition(key) else { return name }
-            return "\(name) (\(place))"
+        }
+        /// Where the problem is: the key (configuration keys are top-level, so the first key of
+        /// the path is the one to find).
+        func located(_ message: String, _ path: [any CodingKey]) -> LocatedProblem {
+            guard let key = path.first?.stringValue, path.first?.intValue == nil else { return LocatedProblem(message: message) }
+            return LocatedProblem(message: message, offset: text.keyOffset(key))
         }
         /// What the JSON text at a coding path is ("a string", "an array", …), for a one-key path
         /// or the top level.
@@ -216,19 +246,19 @@ public enum ConfigurationFile {
         switch error {
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty { return describeUnparsable(text) }
-            return "bad value at \(keyPath(context.codingPath)): \(context.debugDescription)"
+            return located("bad value at \(keyPath(context.codingPath)): \(context.debugDescription)", context.codingPath)
         case .keyNotFound(let key, let context):
-            return "missing key '\(key.stringValue)' in \(keyPath(context.codingPath))"
+            return located("missing key '\(key.stringValue)' in \(keyPath(context.codingPath))", context.codingPath)
         case .typeMismatch(let type, let context):
-            return "wrong type at \(keyPath(context.codingPath)): expected \(jsonDescription(of: type, at: context.codingPath))"
-                + found(context.codingPath)
+            return located("wrong type at \(keyPath(context.codingPath)): expected "
+                + jsonDescription(of: type, at: context.codingPath) + found(context.codingPath), context.codingPath)
         case .valueNotFound(let type, let context):
             // ShakeConfiguration's decoder says what to write instead of null.
             let advice = context.debugDescription.hasPrefix("give ")
                 ? context.debugDescription : "expected \(jsonDescription(of: type, at: context.codingPath))"
-            return "null at \(keyPath(context.codingPath)): \(advice)"
+            return located("null at \(keyPath(context.codingPath)): \(advice)", context.codingPath)
         @unknown default:
-            return "\(error)"
+            return LocatedProblem(message: "\(error)")
         }
     }
 
@@ -248,9 +278,9 @@ public enum ConfigurationFile {
     /// JSONDecoder says only "not valid JSON", without a place, both for text that is not JSON
     /// and for a number that does not fit its field (4.5 for a count, 1e999 for a Double).
     /// JSONSerialization tells them apart and gives the offset of a syntax error.
-    private static func describeUnparsable(_ text: JSONText) -> String {
+    private static func describeUnparsable(_ text: JSONText) -> LocatedProblem {
         if text.bytes.allSatisfy(JSONText.isWhitespace) {
-            return "not valid JSON: the file is empty"
+            return LocatedProblem(message: "not valid JSON: the file is empty")
         }
         let object: Any
         do {
@@ -258,16 +288,16 @@ public enum ConfigurationFile {
         } catch {
             let detail = (error as NSError).userInfo["NSDebugDescription"] as? String ?? ""
             if let offset = characterOffset(in: detail) {
-                return "not valid JSON: unexpected text at \(text.position(ofByte: offset))"
+                return LocatedProblem(message: "not valid JSON: unexpected text", offset: offset)
             }
             if detail.hasPrefix("Unexpected end of file") {
-                return "not valid JSON: the text ends early, at \(text.position(ofByte: text.bytes.count))"
+                return LocatedProblem(message: "not valid JSON: the text ends early", offset: text.bytes.count)
             }
             if detail.hasPrefix("Number "), let number = detail.split(separator: " ").dropFirst().first {
-                let place = text.numberPosition(String(number)).map { " at \($0)" } ?? ""
-                return "number \(number)\(place) is out of the range of a Double"
+                return LocatedProblem(message: "number \(number) is out of the range of a Double",
+                                      offset: text.numberOffset(String(number)))
             }
-            return "not valid JSON" + (detail.isEmpty ? "" : ": \(detail)")
+            return LocatedProblem(message: "not valid JSON" + (detail.isEmpty ? "" : ": \(detail)"))
         }
         // Valid JSON that JSONDecoder refused: a number that does not fit its field (a fraction
         // or a huge number for a count). Found by decoding each key alone.
@@ -277,16 +307,15 @@ public enum ConfigurationFile {
                 do {
                     _ = try JSONDecoder().decode(ShakeConfiguration.self, from: alone)
                 } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-                    let place = text.keyPosition(key).map { " (\($0))" } ?? ""
                     let number = (value as? NSNumber)?.doubleValue ?? .nan
                     let problem = number.rounded() == number ? "too large for a count" : "expected a whole number"
-                    return "bad value at '\(key)'\(place): \(problem), got \(value)"
+                    return LocatedProblem(message: "bad value at '\(key)': \(problem), got \(value)", offset: text.keyOffset(key))
                 } catch {
                     continue
                 }
             }
         }
-        return "not valid JSON"
+        return LocatedProblem(message: "not valid JSON")
     }
 
     /// N in Foundation's "… around character N." (a byte offset into the text).
@@ -320,8 +349,8 @@ struct JSONText {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
-    /// "line L, column C" (both from 1; columns count Unicode scalars) of the byte at `offset`.
-    func position(ofByte offset: Int) -> String {
+    /// The line and column (both from 1; columns count Unicode scalars) of the byte at `offset`.
+    func lineAndColumn(ofByte offset: Int) -> (line: Int, column: Int) {
         let end = min(max(offset, 0), bytes.count)
         var line = 1, column = 1
         for byte in bytes[..<end] {
@@ -332,12 +361,19 @@ struct JSONText {
                 column += 1
             }
         }
-        return "line \(line), column \(column)"
+        return (line, column)
     }
 
-    /// Where the top-level object's key `name` is first written (its opening quote), or nil.
-    func keyPosition(_ name: String) -> String? {
-        topLevelKeys().first { $0.name == name }.map { position(ofByte: $0.offset) }
+    /// "line L, column C" of the byte at `offset`, for a second place in a message.
+    func position(ofByte offset: Int) -> String {
+        let place = lineAndColumn(ofByte: offset)
+        return "line \(place.line), column \(place.column)"
+    }
+
+    /// The byte offset where the top-level object's key `name` is first written (its opening
+    /// quote), or nil.
+    func keyOffset(_ name: String) -> Int? {
+        topLevelKeys().first { $0.name == name }?.offset
     }
 
     /// The top-level object's keys in the order written (escapes such as `\u0041` decoded), each
@@ -459,8 +495,8 @@ struct JSONText {
         return nil
     }
 
-    /// Where the number written as `literal` first appears outside strings, or nil.
-    func numberPosition(_ literal: String) -> String? {
+    /// The byte offset where the number written as `literal` first appears outside strings, or nil.
+    func numberOffset(_ literal: String) -> Int? {
         let wanted = Array(literal.utf8)
         guard !wanted.isEmpty else { return nil }
         var index = 0
@@ -470,7 +506,7 @@ struct JSONText {
                 continue
             }
             if bytes[index..<index + wanted.count].elementsEqual(wanted) {
-                return position(ofByte: index)
+                return index
             }
             index += 1
         }

@@ -5,22 +5,25 @@ import Testing
 
 /// The catalogue of bad configuration files (issue 7), through `shake config --config FILE` (which
 /// loads, checks and prints the configuration) and the commands that detect with it. Each gives
-/// `Error: FILE: …` on stderr naming what is wrong, exit status 65 (malformed) or 66 (cannot be
-/// read), and nothing on stdout.
+/// `Error: FILE:LINE:COLUMN: …` (`FILE: …` for the whole file) on stderr naming what is wrong,
+/// exit status 65 (malformed) or 66 (cannot be read), and nothing on stdout.
 @Suite struct BadInputConfigurationTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
         var bytes: [UInt8]
-        /// The message after `Error: PATH: `.
+        /// `LINE:COLUMN` of the problem, written after the path; nil for the whole file.
+        var at: String?
+        /// The message after `Error: PATH: ` (or `PATH:LINE:COLUMN: `).
         var says: String
         var testDescription: String { name }
 
-        init(_ name: String, _ text: String, says: String) {
-            self.init(name, Array(text.utf8), says: says)
+        init(_ name: String, _ text: String, at: String? = nil, says: String) {
+            self.init(name, Array(text.utf8), at: at, says: says)
         }
-        init(_ name: String, _ bytes: [UInt8], says: String) {
+        init(_ name: String, _ bytes: [UInt8], at: String? = nil, says: String) {
             self.name = name
             self.bytes = bytes
+            self.at = at
             self.says = says
         }
     }
@@ -28,76 +31,76 @@ import Testing
     static let malformed: [Case] = [
         Case("empty file", "", says: "not valid JSON: the file is empty"),
         Case("only blank lines", "\n  \n", says: "not valid JSON: the file is empty"),
-        Case("not JSON", "onsetAcceleration = 12\n", says: "not valid JSON: unexpected text at line 1, column 1"),
-        Case("truncated JSON", "{ \"onsetAcceleration\": 12,", says: "not valid JSON: the text ends early, at line 1, column 27"),
+        Case("not JSON", "onsetAcceleration = 12\n", at: "1:1", says: "not valid JSON: unexpected text"),
+        Case("truncated JSON", "{ \"onsetAcceleration\": 12,", at: "1:27", says: "not valid JSON: the text ends early"),
         Case("missing value on line 3", "{\n  \"onsetAcceleration\": 12,\n  \"quietSeconds\": ,\n}\n",
-             says: "not valid JSON: unexpected text at line 3, column 19"),
+             at: "3:19", says: "not valid JSON: unexpected text"),
         // Foundation's parsers accept these; JSON (and every other reader of the file) does not.
         Case("comma after the last key", "{\"onsetAcceleration\": 7,}",
-             says: "not valid JSON: a comma after the last value at line 1, column 24 (JSON allows none before '}' or ']'): remove it"),
+             at: "1:24", says: "not valid JSON: a comma after the last value (JSON allows none before '}' or ']'): remove it"),
         Case("comma after the last key, brace on the next line", "{\n  \"quietSeconds\": 0.4,\n}\n",
-             says: "not valid JSON: a comma after the last value at line 2, column 22 (JSON allows none before '}' or ']'): remove it"),
+             at: "2:22", says: "not valid JSON: a comma after the last value (JSON allows none before '}' or ']'): remove it"),
         Case("comma after an array's last value", "{\"quietSeconds\": [0.4,]}",
-             says: "not valid JSON: a comma after the last value at line 1, column 22 (JSON allows none before '}' or ']'): remove it"),
+             at: "1:22", says: "not valid JSON: a comma after the last value (JSON allows none before '}' or ']'): remove it"),
         Case("an earlier syntax error is said first", "{onsetAcceleration: 7,}",
-             says: "not valid JSON: unexpected text at line 1, column 2"),
+             at: "1:2", says: "not valid JSON: unexpected text"),
         Case("UTF-8 byte-order mark not counted", [0xEF, 0xBB, 0xBF] + Array("{\n  \"quietSeconds\": ,\n}".utf8),
-             says: "not valid JSON: unexpected text at line 2, column 19"),
+             at: "2:19", says: "not valid JSON: unexpected text"),
         Case("invalid value in UTF-16", utf16LE("{\n  \"onsetAcceleration\": 12,\n  \"quietSeconds\": -1\n}\n"),
-             says: "invalid configuration: quietSeconds: must be > 0 s, got -1.0 (line 3, column 3)"),
+             at: "3:3", says: "invalid configuration: quietSeconds: must be > 0 s, got -1.0"),
         Case("columns count characters (Unicode scalars), not bytes", "{\"onsetAcceleration\": 12, \"é\": 1 2}",
-             says: "not valid JSON: unexpected text at line 1, column 34"),
+             at: "1:34", says: "not valid JSON: unexpected text"),
         Case("array at the top level", "[12, 6]",
              says: "wrong type at the top level: expected a JSON object { \"key\": value, … } at the top level, got an array"),
         Case("number as a string", "{\"onsetAcceleration\": \"12\"}",
-             says: "wrong type at 'onsetAcceleration' (line 1, column 2): expected a number, got a string"),
+             at: "1:2", says: "wrong type at 'onsetAcceleration': expected a number, got a string"),
         Case("text for a count", "{\"minimumHalfWaves\": \"four\"}",
-             says: "wrong type at 'minimumHalfWaves' (line 1, column 2): expected a whole number, got a string"),
+             at: "1:2", says: "wrong type at 'minimumHalfWaves': expected a whole number, got a string"),
         Case("null for a time", "{\n  \"quietSeconds\": null,\n  \"onsetAcceleration\": 14\n}",
-             says: "null at 'quietSeconds' (line 2, column 3): give a number, or leave the key out for the medium value (0.4)"),
+             at: "2:3", says: "null at 'quietSeconds': give a number, or leave the key out for the medium value (0.4)"),
         // A value appended to `shake config` output to override one above it.
         Case("key given twice", "{\n  \"onsetAcceleration\": 9,\n  \"quietSeconds\": 0.4\n,\"onsetAcceleration\": 11}",
-             says: "duplicate key 'onsetAcceleration' (line 4, column 2): already given at line 2, column 3; give each key once"),
+             at: "4:2", says: "duplicate key 'onsetAcceleration': already given at line 2, column 3; give each key once"),
         Case("ongoing motion not in whole half-seconds", "{\"ongoingMotionSeconds\": 1.3}",
-             says: "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
-                + "got 1.3; the nearest allowed values are 1.0 and 1.5 (line 1, column 2)"),
+             at: "1:2", says: "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
+                + "got 1.3; the nearest allowed values are 1.0 and 1.5"),
         // Foundation's JSONDecoder reports a number that does not fit its type (a fraction for an
         // Int, 1e999 for a Double) as invalid JSON without a coding path; the key and place are
         // found all the same.
         Case("fraction for a count", "{\n  \"onsetAcceleration\": 12,\n  \"minimumHalfWaves\": 4.5\n}",
-             says: "bad value at 'minimumHalfWaves' (line 3, column 3): expected a whole number, got 4.5"),
+             at: "3:3", says: "bad value at 'minimumHalfWaves': expected a whole number, got 4.5"),
         Case("huge count", "{\"minimumHalfWaves\": 1e30}",
-             says: "bad value at 'minimumHalfWaves' (line 1, column 2): too large for a count, got 1e+30"),
+             at: "1:2", says: "bad value at 'minimumHalfWaves': too large for a count, got 1e+30"),
         Case("boolean for a time", "{\"quietSeconds\": true}",
-             says: "wrong type at 'quietSeconds' (line 1, column 2): expected a number, got true"),
+             at: "1:2", says: "wrong type at 'quietSeconds': expected a number, got true"),
         Case("unknown key", "{\"quietSeconds\": 0.4,\n \"onsetAccel\": 12}",
-             says: "bad value at 'onsetAccel' (line 2, column 2): unknown configuration key 'onsetAccel'"),
+             at: "2:2", says: "bad value at 'onsetAccel': unknown configuration key 'onsetAccel'"),
         Case("misspelt key", "{\"onsetAceleration\": 9}",
-             says: "bad value at 'onsetAceleration' (line 1, column 2): unknown configuration key 'onsetAceleration': "
+             at: "1:2", says: "bad value at 'onsetAceleration': unknown configuration key 'onsetAceleration': "
                 + "did you mean 'onsetAcceleration'? (known keys: gravityTimeConstantSeconds, "),
         Case("key in another case", "{\"QuietSeconds\": 0.5}",
-             says: "unknown configuration key 'QuietSeconds': did you mean 'quietSeconds'?"),
+             at: "1:2", says: "unknown configuration key 'QuietSeconds': did you mean 'quietSeconds'?"),
         Case("key of an older version", "{\"smoothingTimeConstantSeconds\": 0.01}",
-             says: "bad value at 'smoothingTimeConstantSeconds' (line 1, column 2): 'smoothingTimeConstantSeconds' was replaced by 'smoothingWindowSeconds'"),
+             at: "1:2", says: "bad value at 'smoothingTimeConstantSeconds': 'smoothingTimeConstantSeconds' was replaced by 'smoothingWindowSeconds'"),
         Case("smoothing window longer than the gravity filter", "{\"smoothingWindowSeconds\": 0.5}",
-             says: "invalid configuration: smoothingWindowSeconds: must be shorter than gravityTimeConstantSeconds (0.4 s), got 0.5"),
+             at: "1:2", says: "invalid configuration: smoothingWindowSeconds: must be shorter than gravityTimeConstantSeconds (0.4 s), got 0.5"),
         Case("number too large for a Double", "{\"maximumShakeSeconds\": 1e999}",
-             says: "number 1e999 at line 1, column 25 is out of the range of a Double"),
+             at: "1:25", says: "number 1e999 is out of the range of a Double"),
         Case("negative time", "{\"quietSeconds\": -0.5}",
-             says: "invalid configuration: quietSeconds: must be > 0 s, got -0.5 (line 1, column 2)"),
+             at: "1:2", says: "invalid configuration: quietSeconds: must be > 0 s, got -0.5"),
         Case("invalid value on line 3", "{\n  \"onsetAcceleration\": 12,\n  \"ongoingMotionStrongHalfWaves\": 7\n}",
-             says: "invalid configuration: ongoingMotionStrongHalfWaves: must be from 1 to minimumHalfWaves (4), got 7 (line 3, column 3)"),
-        Case("zero time constant", "{\"gravityTimeConstantSeconds\": 0}", says: "invalid configuration: gravityTimeConstantSeconds: must be > 0 s"),
+             at: "3:3", says: "invalid configuration: ongoingMotionStrongHalfWaves: must be from 1 to minimumHalfWaves (4), got 7"),
+        Case("zero time constant", "{\"gravityTimeConstantSeconds\": 0}", at: "1:2", says: "invalid configuration: gravityTimeConstantSeconds: must be > 0 s"),
         Case("thresholds in the wrong order", "{\"onsetAcceleration\": 5, \"releaseAcceleration\": 8}",
-             says: "invalid configuration: releaseAcceleration: must be below onsetAcceleration (5.0 m/s²), got 8.0"),
+             at: "1:26", says: "invalid configuration: releaseAcceleration: must be below onsetAcceleration (5.0 m/s²), got 8.0"),
         Case("reversal interval bounds swapped", "{\"minimumReversalIntervalSeconds\": 0.5, \"maximumReversalIntervalSeconds\": 0.1}",
-             says: "invalid configuration: maximumReversalIntervalSeconds: must be above minimumReversalIntervalSeconds (0.5 s)"),
-        Case("too few half-waves", "{\"minimumHalfWaves\": 1}", says: "invalid configuration: minimumHalfWaves: must be from 2 (one reversal) to 64, got 1"),
+             at: "1:41", says: "invalid configuration: maximumReversalIntervalSeconds: must be above minimumReversalIntervalSeconds (0.5 s)"),
+        Case("too few half-waves", "{\"minimumHalfWaves\": 1}", at: "1:2", says: "invalid configuration: minimumHalfWaves: must be from 2 (one reversal) to 64, got 1"),
         Case("a shake limit shorter than any shake", "{\"maximumShakeSeconds\": 0.01}",
-             says: "invalid configuration: maximumShakeSeconds: must be > 0 s and above (minimumHalfWaves − 1) × minimumReversalIntervalSeconds (3 × 0.04 s"),
-        Case("cosine out of range", "{\"reversalCosine\": 0.5}", says: "invalid configuration: reversalCosine: must be in [-1, 0), got 0.5"),
-        Case("negative saturation", "{\"saturationAcceleration\": -1}", says: "invalid configuration: saturationAcceleration: must be > 0 m/s²"),
-        Case("binary garbage", [0x7F, 0x45, 0x4C, 0x46, 0x00, 0xFF, 0x0A], says: "not valid JSON"),
+             at: "1:2", says: "invalid configuration: maximumShakeSeconds: must be > 0 s and above (minimumHalfWaves − 1) × minimumReversalIntervalSeconds (3 × 0.04 s"),
+        Case("cosine out of range", "{\"reversalCosine\": 0.5}", at: "1:2", says: "invalid configuration: reversalCosine: must be in [-1, 0), got 0.5"),
+        Case("negative saturation", "{\"saturationAcceleration\": -1}", at: "1:2", says: "invalid configuration: saturationAcceleration: must be > 0 m/s²"),
+        Case("binary garbage", [0x7F, 0x45, 0x4C, 0x46, 0x00, 0xFF, 0x0A], at: "1:1", says: "not valid JSON"),
     ]
 
     /// `text` as UTF-16, little-endian, with a byte-order mark.
@@ -114,7 +117,7 @@ import Testing
         let run = runShake("config", "--config", path)
         #expect(run.status == 65, "\(run.err)")
         #expect(run.out.isEmpty)
-        #expect(run.err.hasPrefix("Error: \(path): "), "\(run.err)")
+        #expect(run.err.hasPrefix("Error: \(path)\(bad.at.map { ":\($0)" } ?? ""): "), "\(run.err)")
         #expect(run.err.contains(bad.says), "\(run.err)")
     }
 
@@ -128,7 +131,7 @@ import Testing
         let run = runShake(command, "--config", config, recording)
         #expect(run.status == 65)
         #expect(run.out.isEmpty)
-        #expect(run.err.hasPrefix("Error: \(config): invalid configuration: releaseAcceleration: must be below"), "\(run.err)")
+        #expect(run.err.hasPrefix("Error: \(config):1:2: invalid configuration: releaseAcceleration: must be below"), "\(run.err)")
     }
 
     /// JSON in UTF-16 (with a byte-order mark, as some Windows editors save it) is valid JSON

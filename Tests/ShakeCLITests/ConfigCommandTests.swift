@@ -30,8 +30,8 @@ import ShakeCLI
     }
 
     @Test(arguments: [
-        ("{ \"oops\": ", "not valid JSON"),
-        ("[1, 2]", "wrong type at the top level"),
+        ("{ \"oops\": ", ":1:11: not valid JSON"),
+        ("[1, 2]", ": wrong type at the top level"),
     ])
     func badConfigurationFileIsNamed(text: String, message: String) throws {
         let folder = try TemporaryFolder()
@@ -39,7 +39,7 @@ import ShakeCLI
         let path = try folder.write("bad.json", text)
         let run = runShake("config", "--config", path)
         #expect(run.status == 65)
-        #expect(run.err.hasPrefix("Error: \(path): \(message)"), "\(run.err)")
+        #expect(run.err.hasPrefix("Error: \(path)\(message)"), "\(run.err)")
     }
 
     /// The help says each key's unit truly: every key printed ends in Seconds or Acceleration

@@ -4,63 +4,68 @@ import ShakeRecording
 import Testing
 
 /// `ConfigurationFile` as a library user calls it: `load(path:)` and `decode(_:path:)` reject, as
-/// `.malformed`, every file the detector must not run with, naming the key and where it is.
+/// `.malformed`, every file the detector must not run with, naming the key and where it is
+/// (`line` and `column`, and `file:line:column:` in the description).
 @Suite struct ConfigurationFileTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
         var text: String
-        /// The whole message after `PATH: `.
+        /// Where the problem is (0, 0: the whole file).
+        var line = 0, column = 0
+        /// The whole message after `PATH:LINE:COLUMN: ` (or `PATH: `).
         var says: String
         var testDescription: String { name }
-        init(_ name: String, _ text: String, says: String) {
+        init(_ name: String, _ text: String, at place: (line: Int, column: Int) = (0, 0), says: String) {
             self.name = name
             self.text = text
+            (line, column) = place
             self.says = says
         }
     }
 
     static let rejected: [Case] = [
         Case("override appended on a later line", "{\n  \"onsetAcceleration\": 9,\n  \"quietSeconds\": 0.4,\n  \"onsetAcceleration\": 11\n}",
-             says: "duplicate key 'onsetAcceleration' (line 4, column 3): already given at line 2, column 3; give each key once"),
+             at: (4, 3), says: "duplicate key 'onsetAcceleration': already given at line 2, column 3; give each key once"),
         Case("duplicate on one line", "{\"onsetAcceleration\": 9, \"onsetAcceleration\": 11}",
-             says: "duplicate key 'onsetAcceleration' (line 1, column 26): already given at line 1, column 2; give each key once"),
+             at: (1, 26), says: "duplicate key 'onsetAcceleration': already given at line 1, column 2; give each key once"),
         Case("duplicate spelt with an escape", "{\"quietSeconds\": 0.4, \"quiet\\u0053econds\": 0.6}",
-             says: "duplicate key 'quietSeconds' (line 1, column 23): already given at line 1, column 2; give each key once"),
+             at: (1, 23), says: "duplicate key 'quietSeconds': already given at line 1, column 2; give each key once"),
         Case("duplicate whose first value has the wrong type", "{\"quietSeconds\": \"0.4\", \"quietSeconds\": 0.6}",
-             says: "duplicate key 'quietSeconds' (line 1, column 25): already given at line 1, column 2; give each key once"),
+             at: (1, 25), says: "duplicate key 'quietSeconds': already given at line 1, column 2; give each key once"),
         Case("null for a number", "{\n  \"onsetAcceleration\": null\n}",
-             says: "null at 'onsetAcceleration' (line 2, column 3): give a number, or leave the key out for the medium value (10.0)"),
+             at: (2, 3), says: "null at 'onsetAcceleration': give a number, or leave the key out for the medium value (10.0)"),
         Case("null for a count", "{\"minimumHalfWaves\": null}",
-             says: "null at 'minimumHalfWaves' (line 1, column 2): give a whole number, or leave the key out for the medium value (4)"),
+             at: (1, 2), says: "null at 'minimumHalfWaves': give a whole number, or leave the key out for the medium value (4)"),
         Case("null for the whole file", "null",
              says: "null at the top level: expected a JSON object { \"key\": value, … } at the top level"),
         Case("string for a number", "{\"onsetAcceleration\": \"12\"}",
-             says: "wrong type at 'onsetAcceleration' (line 1, column 2): expected a number, got a string"),
+             at: (1, 2), says: "wrong type at 'onsetAcceleration': expected a number, got a string"),
         Case("boolean for a number", "{\"quietSeconds\": true}",
-             says: "wrong type at 'quietSeconds' (line 1, column 2): expected a number, got true"),
+             at: (1, 2), says: "wrong type at 'quietSeconds': expected a number, got true"),
         Case("array for a number", "{\n\"maximumShakeSeconds\": [10]}",
-             says: "wrong type at 'maximumShakeSeconds' (line 2, column 1): expected a number, got an array"),
+             at: (2, 1), says: "wrong type at 'maximumShakeSeconds': expected a number, got an array"),
         Case("string for a count", "{\"ongoingMotionStrongHalfWaves\": \"two\"}",
-             says: "wrong type at 'ongoingMotionStrongHalfWaves' (line 1, column 2): expected a whole number, got a string"),
+             at: (1, 2), says: "wrong type at 'ongoingMotionStrongHalfWaves': expected a whole number, got a string"),
         Case("object for a count", "{\"minimumHalfWaves\": {\"value\": 4}}",
-             says: "wrong type at 'minimumHalfWaves' (line 1, column 2): expected a whole number, got an object"),
+             at: (1, 2), says: "wrong type at 'minimumHalfWaves': expected a whole number, got an object"),
         Case("object with a repeated key of its own for a count", "{\"minimumHalfWaves\": {\"v\": 4, \"v\": 5}}",
-             says: "wrong type at 'minimumHalfWaves' (line 1, column 2): expected a whole number, got an object"),
+             at: (1, 2), says: "wrong type at 'minimumHalfWaves': expected a whole number, got an object"),
         Case("array at the top level", "[12, 6]",
              says: "wrong type at the top level: expected a JSON object { \"key\": value, … } at the top level, got an array"),
         Case("number at the top level", "12",
              says: "wrong type at the top level: expected a JSON object { \"key\": value, … } at the top level, got a number"),
         Case("ongoing motion not in half-seconds", "{\n  \"ongoingMotionSeconds\": 1.3\n}",
-             says: "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
-                + "got 1.3; the nearest allowed values are 1.0 and 1.5 (line 2, column 3)"),
+             at: (2, 3), says: "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
+                + "got 1.3; the nearest allowed values are 1.0 and 1.5"),
         Case("ongoing motion just above a half-second", "{\"ongoingMotionSeconds\": 0.2}",
-             says: "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
-                + "got 0.2; the nearest allowed values are 0.0 and 0.5 (line 1, column 2)"),
+             at: (1, 2), says: "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
+                + "got 0.2; the nearest allowed values are 0.0 and 0.5"),
     ]
 
     @Test(arguments: rejected)
     func decodeRejectsNamingTheKeyAndPlace(_ bad: Case) {
-        #expect(throws: ConfigurationFileError(path: "c.json", kind: .malformed, message: bad.says)) {
+        #expect(throws: ConfigurationFileError(path: "c.json", kind: .malformed, message: bad.says,
+                                               line: bad.line, column: bad.column)) {
             try ConfigurationFile.decode(Data(bad.text.utf8), path: "c.json")
         }
     }
@@ -68,24 +73,24 @@ import Testing
     /// A library user's `load(path:)` validates as the command line does: no unchecked values
     /// reach a `ShakeDetector`.
     @Test(arguments: [
-        ("{\"releaseAcceleration\": 40}",
-         "invalid configuration: releaseAcceleration: must be below onsetAcceleration (10.0 m/s²), got 40.0 (line 1, column 2)"),
-        ("{\"ongoingMotionSeconds\": 4.2}",
+        ("{\"releaseAcceleration\": 40}", 1, 2,
+         "invalid configuration: releaseAcceleration: must be below onsetAcceleration (10.0 m/s²), got 40.0"),
+        ("{\"ongoingMotionSeconds\": 4.2}", 1, 2,
          "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
-            + "got 4.2; the nearest allowed values are 4.0 and 4.5 (line 1, column 2)"),
+            + "got 4.2; the nearest allowed values are 4.0 and 4.5"),
         // The key the rule names is not in the file: it took medium's value, which the file's
-        // onset no longer suits.
-        ("{\"onsetAcceleration\": 4}",
+        // onset no longer suits. No place in the file is meant.
+        ("{\"onsetAcceleration\": 4}", 0, 0,
          "invalid configuration: releaseAcceleration: must be below onsetAcceleration (4.0 m/s²), got 5.0 "
             + "(releaseAcceleration is not in the file: keys left out take the medium preset's values; add "
             + "\"releaseAcceleration\" with a value that fits)"),
-        ("{\"onsetAcceleration\": 9, \"onsetAcceleration\": 11}",
-         "duplicate key 'onsetAcceleration' (line 1, column 26): already given at line 1, column 2; give each key once"),
+        ("{\"onsetAcceleration\": 9, \"onsetAcceleration\": 11}", 1, 26,
+         "duplicate key 'onsetAcceleration': already given at line 1, column 2; give each key once"),
     ])
-    func loadValidates(text: String, says: String) {
+    func loadValidates(text: String, line: Int, column: Int, says: String) {
         let folder = CSVTestDirectory()
         let path = folder.write("c.json", text)
-        #expect(throws: ConfigurationFileError(path: path, kind: .malformed, message: says)) {
+        #expect(throws: ConfigurationFileError(path: path, kind: .malformed, message: says, line: line, column: column)) {
             try ConfigurationFile.load(path: path)
         }
     }
