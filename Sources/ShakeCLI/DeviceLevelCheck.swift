@@ -20,15 +20,8 @@ struct DeviceLevelCheck {
     mutating func add(_ sample: Sample, device: AccelerometerDescription) -> String? {
         guard !warned, let problem = check.add(sample) else { return nil }
         warned = true
-        let magnitude: Double
-        switch problem {
-        case .accelerationLooksLikeG(let level), .accelerationLooksLikeMilliG(let level),
-             .accelerationOffScale(let level):
-            magnitude = level
-        case .timeLooksLikeMilliseconds, .sampleRateTooLow:
-            return nil
-        }
-        return Self.warning(device: device, magnitude: magnitude)
+        // In g, in mg or off scale: for a device, all three are a wrong scale or offset.
+        return problem.restingMagnitude.map { Self.warning(device: device, magnitude: $0) }
     }
 
     /// The words for a device whose |a| held still at `magnitude`, m/s².
@@ -37,7 +30,7 @@ struct DeviceLevelCheck {
             + "(\(device.offset.map { number($0) } ?? "not given"))"
         let start = "Warning: \(device.displayName) reads |a| near \(number(magnitude)) m/s² while still, where "
             + "gravity alone is 9.8 m/s²"
-        guard magnitude >= 0.05 else {
+        guard magnitude >= SampleStreamCheck.noGravityMagnitude else {
             return start + ": it reads no gravity (a sensor that reads nothing, or an offset that cancels it); check "
                 + "\(attributes). Until they are right, shakes are misjudged.\n"
         }

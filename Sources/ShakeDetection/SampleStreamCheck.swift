@@ -47,6 +47,18 @@ public struct SampleStreamCheck: Sendable {
         /// `ShakeDetector.slowestSupportedSampleRate`: quick strokes fall between samples.
         case sampleRateTooLow(hertz: Double)
 
+        /// The level |a| held at rest, m/s² as given, for the three acceleration problems; nil
+        /// for the time problems.
+        public var restingMagnitude: Double? {
+            switch self {
+            case .accelerationLooksLikeG(let magnitude), .accelerationLooksLikeMilliG(let magnitude),
+                 .accelerationOffScale(let magnitude):
+                magnitude
+            case .timeLooksLikeMilliseconds, .sampleRateTooLow:
+                nil
+            }
+        }
+
         public var description: String {
             switch self {
             case .accelerationLooksLikeG(let magnitude):
@@ -55,7 +67,7 @@ public struct SampleStreamCheck: Sendable {
             case .accelerationLooksLikeMilliG(let magnitude):
                 "|a| stays near \(Self.rounded(magnitude)) where it would be 9.8 m/s² at rest: the acceleration looks "
                     + "like it is in mg; multiply it by standardGravity / 1000"
-            case .accelerationOffScale(let magnitude) where magnitude < Self.noGravity:
+            case .accelerationOffScale(let magnitude) where magnitude < SampleStreamCheck.noGravityMagnitude:
                 "|a| stays near \(Self.rounded(magnitude)) where it would be 9.8 m/s² at rest: the input holds no "
                     + "gravity (a sensor that reads nothing, or an offset that cancels it)"
             case .accelerationOffScale(let magnitude):
@@ -74,9 +86,6 @@ public struct SampleStreamCheck: Sendable {
             }
         }
 
-        /// Under this |a|, m/s², an off-scale stream is said to hold no gravity.
-        static let noGravity = 0.05
-
         /// `figures` significant figures (all the digits of a whole number that has more),
         /// without a trailing `.0`: 19.6, 0.0981, 1000; with 2, 99.9 is 100.
         static func rounded(_ value: Double, figures: Int = 3) -> String {
@@ -90,6 +99,10 @@ public struct SampleStreamCheck: Sendable {
             return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
         }
     }
+
+    /// Under this |a| at rest, m/s², an off-scale stream holds no gravity at all (a sensor that
+    /// reads nothing, or an offset that cancels it) rather than a wrong scale: 0.05.
+    public static let noGravityMagnitude = 0.05
 
     /// Samples over which |a| is checked: 64 (0.64 s at 100 Hz).
     public static let samplesChecked = 64

@@ -69,6 +69,7 @@ import Testing
             return
         }
         #expect(abs(magnitude - standardGravity * unit) < 0.05 * unit + 1e-9)
+        #expect(first.problem.restingMagnitude == magnitude)
         #expect(first.problem.description.hasPrefix("|a| stays near \(level) where it would be 9.8 m/s² at rest: "
             + says), "\(first.problem)")
     }
@@ -105,6 +106,7 @@ import Testing
         #expect(first.index == SampleStreamCheck.intervalsChecked)
         #expect(first.problem == .timeLooksLikeMilliseconds(firstInterval: scale / 100), "\(unit)")
         #expect(first.problem.description.contains("probably in milliseconds"))
+        #expect(first.problem.restingMagnitude == nil)
     }
 
     @Test func aSlowStreamIsFound() throws {
