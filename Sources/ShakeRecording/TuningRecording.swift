@@ -39,7 +39,9 @@ public struct TuningRecording: Sendable {
         var labels: [Bool] = []
         while let row = try reader.next() {
             guard let isShake = row.isShake else {
-                throw TuningError("\(name): no 'shake' column; tuning needs labelled recordings")
+                throw TuningError("\(name): no 'shake' column; tuning needs labelled recordings (label one with "
+                    + "'shake convert FILE --shakes START-END,... -o OUT'; '--label-column' names a label column "
+                    + "called otherwise)")
             }
             samples.append(row.sample)
             labels.append(isShake)

@@ -349,6 +349,29 @@ struct PlantedFolder {
         let run = CapturedRun(["tune", folder.path])
         #expect(run.status == 65)
         #expect(run.err.contains("alpha_1.csv"))
-        #expect(run.err.contains("shake"))
+        #expect(run.err.contains(": no 'shake' column; tuning needs labelled recordings (label one with "
+            + "'shake convert FILE --shakes START-END,... -o OUT'; '--label-column' names a label column called "
+            + "otherwise)"), "\(run.err)")
+    }
+
+    /// Recordings without a single labelled shake: recall cannot be measured and the search only
+    /// avoids false shakes; said, in text and JSON, and not when there is a shake.
+    @Test func recordingsWithoutLabelledShakesAreWarnedOf() throws {
+        let folder = try PlantedFolder(files: [("walk_1.csv", 0, 2), ("bag_1.csv", 0, 1)])
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("\nWARNING: no recording holds a labelled shake (shake=1), so recall cannot be "
+            + "measured: the search only kept false shakes down, and the chosen values may miss every shake. Add "
+            + "recordings of the shakes your device should answer, labelled ('shake convert FILE --shakes "
+            + "START-END,... -o OUT')\n"), "\(run.out)")
+        let json = CapturedRun(["tune", folder.path, "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let said = try #require(report["warnings"] as? [String])
+        #expect(said.contains { $0.hasPrefix("no recording holds a labelled shake") }, "\(said)")
+
+        let labelled = try PlantedFolder()
+        defer { labelled.remove() }
+        #expect(!CapturedRun(["tune", labelled.path]).out.contains("no recording holds a labelled shake"))
     }
 }
