@@ -28,7 +28,10 @@
 ///   With nanosecond stamps only: `timeUnit: .nanoseconds, rebasesTime: true` (integer stamps are
 ///   rebased exactly).
 /// - Physics Toolbox g-force style: `time,gFx,gFy,gFz,TgF`, `gF…` columns read as g; no flag.
-///   With `;` separators and decimal commas: `decimalSeparator: .comma`.
+///   With `;` separators and decimal commas: `decimalSeparator: .comma` (a leading `−`, U+2212,
+///   as some locales write the minus sign, is read as `-`). Its multi-record export,
+///   `time,gFx,gFy,gFz,ax,ay,az,wx,…`, reads `gF…`, not the linear accelerometer's `ax…`
+///   (gravity taken out; zeros when that sensor is off); no flag.
 /// - AndroSensor style: `;`-separated, `ACCELEROMETER X (m/s²)`, …, `Time since start in ms `
 ///   (milliseconds, from the name), beside `LINEAR ACCELERATION X`, `GRAVITY X` and a date column,
 ///   which are ignored; no flag.
@@ -45,7 +48,13 @@
 /// - Headerless files: `hasHeader: false` and columns by `.index`.
 /// - Physics Toolbox on iOS: `time,gFx,gFy,gFz,gFTotal` with times written as dates
 ///   (`2018-10-03 17:23:55.4640`), and on Android as clock times with milliseconds after a fourth
-///   colon (`13:05:10:123`); MATLAB's `Timestamp` (`01-Jan-2024 10:00:00.000`); no flag.
+///   colon (`13:05:10:123`); MATLAB's `Timestamp` (`01-Jan-2024 10:00:00.000`); a `DateTime`
+///   column of dates (`DateTime;Magnitude;X;Y;Z`, `2015-01-01 12:00:00.00`); no flag.
+/// - phyphox's other CSV settings: `"Time (s)";"Acceleration x (m/s^2)";…` with decimal commas
+///   (`1,002000000E-2`), `;` or tab separated: `decimalSeparator: .comma`.
+/// - micro:bit data logger style: `Time (seconds),x,y,z` in mg: `accelerationUnit: .milliG`;
+///   Wiimote style `timestamp_ms,accX,accY,accZ` in g: `accelerationUnit: .g` (without the unit,
+///   |a| of about 1000 or 1 at rest is an error asking for it).
 ///
 /// **Times written as dates or clock times** are recognised from the first row's time field
 /// (`WrittenTime` lists the forms: ISO 8601 dates and times with `T` or a space and an optional
@@ -266,7 +275,7 @@ public struct CSVImportOptions: Sendable, Hashable {
     public static let timeColumnNames = [
         "time_s", "seconds_elapsed", "time", "timestamp", "t", "elapsed", "elapsed_time", "seconds",
         "time_ms", "time_us", "time_ns", "timestamp_s", "timestamp_ms", "timestamp_us", "timestamp_ns",
-        "time_since_start_in_ms", "accelerometertimestamp_sincereboot", "relative_time",
+        "time_since_start_in_ms", "accelerometertimestamp_sincereboot", "relative_time", "datetime", "date_time",
     ]
     /// Normalised header names accepted for the x acceleration column, most preferred first.
     public static let xColumnNames = axisNames("x")
@@ -276,6 +285,12 @@ public struct CSVImportOptions: Sendable, Hashable {
     public static let zColumnNames = axisNames("z")
     /// Normalised header names accepted for the label column.
     public static let labelColumnNames = ["shake", "is_shake", "shaking", "label"]
+
+    /// Normalised g-force names of axis `a` (`gfx`, `g_force_x`), which, when present, are chosen
+    /// before every other name in `xColumnNames` … : Physics Toolbox's multi-record export holds
+    /// `gFx,gFy,gFz` (g-force, gravity included) and `ax,ay,az` (its linear accelerometer: gravity
+    /// taken out, and zeros when that sensor is off).
+    static func gForceColumnNames(_ a: String) -> [String] { ["gf\(a)", "g_force_\(a)"] }
 
     private static func axisNames(_ a: String) -> [String] {
         [a, "a\(a)", "acc_\(a)", "accel_\(a)", "acceleration_\(a)", "accelerometer_\(a)", "acc\(a)",

@@ -354,10 +354,12 @@ final class CSVRecordParser {
             throw fail("no header line: the first line holds numbers; expected a header like time_s,x,y,z (or \(RecordingError.OptionHint.noHeader.rawValue))", hint: .noHeader)
         }
 
-        func find(_ role: String, _ column: CSVImportOptions.Column?, _ candidates: [String]) throws(RecordingError) -> Int {
+        func find(
+            _ role: String, _ column: CSVImportOptions.Column?, _ candidates: [String], preferring preferred: [String] = []
+        ) throws(RecordingError) -> Int {
             let found: Int?
             do {
-                found = try header.resolve(column, candidates: candidates)
+                found = try header.resolve(column, candidates: preferred + candidates)
             } catch {
                 throw fail(error.message)
             }
@@ -388,9 +390,12 @@ final class CSVRecordParser {
             return index
         }
         let t = try find("time", options.time, CSVImportOptions.timeColumnNames)
-        let x = try find("x", options.x, CSVImportOptions.xColumnNames)
-        let y = try find("y", options.y, CSVImportOptions.yColumnNames)
-        let z = try find("z", options.z, CSVImportOptions.zColumnNames)
+        // g-force columns first: Physics Toolbox's multi-record export holds `gFx` (g-force, with
+        // gravity) beside `ax` (its linear accelerometer: without gravity, and all zeros when that
+        // sensor is off), and `ax` comes first in the general list.
+        let x = try find("x", options.x, CSVImportOptions.xColumnNames, preferring: CSVImportOptions.gForceColumnNames("x"))
+        let y = try find("y", options.y, CSVImportOptions.yColumnNames, preferring: CSVImportOptions.gForceColumnNames("y"))
+        let z = try find("z", options.z, CSVImportOptions.zColumnNames, preferring: CSVImportOptions.gForceColumnNames("z"))
         var label: Int?
         if !options.ignoresLabels {
             if options.label != nil {
@@ -1174,6 +1179,13 @@ final class CSVRecordParser {
         }
         if let parsed = DecimalParser.parse(content.start, content.end, point: point), parsed.end == content.end {
             return (parsed.value, content.next)
+        }
+        // `−1,5`: the minus sign U+2212 (E2 88 92), as Physics Toolbox writes numbers in some
+        // locales, followed by an unsigned number.
+        if content.end - content.start > 3, content.start[0] == 0xE2, content.start[1] == 0x88, content.start[2] == 0x92,
+           content.start[3] != UInt8(ascii: "-"), content.start[3] != UInt8(ascii: "+"),
+           let parsed = DecimalParser.parse(content.start + 3, content.end, point: point), parsed.end == content.end {
+            return (-parsed.value, content.next)
         }
         let text = quotedForMessage(content.start, content.end)
         let lower = String(decoding: UnsafeBufferPointer(start: content.start, count: content.end - content.start), as: UTF8.self).lowercased()

@@ -124,6 +124,64 @@ import Testing
             options: CSVImportOptions(timeUnit: .milliseconds, rebasesTime: true, skipsRowsWithoutAcceleration: true),
             samples: [Sample(time: 0, x: -0.3, y: 5.1, z: 8.8), Sample(time: 0.02, x: -0.3, y: 5.2, z: 8.6)]),
         Case(
+            name: "Physics Toolbox multi record: gFx (with gravity) chosen over the linear accelerometer's ax (zeros when off)",
+            text: """
+                time,gFx,gFy,gFz,ax,ay,az,wx,wy,wz,p,Bx,By,Bz,Azimuth,Pitch,Roll,Latitude,Longitude,Speed (m/s)
+                0.078756,-0.0488,0.3217,1.0039,0.0000,0.0000,0.0000,0.01,0.02,0.03,1013.2,12.1,-3.4,40.2,10,20,30,0,0,0
+                0.123827,-0.0500,0.3200,1.0100,0.0000,0.0000,0.0000,0.01,0.02,0.03,1013.2,12.1,-3.4,40.2,10,20,30,0,0,0
+
+                """,
+            options: .canonical,
+            samples: [Sample(time: 0.078756, x: -0.0488 * g, y: 0.3217 * g, z: 1.0039 * g),
+                      Sample(time: 0.123827, x: -0.05 * g, y: 0.32 * g, z: 1.01 * g)]),
+        Case(
+            name: "Physics Toolbox in a decimal-comma locale: semicolons and the minus sign U+2212",
+            text: "time;gFx;gFy;gFz;TgF\n0,10;0,1178;\u{2212}0,5612;0,8295;1,0\n0,20;\u{2212}0,1180;\"\u{2212}0,5610\";0,8290;1,0\n",
+            options: CSVImportOptions(decimalSeparator: .comma),
+            samples: [Sample(time: 0.1, x: 0.1178 * g, y: -0.5612 * g, z: 0.8295 * g),
+                      Sample(time: 0.2, x: -0.118 * g, y: -0.561 * g, z: 0.829 * g)]),
+        Case(
+            name: "phyphox CSV (Semicolon, decimal comma)",
+            text: """
+                "Time (s)";"Acceleration x (m/s^2)";"Acceleration y (m/s^2)";"Acceleration z (m/s^2)";"Absolute acceleration (m/s^2)"
+                3,650000000E-4;-1,640000000E-3;7,429290000E0;6,333660000E0;9,762786380E0
+                1,005000000E-2;8,050000000E-3;7,442930000E0;6,360420000E0;9,790150080E0
+
+                """,
+            options: CSVImportOptions(decimalSeparator: .comma),
+            samples: [Sample(time: 0.000365, x: -0.00164, y: 7.42929, z: 6.33366), Sample(time: 0.01005, x: 0.00805, y: 7.44293, z: 6.36042)]),
+        Case(
+            name: "phyphox CSV (Tabulator, decimal comma)",
+            text: "\"Time (s)\"\t\"Acceleration x (m/s^2)\"\t\"Acceleration y (m/s^2)\"\t\"Acceleration z (m/s^2)\"\n"
+                + "0,000000000E0\t1,234000000E-1\t-2,500000000E0\t9,810000000E0\n1,002000000E-2\t1,300000000E-1\t-2,400000000E0\t9,800000000E0\n",
+            options: CSVImportOptions(decimalSeparator: .comma),
+            samples: [Sample(time: 0, x: 0.1234, y: -2.5, z: 9.81), Sample(time: 0.01002, x: 0.13, y: -2.4, z: 9.8)]),
+        Case(
+            name: "Sensor Logger TotalAcceleration.csv (with gravity), epoch ns rebased instead of seconds_elapsed",
+            text: "time,seconds_elapsed,z,y,x\n1700000000123456789,0.000,9.7,0.2,-0.1\n1700000000133456789,0.010,9.6,0.3,-0.2\n",
+            options: CSVImportOptions(time: .named("time"), timeUnit: .nanoseconds, rebasesTime: true),
+            samples: [Sample(time: 0, x: -0.1, y: 0.2, z: 9.7), Sample(time: 0.01, x: -0.2, y: 0.3, z: 9.6)]),
+        Case(
+            name: "MATLAB Mobile timetable written with writetimetable: Timestamp as dd-MMM-yyyy",
+            text: "Timestamp,X,Y,Z\n31-Jan-2024 13:05:10.250,-0.0016,7.4293,6.3337\n31-Jan-2024 13:05:10.260,0.0080,7.4429,6.3604\n",
+            options: CSVImportOptions(rebasesTime: true),
+            samples: [Sample(time: 0, x: -0.0016, y: 7.4293, z: 6.3337), Sample(time: 0.01, x: 0.008, y: 7.4429, z: 6.3604)]),
+        Case(
+            name: "DateTime column of dates, magnitude beside: found with no flag",
+            text: "DateTime;Magnitude;X;Y;Z\n2015-01-01 12:00:00.00;9.81;0.1;0.2;9.8\n2015-01-01 12:00:00.02;9.9;0.3;0.2;9.9\n",
+            options: CSVImportOptions(rebasesTime: true),
+            samples: [Sample(time: 0, x: 0.1, y: 0.2, z: 9.8), Sample(time: 0.02, x: 0.3, y: 0.2, z: 9.9)]),
+        Case(
+            name: "micro:bit data logger: Time (seconds), x, y, z in mg (by option)",
+            text: "Time (seconds),x,y,z\n0.00,0,758,646\n0.02,-1024,12,1000\n",
+            options: CSVImportOptions(accelerationUnit: .milliG),
+            samples: [Sample(time: 0, x: 0, y: 0.758 * g, z: 0.646 * g), Sample(time: 0.02, x: -1.024 * g, y: 0.012 * g, z: 1.0 * g)]),
+        Case(
+            name: "Wiimote style: timestamp_ms (unit from the name), accX in g (by option)",
+            text: "timestamp_ms,accX,accY,accZ\n120,0.04,-0.96,0.12\n130,1.50,-0.50,0.00\n",
+            options: CSVImportOptions(accelerationUnit: .g),
+            samples: [Sample(time: 0.12, x: 0.04 * g, y: -0.96 * g, z: 0.12 * g), Sample(time: 0.13, x: 1.5 * g, y: -0.5 * g, z: 0)]),
+        Case(
             name: "no header, columns by index",
             text: "17,0.5,9.8,0.1,-0.2\n18,0.51,9.7,0.2,-0.3\n",
             options: CSVImportOptions(time: .index(2), x: .index(4), y: .index(5), z: .index(3), hasHeader: false),
