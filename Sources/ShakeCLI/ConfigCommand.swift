@@ -16,16 +16,47 @@ enum ConfigCommand: ShakeCommand {
             medium preset's values. With \
             --config FILE the file is loaded and checked, and the complete configuration it gives \
             is printed. With -o the JSON is written to a new file instead (an existing file is kept \
-            unless --force).
+            unless --force). With --diff the values that differ from a preset or another file are \
+            printed instead, one per line with their units ('shake config --config tuned.json \
+            --diff medium': what tuning changed).
             """,
         options: DetectorOptions.specs + [
             .option("output", short: "o", value: "file", help: "Write the JSON to this file instead of standard output."),
             .flag("force", help: "Overwrite the output file if it exists."),
+            .option("diff", value: "preset|file",
+                    help: "Print only the values that differ from this preset (light, medium, hard) or configuration "
+                        + "file (./medium for a file of that name), with both values and their units."),
         ]
     )
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let configuration = try DetectorOptions.configuration(arguments)
+        if let other = arguments.value("diff") {
+            if arguments.value("output") != nil {
+                throw UsageError("'--diff' prints the differences and writes no file: leave out '-o'")
+            }
+            if other == "-" && arguments.value("config") == "-" {
+                throw UsageError("'--config -' and '--diff -' cannot both be read from standard input: give one as a file")
+            }
+            let name = DetectorOptions.configurationSource(arguments)
+            let otherName: String
+            let reference: ShakeConfiguration
+            if let preset = ShakeConfiguration.preset(named: other) {
+                (otherName, reference) = ("the \(other) preset", preset)
+            } else {
+                do {
+                    reference = try ConfigurationFile.load(path: other)
+                } catch {
+                    throw CommandFailure(
+                        "\(error)", exitStatus: error.kind == .unreadable ? ExitStatus.noInput : ExitStatus.dataError)
+                }
+                otherName = other == "-" ? "the configuration from standard input" : "the configuration in \(other)"
+            }
+            io.out(difference(configuration, named: name, from: reference, named: otherName,
+                              short: ShakeConfiguration.preset(named: other) != nil ? other
+                                : RecordingError.displayName(ofPath: other)))
+            return ExitStatus.success
+        }
         guard let output = arguments.value("output") else {
             io.out(String(decoding: ConfigurationFile.encode(configuration), as: UTF8.self))
             return ExitStatus.success
@@ -39,4 +70,47 @@ enum ConfigCommand: ShakeCommand {
         }
         return ExitStatus.success
     }
+
+    /// The values of `configuration` that differ from `reference`, one per line, in key order:
+    /// `  onsetAcceleration  12 m/s²  (medium: 10 m/s²)`; `short` names the reference in the lines.
+    static func difference(_ configuration: ShakeConfiguration, named name: String, from reference: ShakeConfiguration,
+                           named referenceName: String, short: String) -> String {
+        let mine = values(configuration), theirs = values(reference)
+        let changed = mine.keys.sorted().filter { mine[$0] != theirs[$0] }
+        guard !changed.isEmpty else {
+            return "\(name.capitalizedFirst) and \(referenceName) are the same (all \(mine.count) values).\n"
+        }
+        var text = "\(name.capitalizedFirst) against \(referenceName): \(changed.count) of \(mine.count) values differ.\n"
+        let nameWidth = changed.map(\.count).max() ?? 0
+        let cells = changed.map { exact(mine[$0] ?? 0) }
+        let valueWidth = cells.map(\.count).max() ?? 0
+        let unitWidth = changed.map { TuneCommand.unit(of: $0).count }.max() ?? 0
+        for (key, cell) in zip(changed, cells) {
+            let unit = TuneCommand.unit(of: key)
+            text += "  " + key.padding(toLength: nameWidth) + "  " + cell.leftPadded(valueWidth) + " "
+                + unit.padding(toLength: unitWidth) + "  (\(short): " + exact(theirs[key] ?? 0)
+                + (unit.isEmpty ? "" : " " + unit) + ")\n"
+        }
+        return text
+    }
+
+    /// A value as the file holds it, without a trailing ".0": 12, 0.045, -0.4.
+    static func exact(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+    }
+
+    /// Every key of the configuration's JSON and its value, as `--config` reads it.
+    static func values(_ configuration: ShakeConfiguration) -> [String: Double] {
+        let object = (try? JSONSerialization.jsonObject(with: ConfigurationFile.encode(configuration))) as? [String: Any]
+        var values: [String: Double] = [:]
+        for (key, value) in object ?? [:] {
+            if let number = value as? NSNumber { values[key] = number.doubleValue }
+        }
+        return values
+    }
+}
+
+extension String {
+    /// The string with its first character in upper case: "the medium preset" → "The medium preset".
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

@@ -62,4 +62,41 @@ import ShakeCLI
         #expect(run.status == 66)
         #expect(run.err == "Error: /nonexistent/c.json: no such file\n")
     }
+
+    /// `--diff` prints only the values that differ, in key order, with both values and units;
+    /// against itself, that they are the same.
+    @Test func diffShowsWhatDiffersWithUnits() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let tuned = try folder.write("tuned.json", "{\"onsetAcceleration\": 12, \"minimumHalfWaves\": 3, "
+            + "\"linearityTimeConstantSeconds\": 0.35}")
+        let run = runShake("config", "--config", tuned, "--diff", "medium")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == """
+            The configuration in \(tuned) against the medium preset: 3 of 23 values differ.
+              linearityTimeConstantSeconds  0.35 s     (medium: 0.5 s)
+              minimumHalfWaves                 3       (medium: 4)
+              onsetAcceleration               12 m/s²  (medium: 10 m/s²)
+
+            """, "\(run.out)")
+        let other = runShake("config", "--preset", "medium", "--diff", tuned)
+        #expect(other.out.contains("  onsetAcceleration              10 m/s²  (\(tuned): 12 m/s²)\n"), "\(other.out)")
+        let same = runShake("config", "--config", tuned, "--diff", tuned)
+        #expect(same.out == "The configuration in \(tuned) and the configuration in \(tuned) are the same (all 23 values).\n")
+    }
+
+    @Test func diffRefusesWhatItCannotDo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let bad = try folder.write("bad.json", "{\n  \"onsetAcceleration\": ,\n}")
+        let malformed = runShake("config", "--diff", bad)
+        #expect(malformed.status == 65)
+        #expect(malformed.err.hasPrefix("Error: \(bad):2:24: "), "\(malformed.err)")
+        let missing = runShake("config", "--diff", folder.file("none.json"))
+        #expect(missing.status == 66)
+        #expect(missing.err == "Error: \(folder.file("none.json")): no such file\n")
+        let writing = runShake("config", "--diff", "hard", "-o", folder.file("out.json"))
+        #expect(writing.status == 64)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.json")))
+    }
 }
