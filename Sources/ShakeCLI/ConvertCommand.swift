@@ -177,6 +177,7 @@ enum ConvertCommand: ShakeCommand {
             if error is UsageError || error is CommandFailure { throw error }
             throw recordingFailure(error)
         }
+        if let warning = ImportOptions.gravityFreeWarning(reader) { io.err(warning) }
         let duration = first.flatMap { f in last.map { $0 - f } } ?? 0
         let labels = labelled ? "\(shakes) labelled shake\(shakes == 1 ? "" : "s")" : "no labels"
         io.out("\(output): \(counted(count, "sample")), \(fixed(duration, 1)) s, \(labels)\n")

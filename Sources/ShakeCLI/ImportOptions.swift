@@ -1,3 +1,4 @@
+import ShakeDetection
 import ShakeRecording
 
 /// Options for reading foreign CSV exports, shared by every command that reads recordings.
@@ -37,6 +38,18 @@ enum ImportOptions {
         10 % slower than 25 Hz, the slowest rate the detector is made for, are flagged by \
         replay (on the file's line), evaluate and tune (a warning on stderr).
         """
+
+    /// The warning for a recording whose acceleration looks like it has gravity taken out
+    /// (`RecordingReader.accelerationLooksGravityFree`), with its line end; nil for any other.
+    static func gravityFreeWarning(_ reader: RecordingReader) -> String? {
+        guard reader.accelerationLooksGravityFree, let mean = reader.earlyMeanMagnitude else { return nil }
+        return "Warning: \(RecordingError.displayName(ofPath: reader.path)): |a| averages \(fixed(mean, 2)) m/s² over the first "
+            + "\(min(reader.samplesRead, RecordingReader.gravityCheckSamples)) samples, where gravity alone gives "
+            + "\(fixed(standardGravity, 1)) m/s²: the acceleration looks like it has gravity taken out (a linear "
+            + "accelerometer's export, such as Sensor Logger's Accelerometer.csv), in which the detector misses shakes; "
+            + "use the export with gravity (Sensor Logger: TotalAcceleration.csv; phyphox: Acceleration with g; "
+            + "Physics Toolbox: g-Force Meter), or pass --units g if the values are in g\n"
+    }
 
     /// The import options the flags ask for.
     /// - Throws: `UsageError` for a column given as a number under 1 (positions count from 1).

@@ -175,4 +175,33 @@ import Testing
         #expect(listing(folder.path) == ["mine", "mine.json", "mine.svg", "sensor.csv", "sensor.svg"])
         #expect(listing(folder.file("mine")) == ["sensor.csv"])
     }
+
+    /// Sensor Logger's Accelerometer.csv holds acceleration with gravity taken out: it converts
+    /// (the detector still finds most shakes in it), with a warning that asks for the export with
+    /// gravity; TotalAcceleration.csv, the same rows with gravity, converts without one.
+    @Test func anExportWithGravityTakenOutConvertsWithAWarning() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        func rows(gravity: Double) -> String {
+            var text = "time,seconds_elapsed,z,y,x\n"
+            for i in 0 ..< 200 {
+                let wobble = 0.2 * Double((i * 3) % 7 - 3)
+                text += "\(1_700_000_000_000_000_000 + i * 10_000_000),\(Double(i) / 100),\(gravity + wobble),\(wobble),-0.1\n"
+            }
+            return text
+        }
+        let withoutGravity = try folder.write("Accelerometer.csv", rows(gravity: 0))
+        let run = runShake("convert", withoutGravity, "-o", folder.file("out.csv"))
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "\(folder.file("out.csv")): 200 samples, 2.0 s, no labels\n")
+        #expect(run.err.hasPrefix("Warning: \(withoutGravity): |a| averages 0."))
+        #expect(run.err.contains(" over the first 64 samples, where gravity alone gives 9.8 m/s²: the acceleration looks like it has gravity taken out"))
+        #expect(run.err.contains("Sensor Logger: TotalAcceleration.csv"))
+        #expect(FileManager.default.fileExists(atPath: folder.file("out.csv")))
+
+        let withGravity = try folder.write("TotalAcceleration.csv", rows(gravity: 9.8))
+        let total = runShake("convert", withGravity, "-o", folder.file("total.csv"))
+        #expect(total.status == 0, "\(total.err)")
+        #expect(total.err.isEmpty)
+    }
 }

@@ -200,6 +200,38 @@ import Testing
         }
     }
 
+    /// `count` rows of Sensor Logger's `time,seconds_elapsed,z,y,x` at 100 Hz: `gravity` adds
+    /// 9.8 m/s² on z (TotalAcceleration.csv), else the rows hold a hand's small motion alone
+    /// (Accelerometer.csv, whose acceleration has gravity taken out).
+    static func sensorLoggerRows(_ count: Int, gravity: Bool) -> String {
+        var text = "time,seconds_elapsed,z,y,x\n"
+        for i in 0 ..< count {
+            let wobble = 0.3 * Double((i * 7) % 5 - 2)
+            text += "\(1_700_000_000_000_000_000 + i * 10_000_000),\(Double(i) / 100),\((gravity ? 9.8 : 0) + wobble),\(-wobble),0.05\n"
+        }
+        return text
+    }
+
+    @Test func anExportWithGravityTakenOutIsReadAndFlagged() throws {
+        var reader = try RecordingReader(bytes: Array(Self.sensorLoggerRows(100, gravity: false).utf8), name: "Accelerometer.csv")
+        #expect(!reader.accelerationLooksGravityFree)
+        #expect(reader.earlyMeanMagnitude == nil)
+        var count = 0
+        while try reader.next() != nil { count += 1 }
+        #expect(count == 100)
+        #expect(reader.accelerationLooksGravityFree)
+        let mean = try #require(reader.earlyMeanMagnitude)
+        #expect(mean > 0.05 && mean < 1)
+    }
+
+    @Test(arguments: [(100, true), (15, false)])
+    func anExportWithGravityOrTooShortToTellIsNotFlagged(rows: Int, gravity: Bool) throws {
+        var reader = try RecordingReader(bytes: Array(Self.sensorLoggerRows(rows, gravity: gravity).utf8))
+        while try reader.next() != nil {}
+        #expect(reader.samplesRead == rows)
+        #expect(!reader.accelerationLooksGravityFree)
+    }
+
     @Test func aLabelColumnChosenByNameIsRead() throws {
         let (_, rows) = try RecordingReader.readAll(
             bytes: Array("t [us],a1 [g],a2 [g],a3 [g],marker\n0,0,0,1,0\n2500,0,1,0,1\n".utf8),
