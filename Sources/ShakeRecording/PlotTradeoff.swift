@@ -4,10 +4,14 @@ import ShakeDetection
 /// The recall/false-shake trade-off of a tuning run as a self-contained SVG, for
 /// `shake tune --report`: false shakes per hour on x, recall on y, one point per budget
 /// (the best configuration within it, in sample), the chosen configuration highlighted, the
-/// budget as a dashed line, and the cross-validated (held-out) figure as a diamond.
+/// budget as a dashed line, the cross-validated (held-out) figure as a diamond, and the
+/// reference configuration's untuned figures (the medium preset, or a base) as a grey square.
 public struct TradeoffPlot: Sendable {
     public var result: TuningResult
     public var title: String
+    /// What the reference configuration is called in the legend and its label: "medium" (the
+    /// preset), or "base" for a configuration `shake tune --config` gave.
+    public var referenceName = "medium"
     public var width = 900.0
     public var height = 560.0
 
@@ -16,22 +20,30 @@ public struct TradeoffPlot: Sendable {
         self.title = title
     }
 
-    static let colors = (curve: "#1f77b4", chosen: "#d62728", budget: "#e6550d", validated: "#6a3d9a")
+    static let colors = (curve: "#1f77b4", chosen: "#d62728", budget: "#e6550d", validated: "#6a3d9a",
+                         reference: "#636363")
 
     public func svg() -> String {
         var svg = PlotSVG(width: width, height: height)
         let left = 80.0, right = width - 40, top = 96.0, bottom = height - 70
         let points = result.tradeoff.sorted { $0.budget < $1.budget }
         let validated = result.crossValidation?.pooled
+        let reference = result.referenceSummary
         var xs = points.compactMap { $0.summary.falsePerHour } + [result.maximumFalsePerHour]
         xs += result.tradeoff.map(\.budget)
         if let rate = validated?.falsePerHour { xs.append(rate) }
+        if let rate = reference.falsePerHour { xs.append(rate) }
         var ys = points.compactMap { $0.summary.recall }
         if let recall = result.inSample.recall { ys.append(recall) }
         if let recall = validated?.recall { ys.append(recall) }
+        if let recall = reference.recall { ys.append(recall) }
         let xScale = PlotScale(0, max(1, (xs.max() ?? 1) * 1.05), count: 8)
         let yScale = PlotScale(max(0, (ys.min() ?? 0) - 0.05), 1, count: 6)
-        func px(_ value: Double) -> Double { left + (value - xScale.lower) / (xScale.upper - xScale.lower) * (right - left) }
+        // 14 px inside the frame's left edge, so a point at 0 false shakes per hour (the chosen
+        // one's ring most often) does not cover the recall axis's labels.
+        func px(_ value: Double) -> Double {
+            left + 14 + (value - xScale.lower) / (xScale.upper - xScale.lower) * (right - left - 14)
+        }
         // 14 px of headroom above the top tick, so points at recall 1 stay inside the frame.
         func py(_ value: Double) -> Double {
             bottom - (value - yScale.lower) / (yScale.upper - yScale.lower) * (bottom - top - 14)
@@ -43,19 +55,29 @@ public struct TradeoffPlot: Sendable {
             + "\(result.configurationsEvaluated) configurations tried"
         svg.text(subtitle, x: left, y: 48, size: 12, fill: "#555555", className: "subtitle")
 
-        // Legend.
+        // Legend: one row, each entry as wide as its text (about 6.6 px a character at 12 px).
         svg.open("g", ["class": "legend"])
-        svg.line(x1: left, y1: 70, x2: left + 22, y2: 70, stroke: Self.colors.curve, width: 2)
-        svg.raw("circle", [("cx", PlotSVG.n(left + 11)), ("cy", "70"), ("r", "4"), ("fill", Self.colors.curve)])
-        svg.text("best recall within each budget (in sample)", x: left + 30, y: 74)
-        svg.raw("circle", [("cx", PlotSVG.n(left + 340)), ("cy", "70"), ("r", "8"), ("fill", "none"),
+        var legendX = left
+        func legendText(_ text: String, after symbolWidth: Double) {
+            svg.text(text, x: legendX + symbolWidth + 8, y: 74)
+            legendX += symbolWidth + 8 + Double(text.count) * 6.6 + 22
+        }
+        svg.line(x1: legendX, y1: 70, x2: legendX + 22, y2: 70, stroke: Self.colors.curve, width: 2)
+        svg.raw("circle", [("cx", PlotSVG.n(legendX + 11)), ("cy", "70"), ("r", "4"), ("fill", Self.colors.curve)])
+        legendText("best recall within each budget (in sample)", after: 22)
+        svg.raw("circle", [("cx", PlotSVG.n(legendX + 8)), ("cy", "70"), ("r", "7"), ("fill", "none"),
                            ("stroke", Self.colors.chosen), ("stroke-width", "3")])
-        svg.text("chosen", x: left + 354, y: 74)
-        svg.line(x1: left + 420, y1: 70, x2: left + 442, y2: 70, stroke: Self.colors.budget, width: 1.5, dash: "7 4")
-        svg.text("budget", x: left + 450, y: 74)
+        legendText("chosen", after: 16)
+        svg.line(x1: legendX, y1: 70, x2: legendX + 22, y2: 70, stroke: Self.colors.budget, width: 1.5, dash: "7 4")
+        legendText("budget", after: 22)
         if validated != nil {
-            svg.raw("path", [("d", diamond(left + 531, 70, 6)), ("fill", Self.colors.validated)])
-            svg.text("cross-validated (held out)", x: left + 543, y: 74)
+            svg.raw("path", [("d", diamond(legendX + 6, 70, 6)), ("fill", Self.colors.validated)])
+            legendText("cross-validated", after: 12)
+        }
+        if reference.falsePerHour != nil && reference.recall != nil {
+            svg.raw("rect", [("x", PlotSVG.n(legendX + 1)), ("y", "65"), ("width", "10"), ("height", "10"),
+                             ("fill", Self.colors.reference)])
+            legendText("\(referenceName), not tuned", after: 12)
         }
         svg.close("g")
 
@@ -142,7 +164,23 @@ public struct TradeoffPlot: Sendable {
             while boxes.contains(where: { abs($0.y - labelY) < 14 && labelX < $0.x + $0.width && $0.x < labelX + 290 }) {
                 labelY += 14
             }
+            boxes.append((labelX, labelY, 290))
             svg.text(text, x: labelX, y: labelY, size: 12, fill: Self.colors.validated, halo: true)
+        }
+        // The reference, not tuned: what the cross-validated figures should beat.
+        if let rate = reference.falsePerHour, let recall = reference.recall {
+            let x = px(rate), y = py(recall)
+            svg.raw("rect", [("x", PlotSVG.n(x - 5.5)), ("y", PlotSVG.n(y - 5.5)), ("width", "11"), ("height", "11"),
+                             ("fill", Self.colors.reference), ("class", "reference-point")])
+            let text = "\(referenceName), not tuned: recall " + String(format: "%.3f", recall) + ", "
+                + String(format: "%.2f", rate) + " false/h"
+            let width = Double(text.count) * 6.6
+            let labelX = min(x + 12, right - width - 4)
+            var labelY = y - 10 < top + 12 ? y + 20 : y - 10
+            while boxes.contains(where: { abs($0.y - labelY) < 14 && labelX < $0.x + $0.width && $0.x < labelX + width }) {
+                labelY += 14
+            }
+            svg.text(text, x: labelX, y: labelY, size: 12, fill: Self.colors.reference, halo: true)
         }
         return svg.document(title: title)
     }

@@ -130,6 +130,20 @@ final class SVGElements: NSObject, XMLParserDelegate {
         #expect(svg.withClass("validated-point").count == 1)
         #expect(svg.texts.contains { $0.contains("false shakes per hour") })
         #expect(svg.texts.contains { $0.hasPrefix("recall") })
+        // The reference, untuned, is drawn with its figures: what tuning is measured against.
+        #expect(svg.withClass("reference-point").count == 1)
+        let reference = result.referenceSummary
+        #expect(svg.texts.contains("medium, not tuned: recall " + String(format: "%.3f", reference.recall ?? -1) + ", "
+            + String(format: "%.2f", reference.falsePerHour ?? -1) + " false/h"), "\(svg.texts)")
+        #expect(svg.texts.contains("medium, not tuned"))
+        var based = TradeoffPlot(result: result, title: "trade-off")
+        based.referenceName = "base"
+        #expect(SVGElements.parse(based.svg())?.texts.contains("base, not tuned") == true)
+        // A point at 0 false shakes per hour (the chosen ring, radius 10) stays clear of the recall
+        // axis's labels, which end 8 px left of the frame.
+        let frame = try #require(svg.withClass("frame").first?["x"].flatMap(Double.init))
+        let chosen = try #require(svg.withClass("chosen-point").first?["cx"].flatMap(Double.init))
+        #expect(chosen - 10 > frame, "ring at \(chosen), frame at \(frame)")
     }
 
     /// One pass of the detector gives what `process(_:)` gives (events, with the last shake
