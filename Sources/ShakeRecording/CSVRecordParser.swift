@@ -414,6 +414,12 @@ final class CSVRecordParser {
             }
         }
         try assign(time: t, x: x, y: y, z: z, label: label, fail: fail)
+        if options.x == nil && options.y == nil && options.z == nil, let sensor = Self.sensorLoggerOtherSensor(path, header) {
+            throw fail("'\(sensor.file)' is Sensor Logger's \(sensor.what), not acceleration (its x, y and z columns are "
+                + "laid out as the accelerometer's): read TotalAcceleration.csv (acceleration with gravity), or "
+                + "\(RecordingError.OptionHint.axisColumns.rawValue) to read these columns as they are",
+                kind: .missingColumn, hint: .axisColumns)
+        }
 
         // Units: the header's, else the option's, else seconds and m/s². An option that
         // contradicts the header's unit is an error: one of them is wrong, and reading the file
@@ -474,6 +480,22 @@ final class CSVRecordParser {
         }
         (xScale, yScale, zScale) = (scales[0], scales[1], scales[2])
         accelerationUnitGuessed = guessedScales == 3
+    }
+
+    /// Sensor Logger writes each sensor to its own file, all with the accelerometer's header
+    /// `time,seconds_elapsed,z,y,x`: for a file of that header named as one of its other sensors'
+    /// (`Gyroscope.csv`, `Magnetometer.csv`, `Gravity.csv` and their uncalibrated versions), the
+    /// file's name and what it holds; nil for any other file.
+    private static func sensorLoggerOtherSensor(_ path: String, _ header: CSVHeader) -> (file: String, what: String)? {
+        guard header.fields.map(\.name) == ["time", "seconds_elapsed", "z", "y", "x"] else { return nil }
+        let file = String(path.split(separator: "/").last ?? "")
+        let base = file.lowercased().hasSuffix(".csv") ? String(file.lowercased().dropLast(4)) : file.lowercased()
+        switch base {
+        case "gyroscope", "gyroscopeuncalibrated": return (file, "gyroscope export (rotation rate, rad/s)")
+        case "magnetometer", "magnetometeruncalibrated": return (file, "magnetometer export (magnetic field, µT)")
+        case "gravity": return (file, "gravity export (gravity alone, without the motion)")
+        default: return nil
+        }
     }
 
     private static func timeUnit(fromName name: String) -> CSVImportOptions.TimeUnit? {

@@ -204,6 +204,28 @@ import Testing
         }
     }
 
+    /// Sensor Logger writes every sensor with the accelerometer's header: its gyroscope,
+    /// magnetometer and gravity files would read as acceleration without a word.
+    @Test(arguments: [("Gyroscope.csv", "gyroscope"), ("export/MagnetometerUncalibrated.csv", "magnetometer"), ("GRAVITY.CSV", "gravity")])
+    func sensorLoggersOtherSensorsAreNotReadAsAcceleration(name: String, what: String) throws {
+        let bytes = Array("time,seconds_elapsed,z,y,x\n1700000000000000000,0.00,0.01,-0.02,0.03\n".utf8)
+        do {
+            _ = try RecordingReader.readAll(bytes: bytes, name: name)
+            Issue.record("no error for \(name)")
+        } catch {
+            #expect(error.kind == .missingColumn, "\(error)")
+            #expect(error.line == 1 && error.column == 1, "\(error)")
+            #expect(error.message.contains("Sensor Logger's \(what) export"), "\(error)")
+            #expect(error.message.contains("read TotalAcceleration.csv"), "\(error)")
+            #expect(error.optionHint == .axisColumns)
+        }
+        let chosen = CSVImportOptions(x: .named("x"), y: .named("y"), z: .named("z"))
+        #expect(try RecordingReader.readAll(bytes: bytes, name: name, options: chosen).samples.count == 1)
+        for acceleration in ["TotalAcceleration.csv", "Accelerometer.csv", "gravity.csv.bak", "<stdin>"] {
+            #expect(try RecordingReader.readAll(bytes: bytes, name: acceleration).samples.count == 1)
+        }
+    }
+
     @Test func columnsCountCharactersNotBytes() throws {
         // "é" takes two bytes: the bad field starts at character 10, byte 11.
         let text = "note,time_s,x,y,z\né,0,1,2,3\né,0.01,1,abc,3\n"
