@@ -335,8 +335,22 @@ extension CSVLineSource {
                   (0x31...0x39).contains(b[3]) {  // "BZh1" to "BZh9", then the first block's magic
             (what, how) = ("bzip2-compressed data", "decompress it first (e.g. bzip2 -dc FILE > OUT.csv)")
         } else if holds(Array("PK".utf8) + [0x03, 0x04]) || holds(Array("PK".utf8) + [0x05, 0x06]) {  // an empty zip: 05 06
-            (what, how) = ("a zip archive (an .xlsx or .ods workbook is one)",
-                           "extract the CSV from it, or export the sheet as CSV")
+            // The first entry's name follows its 30-byte local header (length at offset 26):
+            // phyphox's and Sensor Logger's CSV exports are zip archives of CSV files.
+            var first: String?
+            if holds(Array("PK".utf8) + [0x03, 0x04]), count >= 30 {
+                let length = Int(b[26]) | Int(b[27]) << 8
+                if length > 0, length <= 200, count >= 30 + length {
+                    first = String(decoding: UnsafeBufferPointer(start: b + 30, count: length), as: UTF8.self)
+                }
+            }
+            if let first, first.lowercased().hasSuffix(".csv"), !first.contains("'"), !first.contains("\\") {
+                (what, how) = ("a zip archive (as phyphox and Sensor Logger export CSV files), its first file '\(first)'",
+                               "extract the CSV from it (e.g. unzip -p FILE '\(first)' > OUT.csv)")
+            } else {
+                (what, how) = ("a zip archive (an .xlsx or .ods workbook is one)",
+                               "extract the CSV from it, or export the sheet as CSV")
+            }
         } else {
             return nil
         }

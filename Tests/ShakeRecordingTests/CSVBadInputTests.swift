@@ -86,6 +86,12 @@ import Testing
         Case("bzip2-compressed file", Array("BZh91AY&SY".utf8) + [0x8A, 0x0A], .encoding, line: 1, column: 1, says: ["bzip2-compressed", "bzip2 -dc"]),
         Case("spreadsheet workbook (a zip archive)", Array("PK".utf8) + [0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00], .encoding, line: 1, column: 1,
              says: ["a zip archive", ".xlsx", "export the sheet as CSV"]),
+        Case("phyphox's CSV export (a zip archive of CSV files)",
+             Array("PK".utf8) + [0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00] + Array(repeating: 0, count: 16) + [12, 0, 0, 0]
+                + Array("Raw Data.csv".utf8) + [0x4B, 0x4C],
+             .encoding, line: 1, column: 1,
+             says: ["a zip archive (as phyphox and Sensor Logger export CSV files), its first file 'Raw Data.csv'",
+                    "unzip -p FILE 'Raw Data.csv' > OUT.csv"]),
         Case("header that merely starts like bzip2's magic", "BZh9,x,y,z\n0,1,2,3\n", .missingColumn, line: 1, column: 1, says: ["no time column"]),
         Case("UTF-16 with byte-order mark", [0xFF, 0xFE] + Array("time_s,x,y,z\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), .encoding, line: 1, column: 1, says: ["UTF-16 is not supported", "UTF-8"]),
         Case("UTF-32 little-endian with byte-order mark", [0xFF, 0xFE, 0x00, 0x00] + Array("time_s,x,y,z\n".unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] }), .encoding, line: 1, column: 1, says: ["UTF-32 is not supported", "iconv -f UTF-32 -t UTF-8"]),
