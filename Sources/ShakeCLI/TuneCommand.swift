@@ -45,7 +45,8 @@ enum TuneCommand: ShakeCommand {
 
             With --format json, one object: 'configuration' (the chosen configuration, every key as \
             --config reads it; -o writes the same), 'tuned_parameters' (the names of the parameters \
-            searched, as the text lists them), 'reference_configuration' (the base: the \
+            searched, as the text lists them), 'searched_values' (each one's values tried, as --range left \
+            them), 'reference_configuration' (the base: the \
             values of the parameters not searched, and what ties lean toward), 'reference_in_sample' \
             (the base's figures on all recordings, not tuned: what the cross-validated figures \
             should beat), 'max_false_per_hour' \
@@ -71,6 +72,12 @@ enum TuneCommand: ShakeCommand {
                     help: "Base configuration as JSON (keys left out take the medium preset's values): the values not "
                         + "searched come from it, ties lean toward it, and its untuned figures are the first row. "
                         + "Default: the medium preset."),
+            .option("range", value: "key=low..high",
+                    help: "Search only these values of a parameter: those tune tries that lie from low to high "
+                        + "(onsetAcceleration=12..16: a product that must not fire on gentle motion), or one value "
+                        + "to hold it there (minimumHalfWaves=4). Keys as the text lists them (the release fraction: "
+                        + "releaseAcceleration/onsetAcceleration); repeat for others.",
+                    repeats: true),
             .option("max-false-per-hour", value: "rate",
                     help: "False shakes per hour of shake=0 time the chosen configuration may fire.",
                     default: "0.5"),
@@ -105,12 +112,18 @@ enum TuneCommand: ShakeCommand {
         } else {
             base = "medium"
         }
+        options.axes = try axes(arguments.values("range"), reference: options.reference)
         // Refuse before spending minutes on the search, and never write over a recording read.
         let files = try EvaluateCommand.recordingFiles(arguments.positionals)
         if let output { try OutputFile.checkNotAnInput(output, inputs: files, writing: "the configuration (-o)") }
         if let report { try OutputFile.checkNotAnInput(report, inputs: files, writing: "the trade-off plot (--report)") }
         for path in [output, report].compactMap({ $0 }) {
             try OutputFile.check(path, force: force)
+        }
+        do {
+            try Tuner.checkSearchable(axes: options.axes, reference: options.reference)
+        } catch {
+            throw UsageError("'--range': \(error.message)")
         }
         let progress = ProgressDisplay(io: io, label: "tune")
         progress.note("reading \(files.count) recording\(files.count == 1 ? "" : "s")")
@@ -155,6 +168,60 @@ enum TuneCommand: ShakeCommand {
         return ExitStatus.success
     }
 
+    /// The axes to search: the standard ones, each `--range KEY=LOW..HIGH` keeping only its values
+    /// from LOW to HIGH, each `--range KEY=VALUE` holding its parameter at VALUE.
+    static func axes(_ ranges: [String], reference: ShakeConfiguration) throws(UsageError) -> [ParameterAxis] {
+        var axes = ParameterAxis.standard
+        var named: Set<String> = []
+        let keys = axes.map(\.name).joined(separator: ", ")
+        for range in ranges {
+            let parts = range.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw UsageError("'--range' takes KEY=LOW..HIGH or KEY=VALUE (onsetAcceleration=12..16), not '\(range)'")
+            }
+            let (key, bounds) = (parts[0], parts[1])
+            guard let index = axes.firstIndex(where: { $0.isNamed(key) }) else {
+                let configurationKeys = (try? JSONSerialization.jsonObject(with: ConfigurationFile.encode(reference)))
+                    as? [String: Any]
+                if configurationKeys?.keys.contains(key) == true {
+                    throw UsageError("'--range': tune does not search \(key); it keeps the base's value (set it with "
+                        + "--config). It searches: \(keys)")
+                }
+                throw UsageError("'--range': no parameter '\(key)'; tune searches: \(keys)")
+            }
+            let axis = axes[index]
+            guard named.insert(axis.name).inserted else { throw UsageError("'--range' names \(axis.name) twice") }
+            func value(_ text: String) throws(UsageError) -> Double {
+                guard let number = Double(text), number.isFinite else {
+                    throw UsageError("'--range \(range)': '\(text)' is not a number")
+                }
+                if case .whole = axis.field, number != number.rounded() {
+                    throw UsageError("'--range \(range)': \(axis.name) is a count: give whole numbers")
+                }
+                return number
+            }
+            let ends = bounds.components(separatedBy: "..")
+            switch ends.count {
+            case 1:
+                axes[index] = axis.fixed(at: try value(ends[0]))
+            case 2:
+                let low = try value(ends[0]), high = try value(ends[1])
+                guard low <= high else {
+                    throw UsageError("'--range \(range)' is empty: \(number(low)) is above \(number(high))")
+                }
+                guard let kept = axis.restricted(to: low...high, preferred: axis.value(in: reference)) else {
+                    throw UsageError("'--range \(range)' holds none of the values tune tries for \(axis.name) ("
+                        + axis.values.map(number).joined(separator: ", ") + "): widen it, or give one value ("
+                        + "\(axis.name)=\(number(low))) to hold it there")
+                }
+                axes[index] = kept
+            default:
+                throw UsageError("'--range' takes KEY=LOW..HIGH or KEY=VALUE (onsetAcceleration=12..16), not '\(range)'")
+            }
+        }
+        return axes
+    }
+
     /// Reads every file once, on `jobs` threads; the first failing file (in order) is reported.
     static func load(files: [String], options: CSVImportOptions, jobs: Int) throws -> [TuningRecording] {
         let results = Mutex<[Int: Result<TuningRecording, CommandFailure>]>([:])
@@ -182,6 +249,7 @@ enum TuneCommand: ShakeCommand {
     struct JSONReport: Encodable {
         var result: TuningResult
         var tuned: [String]
+        var searched: [String: [Double]]
         var reference: ShakeConfiguration
         var seconds: Double
         var jobs: Int
@@ -192,6 +260,7 @@ enum TuneCommand: ShakeCommand {
             self.result = result
             warnings = TuneCommand.warnings(result, base: base)
             tuned = axes.map(\.name)
+            searched = Dictionary(uniqueKeysWithValues: axes.map { ($0.name, $0.values) })
             self.reference = reference
             self.seconds = (seconds * 10).rounded() / 10
             self.jobs = jobs
@@ -199,6 +268,7 @@ enum TuneCommand: ShakeCommand {
 
         enum CodingKeys: String, CodingKey {
             case tuned = "tuned_parameters"
+            case searched = "searched_values"
             case reference = "reference_configuration"
             case seconds = "search_seconds"
             case jobs, warnings
@@ -208,6 +278,7 @@ enum TuneCommand: ShakeCommand {
             try result.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(tuned, forKey: .tuned)
+            try container.encode(searched, forKey: .searched)
             try container.encode(reference, forKey: .reference)
             try container.encode(seconds, forKey: .seconds)
             try container.encode(jobs, forKey: .jobs)
@@ -226,6 +297,15 @@ enum TuneCommand: ShakeCommand {
         text += "Objective: highest recall with false/h <= \(budgetText(result.maximumFalsePerHour)) and no duplicates; "
             + "ties: lower median latency (50 ms steps), then closer to the \(baseLong(base)).\n"
         if let basePath { text += "Base: \(basePath) (--config): the values not searched are its own.\n" }
+        let restricted = axes.filter { axis in
+            !ParameterAxis.standard.contains { $0.name == axis.name && $0.values == axis.values }
+        }
+        if !restricted.isEmpty {
+            text += "Searched only (--range): " + restricted.map { axis in
+                let unit = unit(of: axis.name)
+                return axis.name + " " + axis.values.map(number).joined(separator: ", ") + (unit.isEmpty ? "" : " " + unit)
+            }.joined(separator: "; ") + ".\n"
+        }
         if !result.metBudget {
             text += "WARNING: no configuration tried met the budget; showing the one with the fewest false shakes "
                 + "and duplicates.\n"

@@ -127,6 +127,30 @@ public struct Tuner {
             recordings: recordings.count, samples: allSamples)
     }
 
+    /// Throws when no point of the coarse grid is a valid configuration (axes restricted so that
+    /// they rule each other out, or a base whose other values rule them out), with the first
+    /// point's problem: `run` needs one to start from.
+    public static func checkSearchable(axes: [ParameterAxis], reference: ShakeConfiguration) throws(TuningError) {
+        var options = TuningOptions()
+        options.axes = axes
+        options.reference = reference
+        try Tuner(recordings: [TuningRecording(path: "-", samples: [], labels: [])], options: options).checkSearchable()
+    }
+
+    /// `checkSearchable(axes:reference:)` for this tuner's options.
+    public func checkSearchable() throws(TuningError) {
+        var problem = ""
+        for candidate in gridCandidates() {
+            do {
+                try configuration(candidate).validate()
+                return
+            } catch {
+                if problem.isEmpty { problem = "\(error)" }
+            }
+        }
+        throw TuningError("no configuration in the search is valid: \(problem)")
+    }
+
     // MARK: Candidates
 
     /// The configuration of a candidate: the reference with each axis's chosen value.

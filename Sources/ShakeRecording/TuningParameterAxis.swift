@@ -122,3 +122,28 @@ extension ParameterAxis {
                       coarse: [0.3]),
     ]
 }
+
+extension ParameterAxis {
+    /// This axis with only the values in `range` (both ends included), or nil when none of its
+    /// values lies in it. The coarse grid keeps its values in the range, or, when none is, the
+    /// value in the range nearest `preferred` (the reference's value, say).
+    public func restricted(to range: ClosedRange<Double>, preferred: Double) -> ParameterAxis? {
+        let kept = values.filter { range.contains($0) }
+        guard let nearest = kept.min(by: { abs($0 - preferred) < abs($1 - preferred) }) else { return nil }
+        let coarse = coarseIndices.map { values[$0] }.filter { range.contains($0) }
+        return ParameterAxis(name, field, values: kept, coarse: coarse.isEmpty ? [nearest] : coarse)
+    }
+
+    /// This axis with the single value `value` (which need not be one of its values): the
+    /// parameter is held there, not searched.
+    public func fixed(at value: Double) -> ParameterAxis {
+        ParameterAxis(name, field, values: [value])
+    }
+
+    /// Whether `text` names this axis: its name, ignoring spaces and case
+    /// (`releaseAcceleration/onsetAcceleration` for the release fraction).
+    public func isNamed(_ text: String) -> Bool {
+        func key(_ name: String) -> String { name.filter { $0 != " " }.lowercased() }
+        return key(text) == key(name)
+    }
+}
