@@ -29,7 +29,11 @@ enum ImportOptions {
         phyphox, Sensor Logger, Physics Toolbox, AndroSensor and SensorLog (iOS) load as they are \
         or with a flag or two (--units g, --time-units ns --rebase-time, --separator semicolon \
         --decimal-comma; edge-ml's with --skip-rows-without-acceleration --time-units ms \
-        --rebase-time). Times are numbers, or dates and clock times (2024-01-31 13:05:10.25, \
+        --rebase-time). Use an export whose acceleration includes gravity: Sensor Logger's \
+        TotalAcceleration.csv (on iOS, which writes none, Accelerometer.csv plus Gravity.csv; \
+        Accelerometer.csv alone has gravity taken out, and Gyroscope.csv, Magnetometer.csv and \
+        Gravity.csv are refused), phyphox's "Acceleration with g", Physics \
+        Toolbox's g-Force Meter (of its multi-record file the gFx columns are read). Times are numbers, or dates and clock times (2024-01-31 13:05:10.25, \
         31-Jan-2024 13:05:10.250, 13:05:10.25, 13:05:10:250, 05:10.25; read as seconds since the \
         first row's midnight, or hour). CRLF line ends, a \
         UTF-8 byte-order mark, blank lines, lines starting with # (comments, anywhere) and repeated \
