@@ -22,7 +22,9 @@ enum ConvertCommand: ShakeCommand {
             first stroke to the last. Each range must hold a sample, and a sample must lie between \
             one range and the next (else 'shake evaluate' would count the two as one shake); \
             otherwise nothing is written. Without --shakes the file's labels are kept, and a file \
-            without labels stays without.
+            without labels stays without. A file whose |a| averages under 4.9 m/s² over its first \
+            64 samples, where gravity alone gives 9.8, looks like acceleration with gravity taken \
+            out (a linear accelerometer's export): it is converted, with a warning on stderr.
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "The recording to convert (- reads standard input).")],
