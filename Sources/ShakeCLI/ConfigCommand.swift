@@ -68,6 +68,7 @@ enum ConfigCommand: ShakeCommand {
         } catch {
             throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
         }
+        io.err("config: wrote \(output)\n")
         return ExitStatus.success
     }
 

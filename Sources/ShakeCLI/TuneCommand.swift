@@ -147,6 +147,7 @@ enum TuneCommand: ShakeCommand {
             } catch {
                 throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
             }
+            progress.note("wrote \(output) (load it with --config)")
         }
         if let report {
             var plot = TradeoffPlot(result: result, title: "shake tune: recall and false shakes per hour")
@@ -157,6 +158,7 @@ enum TuneCommand: ShakeCommand {
             } catch {
                 throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
             }
+            progress.note("wrote \(report)")
         }
         if wantsJSON(arguments) {
             io.out(jsonText(JSONReport(result: result, axes: options.axes, reference: options.reference, base: base,

@@ -17,7 +17,9 @@ import ShakeCLI
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let path = folder.file("hard.json")
-        #expect(runShake("config", "--preset", "hard", "-o", path).status == 0)
+        let written = runShake("config", "--preset", "hard", "-o", path)
+        #expect(written.status == 0)
+        #expect(written.err == "config: wrote \(path)\n", "says where the file went, as plot does")
         #expect(try ConfigurationFile.load(path: path) == .hard)
 
         let again = runShake("config", "--preset", "light", "-o", path)

@@ -212,6 +212,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/plot.svg"))
     }
 
+    /// The range's times are written as given, in seconds, in every message about them.
+    @Test(arguments: [
+        (["--from", "5", "--to", "2.25"], "Error: '--to' (2.25 s) must be after '--from' (5 s)\n"),
+        (["--from", "500"], "Error: '--from' (500 s) is after the recording's last sample ("),
+        (["--to", "-3.5"], "Error: '--to' (-3.5 s) is before the recording's first sample (0.000 s)\n"),
+    ])
+    func rangeMessagesGiveTimesInSeconds(extra: [String], message: String) throws {
+        let folder = try PlantedFolder(files: [("planted_1.csv", 1, 1)])
+        defer { folder.remove() }
+        let run = CapturedRun(["plot", folder.path + "/planted_1.csv", "-o", folder.path + "/plot.svg"] + extra)
+        #expect(run.status == 64)
+        #expect(run.err.hasPrefix(message), "\(run.err)")
+    }
+
     @Test func missingRecordingIsReported() {
         let run = CapturedRun(["plot", "/nonexistent/recording.csv", "-o", NSTemporaryDirectory() + "never.svg"])
         #expect(run.status == 66)

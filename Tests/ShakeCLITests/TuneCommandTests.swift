@@ -316,6 +316,7 @@ struct PlantedFolder {
         let forced = CapturedRun(["tune", folder.path, "-o", output, "--force"])
         #expect(forced.status == 0)
         #expect((try? ConfigurationFile.load(path: output)) != nil)
+        #expect(forced.err.hasSuffix("tune: wrote \(output) (load it with --config)\n"), "\(forced.err)")
     }
 
     @Test func reportIsAWellFormedSVGWithTheChosenPoint() throws {
