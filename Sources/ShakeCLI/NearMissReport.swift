@@ -61,7 +61,11 @@ struct NearMissReport: Encodable {
         let level = "largest |l| \(fixed(missed.largestLinearAcceleration, 1)) m/s²"
         guard let chain = missed.closestChain else {
             if missed.largestLinearAcceleration <= configuration.onsetAcceleration {
-                return "no half-wave: \(level), under the onset (onsetAcceleration \(fixed(configuration.onsetAcceleration, 1)) m/s²)"
+                // As many decimals as it takes for a level just under the onset not to read as the onset.
+                let onset = configuration.onsetAcceleration, largest = missed.largestLinearAcceleration
+                let decimals = (1...3).first { fixed(largest, $0) != fixed(onset, $0) } ?? 3
+                return "no half-wave: largest |l| \(fixed(largest, decimals)) m/s², under the onset (onsetAcceleration "
+                    + "\(fixed(onset, decimals)) m/s²)"
             }
             return "no half-wave peaked within the shake's window (\(level))"
         }
