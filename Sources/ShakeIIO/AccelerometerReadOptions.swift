@@ -17,23 +17,47 @@ public struct AccelerometerReadOptions: Hashable, Sendable {
     /// device's current rate (polling then uses it, or 100 Hz if it has none).
     public var rateHertz: Double?
     /// Samples per buffer refill, as a duration in seconds (default 0.04 s, at least one
-    /// sample): smaller means lower latency, larger means fewer wake-ups.
+    /// sample; 0 means one): smaller means lower latency, larger means fewer wake-ups. Finite,
+    /// not negative.
     public var bufferDuration: Double
     /// Seconds without a sample after which reading ends with a `.timedOut` error (or
     /// `.deviceGone` if the device turns out to have vanished); in polled mode also the longest
-    /// a read of `in_accel_*_raw` may take (a stuck driver can block it for ever). Default 2 s.
+    /// a read of `in_accel_*_raw` may take (a stuck driver can block it for ever), and libiio's
+    /// I/O timeout for the context. More than 0; `.infinity` never times out (a device that
+    /// stalls, or an `iiod` that stops answering, then blocks reading until ``AccelerometerReader/stop()``).
+    /// Default 2 s.
     public var readTimeout: Double
     /// Mount matrix to apply instead of the device's own; nil uses the device's, or none.
     public var mountMatrix: MountMatrix?
     /// Name of a trigger to attach before reading; nil keeps the device's current trigger.
     public var trigger: String?
-    /// Capacity of the async stream's queue, in seconds of samples (default 10 s). When the
-    /// consumer falls further behind, the oldest samples are dropped and counted.
+    /// Capacity of the async stream's queue, in seconds of samples (default 10 s, at least 16
+    /// samples; `.infinity`: no limit). When the consumer falls further behind, the oldest
+    /// samples are dropped and counted. Not negative.
     public var streamBufferDuration: Double
     /// The device's rate before the first connection set it, Hz, for a reader of a later
     /// connection (`ReconnectingAccelerometerReader`) to put back at the end: the device it meets
     /// may still have the rate the first one set.
     var rateToRestore: Double?
+
+    /// Why these options cannot be used to read, naming the property and its value; nil when
+    /// they can. ``AccelerometerReader/init(uri:device:options:)`` throws it (kind `.badValue`)
+    /// before it opens the context.
+    public var problem: String? {
+        if let rateHertz, !(rateHertz > 0 && rateHertz.isFinite) {
+            return "rateHertz is \(rateHertz) Hz; it must be a finite number of hertz over 0 (nil keeps the device's rate)"
+        }
+        if !(readTimeout > 0) {
+            return "readTimeout is \(readTimeout) s; it must be more than 0 s (.infinity: never time out)"
+        }
+        if !(bufferDuration >= 0 && bufferDuration.isFinite) {
+            return "bufferDuration is \(bufferDuration) s; it must be a finite number of seconds, 0 or more"
+        }
+        if !(streamBufferDuration >= 0) {
+            return "streamBufferDuration is \(streamBufferDuration) s; it must be 0 s or more (.infinity: no limit)"
+        }
+        return nil
+    }
 
     public init(
         mode: Mode = .automatic, rateHertz: Double? = nil, bufferDuration: Double = 0.04,

@@ -27,9 +27,10 @@ extension AccelerometerReader {
     /// ``AccelerometerReadOptions/streamBufferDuration`` seconds behind, the oldest queued
     /// samples are dropped and counted in ``AccelerometerReadStatistics/consumerOverruns``.
     public func samples() -> AsyncThrowingStream<Sample, any Error> {
-        let capacity = max(16, Int(rateHertz * options.streamBufferDuration))
+        let queued = rateHertz * options.streamBufferDuration  // checked in init: not negative or NaN
         let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: Sample.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(capacity))
+            of: Sample.self, throwing: (any Error).self,
+            bufferingPolicy: queued >= Double(Int.max / 2) ? .unbounded : .bufferingNewest(max(16, Int(queued))))
         continuation.onTermination = { [self] _ in stop() }
         start(
             onSample: { [self] sample in

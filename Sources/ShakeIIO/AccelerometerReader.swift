@@ -70,7 +70,11 @@ public final class AccelerometerReader: @unchecked Sendable {
     /// - Throws: ``IIOError`` naming the C function, device and attribute that failed.
     public init(uri: String = IIOContext.defaultURI, device deviceName: String? = nil,
                 options: AccelerometerReadOptions = AccelerometerReadOptions()) throws(IIOError) {
-        let context = try IIOContext(uri: uri, timeout: max(0.001, options.readTimeout))
+        if let problem = options.problem {
+            throw IIOError(code: .invalidArgument, function: "AccelerometerReadOptions", uri: uri, device: deviceName,
+                           detail: problem, kind: .badValue)
+        }
+        let context = try IIOContext(uri: uri, timeout: options.readTimeout)
         let (device, axes) = try context.accelerometer(named: deviceName)
         let attributes = DeviceAttributes(device: device, axes: axes)
         // With a mount matrix given, the device's own is not needed: a malformed one must not stop reading.
@@ -92,11 +96,6 @@ public final class AccelerometerReader: @unchecked Sendable {
 
         var rateBefore: Double?
         if let requested = options.rateHertz {
-            guard requested > 0, requested.isFinite else {
-                throw IIOError(code: .invalidArgument, function: "sampling_frequency", device: attributes.label,
-                               attribute: "sampling_frequency", detail: "rate \(requested) Hz is not positive",
-                               kind: .badValue)
-            }
             if description.samplingFrequencyHertz != nil {
                 let chosen = SamplingFrequencies.nearest(to: requested, in: description.availableSamplingFrequenciesHertz)
                 if chosen != description.samplingFrequencyHertz {

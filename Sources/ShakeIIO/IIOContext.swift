@@ -35,7 +35,8 @@ public struct IIOContext: ~Copyable {
 
     /// Opens the context at `uri`.
     /// - Parameter timeout: I/O timeout in seconds for this context's backend (libiio defaults:
-    ///   1 s local, 5 s network); nil keeps the backend's default.
+    ///   1 s local, 5 s network); nil keeps the backend's default; 0 or `.infinity` waits for
+    ///   ever (as in ``setTimeout(_:)``); at most about 49 days (libiio's limit) otherwise.
     /// - Throws: ``IIOError`` naming `iio_create_context_from_uri` and the URI.
     /// The corresponding C function is `iio_create_context_from_uri`.
     ///
@@ -47,7 +48,7 @@ public struct IIOContext: ~Copyable {
         let context = try LibIIO.createContext(uri: uri)
         if let timeout {
             do {
-                try LibIIO.setTimeout(context, milliseconds: UInt32(max(1, (timeout * 1000).rounded())), uri: uri)
+                try LibIIO.setTimeout(context, milliseconds: try Self.milliseconds(timeout: timeout, uri: uri), uri: uri)
             } catch {
                 LibIIO.destroyContext(context)
                 throw error
@@ -65,10 +66,25 @@ public struct IIOContext: ~Copyable {
     /// The backend serving this context: `"local"`, `"network"`, `"usb"` or `"xml"`.
     public var backend: String { LibIIO.backendName(pointer) }
 
-    /// Sets the I/O timeout in seconds (0: wait forever).
+    /// Sets the I/O timeout in seconds (0 or `.infinity`: wait for ever; at most about 49 days
+    /// otherwise, libiio's limit; under a millisecond counts as one).
     /// The corresponding C function is `iio_context_set_timeout`.
+    /// - Throws: ``IIOError`` of kind `.badValue` for a negative or NaN time.
     public func setTimeout(_ seconds: Double) throws(IIOError) {
-        try LibIIO.setTimeout(pointer, milliseconds: UInt32(max(0, (seconds * 1000).rounded())), uri: uri)
+        try LibIIO.setTimeout(pointer, milliseconds: try Self.milliseconds(timeout: seconds, uri: uri), uri: uri)
+    }
+
+    /// libiio's timeout in milliseconds for `seconds`: 0 (wait for ever) for 0 and `.infinity`,
+    /// at least 1 ms otherwise, and at most `UInt32.max` ms (libiio's type).
+    static func milliseconds(timeout seconds: Double, uri: String) throws(IIOError) -> UInt32 {
+        guard seconds >= 0 else {
+            throw IIOError(code: .invalidArgument, function: "iio_context_set_timeout", uri: uri,
+                           detail: "timeout \(seconds) s; it must be 0 s or more (0 or .infinity: wait for ever)",
+                           kind: .badValue)
+        }
+        if seconds == 0 || seconds == .infinity { return 0 }
+        let milliseconds = (seconds * 1000).rounded(.up)
+        return milliseconds >= Double(UInt32.max) ? UInt32.max : UInt32(milliseconds)
     }
 
     /// Every accelerometer in the context: devices with `accel_x`, `accel_y` and `accel_z`

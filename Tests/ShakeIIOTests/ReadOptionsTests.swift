@@ -1,0 +1,70 @@
+import Testing
+@testable import ShakeIIO
+
+/// Option values a program may set: the ones that cannot work are errors naming the option
+/// (they used to stop the program: a conversion trap), and the limits mean what they say.
+@Suite struct ReadOptionsTests {
+    static func options(_ change: (inout AccelerometerReadOptions) -> Void) -> AccelerometerReadOptions {
+        var options = AccelerometerReadOptions()
+        change(&options)
+        return options
+    }
+
+    // Defect: readTimeout .infinity or over about 49 days, and bufferDuration or
+    // streamBufferDuration infinite or NaN, crashed the program (Double to integer trap);
+    // readTimeout 0 or NaN opened the device and timed out at once or never.
+    @Test(arguments: [
+        (options { $0.readTimeout = 0 }, "readTimeout is 0.0 s; it must be more than 0 s"),
+        (options { $0.readTimeout = -1 }, "readTimeout is -1.0 s"),
+        (options { $0.readTimeout = .nan }, "readTimeout is nan s"),
+        (options { $0.bufferDuration = .infinity }, "bufferDuration is inf s; it must be a finite number of seconds"),
+        (options { $0.bufferDuration = .nan }, "bufferDuration is nan s"),
+        (options { $0.bufferDuration = -0.1 }, "bufferDuration is -0.1 s"),
+        (options { $0.streamBufferDuration = .nan }, "streamBufferDuration is nan s; it must be 0 s or more"),
+        (options { $0.streamBufferDuration = -1 }, "streamBufferDuration is -1.0 s"),
+        (options { $0.rateHertz = 0 }, "rateHertz is 0.0 Hz; it must be a finite number of hertz over 0"),
+        (options { $0.rateHertz = .infinity }, "rateHertz is inf Hz"),
+    ])
+    func optionsThatCannotWorkAreAnErrorNamingTheOption(options: AccelerometerReadOptions, message: String) {
+        #expect(options.problem?.hasPrefix(message) == true, "\(options.problem ?? "nil")")
+        // Said before any device is looked for: the same error on a machine without IIO.
+        do {
+            _ = try AccelerometerReader(uri: "local:", device: "lis3dh", options: options)
+            Issue.record("a reader was created with \(message)")
+        } catch {
+            #expect(error.kind == .badValue)
+            #expect(error.description.hasPrefix(
+                "AccelerometerReadOptions(uri \"local:\", device \"lis3dh\"): Invalid argument (EINVAL): \(message)"),
+                "\(error)")
+        }
+    }
+
+    @Test(arguments: [
+        options { $0.readTimeout = .infinity }, options { $0.readTimeout = 1e10 }, options { $0.readTimeout = 0.001 },
+        options { $0.bufferDuration = 0 }, options { $0.streamBufferDuration = .infinity },
+        options { $0.streamBufferDuration = 0 }, AccelerometerReadOptions(),
+    ])
+    func limitsThatCanWorkAreAccepted(options: AccelerometerReadOptions) {
+        #expect(options.problem == nil)
+    }
+
+    /// libiio takes its timeout as an unsigned count of milliseconds, 0 for ever.
+    @Test(arguments: [
+        (0.0, UInt32(0)), (.infinity, 0), (0.0001, 1), (2, 2000), (1e10, .max), (Double(UInt32.max) / 1000 + 1, .max),
+    ])
+    func timeoutsBecomeLibiioMilliseconds(seconds: Double, milliseconds: UInt32) throws {
+        #expect(try IIOContext.milliseconds(timeout: seconds, uri: "local:") == milliseconds)
+    }
+
+    @Test(arguments: [-1.0, -.infinity, .nan])
+    func aNegativeOrNaNTimeoutIsAnError(seconds: Double) {
+        #expect(throws: IIOError.self) { try IIOContext.milliseconds(timeout: seconds, uri: "ip:127.0.0.1") }
+        do {
+            _ = try IIOContext.milliseconds(timeout: seconds, uri: "ip:127.0.0.1")
+        } catch {
+            #expect(error.kind == .badValue)
+            #expect(error.description.hasPrefix("iio_context_set_timeout(uri \"ip:127.0.0.1\"): Invalid argument (EINVAL): timeout "),
+                    "\(error)")
+        }
+    }
+}
