@@ -57,7 +57,10 @@ public final class AccelerometerReader: @unchecked Sendable {
     private struct State {
         var statistics = AccelerometerReadStatistics()
         var stopped = false
+        /// `run` was called (it may be called once).
         var running = false
+        /// `run` returned or threw.
+        var finished = false
         var buffer: BufferHandle?
     }
 
@@ -150,6 +153,8 @@ public final class AccelerometerReader: @unchecked Sendable {
     }
 
     deinit {
+        // A reader that never read still set the rate in `init`: put it back as `run` would.
+        if !state.withLock({ $0.running }) { restoreRate() }
         close(wakeRead)
         close(wakeWrite)
     }
@@ -190,14 +195,17 @@ public final class AccelerometerReader: @unchecked Sendable {
     /// after the buffer was created and enabled, in polled mode after the first poll read the
     /// three axes (so a permission error comes before it, never after).
     public func run(onStart: () throws -> Void, _ onSample: (Sample) throws -> Void) throws {
-        let alreadyRunning = state.withLock { state -> Bool in
+        let (alreadyRunning, finished) = state.withLock { state -> (Bool, Bool) in
             defer { state.running = true }
-            return state.running
+            return (state.running, state.finished)
         }
         guard !alreadyRunning else {
             throw IIOError(code: .busy, function: "AccelerometerReader.run", device: attributes.label,
-                           detail: "this reader is already reading; create one reader per stream")
+                           detail: finished
+                               ? "this reader has finished reading (a reader reads once); create a new one to read again"
+                               : "this reader is already reading; create one reader per stream")
         }
+        defer { state.withLock { $0.finished = true } }
         do {
             switch mode {
             case .polled: try runPolled(onStart: onStart, onSample)

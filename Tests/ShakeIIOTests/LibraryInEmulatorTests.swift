@@ -1,0 +1,173 @@
+import Foundation
+import ShakeDetection
+import Synchronization
+import Testing
+@testable import ShakeIIO
+
+/// The library as a device program links it, against `Scripts/iio-emulator`: each test here
+/// starts this test binary again inside the emulator, running one test of
+/// ``ShakeIIOInEmulator`` there, and passes when that test passes. Need root.
+@Suite(.serialized, .enabled(if: !Emulator.skipRequested && !InsideEmulator.isInside, "SHAKEKIT_SKIP_IIO=1 is set"))
+final class ShakeIIOLibraryTests: EmulatorSuite {
+    /// Runs `ShakeIIOInEmulator/<test>()` inside the emulator started with `options`.
+    func runInside(_ test: String, _ options: [String] = ["--fast", "--loop"],
+                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let result = try Emulator.run(
+            fixture: fixture.path, options: options,
+            command: ["env", "\(InsideEmulator.variable)=1", binary, "--testing-library", "swift-testing",
+                      "--filter", "ShakeIIOInEmulator/\(test)\\("])
+        let output = result.stdout + result.stderr
+        #expect(result.status == 0, "\(output)", sourceLocation: sourceLocation)
+        #expect(output.contains("Test run with 1 test "), "the test was not found or not run: \(output)",
+                sourceLocation: sourceLocation)
+    }
+
+    @Test func aReaderNeverRunPutsTheRateBack() throws { try runInside("aReaderNeverRunPutsTheRateBack") }
+    @Test func aSecondRunSaysTheReaderHasFinished() throws { try runInside("aSecondRunSaysTheReaderHasFinished") }
+    @Test func readingWithoutATimeoutReads() throws { try runInside("readingWithoutATimeoutReads") }
+    @Test func readerThreadsAreNamed() throws { try runInside("readerThreadsAreNamed") }
+    @Test func cancellingTheStreamReleasesTheDevice() throws { try runInside("cancellingTheStreamReleasesTheDevice") }
+    @Test func openingAndClosingLeavesNoThreadOrDescriptor() throws {
+        try runInside("openingAndClosingLeavesNoThreadOrDescriptor")
+    }
+}
+
+/// Whether this test binary was started inside the emulator by ``ShakeIIOLibraryTests``.
+enum InsideEmulator {
+    static let variable = "SHAKEKIT_IIO_LIBRARY_TEST_INSIDE"
+    static let isInside = ProcessInfo.processInfo.environment[variable] == "1"
+}
+
+/// Run only inside the emulator, by ``ShakeIIOLibraryTests``: the emulated `shakekit-accel`
+/// at `local:`, reporting 100 Hz (the fixture's 50 Hz is its pace).
+@Suite(.serialized, .enabled(if: InsideEmulator.isInside, "runs inside Scripts/iio-emulator, started by ShakeIIOLibraryTests"))
+struct ShakeIIOInEmulator {
+    static func deviceRate() throws -> Double? {
+        let context = try IIOContext(uri: "local:")
+        return try context.accelerometers().first?.samplingFrequencyHertz
+    }
+
+    /// Reads `count` samples with `run`, then stops.
+    static func read(_ reader: AccelerometerReader, count: Int) throws {
+        var seen = 0
+        try reader.run { _ in
+            seen += 1
+            if seen == count { reader.stop() }
+        }
+    }
+
+    // Defect: a reader created with a rate and dropped without reading (a program that gives up
+    // before reading, or a reconnection attempt given up at a stop) left the device at that rate.
+    @Test func aReaderNeverRunPutsTheRateBack() throws {
+        let before = try #require(try Self.deviceRate())
+        do {
+            let reader = try AccelerometerReader(options: AccelerometerReadOptions(rateHertz: 25))
+            #expect(reader.rateHertz == 25)
+            #expect(try Self.deviceRate() == 25)
+        }
+        #expect(try Self.deviceRate() == before)
+        // As after reading.
+        try Self.read(try AccelerometerReader(options: AccelerometerReadOptions(rateHertz: 25)), count: 3)
+        #expect(try Self.deviceRate() == before)
+    }
+
+    // Defect: a second run of a reader that had finished said it was "already reading".
+    @Test func aSecondRunSaysTheReaderHasFinished() throws {
+        let reader = try AccelerometerReader()
+        try Self.read(reader, count: 3)
+        do {
+            try reader.run { _ in }
+            Issue.record("a finished reader read again")
+        } catch let error as IIOError {
+            #expect(error.description.contains("this reader has finished reading"), "\(error)")
+            #expect(error.description.contains("device \"shakekit-accel\""), "\(error)")
+        }
+    }
+
+    // Defect: readTimeout .infinity (no stall timeout) crashed the program in IIOContext.
+    @Test(arguments: [AccelerometerReadOptions.Mode.buffered, .polled])
+    func readingWithoutATimeoutReads(mode: AccelerometerReadOptions.Mode) throws {
+        let reader = try AccelerometerReader(options: AccelerometerReadOptions(mode: mode, readTimeout: .infinity))
+        try Self.read(reader, count: 10)
+        #expect(reader.statistics.samplesDelivered == 10)
+    }
+
+    // Defect: the reading threads kept the name of the thread that started them (Foundation's
+    // Thread.name does not reach Linux), so `ps -L` and gdb could not tell them apart.
+    @Test func readerThreadsAreNamed() throws {
+        let reader = try AccelerometerReader(options: AccelerometerReadOptions(mode: .polled))
+        let finished = DispatchSemaphore(value: 0)
+        let firstSample = DispatchSemaphore(value: 0)
+        let seen = Atomic<Int>(0)
+        reader.start(onSample: { _ in
+            if seen.add(1, ordering: .relaxed).newValue == 1 { firstSample.signal() }
+        }, onFinish: { _ in finished.signal() })
+        firstSample.wait()
+        let names = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").map {
+            try String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        reader.stop()
+        finished.wait()
+        #expect(names.contains("shake.iio-read"), "\(names)")
+        #expect(names.contains("shake.iio-poll"), "\(names)")
+    }
+
+    /// A task reading the async stream is cancelled: the stream ends, the reader stops (no more
+    /// samples counted) and the device opens again at once.
+    @Test func cancellingTheStreamReleasesTheDevice() async throws {
+        let reader = try AccelerometerReader()
+        let started = AsyncStream.makeStream(of: Void.self)
+        let task = Task {
+            var count = 0
+            for try await _ in reader.samples() {
+                count += 1
+                if count == 5 { started.continuation.yield() }
+            }
+            return count
+        }
+        for await _ in started.stream { break }
+        task.cancel()
+        let count = try await task.value
+        #expect(count >= 5)
+        let delivered = reader.statistics.samplesDelivered
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(reader.statistics.samplesDelivered == delivered, "the reader went on reading")
+        let again = try AccelerometerReader()
+        var more = 0
+        for try await _ in again.samples() {
+            more += 1
+            if more == 5 { break }
+        }
+        #expect(more == 5)
+    }
+
+    /// A daemon opening and closing the device many times (both modes, both APIs) keeps its
+    /// threads and file descriptors.
+    @Test func openingAndClosingLeavesNoThreadOrDescriptor() async throws {
+        func counts() throws -> (descriptors: Int, threads: Int) {
+            (try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count,
+             try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count)
+        }
+        func cycle() async throws {
+            for mode in [AccelerometerReadOptions.Mode.buffered, .polled] {
+                try Self.read(try AccelerometerReader(options: AccelerometerReadOptions(mode: mode)), count: 3)
+                let reader = try AccelerometerReader(options: AccelerometerReadOptions(mode: mode))
+                var count = 0
+                for try await _ in reader.samples() {
+                    count += 1
+                    if count == 3 { break }
+                }
+            }
+        }
+        try await cycle()
+        try await Task.sleep(for: .milliseconds(300))  // threads of stopped readers end
+        let first = try counts()
+        for _ in 0..<20 { try await cycle() }
+        try await Task.sleep(for: .milliseconds(300))
+        let last = try counts()
+        #expect(last.descriptors <= first.descriptors, "\(first) -> \(last)")
+        #expect(last.threads <= first.threads, "\(first) -> \(last)")
+    }
+}
