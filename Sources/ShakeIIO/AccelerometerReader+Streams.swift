@@ -2,14 +2,14 @@ import Foundation
 import ShakeDetection
 
 extension AccelerometerReader {
-    /// Reads on a new background thread, calling `onSample` for each sample (on that thread, in
+    /// Reads on a new background thread (named `shake.iio-read`), calling `onSample` for each sample (on that thread, in
     /// order) and `onFinish` once at the end: nil after ``stop()``, else the error that ended
     /// reading (``IIOError`` of kind `.deviceGone`, `.timedOut`...).
     public func start(
         onSample: @escaping @Sendable (Sample) -> Void,
         onFinish: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        let thread = Thread { [self] in
+        Thread.startNamed("shake.iio-read") { [self] in
             do {
                 try run(onSample)
                 onFinish(nil)
@@ -17,8 +17,6 @@ extension AccelerometerReader {
                 onFinish(error)
             }
         }
-        thread.name = "ShakeIIO reader \(device.displayName)"
-        thread.start()
     }
 
     /// The samples as an async sequence, read on a background thread. It finishes after

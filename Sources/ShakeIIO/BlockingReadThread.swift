@@ -53,7 +53,7 @@ final class BlockingReadThread<Value: Sendable>: @unchecked Sendable {
         replyRead = reply[0]; replyWrite = reply[1]
         descriptors = .allocate(capacity: 2)
         descriptors.initialize(repeating: pollfd(fd: -1, events: Int16(POLLIN), revents: 0), count: 2)
-        let thread = Thread { [self] in
+        Thread.startNamed(name) { [self] in
             while true {
                 var byte: UInt8 = 0
                 let count = Glibc.read(requestRead, &byte, 1)
@@ -72,8 +72,6 @@ final class BlockingReadThread<Value: Sendable>: @unchecked Sendable {
                 _ = write(replyWrite, &one, 1)
             }
         }
-        thread.name = name
-        thread.start()
     }
 
     deinit {

@@ -262,7 +262,7 @@ private final class ConnectionAttempt: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init(uri: String, device: String?, options: AccelerometerReadOptions) {
-        let thread = Thread { [self] in
+        Thread.startNamed("shake.iio-conn") { [self] in
             let result: Result<AccelerometerReader, IIOError>
             do throws(IIOError) {
                 result = .success(try AccelerometerReader(uri: uri, device: device, options: options))
@@ -272,8 +272,6 @@ private final class ConnectionAttempt: Sendable {
             slot.withLock { $0 = result }
             done.signal()
         }
-        thread.name = "shake.iio-connect"
-        thread.start()
     }
 
     /// The outcome, waiting up to `seconds` for it; nil while still connecting. Once taken, the
