@@ -1,4 +1,5 @@
 import Foundation
+import ShakeDetection
 import ShakeRecording
 
 /// `shake convert FILE -o OUT [--shakes RANGES]`: a recording in any layout the reader takes,
@@ -32,6 +33,8 @@ enum ConvertCommand: ShakeCommand {
             .option("output", short: "o", value: "file", help: "The canonical recording to write (required)."),
             .option("shakes", value: "ranges",
                     help: "Where the shakes are: START-END in seconds, several separated by commas (3.2-4.5,10-11.25)."),
+            .option("add-gravity", value: "file",
+                    help: "Add this file's x, y and z to the recording's, row by row, their times equal: gravity, for an app that writes it apart from acceleration without gravity (Sensor Logger on iOS: Accelerometer.csv --add-gravity Gravity.csv)."),
             .flag("force", help: "Overwrite the output file if it exists."),
         ] + ImportOptions.specs
     )
@@ -117,19 +120,26 @@ enum ConvertCommand: ShakeCommand {
         let ranges = try arguments.value("shakes").map { text throws(UsageError) in try ShakeRanges(argument: text) }
         let input = arguments.positionals[0]
         let force = arguments.flag("force")
-        try OutputFile.checkNotAnInput(output, inputs: [input], writing: "the converted recording")
+        let gravityPath = arguments.value("add-gravity")
+        if gravityPath == "-" && input == "-" {
+            throw UsageError("'--add-gravity -' and the recording '-' cannot both be read from standard input")
+        }
+        try OutputFile.checkNotAnInput(output, inputs: [input] + (gravityPath.map { [$0] } ?? []), writing: "the converted recording")
         try OutputFile.check(output, force: force, partial: true)
         let options = try ImportOptions.options(arguments)
 
         var reader: RecordingReader
+        var gravity: RecordingReader?
         do {
             reader = try RecordingReader(path: input, options: options)
+            if let gravityPath { gravity = try gravityReader(gravityPath, options: options) }
         } catch {
             throw recordingFailure(error)
         }
         let labelled = ranges != nil || reader.hasLabels
         var metadata = reader.metadata
         metadata.append(("converted_from", RecordingError.displayName(ofPath: input)))
+        if let gravityPath { metadata.append(("gravity_added_from", RecordingError.displayName(ofPath: gravityPath))) }
         if let ranges { metadata.append(("shakes_s", ranges.ranges.map(ShakeRanges.text).joined(separator: ","))) }
         let writer: RecordingWriter
         do {
@@ -146,7 +156,8 @@ enum ConvertCommand: ShakeCommand {
         var first: Double?
         var last: Double?
         do {
-            while let row = try reader.next() {
+            while var row = try reader.next() {
+                if gravity != nil { row.sample = try addGravity(row.sample, from: &gravity!, to: reader) }
                 let time = row.sample.time
                 if first == nil { first = time }
                 last = time
@@ -165,6 +176,7 @@ enum ConvertCommand: ShakeCommand {
                 throw CommandFailure("\(RecordingError.displayName(ofPath: input)): no samples to convert",
                                      exitStatus: ExitStatus.dataError)
             }
+            if gravity != nil { try checkGravityEnds(&gravity!, after: reader) }
             if let problem = labeller?.problem(first: first, last: last) {
                 throw UsageError(problem)
             }
@@ -179,10 +191,63 @@ enum ConvertCommand: ShakeCommand {
             if error is UsageError || error is CommandFailure { throw error }
             throw recordingFailure(error)
         }
-        if let warning = ImportOptions.gravityFreeWarning(reader) { io.err(warning) }
+        if gravity == nil, let warning = ImportOptions.gravityFreeWarning(reader) { io.err(warning) }
         let duration = first.flatMap { f in last.map { $0 - f } } ?? 0
         let labels = labelled ? "\(shakes) labelled shake\(shakes == 1 ? "" : "s")" : "no labels"
         io.out("\(output): \(counted(count, "sample")), \(fixed(duration, 1)) s, \(labels)\n")
         return ExitStatus.success
+    }
+
+    /// The reader of `--add-gravity`'s file: the import options' (without labels); when they
+    /// choose no axis columns and the file is refused for its columns (Sensor Logger's Gravity.csv
+    /// is, as not acceleration), its columns `x`, `y` and `z`.
+    static func gravityReader(_ path: String, options: CSVImportOptions) throws(RecordingError) -> RecordingReader {
+        var options = options
+        options.ignoresLabels = true
+        options.label = nil
+        do {
+            return try RecordingReader(path: path, options: options)
+        } catch where error.optionHint == .axisColumns && options.x == nil && options.y == nil && options.z == nil
+            && path != "-" {
+            (options.x, options.y, options.z) = (.named("x"), .named("y"), .named("z"))
+            guard let reader = try? RecordingReader(path: path, options: options) else { throw error }
+            return reader
+        }
+    }
+
+    /// `sample` plus the gravity file's next sample, which must have the same time.
+    static func addGravity(_ sample: Sample, from gravity: inout RecordingReader, to reader: RecordingReader) throws(RecordingError) -> Sample {
+        let name = RecordingError.displayName(ofPath: reader.path)
+        guard let added = try gravity.next() else {
+            throw RecordingError(
+                path: gravity.path, line: gravity.lineOfLastSample, kind: .fieldCount,
+                message: "'--add-gravity' file ends after \(counted(gravity.samplesRead, "sample")) (this line), where "
+                    + "\(name) goes on (line \(reader.lineOfLastSample)): the two files must have the same rows")
+        }
+        guard added.sample.time == sample.time else {
+            throw RecordingError(
+                path: gravity.path, line: gravity.lineOfLastSample, kind: .invalidArgument,
+                message: "time \(added.sample.time) s, where \(name) has \(sample.time) s (line \(reader.lineOfLastSample)): "
+                    + "'--add-gravity' needs the same times row by row")
+        }
+        return Sample(time: sample.time, x: sample.x + added.sample.x, y: sample.y + added.sample.y, z: sample.z + added.sample.z)
+    }
+
+    /// After the recording's last sample: the gravity file must end too, and the recording must
+    /// have had no gravity of its own (else it would now hold it twice).
+    static func checkGravityEnds(_ gravity: inout RecordingReader, after reader: RecordingReader) throws(RecordingError) {
+        let name = RecordingError.displayName(ofPath: reader.path)
+        if try gravity.next() != nil {
+            throw RecordingError(
+                path: gravity.path, line: gravity.lineOfLastSample, kind: .fieldCount,
+                message: "'--add-gravity' file goes on where \(name) ends after \(counted(reader.samplesRead, "sample")) "
+                    + "(line \(reader.lineOfLastSample)): the two files must have the same rows")
+        }
+        if let mean = reader.earlyMeanMagnitude, !reader.accelerationLooksGravityFree, reader.samplesRead >= 16 {
+            throw RecordingError(
+                path: reader.path, kind: .invalidArgument,
+                message: "|a| averages \(fixed(mean, 2)) m/s² over the first \(min(reader.samplesRead, RecordingReader.gravityCheckSamples)) "
+                    + "samples: the recording already holds gravity, and '--add-gravity' would add it twice (leave it out)")
+        }
     }
 }

@@ -30,7 +30,8 @@ enum ImportOptions {
         or with a flag or two (--units g, --time-units ns --rebase-time, --separator semicolon \
         --decimal-comma; edge-ml's with --skip-rows-without-acceleration --time-units ms \
         --rebase-time). Use an export whose acceleration includes gravity: Sensor Logger's \
-        TotalAcceleration.csv (on iOS, which writes none, Accelerometer.csv plus Gravity.csv; \
+        TotalAcceleration.csv (on iOS, which writes none, 'shake convert Accelerometer.csv \
+        --add-gravity Gravity.csv -o OUT' makes one; \
         Accelerometer.csv alone has gravity taken out, and Gyroscope.csv, Magnetometer.csv and \
         Gravity.csv are refused), phyphox's "Acceleration with g", Physics \
         Toolbox's g-Force Meter (of its multi-record file the gFx columns are read). Times are numbers, or dates and clock times (2024-01-31 13:05:10.25, \
@@ -51,7 +52,8 @@ enum ImportOptions {
             + "\(min(reader.samplesRead, RecordingReader.gravityCheckSamples)) samples, where gravity alone gives "
             + "\(fixed(standardGravity, 1)) m/s²: the acceleration looks like it has gravity taken out (a linear "
             + "accelerometer's export, such as Sensor Logger's Accelerometer.csv), in which the detector misses shakes; "
-            + "use the export with gravity (Sensor Logger: TotalAcceleration.csv; phyphox: Acceleration with g; "
+            + "use the export with gravity (Sensor Logger: TotalAcceleration.csv, or on iOS 'shake convert Accelerometer.csv "
+            + "--add-gravity Gravity.csv'; phyphox: Acceleration with g; "
             + "Physics Toolbox: g-Force Meter), or pass --units g if the values are in g\n"
     }
 

@@ -123,6 +123,10 @@ public struct RecordingReader {
     /// Samples returned so far.
     public var samplesRead: Int { parser.samplesRead }
 
+    /// The line of the last sample returned (0 before the first): for messages about a sample
+    /// that the reader accepted but its caller does not (as `shake convert` compares two files).
+    public var lineOfLastSample: Int { parser.samplesRead == 0 ? 0 : parser.continuation.previousTimeLine }
+
     /// Rows so far whose time equals the previous row's (tolerated).
     public var duplicateTimestampCount: Int { parser.duplicateTimestampCount }
 

@@ -204,4 +204,45 @@ import Testing
         #expect(total.status == 0, "\(total.err)")
         #expect(total.err.isEmpty)
     }
+
+    /// Sensor Logger on iOS writes acceleration without gravity to Accelerometer.csv and gravity
+    /// to Gravity.csv, row for row: `--add-gravity` sums them into a recording with gravity.
+    @Test func sensorLoggerOnIOSBecomesOneRecordingWithGravity() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        func rows(_ count: Int, _ value: (Int) -> (z: Double, y: Double, x: Double), seconds: (Int) -> Double = { Double($0) / 100 }) -> String {
+            var text = "time,seconds_elapsed,z,y,x\n"
+            for i in 0 ..< count {
+                let (z, y, x) = value(i)
+                text += "\(1_700_000_000_000_000_000 + i * 10_000_000),\(seconds(i)),\(z),\(y),\(x)\n"
+            }
+            return text
+        }
+        let motion = try folder.write("Accelerometer.csv", rows(100) { i in (0.25 * Double(i % 4), -0.5, 0.125) })
+        let gravity = try folder.write("Gravity.csv", rows(100) { _ in (9.5, 2.5, -0.5) })
+        let output = folder.file("total.csv")
+        let run = runShake("convert", motion, "--add-gravity", gravity, "-o", output)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.isEmpty)
+        let written = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(written.hasPrefix("# converted_from: \(motion)\n# gravity_added_from: \(gravity)\ntime_s,x,y,z\n"
+            + "0.000000,-0.37500,2.00000,9.50000\n0.010000,-0.37500,2.00000,9.75000\n"))
+
+        // Rows that do not pair up, or a recording that has gravity already: nothing is written.
+        let skewed = try folder.write("skewed.csv", rows(100, { _ in (9.5, 2.5, -0.5) }, seconds: { $0 == 40 ? 0.395 : Double($0) / 100 }))
+        let short = try folder.write("short.csv", rows(60) { _ in (9.5, 2.5, -0.5) })
+        let total = try folder.write("TotalAcceleration.csv", rows(100) { _ in (9.5, 2.5, -0.5) })
+        let cases: [(String, String, String)] = [
+            (motion, skewed, "\(skewed):42: time 0.395 s, where \(motion) has 0.4 s (line 42): '--add-gravity' needs the same times row by row"),
+            (motion, short, "\(short):61: '--add-gravity' file ends after 60 samples (this line), where \(motion) goes on (line 62)"),
+            (total, gravity, "\(total): |a| averages 9.84 m/s² over the first 64 samples: the recording already holds gravity"),
+        ]
+        for (recording, added, says) in cases {
+            let refused = folder.file("refused.csv")
+            let failed = runShake("convert", recording, "--add-gravity", added, "-o", refused)
+            #expect(failed.status == 65, "\(failed.err)")
+            #expect(failed.err.hasPrefix("Error: \(says)"), "\(failed.err)")
+            #expect(!FileManager.default.fileExists(atPath: refused))
+        }
+    }
 }
