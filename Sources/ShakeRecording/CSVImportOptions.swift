@@ -24,7 +24,13 @@
 /// - phyphox style: `"Time (s)","Acceleration x (m/s^2)",…,"Absolute acceleration (m/s^2)"`; no flag.
 /// - Sensor Logger style: `time,seconds_elapsed,z,y,x`, where `time` is in nanoseconds since the
 ///   epoch: `seconds_elapsed` is preferred, and column order does not matter; no flag. Use the
-///   export that includes gravity, and pass `accelerationUnit` if its values are not in m/s².
+///   export that includes gravity, `TotalAcceleration.csv` (its `Accelerometer.csv` has gravity
+///   taken out: `RecordingReader.accelerationLooksGravityFree` tells; on iOS, which writes no
+///   `TotalAcceleration.csv`, add `Gravity.csv` to it row by row, as `shake convert --add-gravity`
+///   does), and pass `accelerationUnit` if its values are not in m/s². Its `Gyroscope.csv`,
+///   `Magnetometer.csv` and `Gravity.csv` (and the uncalibrated ones), which share the
+///   accelerometer's header, are an error naming what they hold (`.missingColumn`,
+///   `optionHint` `.axisColumns`: choosing the columns reads them as they are).
 ///   With nanosecond stamps only: `timeUnit: .nanoseconds, rebasesTime: true` (integer stamps are
 ///   rebased exactly).
 /// - Physics Toolbox g-force style: `time,gFx,gFy,gFz,TgF`, `gF…` columns read as g; no flag.
