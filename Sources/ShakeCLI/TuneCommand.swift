@@ -17,16 +17,19 @@ enum TuneCommand: ShakeCommand {
             under one false shake per hour to be measured). Every file is read once into memory, \
             and each is replayed some 800 times: on dev (17 recordings, 0.7 h, 50 to 400 Hz) a run \
             takes about 15 s on 2 processors, and the time grows with the samples; progress, with \
-            the time left, goes to stderr. Then ship the -o file: it is what --config reads. The search tries a coarse grid over the onset threshold, release fraction, \
+            the time left, goes to stderr. Then ship the -o file: it is what --config reads.
+
+            The search tries a coarse grid over the onset threshold, release fraction, \
             reversal interval, half-wave count, linearity limit and gravity time constant, then \
             refines the best few points one parameter at a time (also the reversal angle, \
             shortest reversal interval, interval ratio, linearity time constant, quiet time and \
-            refractory period). Objective: the highest recall whose false shakes per hour stay \
-            within --max-false-per-hour and that fires no duplicates; ties go to the lower median \
+            refractory period); --range limits any of them to some values or holds it at one. \
+            Objective: the highest recall whose false shakes per hour stay within --max-false-per-hour and that fires no duplicates; ties go to the lower median \
             latency (in steps of 50 ms), then to the configuration closest to the base: the medium \
             preset, or the configuration --config gives (a product's sensor range, say: the values \
             not searched are the base's). \
             The result is the same for the same inputs, whatever --jobs is.
+
             Reported: the in-sample figures (optimistic: tuned and scored on the same data); \
             cross-validated figures: each recording group (the file name up to its first '_', e.g. \
             wiimote, microbit, oxford) is held out in turn (k-fold by file when there are fewer \
