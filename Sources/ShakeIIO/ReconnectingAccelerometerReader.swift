@@ -7,6 +7,9 @@ import Synchronization
 /// restarts. With ``reconnects`` a device (or `iiod`) missing at the start is waited for the same
 /// way (a service started before the driver or `iiod`).
 ///
+/// Use ``run(onEvent:_:)`` (blocking), ``start(onEvent:onSample:onFinish:)`` (a background
+/// thread) or ``updates()`` (an async sequence of samples and events).
+///
 /// Times stay continuous across reconnections: samples after a reconnection are shifted so that
 /// the first one comes the outage's wall-clock length (at least one sample period) after the
 /// last one before it. Each outage is reported through `onEvent`, so a detector can be
@@ -103,6 +106,9 @@ public final class ReconnectingAccelerometerReader: Sendable {
     }
 
     private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// An update ``updates()`` dropped because its consumer fell behind.
+    func countConsumerOverrun() { state.withLock { $0.previous.consumerOverruns += 1 } }
 
     /// Reads until ``stop()``, reconnecting after the device vanishes or stalls.
     /// - Throws: ``IIOError`` when access is denied, when the first connection fails for good

@@ -31,6 +31,9 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
     @Test func openingAndClosingLeavesNoThreadOrDescriptor() throws {
         try runInside("openingAndClosingLeavesNoThreadOrDescriptor")
     }
+    @Test func reconnectingUpdatesGoOnAfterTheDeviceComesBack() throws {
+        try runInside("reconnectingUpdatesGoOnAfterTheDeviceComesBack", ["--vanish-after", "100", "--return-after", "1"])
+    }
 }
 
 /// Whether this test binary was started inside the emulator by ``ShakeIIOLibraryTests``.
@@ -141,6 +144,37 @@ struct ShakeIIOInEmulator {
             if more == 5 { break }
         }
         #expect(more == 5)
+    }
+
+    // Defect: ReconnectingAccelerometerReader had only the blocking run(onEvent:_:): a program
+    // using Swift concurrency had to start a thread and bridge it itself.
+    /// The async updates of a reconnecting reader: connected, samples, lost, connected again,
+    /// samples with times going on; leaving the loop stops reading.
+    @Test func reconnectingUpdatesGoOnAfterTheDeviceComesBack() async throws {
+        let reader = ReconnectingAccelerometerReader(options: AccelerometerReadOptions(readTimeout: 0.5),
+                                                     retryInterval: 0.1)
+        var events: [String] = []
+        var samples = 0, afterReturn = 0
+        var lastTime = -Double.infinity
+        for try await update in reader.updates() {
+            switch update {
+            case .event(.connected): events.append("connected")
+            case .event(.lost): events.append("lost")
+            case .event: break
+            case .sample(let sample):
+                #expect(sample.time > lastTime)
+                lastTime = sample.time
+                samples += 1
+                if events.last == "connected" && events.count == 3 { afterReturn += 1 }
+            }
+            if afterReturn == 20 { break }
+        }
+        #expect(events == ["connected", "lost", "connected"])
+        #expect((90...100).contains(samples - afterReturn), "\(samples - afterReturn) samples before the outage")
+        try await Task.sleep(for: .milliseconds(200))
+        let statistics = reader.statistics
+        #expect(statistics.outages == 1)
+        #expect(statistics.samplesDelivered <= 121, "reading went on after the loop: \(statistics.samplesDelivered)")
     }
 
     /// A daemon opening and closing the device many times (both modes, both APIs) keeps its

@@ -1,0 +1,53 @@
+import Foundation
+import ShakeDetection
+
+extension ReconnectingAccelerometerReader {
+    /// One item of ``updates()``: a sample (times continuous across outages), or what happened
+    /// to the connection.
+    public enum Update: Sendable {
+        case sample(Sample)
+        case event(Event)
+    }
+
+    /// Reads on a new background thread (named `shake.iio-read`), calling `onEvent` and
+    /// `onSample` on it, in order, and `onFinish` once at the end: nil after ``stop()``, else
+    /// the error that ended reading (see ``run(onEvent:_:)``).
+    public func start(
+        onEvent: @escaping @Sendable (Event) -> Void,
+        onSample: @escaping @Sendable (Sample) -> Void,
+        onFinish: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        Thread.startNamed("shake.iio-read") { [self] in
+            do {
+                try run(onEvent: onEvent, onSample)
+                onFinish(nil)
+            } catch {
+                onFinish(error)
+            }
+        }
+    }
+
+    /// The samples and connection events as an async sequence, read on a background thread, as
+    /// ``AccelerometerReader/samples()`` gives an ``AccelerometerReader``'s. It finishes after
+    /// ``stop()`` or when the consumer stops iterating (which stops reading), and throws the
+    /// ``IIOError`` that ended reading. The queue holds
+    /// ``AccelerometerReadOptions/streamBufferDuration`` seconds of updates at
+    /// ``AccelerometerReadOptions/rateHertz`` (400 Hz when nil); when the consumer falls
+    /// further behind, the oldest are dropped and counted in
+    /// ``AccelerometerReadStatistics/consumerOverruns``.
+    public func updates() -> AsyncThrowingStream<Update, any Error> {
+        let queued = (options.rateHertz ?? 400) * options.streamBufferDuration
+        let policy: AsyncThrowingStream<Update, any Error>.Continuation.BufferingPolicy =
+            queued.isNaN || queued < 0 ? .bufferingNewest(16)  // the first connection reports the options' problem
+                : queued >= Double(Int.max / 2) ? .unbounded : .bufferingNewest(max(16, Int(queued)))
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: Update.self, throwing: (any Error).self, bufferingPolicy: policy)
+        continuation.onTermination = { [self] _ in stop() }
+        let yield: @Sendable (Update) -> Void = { [self] update in
+            if case .dropped = continuation.yield(update) { countConsumerOverrun() }
+        }
+        start(onEvent: { yield(.event($0)) }, onSample: { yield(.sample($0)) },
+              onFinish: { continuation.finish(throwing: $0) })
+        return stream
+    }
+}
