@@ -389,9 +389,13 @@ enum TuneCommand: ShakeCommand {
             let missing = fold.training.shakes == 0 ? "no labelled shakes"
                 : fold.training.negativeHours <= 0 ? "no time labelled shake=0" : nil
             guard let missing else { continue }
+            let remedy = result.crossValidation?.method == "leave-one-group-out"
+                ? "Folds hold out the files whose names share the part before the first '_': name the files so that "
+                    + "each group mixes shakes and other motion"
+                : "With fewer than 3 groups (the part of the file name before the first '_'), folds hold out files "
+                    + "in turn: record more files, or name them in 3 or more groups that each mix shakes and other motion"
             warnings.append("the fold 'held out: \(fold.name)' was tuned on recordings with \(missing), so its "
-                + "figures say little. Folds hold out the files whose names share the part before the first '_': "
-                + "name the files so that each group mixes shakes and other motion")
+                + "figures say little. " + remedy)
         }
         return warnings
     }

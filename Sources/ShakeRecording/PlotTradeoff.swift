@@ -31,8 +31,9 @@ public struct TradeoffPlot: Sendable {
         let reference = result.referenceSummary
         var xs = points.compactMap { $0.summary.falsePerHour } + [result.maximumFalsePerHour]
         xs += result.tradeoff.map(\.budget)
-        if let rate = validated?.falsePerHour { xs.append(rate) }
-        if let rate = reference.falsePerHour { xs.append(rate) }
+        // Only what is drawn: a point needs both figures (no recall without labelled shakes).
+        if let rate = validated?.falsePerHour, validated?.recall != nil { xs.append(rate) }
+        if let rate = reference.falsePerHour, reference.recall != nil { xs.append(rate) }
         var ys = points.compactMap { $0.summary.recall }
         if let recall = result.inSample.recall { ys.append(recall) }
         if let recall = validated?.recall { ys.append(recall) }
@@ -50,7 +51,8 @@ public struct TradeoffPlot: Sendable {
         }
 
         svg.text(title, x: left, y: 28, size: 17, weight: "bold", className: "title")
-        let subtitle = "\(result.recordings) recordings, \(result.inSample.shakes) labelled shakes, "
+        let subtitle = "\(result.recordings) recording\(result.recordings == 1 ? "" : "s"), "
+            + "\(result.inSample.shakes) labelled shake\(result.inSample.shakes == 1 ? "" : "s"), "
             + String(format: "%.2f", result.inSample.negativeHours) + " h without shakes; "
             + "\(result.configurationsEvaluated) configurations tried"
         svg.text(subtitle, x: left, y: 48, size: 12, fill: "#555555", className: "subtitle")
@@ -166,6 +168,10 @@ public struct TradeoffPlot: Sendable {
             }
             boxes.append((labelX, labelY, 290))
             svg.text(text, x: labelX, y: labelY, size: 12, fill: Self.colors.validated, halo: true)
+        }
+        if result.inSample.shakes == 0 {
+            svg.text("no labelled shakes: recall cannot be measured, so there is no curve", x: (left + right) / 2,
+                     y: (top + bottom) / 2, anchor: "middle", size: 14, fill: "#555555", className: "no-shakes")
         }
         // The reference, not tuned: what the cross-validated figures should beat.
         if let rate = reference.falsePerHour, let recall = reference.recall {

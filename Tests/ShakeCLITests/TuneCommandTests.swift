@@ -282,6 +282,37 @@ struct PlantedFolder {
         #expect(!said.contains { $0.contains("held out: walk") || $0.contains("held out: bag") }, "\(said)")
     }
 
+    /// With fewer than 3 groups the folds hold out files, not groups: the warning about a fold
+    /// tuned without shakes says so, instead of telling to name the files in groups.
+    @Test func aFileFoldTunedWithoutShakesIsWarnedOfAsSuch() throws {
+        let folder = try PlantedFolder(files: [("shake.csv", 3, 0), ("walk.csv", 0, 2)])
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path, "--format", "json"])
+        #expect(run.status == 0, "\(run.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        #expect((report["cross_validation"] as? [String: Any])?["method"] as? String == "k-fold by file")
+        let said = try #require(report["warnings"] as? [String])
+        #expect(said.contains("the fold 'held out: fold 1' was tuned on recordings with no labelled shakes, so its "
+            + "figures say little. With fewer than 3 groups (the part of the file name before the first '_'), folds "
+            + "hold out files in turn: record more files, or name them in 3 or more groups that each mix shakes and "
+            + "other motion"), "\(said)")
+    }
+
+    /// Without a labelled shake there is no recall and so no curve: the report says so instead
+    /// of drawing an empty frame, and counts one recording in the singular.
+    @Test func reportWithoutLabelledShakesSaysWhyItHasNoCurve() throws {
+        let folder = try PlantedFolder(files: [("walk_1.csv", 0, 2)])
+        defer { folder.remove() }
+        let report = folder.path + "/tradeoff.svg"
+        let run = CapturedRun(["tune", folder.path, "--report", report])
+        #expect(run.status == 0, "\(run.err)")
+        let data = try #require(FileManager.default.contents(atPath: report))
+        #expect(XMLParser(data: data).parse())
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(">no labelled shakes: recall cannot be measured, so there is no curve</text>"))
+        #expect(text.contains(">1 recording, 0 labelled shakes, "), "\(text)")
+    }
+
     /// `tune --help` says what every key of the JSON report means: each top-level key is named
     /// in quotes, and so is every key of the objects inside it.
     @Test func helpNamesEveryKeyOfTheJSONReport() throws {
