@@ -48,8 +48,14 @@ enum ImportOptions {
     /// (`RecordingReader.accelerationLooksGravityFree`), with its line end; nil for any other.
     static func gravityFreeWarning(_ reader: RecordingReader) -> String? {
         guard reader.accelerationLooksGravityFree, let mean = reader.earlyMeanMagnitude else { return nil }
-        return "Warning: \(RecordingError.displayName(ofPath: reader.path)): |a| averages \(fixed(mean, 2)) m/s² over the first "
-            + "\(min(reader.samplesRead, RecordingReader.gravityCheckSamples)) samples, where gravity alone gives "
+        return gravityFreeWarning(path: reader.path, meanMagnitude: mean, samples: min(reader.samplesRead, RecordingReader.gravityCheckSamples))
+    }
+
+    /// The same warning for a recording at `path` whose first `samples` samples average
+    /// `meanMagnitude` m/s² (for a command that keeps those figures rather than the reader).
+    static func gravityFreeWarning(path: String, meanMagnitude mean: Double, samples: Int) -> String {
+        "Warning: \(RecordingError.displayName(ofPath: path)): |a| averages \(fixed(mean, 2)) m/s² over the first "
+            + "\(samples) samples, where gravity alone gives "
             + "\(fixed(standardGravity, 1)) m/s²: the acceleration looks like it has gravity taken out (a linear "
             + "accelerometer's export, such as Sensor Logger's Accelerometer.csv), in which the detector misses shakes; "
             + "use the export with gravity (Sensor Logger: TotalAcceleration.csv, or on iOS 'shake convert Accelerometer.csv "
