@@ -222,9 +222,12 @@ enum LibIIO {
     /// The corresponding C function is `iio_device_create_buffer` (not cyclic).
     static func createBuffer(_ device: OpaquePointer, samples: Int, deviceLabel: String) throws(IIOError) -> OpaquePointer {
         guard let buffer = iio_device_create_buffer(device, samples, false) else {
-            let code = CLibIIO_errno()
-            throw IIOError(code: IIOErrno(rawValue: code == 0 ? EIO : code),
-                           function: "iio_device_create_buffer", device: deviceLabel)
+            let code = IIOErrno(rawValue: CLibIIO_errno() == 0 ? EIO : CLibIIO_errno())
+            let denied = IIOError.kind(for: code) == .permissionDenied
+            // Which files: libiio does not say, and a user setting up access needs to know.
+            throw IIOError(code: code, function: "iio_device_create_buffer", device: deviceLabel,
+                           detail: denied ? "reading through the buffer opens /dev/\(id(ofDevice: device)) and writes "
+                               + "the device's scan_elements/*_en and buffer/length and buffer/enable" : nil)
         }
         return buffer
     }

@@ -10,13 +10,15 @@ import Testing
 @Suite(.serialized, .enabled(if: !Emulator.skipRequested && !InsideEmulator.isInside, "SHAKEKIT_SKIP_IIO=1 is set"))
 final class ShakeIIOLibraryTests: EmulatorSuite {
     /// Runs `ShakeIIOInEmulator/<test>()` inside the emulator started with `options`.
-    func runInside(_ test: String, _ options: [String] = ["--fast", "--loop"],
+    /// `asNobody`: as the user nobody, without root's access to the device.
+    func runInside(_ test: String, _ options: [String] = ["--fast", "--loop"], asNobody: Bool = false,
                    sourceLocation: SourceLocation = #_sourceLocation) throws {
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let user = asNobody ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
         let result = try Emulator.run(
             fixture: fixture.path, options: options,
-            command: ["env", "\(InsideEmulator.variable)=1", binary, "--testing-library", "swift-testing",
-                      "--filter", "ShakeIIOInEmulator/\(test)\\("])
+            command: user + ["env", "\(InsideEmulator.variable)=1", "HOME=\(directory.path)", "TMPDIR=\(directory.path)",
+                             binary, "--testing-library", "swift-testing", "--filter", "ShakeIIOInEmulator/\(test)\\("])
         let output = result.stdout + result.stderr
         #expect(result.status == 0, "\(output)", sourceLocation: sourceLocation)
         #expect(output.contains("Test run with 1 test "), "the test was not found or not run: \(output)",
@@ -30,6 +32,9 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
     @Test func cancellingTheStreamReleasesTheDevice() throws { try runInside("cancellingTheStreamReleasesTheDevice") }
     @Test func openingAndClosingLeavesNoThreadOrDescriptor() throws {
         try runInside("openingAndClosingLeavesNoThreadOrDescriptor")
+    }
+    @Test func aPermissionErrorNamesTheFilesReadingNeeds() throws {
+        try runInside("aPermissionErrorNamesTheFilesReadingNeeds", asNobody: true)
     }
     @Test func reconnectingUpdatesGoOnAfterTheDeviceComesBack() throws {
         try runInside("reconnectingUpdatesGoOnAfterTheDeviceComesBack", ["--vanish-after", "100", "--return-after", "1"])
@@ -144,6 +149,21 @@ struct ShakeIIOInEmulator {
             if more == 5 { break }
         }
         #expect(more == 5)
+    }
+
+    // Defect: the permission error of a buffered read named no file (libiio does not say which).
+    /// Run as nobody.
+    @Test func aPermissionErrorNamesTheFilesReadingNeeds() throws {
+        #expect(getuid() != 0)
+        do {
+            try Self.read(try AccelerometerReader(), count: 1)
+            Issue.record("read without access")
+        } catch let error as IIOError {
+            #expect(error.kind == .permissionDenied)
+            #expect(error.description.hasPrefix("iio_device_create_buffer(device \"shakekit-accel\"): Permission denied (EACCES): "
+                + "reading through the buffer opens /dev/iio:device0 and writes"), "\(error)")
+            #expect(error.description.contains("udev rule"), "\(error)")
+        }
     }
 
     // Defect: ReconnectingAccelerometerReader had only the blocking run(onEvent:_:): a program
