@@ -69,8 +69,17 @@ public final class AccelerometerReader: @unchecked Sendable {
 
     /// Opens `uri`, finds the accelerometer `deviceName` (name, label or id; the first one when
     /// nil) and configures it: sampling frequency set to the value nearest
-    /// ``AccelerometerReadOptions/rateHertz``, trigger attached when one is named.
-    /// - Throws: ``IIOError`` naming the C function, device and attribute that failed.
+    /// ``AccelerometerReadOptions/rateHertz`` (put back when reading ends, or when a reader that
+    /// never read goes away), trigger attached when one is named.
+    ///
+    /// Blocks while libiio opens the context: over `ip:` up to libiio 0.24's fixed 5 s for an
+    /// `iiod` that accepts the connection and does not answer, which neither
+    /// ``AccelerometerReadOptions/readTimeout`` nor ``stop()`` can shorten.
+    /// ``ReconnectingAccelerometerReader`` opens on a helper thread that a stop or the read
+    /// timeout gives up (with `reconnects: false` it makes one attempt).
+    /// - Throws: ``IIOError`` naming the C function, device and attribute that failed; of kind
+    ///   `.badValue`, naming the option, for options that cannot work
+    ///   (``AccelerometerReadOptions/problem``), before anything is opened.
     public init(uri: String = IIOContext.defaultURI, device deviceName: String? = nil,
                 options: AccelerometerReadOptions = AccelerometerReadOptions()) throws(IIOError) {
         if let problem = options.problem {
