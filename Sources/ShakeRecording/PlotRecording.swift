@@ -330,29 +330,47 @@ public struct RecordingPlot: Sendable {
                      className: "half-waves-omitted", halo: true)
         }
 
-        // Detected events.
-        for event in events where event.time >= start && event.time <= end {
+        // Detected events. A label that would run into the next marker of its row is left out, and
+        // the last of such a cluster says how many it stands for (the Seismic rule fires in bursts).
+        let shownEvents = events.filter { $0.time >= start && $0.time <= end }
+        var labels: [String?] = Array(repeating: nil, count: shownEvents.count)
+        var unlabelled: [ShakeEvent.Phase: Int] = [:]
+        for (index, event) in shownEvents.enumerated() {
+            var (label, _) = Self.eventLabel(event)
+            let next = shownEvents[(index + 1)...].first { $0.phase == event.phase }
+            let width = Double(label.count) * PlotLabelBox.characterWidth * 11
+            if let next, xPosition(next.time) - 8 < xPosition(event.time) + 9 + width {
+                unlabelled[event.phase, default: 0] += 1
+                continue
+            }
+            if let skipped = unlabelled[event.phase], skipped > 0 {
+                label += ", \(skipped) more just before"
+                unlabelled[event.phase] = 0
+            }
+            labels[index] = label
+        }
+        for (event, label) in zip(shownEvents, labels) {
             let x = xPosition(event.time)
             svg.line(x1: x, y1: panel1.top, x2: x, y2: panel2.top + panel2.height, stroke: "#444444", width: 0.8,
                      dash: "2 3", className: "event-line")
-            let (label, row) = Self.eventLabel(event)
+            let row = Self.eventLabel(event).row
             let y = panel2.top + row
             switch event.phase {
             case .began:
                 svg.raw("path", [("d", "M\(PlotSVG.n(x - 7)),\(PlotSVG.n(y + 6)) L\(PlotSVG.n(x + 7)),\(PlotSVG.n(y + 6)) "
                                      + "L\(PlotSVG.n(x)),\(PlotSVG.n(y - 7)) Z"),
                                  ("fill", Self.colors.began), ("class", "event-began")])
-                svg.text(label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.began, halo: true)
+                if let label { svg.text(label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.began, halo: true) }
             case .ended:
                 svg.raw("path", [("d", "M\(PlotSVG.n(x - 7)),\(PlotSVG.n(y - 6)) L\(PlotSVG.n(x + 7)),\(PlotSVG.n(y - 6)) "
                                      + "L\(PlotSVG.n(x)),\(PlotSVG.n(y + 7)) Z"),
                                  ("fill", Self.colors.ended), ("class", "event-ended")])
-                svg.text(label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.ended, halo: true)
+                if let label { svg.text(label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.ended, halo: true) }
             case .cancelled:
                 svg.raw("path", [("d", "M\(PlotSVG.n(x - 5)),\(PlotSVG.n(y - 5)) L\(PlotSVG.n(x + 5)),\(PlotSVG.n(y + 5)) "
                                      + "M\(PlotSVG.n(x - 5)),\(PlotSVG.n(y + 5)) L\(PlotSVG.n(x + 5)),\(PlotSVG.n(y - 5))"),
                                  ("stroke", Self.colors.cancelled), ("stroke-width", "2.5"), ("class", "event-cancelled")])
-                svg.text(label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.cancelled, halo: true)
+                if let label { svg.text(label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.cancelled, halo: true) }
             }
         }
 
