@@ -332,7 +332,7 @@ public struct RecordingPlot: Sendable {
 
         // Detected events. A label that would run into the next marker of its row is left out, and
         // the last of such a cluster says how many it stands for (the Seismic rule fires in bursts).
-        let shownEvents = events.filter { $0.time >= start && $0.time <= end }
+        let shownEvents = events.filter { $0.time >= start && $0.time <= end }.sorted { $0.time < $1.time }
         var labels: [String?] = Array(repeating: nil, count: shownEvents.count)
         var unlabelled: [ShakeEvent.Phase: Int] = [:]
         for (index, event) in shownEvents.enumerated() {
@@ -355,22 +355,30 @@ public struct RecordingPlot: Sendable {
                      dash: "2 3", className: "event-line")
             let row = Self.eventLabel(event).row
             let y = panel2.top + row
+            // A label that would run past the panel's right end goes to the marker's left.
+            func drawLabel(_ color: String) {
+                guard let label else { return }
+                let width = Double(label.count) * PlotLabelBox.characterWidth * 11
+                let fitsRight = x + 9 + width <= right
+                svg.text(label, x: fitsRight ? x + 9 : x - 9, y: y + 4, anchor: fitsRight ? "start" : "end", size: 11,
+                         fill: color, halo: true)
+            }
             switch event.phase {
             case .began:
                 svg.raw("path", [("d", "M\(PlotSVG.n(x - 7)),\(PlotSVG.n(y + 6)) L\(PlotSVG.n(x + 7)),\(PlotSVG.n(y + 6)) "
                                      + "L\(PlotSVG.n(x)),\(PlotSVG.n(y - 7)) Z"),
                                  ("fill", Self.colors.began), ("class", "event-began")])
-                if let label { svg.text(label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.began, halo: true) }
+                drawLabel(Self.colors.began)
             case .ended:
                 svg.raw("path", [("d", "M\(PlotSVG.n(x - 7)),\(PlotSVG.n(y - 6)) L\(PlotSVG.n(x + 7)),\(PlotSVG.n(y - 6)) "
                                      + "L\(PlotSVG.n(x)),\(PlotSVG.n(y + 7)) Z"),
                                  ("fill", Self.colors.ended), ("class", "event-ended")])
-                if let label { svg.text(label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.ended, halo: true) }
+                drawLabel(Self.colors.ended)
             case .cancelled:
                 svg.raw("path", [("d", "M\(PlotSVG.n(x - 5)),\(PlotSVG.n(y - 5)) L\(PlotSVG.n(x + 5)),\(PlotSVG.n(y + 5)) "
                                      + "M\(PlotSVG.n(x - 5)),\(PlotSVG.n(y + 5)) L\(PlotSVG.n(x + 5)),\(PlotSVG.n(y - 5))"),
                                  ("stroke", Self.colors.cancelled), ("stroke-width", "2.5"), ("class", "event-cancelled")])
-                if let label { svg.text(label, x: x + 9, y: y + 4, size: 11, fill: Self.colors.cancelled, halo: true) }
+                drawLabel(Self.colors.cancelled)
             }
         }
 

@@ -134,6 +134,24 @@ final class SVGElements: NSObject, XMLParserDelegate {
         #expect(labels == ["began 10.40 s, 2 more just before", "began 16.00 s"], "\(labels)")
     }
 
+    /// A label that would run past the right end of the panel is drawn to the left of its marker.
+    @Test func eventLabelNearTheEndStaysInside() throws {
+        var (plot, _, _) = Self.plot()
+        let last = try #require(plot.samples.last?.time)
+        plot.events = [ShakeEvent(phase: .began, time: last - 0.1, startTime: last - 0.6, endTime: last - 0.1,
+                                  peakAcceleration: 20, reversals: 4, dominantAxis: .x),
+                       ShakeEvent(phase: .began, time: 5, startTime: 4.5, endTime: 5, peakAcceleration: 20,
+                                  reversals: 4, dominantAxis: .x)]
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let texts = zip(svg.elements.filter { $0.name == "text" }.map(\.attributes), svg.texts)
+        let late = try #require(texts.first { $0.1 == String(format: "began %.2f s", last - 0.1) }?.0)
+        let early = try #require(texts.first { $0.1 == "began 5.00 s" }?.0)
+        #expect(late["text-anchor"] == "end", "\(late)")
+        #expect(early["text-anchor"] == "start", "\(early)")
+        let markers = svg.withClass("event-line").compactMap { $0["x1"].flatMap(Double.init) }.sorted()
+        #expect(Double(late["x"] ?? "") ?? .infinity < markers.last ?? 0)
+    }
+
     @Test func tradeoffPlotShowsCurveAndChosenPoint() throws {
         var options = TuningOptions()
         options.axes = [PlantedMotion.thresholdAxis]
