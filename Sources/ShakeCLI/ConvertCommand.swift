@@ -191,7 +191,7 @@ enum ConvertCommand: ShakeCommand {
             if error is UsageError || error is CommandFailure { throw error }
             throw recordingFailure(error)
         }
-        if gravity == nil, let warning = ImportOptions.gravityFreeWarning(reader) { io.err(warning) }
+        if gravity == nil, let warning = ImportOptions.gravityFreeWarning(path: reader.path, reader.earlyMagnitude) { io.err(warning) }
         let duration = first.flatMap { f in last.map { $0 - f } } ?? 0
         let labels = labelled ? "\(shakes) labelled shake\(shakes == 1 ? "" : "s")" : "no labels"
         io.out("\(output): \(counted(count, "sample")), \(fixed(duration, 1)) s, \(labels)\n")
@@ -243,10 +243,11 @@ enum ConvertCommand: ShakeCommand {
                 message: "'--add-gravity' file goes on where \(name) ends after \(counted(reader.samplesRead, "sample")) "
                     + "(line \(reader.lineOfLastSample)): the two files must have the same rows")
         }
-        if let mean = reader.earlyMeanMagnitude, !reader.accelerationLooksGravityFree, reader.samplesRead >= 16 {
+        let early = reader.earlyMagnitude
+        if let mean = early.mean, !early.looksGravityFree, early.count >= EarlyMagnitude.fewestSamples {
             throw RecordingError(
                 path: reader.path, kind: .invalidArgument,
-                message: "|a| averages \(fixed(mean, 2)) m/s² over the first \(min(reader.samplesRead, RecordingReader.gravityCheckSamples)) "
+                message: "|a| averages \(fixed(mean, 2)) m/s² over the first \(early.count) "
                     + "samples: the recording already holds gravity, and '--add-gravity' would add it twice (leave it out)")
         }
     }

@@ -135,6 +135,7 @@ enum EvaluateCommand: ShakeCommand {
         let results = try evaluate(files: files, options: options, detector: chosen, explaining: list)
         for (file, result) in zip(files, results) {
             if let rate = result.slowSampleRate { io.err(SlowSampleRate.fileWarning(file, hertz: rate)) }
+            if let warning = ImportOptions.gravityFreeWarning(path: file, result.early) { io.err(warning) }
         }
         var total = EvaluationCounts()
         for result in results { total += result.counts }
@@ -185,8 +186,8 @@ enum EvaluateCommand: ShakeCommand {
     static func evaluate(
         files: [String], options: CSVImportOptions = .canonical, detector: SelectedDetector,
         explaining: Bool = false
-    ) throws -> [(counts: EvaluationCounts, details: EvaluationDetails, why: Whys?, slowSampleRate: Double?)] {
-        typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails, why: Whys?, slowSampleRate: Double?)
+    ) throws -> [(counts: EvaluationCounts, details: EvaluationDetails, why: Whys?, slowSampleRate: Double?, early: EarlyMagnitude)] {
+        typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails, why: Whys?, slowSampleRate: Double?, early: EarlyMagnitude)
         let results = Mutex<[Int: Result<Scored, CommandFailure>]>([:])
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let outcome: Result<Scored, CommandFailure>
@@ -207,7 +208,7 @@ enum EvaluateCommand: ShakeCommand {
                     outcome = .failure(CommandFailure(
                         "\(RecordingError.displayName(ofPath: files[index])): no samples", exitStatus: ExitStatus.dataError))
                 } else if let counts = replay.counts, let details = replay.details {
-                    outcome = .success((counts, details, why, SlowSampleRate.flagged(replay)))
+                    outcome = .success((counts, details, why, SlowSampleRate.flagged(replay), replay.earlyMagnitude))
                 } else {
                     outcome = .failure(CommandFailure(
                         "\(RecordingError.displayName(ofPath: files[index])): no 'shake' column; evaluate needs "

@@ -41,21 +41,18 @@ enum ImportOptions {
         timestamps are accepted; anything else \
         unexpected is an error naming the file, line and column. Recordings sampled more than \
         10 % slower than 25 Hz, the slowest rate the detector is made for, are flagged by \
-        replay (on the file's line), evaluate and tune (a warning on stderr).
+        replay (on the file's line), evaluate and tune (a warning on stderr). Recordings whose |a| \
+        averages under 4.9 m/s² over their first 64 samples (gravity alone gives 9.8) look like \
+        acceleration with gravity taken out, in which the detector misses shakes: replay, \
+        evaluate and convert warn on stderr.
         """
 
-    /// The warning for a recording whose acceleration looks like it has gravity taken out
-    /// (`RecordingReader.accelerationLooksGravityFree`), with its line end; nil for any other.
-    static func gravityFreeWarning(_ reader: RecordingReader) -> String? {
-        guard reader.accelerationLooksGravityFree, let mean = reader.earlyMeanMagnitude else { return nil }
-        return gravityFreeWarning(path: reader.path, meanMagnitude: mean, samples: min(reader.samplesRead, RecordingReader.gravityCheckSamples))
-    }
-
-    /// The same warning for a recording at `path` whose first `samples` samples average
-    /// `meanMagnitude` m/s² (for a command that keeps those figures rather than the reader).
-    static func gravityFreeWarning(path: String, meanMagnitude mean: Double, samples: Int) -> String {
-        "Warning: \(RecordingError.displayName(ofPath: path)): |a| averages \(fixed(mean, 2)) m/s² over the first "
-            + "\(samples) samples, where gravity alone gives "
+    /// The warning for a recording at `path` whose acceleration looks like it has gravity taken
+    /// out (`EarlyMagnitude.looksGravityFree`), with its line end; nil for any other.
+    static func gravityFreeWarning(path: String, _ early: EarlyMagnitude) -> String? {
+        guard early.looksGravityFree, let mean = early.mean else { return nil }
+        return "Warning: \(RecordingError.displayName(ofPath: path)): |a| averages \(fixed(mean, 2)) m/s² over the first "
+            + "\(early.count) samples, where gravity alone gives "
             + "\(fixed(standardGravity, 1)) m/s²: the acceleration looks like it has gravity taken out (a linear "
             + "accelerometer's export, such as Sensor Logger's Accelerometer.csv), in which the detector misses shakes; "
             + "use the export with gravity (Sensor Logger: TotalAcceleration.csv, or on iOS 'shake convert Accelerometer.csv "

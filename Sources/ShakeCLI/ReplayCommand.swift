@@ -213,6 +213,7 @@ enum ReplayCommand: ShakeCommand {
             } catch {
                 throw recordingFailure(error)
             }
+            if let warning = ImportOptions.gravityFreeWarning(path: path, result.earlyMagnitude) { io.err(warning) }
             let shakes = result.events.filter { $0.phase == .began }.count
             let name = RecordingError.displayName(ofPath: path)
             let duration = (result.endTime ?? 0) - (result.startTime ?? 0)

@@ -28,11 +28,8 @@ final class CSVRecordParser {
     private(set) var samplesRead = 0
     private(set) var duplicateTimestampCount = 0
     private(set) var largestTimeGap = 0.0
-    /// Sum of |a| over the first samples handed out by `RecordingReader.next()`, m/s², and their
-    /// count (at most `RecordingReader.gravityCheckSamples`): see
-    /// `RecordingReader.accelerationLooksGravityFree`.
-    var earlyMagnitudeSum = 0.0
-    var earlyMagnitudeCount = 0
+    /// |a| over the first samples handed out by `RecordingReader.next()`.
+    var earlyMagnitude = EarlyMagnitude()
 
     private var path: String { source.path }
     /// Role of each column, `columnCount` entries.

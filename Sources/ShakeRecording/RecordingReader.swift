@@ -70,41 +70,13 @@ public struct RecordingReader {
     ///   after an error is not supported.
     public mutating func next() throws(RecordingError) -> LabeledSample? {
         let row = try parser.next()
-        if parser.earlyMagnitudeCount < Self.gravityCheckSamples, let row {
-            parser.earlyMagnitudeSum += row.sample.magnitude
-            parser.earlyMagnitudeCount += 1
-        }
+        if let row { parser.earlyMagnitude.add(row.sample) }
         return row
     }
 
-    /// Samples over which `earlyMeanMagnitude` is taken: the first 64 (0.64 s at 100 Hz).
-    public static let gravityCheckSamples = 64
-
-    /// Under this mean |a| over the first samples, m/s², the acceleration looks like it has no
-    /// gravity in it: half of standard gravity, 4.9 m/s². A device held, carried or lying still
-    /// reads about 9.8 m/s² on average, gravity included (9.1 at least over the first 64 samples
-    /// of every recording in `dev` and `Fixtures`).
-    public static let gravityFreeMeanMagnitude = standardGravity / 2
-
-    /// Mean |a| of the samples read so far, up to the first `gravityCheckSamples`, m/s² (after
-    /// unit conversion); nil before the first sample.
-    public var earlyMeanMagnitude: Double? {
-        parser.earlyMagnitudeCount == 0 ? nil : parser.earlyMagnitudeSum / Double(parser.earlyMagnitudeCount)
-    }
-
-    /// Whether the acceleration looks like it holds no gravity: `earlyMeanMagnitude` is under
-    /// `gravityFreeMeanMagnitude` over at least 16 samples (all `gravityCheckSamples` once that
-    /// many were read). Such files are exports of a linear accelerometer, whose readings have
-    /// gravity taken out: Sensor Logger's `Accelerometer.csv`, phyphox's "Acceleration without
-    /// g", Physics Toolbox's linear accelerometer (`time,ax,ay,az,aT`); or of a sensor in g read as
-    /// m/s² while moving (at rest that is an error; see `CSVImportOptions`). They are read as
-    /// they are: the detector removes gravity itself, and still finds most shakes in them, but
-    /// not all (in `dev` with gravity filtered out beforehand, 30 of 36 rather than 36), so a
-    /// tool should say so, and ask for the export with gravity.
-    public var accelerationLooksGravityFree: Bool {
-        guard parser.earlyMagnitudeCount >= 16, let mean = earlyMeanMagnitude else { return false }
-        return mean < Self.gravityFreeMeanMagnitude
-    }
+    /// The mean |a| over the first samples read (after unit conversion): whether the
+    /// acceleration looks like it has gravity taken out.
+    public var earlyMagnitude: EarlyMagnitude { parser.earlyMagnitude }
 
     /// The leading `# key: value` lines, in file order (keys and values trimmed; comment lines
     /// without a colon are skipped).

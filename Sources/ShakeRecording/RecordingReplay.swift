@@ -28,6 +28,9 @@ public enum RecordingReplay {
         public var largestTimeGap: Double
         /// The intervals `gaps` counts, added up, seconds.
         public var gapSeconds: Double
+        /// The mean |a| over the first samples: whether the acceleration looks like it has
+        /// gravity taken out, in which the detector misses shakes.
+        public var earlyMagnitude: EarlyMagnitude
 
         /// The mean sample rate, Hz, over the intervals that are neither a gap nor a repeated
         /// timestamp; nil when there are none (fewer than two samples, say). Compare with
@@ -43,7 +46,8 @@ public enum RecordingReplay {
         @usableFromInline init(
             path: String, events: [ShakeEvent], outcome: (counts: EvaluationCounts, details: EvaluationDetails)?,
             sampleCount: Int, startTime: Double?, endTime: Double?,
-            repeatedTimestamps: Int, gaps: Int, gapLimit: Double, largestTimeGap: Double, gapSeconds: Double
+            repeatedTimestamps: Int, gaps: Int, gapLimit: Double, largestTimeGap: Double, gapSeconds: Double,
+            earlyMagnitude: EarlyMagnitude
         ) {
             self.path = path
             self.events = events
@@ -57,6 +61,7 @@ public enum RecordingReplay {
             self.gapLimit = gapLimit
             self.largestTimeGap = largestTimeGap
             self.gapSeconds = gapSeconds
+            self.earlyMagnitude = earlyMagnitude
         }
     }
 
@@ -145,6 +150,7 @@ public enum RecordingReplay {
         /// Whether the header has a label column, once the reader read to the end: a labelled
         /// file of no rows is scored (no shakes, no time) rather than taken for unlabelled.
         @usableFromInline var fileHasLabels = false
+        @usableFromInline var early = EarlyMagnitude()
 
         @inlinable init(gapLimit: Double) {
             self.gapLimit = gapLimit
@@ -165,7 +171,7 @@ public enum RecordingReplay {
                 path: path, events: events, outcome: (labelled ?? fileHasLabels) ? scorer.outcome() : nil,
                 sampleCount: count, startTime: first, endTime: last,
                 repeatedTimestamps: readerCounts.repeatedTimestamps, gaps: gaps, gapLimit: gapLimit,
-                largestTimeGap: readerCounts.largestTimeGap, gapSeconds: gapSeconds)
+                largestTimeGap: readerCounts.largestTimeGap, gapSeconds: gapSeconds, earlyMagnitude: early)
         }
 
         /// Takes in a sample and the event the detector returned for it.
@@ -186,6 +192,7 @@ public enum RecordingReplay {
             }
             previousTime = sample.time
             last = sample.time
+            early.add(sample)
             count += 1
         }
     }

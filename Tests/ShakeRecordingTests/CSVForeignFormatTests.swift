@@ -214,13 +214,14 @@ import Testing
 
     @Test func anExportWithGravityTakenOutIsReadAndFlagged() throws {
         var reader = try RecordingReader(bytes: Array(Self.sensorLoggerRows(100, gravity: false).utf8), name: "Accelerometer.csv")
-        #expect(!reader.accelerationLooksGravityFree)
-        #expect(reader.earlyMeanMagnitude == nil)
+        #expect(!reader.earlyMagnitude.looksGravityFree)
+        #expect(reader.earlyMagnitude.mean == nil)
         var count = 0
         while try reader.next() != nil { count += 1 }
         #expect(count == 100)
-        #expect(reader.accelerationLooksGravityFree)
-        let mean = try #require(reader.earlyMeanMagnitude)
+        #expect(reader.earlyMagnitude.looksGravityFree)
+        #expect(reader.earlyMagnitude.count == EarlyMagnitude.samples)
+        let mean = try #require(reader.earlyMagnitude.mean)
         #expect(mean > 0.05 && mean < 1)
     }
 
@@ -229,7 +230,7 @@ import Testing
         var reader = try RecordingReader(bytes: Array(Self.sensorLoggerRows(rows, gravity: gravity).utf8))
         while try reader.next() != nil {}
         #expect(reader.samplesRead == rows)
-        #expect(!reader.accelerationLooksGravityFree)
+        #expect(!reader.earlyMagnitude.looksGravityFree)
     }
 
     @Test func aLabelColumnChosenByNameIsRead() throws {

@@ -33,6 +33,35 @@ import ShakeDetection
         #expect(ahead.counts != nil)
     }
 
+    /// The replay keeps the mean |a| of the first 64 samples, as the reader does, with or
+    /// without read-ahead and from samples in memory: about 9.8 m/s² for a recording with gravity,
+    /// and flagged once gravity is taken out of the same samples.
+    @Test func replayTellsAccelerationWithGravityTakenOut() throws {
+        let path = Self.fixture("mixed_100hz.csv")
+        var reader = try RecordingReader(path: path)
+        var samples: [LabeledSample] = []
+        while let row = try reader.next() { samples.append(row) }
+        let readers = try #require(reader.earlyMagnitude.mean)
+        #expect(abs(readers - 9.8) < 1)
+        #expect(!reader.earlyMagnitude.looksGravityFree)
+        for readAhead in [false, true] {
+            let result = try Self.replay(path, readAhead: readAhead)
+            #expect(result.earlyMagnitude == reader.earlyMagnitude)
+            #expect(result.earlyMagnitude.count == EarlyMagnitude.samples)
+        }
+        // The same motion with the first sample's acceleration (gravity, the device at rest)
+        // taken from every sample.
+        let rest = samples[0].sample
+        let withoutGravity = samples.map {
+            LabeledSample(sample: Sample(time: $0.sample.time, x: $0.sample.x - rest.x, y: $0.sample.y - rest.y,
+                                         z: $0.sample.z - rest.z), isShake: $0.isShake)
+        }
+        var detector = ShakeDetector()
+        let result = RecordingReplay.run(samples: withoutGravity, detector: &detector)
+        #expect(result.earlyMagnitude.looksGravityFree)
+        #expect(try #require(result.earlyMagnitude.mean) < 1)
+    }
+
     /// A file large enough to be parsed in parts on two threads, every time written twice (so
     /// that some repeats fall across a cut between parts) and a 0.75 s gap every 30,000 times:
     /// the repeated timestamps and gaps are counted as by the plain reader.
