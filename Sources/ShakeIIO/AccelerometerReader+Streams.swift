@@ -2,16 +2,24 @@ import Foundation
 import ShakeDetection
 
 extension AccelerometerReader {
-    /// Reads on a new background thread (named `shake.iio-read`), calling `onSample` for each sample (on that thread, in
-    /// order) and `onFinish` once at the end: nil after ``stop()``, else the error that ended
-    /// reading (``IIOError`` of kind `.deviceGone`, `.timedOut`...).
+    /// Reads on a new background thread (named `shake.iio-read`), calling `onSample` for each
+    /// sample (on that thread, in order) and `onFinish` once at the end: nil after ``stop()``,
+    /// else the error that ended reading (``IIOError`` of kind `.deviceGone`, `.timedOut`...).
+    /// A reader reads once: for a reader already reading or done, `onFinish` gets that error at
+    /// once, on the calling thread, and the reading going on is not disturbed.
     public func start(
         onSample: @escaping @Sendable (Sample) -> Void,
         onFinish: @escaping @Sendable ((any Error)?) -> Void
     ) {
+        do {
+            try claimRun()
+        } catch {
+            onFinish(error)  // already reading, or read: that reading goes on
+            return
+        }
         Thread.startNamed("shake.iio-read") { [self] in
             do {
-                try run(onSample)
+                try runClaimed(onStart: {}, onSample)
                 onFinish(nil)
             } catch {
                 onFinish(error)
@@ -24,17 +32,30 @@ extension AccelerometerReader {
     /// ``IIOError`` that ended reading. When the consumer falls more than
     /// ``AccelerometerReadOptions/streamBufferDuration`` seconds behind, the oldest queued
     /// samples are dropped and counted in ``AccelerometerReadStatistics/consumerOverruns``.
+    ///
+    /// A reader reads once: the stream of a second call (or of a reader that has read) only
+    /// throws that error, and ends no other reading.
     public func samples() -> AsyncThrowingStream<Sample, any Error> {
+        do {
+            try claimRun()
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
         let queued = rateHertz * options.streamBufferDuration  // checked in init: not negative or NaN
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Sample.self, throwing: (any Error).self,
             bufferingPolicy: queued >= Double(Int.max / 2) ? .unbounded : .bufferingNewest(max(16, Int(queued))))
         continuation.onTermination = { [self] _ in stop() }
-        start(
-            onSample: { [self] sample in
-                if case .dropped = continuation.yield(sample) { countConsumerOverrun() }
-            },
-            onFinish: { error in continuation.finish(throwing: error) })
+        Thread.startNamed("shake.iio-read") { [self] in
+            do {
+                try runClaimed(onStart: {}) { sample in
+                    if case .dropped = continuation.yield(sample) { countConsumerOverrun() }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
         return stream
     }
 }

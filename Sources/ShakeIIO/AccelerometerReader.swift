@@ -204,6 +204,12 @@ public final class AccelerometerReader: @unchecked Sendable {
     /// after the buffer was created and enabled, in polled mode after the first poll read the
     /// three axes (so a permission error comes before it, never after).
     public func run(onStart: () throws -> Void, _ onSample: (Sample) throws -> Void) throws {
+        try claimRun()
+        try runClaimed(onStart: onStart, onSample)
+    }
+
+    /// Takes this reader's one run: throws when it is reading or has read already.
+    func claimRun() throws(IIOError) {
         let (alreadyRunning, finished) = state.withLock { state -> (Bool, Bool) in
             defer { state.running = true }
             return (state.running, state.finished)
@@ -214,6 +220,10 @@ public final class AccelerometerReader: @unchecked Sendable {
                                ? "this reader has finished reading (a reader reads once); create a new one to read again"
                                : "this reader is already reading; create one reader per stream")
         }
+    }
+
+    /// ``run(onStart:_:)`` after ``claimRun()``.
+    func runClaimed(onStart: () throws -> Void, _ onSample: (Sample) throws -> Void) throws {
         defer { state.withLock { $0.finished = true } }
         do {
             switch mode {

@@ -11,15 +11,22 @@ extension ReconnectingAccelerometerReader {
 
     /// Reads on a new background thread (named `shake.iio-read`), calling `onEvent` and
     /// `onSample` on it, in order, and `onFinish` once at the end: nil after ``stop()``, else
-    /// the error that ended reading (see ``run(onEvent:_:)``).
+    /// the error that ended reading (see ``run(onEvent:_:)``). While a run is going on,
+    /// `onFinish` gets that error at once, on the calling thread, and the run is not disturbed.
     public func start(
         onEvent: @escaping @Sendable (Event) -> Void,
         onSample: @escaping @Sendable (Sample) -> Void,
         onFinish: @escaping @Sendable ((any Error)?) -> Void
     ) {
+        do {
+            try claimRun()
+        } catch {
+            onFinish(error)
+            return
+        }
         Thread.startNamed("shake.iio-read") { [self] in
             do {
-                try run(onEvent: onEvent, onSample)
+                try runClaimed(onEvent: onEvent, onSample)
                 onFinish(nil)
             } catch {
                 onFinish(error)
@@ -35,7 +42,13 @@ extension ReconnectingAccelerometerReader {
     /// ``AccelerometerReadOptions/rateHertz`` (400 Hz when nil); when the consumer falls
     /// further behind, the oldest are dropped and counted in
     /// ``AccelerometerReadStatistics/consumerOverruns``.
+    /// While a run is going on, the stream only throws that error, and ends nothing else.
     public func updates() -> AsyncThrowingStream<Update, any Error> {
+        do {
+            try claimRun()
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
         let queued = (options.rateHertz ?? 400) * options.streamBufferDuration
         let policy: AsyncThrowingStream<Update, any Error>.Continuation.BufferingPolicy =
             queued.isNaN || queued < 0 ? .bufferingNewest(16)  // the first connection reports the options' problem
@@ -46,8 +59,14 @@ extension ReconnectingAccelerometerReader {
         let yield: @Sendable (Update) -> Void = { [self] update in
             if case .dropped = continuation.yield(update) { countConsumerOverrun() }
         }
-        start(onEvent: { yield(.event($0)) }, onSample: { yield(.sample($0)) },
-              onFinish: { continuation.finish(throwing: $0) })
+        Thread.startNamed("shake.iio-read") { [self] in
+            do {
+                try runClaimed(onEvent: { yield(.event($0)) }) { yield(.sample($0)) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
         return stream
     }
 }

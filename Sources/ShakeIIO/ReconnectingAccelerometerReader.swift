@@ -53,6 +53,8 @@ public final class ReconnectingAccelerometerReader: Sendable {
 
     private struct State {
         var stopped = false
+        /// `run` is going on (one at a time).
+        var running = false
         var current: AccelerometerReader?
         var previous = AccelerometerReadStatistics()
         /// Seconds added to the current connection's sample times.
@@ -113,7 +115,27 @@ public final class ReconnectingAccelerometerReader: Sendable {
     /// Reads until ``stop()``, reconnecting after the device vanishes or stalls.
     /// - Throws: ``IIOError`` when access is denied, when the first connection fails for good
     ///   (or at all, without ``reconnects``), see the type's discussion; whatever the callbacks throw.
+    ///   A second run while one is going on throws (`EBUSY`) and disturbs nothing.
     public func run(onEvent: (Event) throws -> Void, _ onSample: (Sample) throws -> Void) throws {
+        try claimRun()
+        try runClaimed(onEvent: onEvent, onSample)
+    }
+
+    /// Takes the run: throws when one is going on.
+    func claimRun() throws(IIOError) {
+        let alreadyRunning = state.withLock { state -> Bool in
+            defer { state.running = true }
+            return state.running
+        }
+        guard !alreadyRunning else {
+            throw IIOError(code: .busy, function: "ReconnectingAccelerometerReader.run", uri: uri, device: deviceName,
+                           detail: "this reader is already reading; create one reader per stream")
+        }
+    }
+
+    /// ``run(onEvent:_:)`` after ``claimRun()``.
+    func runClaimed(onEvent: (Event) throws -> Void, _ onSample: (Sample) throws -> Void) throws {
+        defer { state.withLock { $0.running = false } }
         var pending: ConnectionAttempt?
         defer { endOutage(at: AccelerometerReader.monotonicSeconds()) }
         var reader: AccelerometerReader?

@@ -36,6 +36,7 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
     @Test func aPermissionErrorNamesTheFilesReadingNeeds() throws {
         try runInside("aPermissionErrorNamesTheFilesReadingNeeds", asNobody: true)
     }
+    @Test func aSecondStreamEndsNoOtherReading() throws { try runInside("aSecondStreamEndsNoOtherReading") }
     @Test func reconnectingUpdatesGoOnAfterTheDeviceComesBack() throws {
         try runInside("reconnectingUpdatesGoOnAfterTheDeviceComesBack", ["--vanish-after", "100", "--return-after", "1"])
     }
@@ -149,6 +150,44 @@ struct ShakeIIOInEmulator {
             if more == 5 { break }
         }
         #expect(more == 5)
+    }
+
+    /// Expects `stream` to throw at once an error saying the reader is already reading.
+    static func expectAlreadyReading<Element>(_ stream: AsyncThrowingStream<Element, any Error>) async {
+        do {
+            for try await _ in stream { Issue.record("a second stream delivered") }
+            Issue.record("a second stream ended without an error")
+        } catch {
+            #expect("\(error)".contains("this reader is already reading"), "\(error)")
+        }
+    }
+
+    // Defect: a second samples() (or updates()) of a reader failed, as it should, but its
+    // termination stopped the reader, so the first stream ended as if stopped, without an error;
+    // two concurrent runs of a ReconnectingAccelerometerReader were not refused at all.
+    @Test func aSecondStreamEndsNoOtherReading() async throws {
+        let reader = try AccelerometerReader()
+        var first = reader.samples().makeAsyncIterator()
+        for _ in 0..<5 { _ = try await first.next() }
+        await Self.expectAlreadyReading(reader.samples())
+        let finished = DispatchSemaphore(value: 0)
+        let startError = Mutex<String?>(nil)
+        reader.start(onSample: { _ in Issue.record("a second start delivered") }, onFinish: { error in
+            startError.withLock { $0 = error.map { "\($0)" } }
+            finished.signal()
+        })
+        finished.wait()
+        #expect(startError.withLock { $0 }?.contains("this reader is already reading") == true)
+        for _ in 0..<50 { #expect(try await first.next() != nil) }
+        reader.stop()
+
+        let reconnecting = ReconnectingAccelerometerReader()
+        var updates = reconnecting.updates().makeAsyncIterator()
+        for _ in 0..<5 { _ = try await updates.next() }
+        await Self.expectAlreadyReading(reconnecting.updates())
+        #expect(throws: IIOError.self) { try reconnecting.run(onEvent: { _ in }) { _ in } }
+        for _ in 0..<50 { #expect(try await updates.next() != nil) }
+        reconnecting.stop()
     }
 
     // Defect: the permission error of a buffered read named no file (libiio does not say which).
