@@ -44,7 +44,7 @@ enum ImportOptions {
         replay (on the file's line), evaluate and tune (a warning on stderr). Recordings whose |a| \
         averages under 4.9 m/s² over their first 64 samples (gravity alone gives 9.8) look like \
         acceleration with gravity taken out, in which the detector misses shakes: replay, \
-        evaluate and convert warn on stderr.
+        evaluate, tune, plot and convert warn on stderr.
         """
 
     /// The warning for a recording at `path` whose acceleration looks like it has gravity taken

@@ -61,6 +61,7 @@ enum PlotCommand: ShakeCommand {
                 samples.append(row.sample)
                 if let isShake = row.isShake { labels.append(isShake) } else { labelled = false }
             }
+            if let warning = ImportOptions.gravityFreeWarning(path: path, reader.earlyMagnitude) { io.err(warning) }
         } catch {
             throw recordingFailure(error)
         }

@@ -136,6 +136,9 @@ enum TuneCommand: ShakeCommand {
             if let rate = SlowSampleRate.flagged(samples: recording.samples, gapLimit: gapLimit) {
                 io.err(SlowSampleRate.fileWarning(recording.path, hertz: rate))
             }
+            if let warning = ImportOptions.gravityFreeWarning(path: recording.path, EarlyMagnitude(recording.samples)) {
+                io.err(warning)
+            }
         }
 
         let started = Date()

@@ -30,6 +30,11 @@ public struct EarlyMagnitude: Sendable, Hashable {
 
     public init() {}
 
+    /// The first `EarlyMagnitude.samples` of `samples` counted (a recording read into memory).
+    public init(_ samples: some Sequence<Sample>) {
+        for sample in samples.prefix(Self.samples) { add(sample) }
+    }
+
     /// Counts `sample` while fewer than `EarlyMagnitude.samples` were.
     @inlinable @inline(__always)
     public mutating func add(_ sample: Sample) {
