@@ -32,7 +32,7 @@ enum ConvertCommand: ShakeCommand {
         options: [
             .option("output", short: "o", value: "file", help: "The canonical recording to write (required)."),
             .option("shakes", value: "ranges",
-                    help: "Where the shakes are: START-END in seconds, several separated by commas (3.2-4.5,10-11.25)."),
+                    help: "Where the shakes are: START-END in seconds, several separated by commas (3.2-4.5,10-11.25); none labels every sample 0 (a walk, say: other motion, on which false shakes are counted)."),
             .option("add-gravity", value: "file",
                     help: "Add this file's x, y and z to the recording's, row by row, their times equal: gravity, for an app that writes it apart from acceleration without gravity (Sensor Logger on iOS: Accelerometer.csv --add-gravity Gravity.csv)."),
             .flag("force", help: "Overwrite the output file if it exists."),
@@ -43,18 +43,23 @@ enum ConvertCommand: ShakeCommand {
     struct ShakeRanges {
         var ranges: [ClosedRange<Double>]
 
-        /// Parses `START-END[,START-END...]`.
+        /// Parses `START-END[,START-END...]`, or `none` (no shake: every sample labelled 0, for a
+        /// recording of other motion).
         init(argument text: String) throws(UsageError) {
             func invalid(_ why: String) -> UsageError {
                 UsageError("The value '\(text)' is invalid for '--shakes': \(why)")
             }
             var ranges: [ClosedRange<Double>] = []
+            if text.trimmingCharacters(in: .whitespaces).lowercased() == "none" {
+                self.ranges = ranges
+                return
+            }
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
                 let ends = part.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
                 guard ends.count == 2, let start = Double(ends[0]), let end = Double(ends[1]),
                       start.isFinite, end.isFinite
                 else {
-                    throw invalid("expected START-END in seconds (times of 0 or more), several separated by commas, like 3.2-4.5,10-11.25")
+                    throw invalid("expected START-END in seconds (times of 0 or more), several separated by commas, like 3.2-4.5,10-11.25, or none (a recording without shakes)")
                 }
                 guard end > start else {
                     throw invalid("the range \(part) " + (end == start ? "is empty: its end must come after its start" : "ends before it starts"))
@@ -140,7 +145,9 @@ enum ConvertCommand: ShakeCommand {
         var metadata = reader.metadata
         metadata.append(("converted_from", RecordingError.displayName(ofPath: input)))
         if let gravityPath { metadata.append(("gravity_added_from", RecordingError.displayName(ofPath: gravityPath))) }
-        if let ranges { metadata.append(("shakes_s", ranges.ranges.map(ShakeRanges.text).joined(separator: ","))) }
+        if let ranges {
+            metadata.append(("shakes_s", ranges.ranges.isEmpty ? "none" : ranges.ranges.map(ShakeRanges.text).joined(separator: ",")))
+        }
         let writer: RecordingWriter
         do {
             writer = try RecordingWriter(path: output, metadata: metadata, labelled: labelled, overwrite: force)

@@ -87,6 +87,25 @@ import Testing
             == "# converted_from: \(input)\ntime_s,x,y,z\n0.000000,0.10000,0.20000,9.80000\n0.020000,0.10000,0.25000,9.80000\n")
     }
 
+    /// `--shakes none` labels a recording of other motion: every sample shake=0, so that
+    /// evaluate counts its time and its false shakes (and tune can learn from it).
+    @Test func aRecordingWithoutShakesIsLabelledWithNone() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let input = try folder.write("walk.csv", "time_s,x,y,z\n0,0.1,0.2,9.8\n0.5,0.1,0.25,9.8\n1,0,0,9.8\n")
+        let output = folder.file("out.csv")
+        let run = runShake("convert", input, "--shakes", "none", "-o", output)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "\(output): 3 samples, 1.0 s, 0 labelled shakes\n")
+        #expect(try String(contentsOfFile: output, encoding: .utf8)
+            == "# converted_from: \(input)\n# shakes_s: none\ntime_s,x,y,z,shake\n0.000000,0.10000,0.20000,9.80000,0\n"
+            + "0.500000,0.10000,0.25000,9.80000,0\n1.000000,0.00000,0.00000,9.80000,0\n")
+        let evaluated = runShake("evaluate", "--format", "json", output)
+        #expect(evaluated.status == 0, "\(evaluated.err)")
+        #expect(evaluated.out.contains("\"negative_hours\""))
+        #expect(!evaluated.err.contains("no 'shake' column"))
+    }
+
     struct Refusal: CustomTestStringConvertible, Sendable {
         var name: String
         var text = "time_s,x,y,z\n0,0,0,9.8\n0.01,0,0,9.8\n0.02,0,0,9.8\n0.03,0,0,9.8\n"
@@ -113,7 +132,7 @@ import Testing
                     + "after its start"),
         Refusal(name: "not a range", arguments: ["--shakes", "1..2"], status: 64,
                 says: "The value '1..2' is invalid for '--shakes': expected START-END in seconds (times of 0 or more), "
-                    + "several separated by commas, like 3.2-4.5,10-11.25"),
+                    + "several separated by commas, like 3.2-4.5,10-11.25, or none (a recording without shakes)"),
         Refusal(name: "a bad row after good ones", text: "time_s,x,y,z\n0,0,0,9.8\n0.01,0,zero,9.8\n",
                 arguments: [], status: 65, says: "IN:3:8: 'zero' is not a number in column 'y'"),
         Refusal(name: "a header and no samples", text: "time_s,x,y,z,shake\n", arguments: [], status: 65,
