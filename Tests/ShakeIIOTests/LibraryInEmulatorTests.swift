@@ -140,6 +140,9 @@ struct ShakeIIOInEmulator {
         task.cancel()
         let count = try await task.value
         #expect(count >= 5)
+        // The reading thread may be inside one read as the stream ends, and count the sample it
+        // returns: the count is taken once that read is surely over.
+        try await Task.sleep(for: .milliseconds(200))
         let delivered = reader.statistics.samplesDelivered
         try await Task.sleep(for: .milliseconds(200))
         #expect(reader.statistics.samplesDelivered == delivered, "the reader went on reading")
