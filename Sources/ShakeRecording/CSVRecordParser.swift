@@ -28,8 +28,6 @@ final class CSVRecordParser {
     private(set) var samplesRead = 0
     private(set) var duplicateTimestampCount = 0
     private(set) var largestTimeGap = 0.0
-    /// |a| over the first samples handed out by `RecordingReader.next()`.
-    var earlyMagnitude = EarlyMagnitude()
 
     private var path: String { source.path }
     /// Role of each column, `columnCount` entries.
