@@ -246,6 +246,12 @@ public enum ConfigurationFile {
         switch error {
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty { return describeUnparsable(text) }
+            // A key unknown or renamed: the decoder's text names the key, and there is no value at fault.
+            let key = context.codingPath.last?.stringValue ?? ""
+            if context.debugDescription.hasPrefix("unknown configuration key '\(key)'")
+                || context.debugDescription.hasPrefix("'\(key)' was replaced by") {
+                return located(context.debugDescription, context.codingPath)
+            }
             return located("bad value at \(keyPath(context.codingPath)): \(context.debugDescription)", context.codingPath)
         case .keyNotFound(let key, let context):
             return located("missing key '\(key.stringValue)' in \(keyPath(context.codingPath))", context.codingPath)

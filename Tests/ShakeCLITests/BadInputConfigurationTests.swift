@@ -74,14 +74,14 @@ import Testing
         Case("boolean for a time", "{\"quietSeconds\": true}",
              at: "1:2", says: "wrong type at 'quietSeconds': expected a number, got true"),
         Case("unknown key", "{\"quietSeconds\": 0.4,\n \"onsetAccel\": 12}",
-             at: "2:2", says: "bad value at 'onsetAccel': unknown configuration key 'onsetAccel'"),
+             at: "2:2", says: "unknown configuration key 'onsetAccel' (known keys: "),
         Case("misspelt key", "{\"onsetAceleration\": 9}",
-             at: "1:2", says: "bad value at 'onsetAceleration': unknown configuration key 'onsetAceleration': "
+             at: "1:2", says: "unknown configuration key 'onsetAceleration': "
                 + "did you mean 'onsetAcceleration'? (known keys: gravityTimeConstantSeconds, "),
         Case("key in another case", "{\"QuietSeconds\": 0.5}",
              at: "1:2", says: "unknown configuration key 'QuietSeconds': did you mean 'quietSeconds'?"),
         Case("key of an older version", "{\"smoothingTimeConstantSeconds\": 0.01}",
-             at: "1:2", says: "bad value at 'smoothingTimeConstantSeconds': 'smoothingTimeConstantSeconds' was replaced by 'smoothingWindowSeconds'"),
+             at: "1:2", says: "'smoothingTimeConstantSeconds' was replaced by 'smoothingWindowSeconds'"),
         Case("smoothing window longer than the gravity filter", "{\"smoothingWindowSeconds\": 0.5}",
              at: "1:2", says: "invalid configuration: smoothingWindowSeconds: must be shorter than gravityTimeConstantSeconds (0.4 s), got 0.5"),
         Case("number too large for a Double", "{\"maximumShakeSeconds\": 1e999}",
@@ -119,6 +119,19 @@ import Testing
         #expect(run.out.isEmpty)
         #expect(run.err.hasPrefix("Error: \(path)\(bad.at.map { ":\($0)" } ?? ""): "), "\(run.err)")
         #expect(run.err.contains(bad.says), "\(run.err)")
+    }
+
+    /// A key that is unknown or was renamed is named once, right after its place: no value is
+    /// at fault, so the message is not "bad value at 'key': … key 'key' …".
+    @Test(arguments: [("{\"onsetAccel\": 12}", "unknown configuration key 'onsetAccel' (known keys: "),
+                      ("{\"smoothingTimeConstantSeconds\": 0.01}", "'smoothingTimeConstantSeconds' was replaced by")])
+    func aKeyUnknownOrRenamedIsNamedOnce(text: String, says: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("old.json", text)
+        let run = runShake("config", "--config", path)
+        #expect(run.status == 65)
+        #expect(run.err.hasPrefix("Error: \(path):1:2: \(says)"), "\(run.err)")
     }
 
     /// The detecting commands check the configuration before reading any recording.

@@ -125,8 +125,8 @@ public struct ParsedArguments: Sendable {
             throw UsageError("The value '\(text)' is invalid for '--\(name)': expected a number")
         }
         if let range, !range.contains(number) {
-            throw UsageError(
-                "The value '\(text)' is invalid for '--\(name)': expected \(range.lowerBound) to \(range.upperBound)")
+            throw UsageError("The value '\(text)' is invalid for '--\(name)': expected "
+                + "\(shortestDecimal(range.lowerBound)) to \(shortestDecimal(range.upperBound))")
         }
         return number
     }
