@@ -55,17 +55,29 @@ struct NearMissReport: Encodable {
                 "\(linked) (minimumHalfWaves \(configuration.minimumHalfWaves)); " + ending.text)
     }
 
+    /// For `shake replay --explain`: how far a recording's motion stayed under the onset, when
+    /// it did (no half-wave could open); nil when it did not, or without samples.
+    static func underTheOnset(_ largest: (magnitude: Double, time: Double)?, configuration: ShakeConfiguration) -> String? {
+        guard let largest, largest.magnitude < configuration.onsetAcceleration else { return nil }
+        return "no half-wave: " + largestUnderOnset(largest.magnitude, at: largest.time, configuration: configuration)
+    }
+
+    /// `largest |l| L m/s² [at T s], under the onset (onsetAcceleration O m/s²)`, with as many
+    /// decimals as it takes for a level just under the onset not to read as the onset.
+    static func largestUnderOnset(_ largest: Double, at time: Double? = nil, configuration: ShakeConfiguration) -> String {
+        let onset = configuration.onsetAcceleration
+        let decimals = (1...3).first { fixed(largest, $0) != fixed(onset, $0) } ?? 3
+        return "largest |l| \(fixed(largest, decimals)) m/s²\(time.map { " at \(fixed($0, 3)) s" } ?? ""), "
+            + "under the onset (onsetAcceleration \(fixed(onset, decimals)) m/s²)"
+    }
+
     /// Why a labelled shake was missed, for `shake evaluate --list`: the chain that came closest
     /// and why it was no shake, or how far the motion stayed under the onset.
     static func missedWhy(_ missed: MissedShakeExplanation, configuration: ShakeConfiguration) -> String {
         let level = "largest |l| \(fixed(missed.largestLinearAcceleration, 1)) m/s²"
         guard let chain = missed.closestChain else {
             if missed.largestLinearAcceleration <= configuration.onsetAcceleration {
-                // As many decimals as it takes for a level just under the onset not to read as the onset.
-                let onset = configuration.onsetAcceleration, largest = missed.largestLinearAcceleration
-                let decimals = (1...3).first { fixed(largest, $0) != fixed(onset, $0) } ?? 3
-                return "no half-wave: largest |l| \(fixed(largest, decimals)) m/s², under the onset (onsetAcceleration "
-                    + "\(fixed(onset, decimals)) m/s²)"
+                return "no half-wave: " + largestUnderOnset(missed.largestLinearAcceleration, configuration: configuration)
             }
             return "no half-wave peaked within the shake's window (\(level))"
         }

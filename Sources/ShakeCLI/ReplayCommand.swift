@@ -195,6 +195,7 @@ enum ReplayCommand: ShakeCommand {
             let result: RecordingReplay.Result
             var nearMisses: [NearMissReport]?
             var beganWhy: [BeganWhy]?
+            var quiet: String?
             do {
                 // Files one after another, each parsed on a second thread beside the detector.
                 if let configuration = explained {
@@ -202,6 +203,7 @@ enum ReplayCommand: ShakeCommand {
                         path: path, options: options, configuration: configuration, readAhead: true)
                     result = run.result
                     nearMisses = run.nearMisses.map { NearMissReport($0, configuration: configuration) }
+                    quiet = NearMissReport.underTheOnset(run.largestLinearAcceleration, configuration: configuration)
                     beganWhy = run.shakes.compactMap { chain in
                         guard let time = chain.shakeBegan,
                               let why = NearMissReport.beganWhy(chain, configuration: configuration) else { return nil }
@@ -246,7 +248,7 @@ enum ReplayCommand: ShakeCommand {
                     for shake in beganWhy { text += fixed(shake.time, 3).leftPadded(10) + "  " + shake.why + "\n" }
                 }
                 if let nearMisses {
-                    text += nearMisses.isEmpty ? "  no near misses\n" : NearMissReport.header
+                    text += nearMisses.isEmpty ? "  no near misses\(quiet.map { ": \($0)" } ?? "")\n" : NearMissReport.header
                     for miss in nearMisses {
                         text += miss.line
                         if text.utf8.count >= 1 << 16 {

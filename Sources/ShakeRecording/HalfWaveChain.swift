@@ -159,6 +159,10 @@ extension RecordingReplay {
         /// The chains that began a shake (`HalfWaveChain.began`), in time order: what the rules
         /// measured for each detection, false shakes included.
         public var shakes: [HalfWaveChain]
+        /// The largest |l| (the acceleration with gravity removed and smoothed, as the detector
+        /// measures it) over the whole recording, m/s², and the time it was reached, s (nil
+        /// without samples): under `onsetAcceleration`, no half-wave could open.
+        public var largestLinearAcceleration: (magnitude: Double, time: Double)?
 
         /// The chain whose shake began at `time` (a `began` event's time), if any.
         public func shake(beganAt time: Double) -> HalfWaveChain? {
@@ -179,6 +183,7 @@ extension RecordingReplay {
         var collector = HalfWaveChainCollector()
         // The largest |l| of each labelled run, by the run's start time (as the scorer times it).
         var largest: [Double: Double] = [:]
+        var largestOverall: (magnitude: Double, time: Double)?
         var runStart: Double?
         func add(_ labelledSample: LabeledSample) {
             var explanation = ShakeExplanation()
@@ -186,12 +191,13 @@ extension RecordingReplay {
             let event = detector.process(sample, explanation: &explanation)
             replay.record(labelledSample, event: event)
             collector.add(explanation, event: event)
+            let l = detector.linearAcceleration
+            let magnitude = (l.x * l.x + l.y * l.y + l.z * l.z).squareRoot()
+            if magnitude > largestOverall?.magnitude ?? -1 { largestOverall = (magnitude, sample.time) }
             guard labelledSample.isShake == true else {
                 runStart = nil
                 return
             }
-            let l = detector.linearAcceleration
-            let magnitude = (l.x * l.x + l.y * l.y + l.z * l.z).squareRoot()
             let start = runStart ?? sample.time
             runStart = start
             largest[start] = max(largest[start] ?? 0, magnitude)
@@ -222,6 +228,6 @@ extension RecordingReplay {
                 })
         }
         return Explained(result: result, nearMisses: chains.filter(\.isNearMiss), missedShakes: missed,
-                         shakes: chains.filter { $0.began != nil })
+                         shakes: chains.filter { $0.began != nil }, largestLinearAcceleration: largestOverall)
     }
 }

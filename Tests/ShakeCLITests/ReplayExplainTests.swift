@@ -70,6 +70,26 @@ import Testing
         #expect(!plain.out.contains("near_misses"))
     }
 
+    /// Motion that never reaches the onset has no near miss, and says how far under it stayed
+    /// and when it came closest: what to lower to make such a gesture count.
+    @Test func motionUnderTheOnsetSaysHowFarUnder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        // A 3 Hz sway of 0.3 g, strongest at its end (the recording's |l| peaks late).
+        let sway = try folder.write("sway.csv", Self.recording(seconds: 2) { t in (0.15 * Self.g * t * sin(2 * .pi * 3 * t), 0) })
+        let run = runShake("replay", "--explain", sway)
+        #expect(run.status == 0)
+        let line = try #require(run.out.split(separator: "\n").first { $0.contains("no near misses") }, "\(run.out)")
+        #expect(line.hasPrefix("  no near misses: no half-wave: largest |l| "), "\(line)")
+        #expect(line.hasSuffix(" s, under the onset (onsetAcceleration 10.0 m/s²)"), "\(line)")
+        let level = try #require(Double(line.components(separatedBy: "largest |l| ")[1].components(separatedBy: " m/s²")[0]))
+        #expect(level > 1 && level < 10, "\(line)")
+
+        let shake = try folder.write("shake.csv", Self.recording(seconds: 1.5) { t in (3 * Self.g * sin(2 * .pi * 4 * t), 0) })
+        let shaken = runShake("replay", "--explain", shake)
+        #expect(shaken.out.contains("  no near misses\n"), "\(shaken.out)")
+    }
+
     /// A shake is no near miss; what the rules measured as it began is listed instead, in text
     /// and in JSON.
     @Test func aShakeIsNotANearMissButSaysWhatItMeasured() throws {
