@@ -312,3 +312,20 @@ private final class ConnectionAttempt: Sendable {
         }
     }
 }
+
+extension ReconnectingAccelerometerReader.Event: CustomStringConvertible {
+    /// One line for a log: `connected to lis3dh at 100 Hz (buffered)`, `lost at 12.340 s: …`,
+    /// with the error's own description (which names the function, device and attribute).
+    public var description: String {
+        switch self {
+        case .connected(let device, let rate, let mode, let matrix):
+            let rotated = matrix.isIdentity ? "" : ", mount matrix applied"
+            let hertz = rate.rounded() == rate && abs(rate) < 1e15 ? String(Int64(rate)) : String(rate)
+            return "connected to \(device.displayName) at \(hertz) Hz (\(mode.rawValue)\(rotated))"
+        case .waiting(let error): return "waiting: \(error)"
+        case .lost(let error, let time):
+            return "lost\(time.map { " at " + String(format: "%.3f", $0) + " s" } ?? ""): \(error)"
+        case .retryFailed(let error): return "retry failed: \(error)"
+        }
+    }
+}

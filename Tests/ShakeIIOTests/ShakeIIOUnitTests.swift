@@ -4,6 +4,24 @@ import Testing
 
 /// What users see from the library without a device: error texts, mount matrices, rates.
 @Suite struct ShakeIIOUnitTests {
+    /// A reconnecting reader's events print as one line each for a log, not as the whole
+    /// device description.
+    @Test func reconnectionEventsPrintAsOneLine() {
+        typealias Event = ReconnectingAccelerometerReader.Event
+        let device = AccelerometerDescription(id: "iio:device0", name: "lis3dh", samplingFrequencyHertz: 100)
+        let gone = IIOError(code: .noSuchDevice, function: "iio_buffer_refill", device: "lis3dh", kind: .deviceGone)
+        #expect(String(describing: Event.connected(device, rateHertz: 100, mode: .buffered, mountMatrix: .identity))
+            == "connected to lis3dh at 100 Hz (buffered)")
+        let turned = MountMatrix(uncheckedRows: [[0, 1, 0], [1, 0, 0], [0, 0, 1]])
+        #expect(String(describing: Event.connected(device, rateHertz: 12.5, mode: .polled, mountMatrix: turned))
+            == "connected to lis3dh at 12.5 Hz (polled, mount matrix applied)")
+        #expect(String(describing: Event.lost(gone, time: 12.34)) == "lost at 12.340 s: \(gone)")
+        #expect(String(describing: Event.lost(gone, time: nil)) == "lost: \(gone)")
+        #expect(String(describing: Event.waiting(gone)) == "waiting: \(gone)")
+        #expect(String(describing: Event.retryFailed(gone)) == "retry failed: \(gone)")
+        #expect(!String(describing: gone).contains("\n"))
+    }
+
     @Test func permissionErrorNamesFunctionDeviceAttributeAndHowToGetAccess() {
         let error = IIOError(code: .permissionDenied, function: "iio_device_attr_read",
                              device: "accel0", attribute: "sampling_frequency")
