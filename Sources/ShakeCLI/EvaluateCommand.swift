@@ -213,7 +213,7 @@ enum EvaluateCommand: ShakeCommand {
                     outcome = .failure(CommandFailure(
                         "\(RecordingError.displayName(ofPath: files[index])): no 'shake' column; evaluate needs "
                             + "labelled recordings (label one with 'shake convert FILE --shakes START-END,... -o OUT', "
-                            + "or use 'shake replay' for unlabelled ones)",
+                            + "or --shakes none for one without shakes; or use 'shake replay' for unlabelled ones)",
                         exitStatus: ExitStatus.dataError))
                 }
             } catch {

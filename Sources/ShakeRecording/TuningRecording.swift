@@ -40,7 +40,7 @@ public struct TuningRecording: Sendable {
         while let row = try reader.next() {
             guard let isShake = row.isShake else {
                 throw TuningError("\(name): no 'shake' column; tuning needs labelled recordings (label one with "
-                    + "'shake convert FILE --shakes START-END,... -o OUT'; '--label-column' names a label column "
+                    + "'shake convert FILE --shakes START-END,... -o OUT', or --shakes none for one without shakes; '--label-column' names a label column "
                     + "called otherwise)")
             }
             samples.append(row.sample)

@@ -75,7 +75,7 @@ import Testing
         (["tune", "-"], "x\n", ":1:1: cannot find the field separator"),
         (["plot", "-", "-o", "plot.svg"], "x\n", ":1:1: cannot find the field separator"),
         (["replay", "-"], header + "0,1,abc,3\n", ":2:5: 'abc' is not a number in column 'y'"),
-        (["evaluate", "-"], header + "0,0,0,9.8\n", ": no 'shake' column; evaluate needs labelled recordings (label one with 'shake convert FILE --shakes"),
+        (["evaluate", "-"], header + "0,0,0,9.8\n", ": no 'shake' column; evaluate needs labelled recordings (label one with 'shake convert FILE --shakes START-END,... -o OUT', or --shakes none for one without shakes; or use 'shake replay'"),
         (["tune", "-"], header + "0,0,0,9.8\n", ": no 'shake' column; tuning needs labelled recordings"),
         (["plot", "-", "-o", "plot.svg"], header, ": no samples to draw"),
     ])

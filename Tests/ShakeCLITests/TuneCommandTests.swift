@@ -382,7 +382,7 @@ struct PlantedFolder {
         #expect(run.status == 65)
         #expect(run.err.contains("alpha_1.csv"))
         #expect(run.err.contains(": no 'shake' column; tuning needs labelled recordings (label one with "
-            + "'shake convert FILE --shakes START-END,... -o OUT'; '--label-column' names a label column called "
+            + "'shake convert FILE --shakes START-END,... -o OUT', or --shakes none for one without shakes; '--label-column' names a label column called "
             + "otherwise)"), "\(run.err)")
     }
 
