@@ -37,6 +37,9 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
         try runInside("aPermissionErrorNamesTheFilesReadingNeeds", asNobody: true)
     }
     @Test func aSecondStreamEndsNoOtherReading() throws { try runInside("aSecondStreamEndsNoOtherReading") }
+    @Test func readmeLiveSnippetUndoesOncePerShake() throws {
+        try runInside("readmeLiveSnippetUndoesOncePerShake", ["--fast"])  // played once: two shakes
+    }
     @Test func reconnectingUpdatesGoOnAfterTheDeviceComesBack() throws {
         try runInside("reconnectingUpdatesGoOnAfterTheDeviceComesBack", ["--vanish-after", "100", "--return-after", "1"])
     }
