@@ -37,8 +37,11 @@ extension ShakeConfiguration {
     /// - `ongoingMotionPeakAcceleration ≥ onsetAcceleration` (may be `+infinity`);
     /// - `ongoingMotionStrongHalfWaves` from 1 to `minimumHalfWaves`, and at most 64;
     /// - `quietSeconds > 0`; `refractorySeconds ≥ 0`; `maximumGapSeconds > 0`;
-    ///   `maximumShakeSeconds` above `(minimumHalfWaves − 1) × minimumReversalIntervalSeconds`,
-    ///   the shortest time a shake can take to begin (a shorter limit cancels every shake first).
+    ///   `maximumShakeSeconds` above `quietSeconds + (minimumHalfWaves − 1) ×
+    ///   minimumReversalIntervalSeconds`: the limit runs from the shake's first half-wave until
+    ///   `ended`, which comes `quietSeconds` after the last one, and a shake takes at least
+    ///   `(minimumHalfWaves − 1) × minimumReversalIntervalSeconds` to begin, so with a shorter
+    ///   limit every shake would be cancelled as `.tooLong` and none would ever end.
     public func validate() throws(ShakeConfigurationError) {
         func bad(_ field: String, _ reason: String) -> ShakeConfigurationError {
             ShakeConfigurationError(field: field, reason: reason)
@@ -152,11 +155,26 @@ extension ShakeConfiguration {
         if maximumGapSeconds <= 0 {
             throw bad("maximumGapSeconds", "must be > 0 s, got \(maximumGapSeconds)")
         }
+        // A shake is cancelled as too long unless `ended` (`quietSeconds` after its last
+        // half-wave) comes within `maximumShakeSeconds` of its first half-wave; the quickest
+        // shake takes (minimumHalfWaves − 1) reversal intervals to begin.
         let quickestBeginning = Double(minimumHalfWaves - 1) * minimumReversalIntervalSeconds
-        if !(maximumShakeSeconds > 0 && maximumShakeSeconds > quickestBeginning) {
+        let quickestEnd = quietSeconds + quickestBeginning
+        if !(maximumShakeSeconds > 0 && maximumShakeSeconds > quickestEnd) {
             throw bad("maximumShakeSeconds",
-                      "must be > 0 s and above (minimumHalfWaves − 1) × minimumReversalIntervalSeconds (\(minimumHalfWaves - 1) × \(minimumReversalIntervalSeconds) s, "
-                        + "the shortest time a shake can take to begin), got \(maximumShakeSeconds)")
+                      "must be above quietSeconds + (minimumHalfWaves − 1) × minimumReversalIntervalSeconds "
+                        + "(\(quietSeconds) + \(minimumHalfWaves - 1) × \(minimumReversalIntervalSeconds) = \(Self.plain(quickestEnd)) s, "
+                        + "the soonest a shake can end after its first half-wave: a shorter limit cancels every shake as too long), "
+                        + "got \(maximumShakeSeconds)")
         }
+    }
+
+    /// `value` as Swift prints it, with the rounding error of a sum (0.4 + 3 × 0.04 =
+    /// 0.52000000000000002) taken off: 12 significant figures at most.
+    static func plain(_ value: Double) -> String {
+        guard value.isFinite, value != 0 else { return "\(value)" }
+        var scale = 1.0
+        while (value * scale).magnitude < 1e11 { scale *= 10 }
+        return "\((value * scale).rounded() / scale)"
     }
 }

@@ -223,9 +223,14 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// this is ignored; further back, the detector restarts (reason `.timeWentBackwards`).
     public var maximumGapSeconds: Double
 
-    /// A shake lasting longer than this (from its first half-wave) is cancelled with reason
-    /// `.tooLong`; the motion must then stop for `quietSeconds` before a new shake can begin,
-    /// seconds. Default 10 s.
+    /// A shake that has not ended this long after its first half-wave began is cancelled with
+    /// reason `.tooLong`; the motion must then stop for `quietSeconds` before a new shake can
+    /// begin, seconds. Default 10 s.
+    ///
+    /// The time counts until `ended`, which comes `quietSeconds` after the last half-wave: with
+    /// the defaults, shaking (first half-wave to last) of more than about 9.6 s is cancelled.
+    /// `validate()` requires more than `quietSeconds + (minimumHalfWaves − 1) ×
+    /// minimumReversalIntervalSeconds`, under which no shake could ever end.
     public var maximumShakeSeconds: Double
 
     /// Creates a configuration; every argument defaults to the `medium` preset's value.

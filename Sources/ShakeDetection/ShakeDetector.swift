@@ -56,8 +56,9 @@
 ///    otherwise it needs one half-wave more: circles, a move and its rebound, a push and pull make
 ///    three or four strong half-waves and stop, where a hand that shakes goes on.
 /// 5. **Ended** when no half-wave has been active for `quietSeconds`; **cancelled** with `.tooLong`
-///    after `maximumShakeSeconds` (then the motion must pause for `quietSeconds` before another
-///    shake can begin), with `.gap` when two samples are more than `maximumGapSeconds` apart, and
+///    when `maximumShakeSeconds` after the first half-wave began the shake has not ended (so
+///    shaking over `maximumShakeSeconds − quietSeconds` is cancelled; then the motion must pause
+///    for `quietSeconds` before another shake can begin), with `.gap` when two samples are more than `maximumGapSeconds` apart, and
 ///    with `.interrupted` from `interrupt(at:)`.
 ///
 /// ## Odd input

@@ -129,6 +129,10 @@ import ShakeDetection
         // Limits under which no shake could ever be detected.
         BadCase(field: "minimumHalfWaves") { $0.minimumHalfWaves = 1_000_000 },
         BadCase(field: "maximumShakeSeconds") { $0.maximumShakeSeconds = 0.1 },  // 3 × 0.04 s to begin
+        // The limit runs until `ended`, quietSeconds after the last half-wave: every shake would
+        // be cancelled as too long (validate() accepted these before).
+        BadCase(field: "maximumShakeSeconds") { $0.maximumShakeSeconds = 0.5 },  // 0.4 + 3 × 0.04 s
+        BadCase(field: "maximumShakeSeconds") { $0.quietSeconds = 10 },
     ]
 
     @Test(arguments: badCases)
@@ -156,6 +160,23 @@ import ShakeDetection
         } catch {
             #expect(error.field == bad.field)
         }
+    }
+
+    /// The error says what the limit is made of, with the numbers, so that the user sees which
+    /// of the three values to change.
+    @Test func aShakeLimitNoShakeCanEndWithinIsExplained() {
+        var configuration = ShakeConfiguration.medium
+        configuration.quietSeconds = 9.9
+        #expect(throws: ShakeConfigurationError(
+            field: "maximumShakeSeconds",
+            reason: "must be above quietSeconds + (minimumHalfWaves − 1) × minimumReversalIntervalSeconds "
+                + "(9.9 + 3 × 0.04 = 10.02 s, the soonest a shake can end after its first half-wave: a shorter limit "
+                + "cancels every shake as too long), got 10.0")) {
+            try configuration.validate()
+        }
+        configuration.quietSeconds = 0.4
+        configuration.maximumShakeSeconds = 0.53
+        #expect(throws: Never.self) { try configuration.validate() }
     }
 
     @Test(arguments: ShakeConfiguration.presetNames)

@@ -302,6 +302,17 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(result.last.map { abs($0.time - ($0.startTime + 2)) < 0.02 } == true)
     }
 
+    /// `maximumShakeSeconds` runs from the first half-wave until `ended`, which comes
+    /// `quietSeconds` after the last one: 9.8 s of shaking under the default 10 s limit is
+    /// cancelled as too long, 9.4 s ends (as `ShakeConfiguration.maximumShakeSeconds` says).
+    @Test(arguments: [(9.8, ShakeEvent.Phase.cancelled), (9.4, .ended)])
+    func tooLongCountsTheQuietTimeBeforeEnded(shaking: Double, last: ShakeEvent.Phase) {
+        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
+        let result = events(Self.motion(c, duration: shaking).samples(duration: shaking + 4, rate: 100))
+        #expect(result.map(\.phase) == [.began, last])
+        #expect(result.last.map { $0.endTime - $0.startTime < ShakeConfiguration.medium.maximumShakeSeconds } == true)
+    }
+
     @Test func interruptCancelsAShakeInProgressAndResets() {
         var detector = ShakeDetector()
         let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
