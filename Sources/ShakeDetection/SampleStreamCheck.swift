@@ -41,7 +41,9 @@ public struct SampleStreamCheck: Sendable {
         /// sensor that reads nothing). At rest gravity alone gives 9.8 m/s².
         case accelerationOffScale(magnitude: Double)
         /// Every one of the first intervals was 0.25 or more, the first `firstInterval`: times
-        /// in milliseconds (or a smaller unit), not seconds, or a rate under 4 Hz.
+        /// in milliseconds (or a smaller unit), not seconds, or a rate under 4 Hz. The
+        /// description names the unit that makes `firstInterval` nearest 100 Hz (milliseconds,
+        /// microseconds or nanoseconds) and what to divide the times by.
         case timeLooksLikeMilliseconds(firstInterval: Double)
         /// The first intervals' mean rate, Hz, is over 10 % under
         /// `ShakeDetector.slowestSupportedSampleRate`: quick strokes fall between samples.
@@ -79,11 +81,21 @@ public struct SampleStreamCheck: Sendable {
             case .timeLooksLikeMilliseconds(let interval):
                 "the first \(SampleStreamCheck.intervalsChecked) intervals are all 0.25 or more (the first is "
                     + "\(Self.rounded(interval))): in seconds that is a rate under 4 Hz, so the times are probably in "
-                    + "milliseconds; divide them by 1000"
+                    + Self.likelyTimeUnit(firstInterval: interval)
             case .sampleRateTooLow(let hertz):
                 "\(Self.rounded(hertz)) Hz, under the \(Self.rounded(ShakeDetector.slowestSupportedSampleRate)) Hz "
                     + "the detector is made for: shakes may be missed"
             }
+        }
+
+        /// The unit that puts `firstInterval` nearest to 100 Hz (10 ms, 10⁴ µs, 10⁷ ns), on a log
+        /// scale, and what to divide by: "milliseconds; divide them by 1000" up to 316,
+        /// microseconds up to 316 228, nanoseconds (as Linux IIO and `CLOCK_MONOTONIC` give them)
+        /// beyond.
+        static func likelyTimeUnit(firstInterval interval: Double) -> String {
+            if interval < 316 { return "milliseconds; divide them by 1000" }
+            if interval < 316_228 { return "microseconds; divide them by 1000000 (1e6)" }
+            return "nanoseconds; divide them by 1000000000 (1e9)"
         }
 
         /// `figures` significant figures (all the digits of a whole number that has more),

@@ -98,14 +98,25 @@ import Testing
         #expect(Self.problems(samples).isEmpty)
     }
 
-    @Test(arguments: [(1000.0, "ms"), (1e6, "us"), (1e9, "ns")])
-    func timesInASmallerUnitAreFound(scale: Double, unit: String) throws {
+    /// The message names the unit and the divisor: a driver's nanosecond timestamps told to
+    /// divide by 1000 would be told again, at 1000 times the rate, that they look like
+    /// milliseconds.
+    @Test(arguments: [(1000.0, "ms", "milliseconds; divide them by 1000"),
+                      (1e6, "us", "microseconds; divide them by 1000000 (1e6)"),
+                      (1e9, "ns", "nanoseconds; divide them by 1000000000 (1e9)")])
+    func timesInASmallerUnitAreFound(scale: Double, unit: String, advice: String) throws {
         let found = Self.problems(Self.still(seconds: 1, rate: 100, timeScale: scale))
         let first = try #require(found.first, "\(unit)")
         #expect(found.count == 1)
         #expect(first.index == SampleStreamCheck.intervalsChecked)
         #expect(first.problem == .timeLooksLikeMilliseconds(firstInterval: scale / 100), "\(unit)")
-        #expect(first.problem.description.contains("probably in milliseconds"))
+        #expect(first.problem.description.hasSuffix("so the times are probably in \(advice)"), "\(unit)")
+        // At 25 Hz and at 1.6 kHz too (40 and 0.625 ms, 4 × 10⁴ and 625 µs, …).
+        for rate in [25.0, 1600] {
+            let other = Self.problems(Self.still(seconds: 1, rate: rate, timeScale: scale))
+            #expect(other.first?.problem.description.hasSuffix("so the times are probably in \(advice)") == true,
+                    "\(unit) at \(rate) Hz")
+        }
         #expect(first.problem.restingMagnitude == nil)
     }
 
