@@ -5,7 +5,17 @@ public enum ShakeAxis: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// What the detector reports about a shake gesture.
 ///
-/// A shake produces `began` once, then exactly one of `ended` or `cancelled`.
+/// A shake produces `began` once, then exactly one of `ended` or `cancelled`. Every time is in
+/// seconds on the samples' own clock (`Sample.time`: the detector has no clock of its own), and
+/// every acceleration is linear acceleration as the thresholds see it: gravity removed, smoothed
+/// over `smoothingWindowSeconds`, in m/s² (divide by `standardGravity` for g).
+///
+/// The fields describe the shake as far as the detector has seen it when the event is emitted:
+/// on `began`, the chain of half-waves that made it begin (`reversals` is then at least
+/// `minimumHalfWaves − 1`, and `endTime` is the `began` sample's time); on `ended` and
+/// `cancelled`, the whole shake up to then. For instance a 1.5 s, 2 g shake at 4 Hz along x from
+/// 2 s, after the device lay still, sampled at 100 Hz: `began` at 2.41 s (start 2.04 s, peak 20.0 m/s², 3 reversals, `.x`), `ended` at
+/// 3.91 s (end 3.50 s, 11 reversals).
 public struct ShakeEvent: Sendable, Hashable {
     /// Where in its life the shake is.
     public enum Phase: String, Sendable, Hashable, Codable {
@@ -32,16 +42,25 @@ public struct ShakeEvent: Sendable, Hashable {
 
     public var phase: Phase
     /// When the event was emitted: the timestamp of the sample (or interruption) that caused it, s.
+    /// `ended` comes `quietSeconds` after `endTime`; a `cancelled` with `.timeWentBackwards` is
+    /// timed at the last sample before the jump (on the old clock), one with `.interrupted` after
+    /// a configuration change at the last sample before the change, and one from
+    /// `interrupt(at:)` at the time given.
     public var time: Double
-    /// Start of the shake's first half-wave, s.
+    /// Start of the shake's first half-wave (when `|l|` first passed the onset), s.
     public var startTime: Double
-    /// End of the shake's last half-wave seen so far, s.
+    /// End of the shake's last half-wave seen so far, s: where `|l|` fell through the release
+    /// threshold (placed between samples), or the latest sample while a half-wave is still
+    /// going on (on `began`, the `began` sample's time).
     public var endTime: Double
-    /// Largest linear acceleration (gravity removed) seen during the shake, m/s².
+    /// Largest `|l|` (linear acceleration: gravity removed, smoothed; peaks placed between
+    /// samples) of the shake's half-waves so far, m/s². A 2 g back-and-forth shake reads about
+    /// 20 m/s².
     public var peakAcceleration: Double
-    /// Direction reversals counted so far (half-waves minus one).
+    /// Direction reversals counted so far (linked half-waves minus one).
     public var reversals: Int
-    /// The axis along which the shake moved most.
+    /// The device axis along which the shake moved most: the largest sum, over the shake's
+    /// half-waves, of the squared peak component along it.
     public var dominantAxis: ShakeAxis
     /// Set only when `phase == .cancelled`.
     public var cancellationReason: CancellationReason?
@@ -61,6 +80,7 @@ public struct ShakeEvent: Sendable, Hashable {
         self.cancellationReason = cancellationReason
     }
 
-    /// Duration from the first to the last half-wave, s.
+    /// Duration from the start of the first half-wave to the end of the last, so far, s
+    /// (`endTime − startTime`).
     public var duration: Double { endTime - startTime }
 }

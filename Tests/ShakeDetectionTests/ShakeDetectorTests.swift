@@ -302,6 +302,25 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(result.last.map { abs($0.time - ($0.startTime + 2)) < 0.02 } == true)
     }
 
+    /// The example in `ShakeEvent`'s documentation: a 1.5 s, 2 g shake at 4 Hz along x from 2 s,
+    /// after the device lay still, at 100 Hz.
+    @Test func eventFieldsAreAsDocumented() throws {
+        let samples = (0..<550).map { index -> Sample in
+            let t = Double(index) / 100
+            let x = t >= 2 && t < 3.5 ? 2 * standardGravity * sin2pi(4 * (t - 2)) : 0
+            return Sample(time: t, x: x, y: 0.1, z: standardGravity)
+        }
+        let result = events(samples)
+        try #require(result.map(\.phase) == [.began, .ended])
+        let (began, ended) = (result[0], result[1])
+        #expect(abs(began.time - 2.41) < 0.005 && began.endTime == began.time)
+        #expect(abs(began.startTime - 2.04) < 0.005 && ended.startTime == began.startTime)
+        #expect(abs(began.peakAcceleration - 20.0) < 0.05 && began.reversals == 3 && began.dominantAxis == .x)
+        #expect(abs(ended.time - 3.91) < 0.005 && abs(ended.endTime - 3.50) < 0.005)
+        #expect(ended.time - ended.endTime >= ShakeConfiguration.medium.quietSeconds)
+        #expect(ended.reversals == 11 && ended.dominantAxis == .x && ended.cancellationReason == nil)
+    }
+
     /// `maximumShakeSeconds` runs from the first half-wave until `ended`, which comes
     /// `quietSeconds` after the last one: 9.8 s of shaking under the default 10 s limit is
     /// cancelled as too long, 9.4 s ends (as `ShakeConfiguration.maximumShakeSeconds` says).
