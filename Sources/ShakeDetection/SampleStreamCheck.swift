@@ -26,7 +26,15 @@
 ///   seconds: milliseconds, probably); otherwise their mean rate is over 10 % under
 ///   `ShakeDetector.slowestSupportedSampleRate` (gaps over 0.5 s left out), and shakes may be
 ///   missed.
-/// Samples with a NaN or infinite value, and intervals that are not positive, are not counted.
+/// - and one more: over those intervals, at least as many samples repeat the time of the one
+///   before as start a new one. `ShakeDetector` ignores a sample with the same time as the one
+///   before, so a driver that stamps a whole FIFO batch with one time has all but one sample of
+///   each batch dropped (and its batches alone would otherwise read as a slow rate or as times in
+///   milliseconds).
+/// Samples with a NaN or infinite value, and intervals that are negative, are not counted.
+///
+/// It checks the start of a stream only: a driver that changes its rate or unit later (a
+/// power-saving mode) is not seen. Start a new check when the driver is reconfigured.
 public struct SampleStreamCheck: Sendable {
     /// What looks wrong with a stream.
     public enum Problem: Sendable, Hashable, CustomStringConvertible {
@@ -48,6 +56,11 @@ public struct SampleStreamCheck: Sendable {
         /// The first intervals' mean rate, Hz, is over 10 % under
         /// `ShakeDetector.slowestSupportedSampleRate`: quick strokes fall between samples.
         case sampleRateTooLow(hertz: Double)
+        /// Over the first intervals, `samplesPerTime` samples (on average, 2 or more) shared each
+        /// time: the detector ignores a sample with the same time as the one before, and sees
+        /// one of them. Give each sample of a batch its own time, spread over the batch's period
+        /// (`time − (n − 1 − i) / rate` for sample `i` of `n` stamped at `time`).
+        case timesRepeat(samplesPerTime: Double)
 
         /// The level |a| held at rest, m/s² as given, for the three acceleration problems; nil
         /// for the time problems.
@@ -56,7 +69,7 @@ public struct SampleStreamCheck: Sendable {
             case .accelerationLooksLikeG(let magnitude), .accelerationLooksLikeMilliG(let magnitude),
                  .accelerationOffScale(let magnitude):
                 magnitude
-            case .timeLooksLikeMilliseconds, .sampleRateTooLow:
+            case .timeLooksLikeMilliseconds, .sampleRateTooLow, .timesRepeat:
                 nil
             }
         }
@@ -82,6 +95,10 @@ public struct SampleStreamCheck: Sendable {
                 "the first \(SampleStreamCheck.intervalsChecked) intervals are all 0.25 or more (the first is "
                     + "\(Self.rounded(interval))): in seconds that is a rate under 4 Hz, so the times are probably in "
                     + Self.likelyTimeUnit(firstInterval: interval)
+            case .timesRepeat(let samplesPerTime):
+                "\(Self.rounded(samplesPerTime)) samples share each time (a FIFO batch stamped once?): the detector "
+                    + "ignores a sample with the same time as the one before, so it sees 1 in \(Self.rounded(samplesPerTime)); "
+                    + "give each sample its own time"
             case .sampleRateTooLow(let hertz):
                 "\(Self.rounded(hertz)) Hz, under the \(Self.rounded(ShakeDetector.slowestSupportedSampleRate)) Hz "
                     + "the detector is made for: shakes may be missed"
@@ -139,6 +156,8 @@ public struct SampleStreamCheck: Sendable {
     // The intervals of `ShakeConfiguration.medium`'s `maximumGapSeconds` or less, and their sum, s.
     private var shortIntervals = 0
     private var shortSum = 0.0
+    // Samples with the same time as the one before.
+    private var repeats = 0
 
     /// `checkingTime: false` checks the acceleration alone: for a device whose times come
     /// from its driver in seconds, and whose rate is known.
@@ -187,6 +206,7 @@ public struct SampleStreamCheck: Sendable {
         defer { if time > lastTime { lastTime = time } }
         guard lastTime.isFinite else { return }
         let interval = time - lastTime
+        if interval == 0 { repeats += 1 }
         guard interval > 0 else { return }
         if intervals == 0 { firstInterval = interval }
         intervals += 1
@@ -197,6 +217,10 @@ public struct SampleStreamCheck: Sendable {
         }
         guard intervals >= Self.intervalsChecked else { return }
         timeSettled = true
+        if repeats >= intervals {
+            problem = .timesRepeat(samplesPerTime: Double(intervals + repeats) / Double(intervals))
+            return
+        }
         if allSlow {
             problem = .timeLooksLikeMilliseconds(firstInterval: firstInterval)
             return

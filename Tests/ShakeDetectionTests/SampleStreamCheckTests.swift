@@ -132,6 +132,38 @@ import Testing
         #expect(first.problem.description == "10 Hz, under the 25 Hz the detector is made for: shakes may be missed")
     }
 
+    /// A 100 Hz driver that stamps each FIFO batch with one time: the detector sees one sample a
+    /// batch (none of the shake at 32 a batch), and the check says so instead of calling the
+    /// batches' 0.1 s a slow rate or their 0.32 s milliseconds (as it did). With the times
+    /// spread over each batch, as `timesRepeat` advises, the shake is found and nothing is said.
+    @Test(arguments: [4, 10, 32])
+    func aBatchStampedWithOneTimeIsFound(batch: Int) throws {
+        let rate = 100.0
+        let shake = (0..<600).map { index -> Sample in
+            let t = Double(index) / rate
+            let x = t >= 2 && t < 3.5 ? 2 * standardGravity * sin2pi(4 * (t - 2)) : 0
+            return Sample(time: t, x: x, y: 0.1, z: standardGravity)
+        }
+        let stamped = shake.enumerated().map { index, sample in
+            Sample(time: Double(index / batch * batch + batch - 1) / rate, x: sample.x, y: sample.y, z: sample.z)
+        }
+        let found = Self.problems(stamped)
+        let first = try #require(found.first)
+        #expect(found.count == 1)
+        #expect(first.problem == .timesRepeat(samplesPerTime: Double(batch)))
+        #expect(first.problem.description == "\(batch) samples share each time (a FIFO batch stamped once?): the "
+                    + "detector ignores a sample with the same time as the one before, so it sees 1 in \(batch); give "
+                    + "each sample its own time")
+        #expect(first.problem.restingMagnitude == nil)
+        if batch == 32 { #expect(events(stamped).isEmpty) }
+        // The advice: sample i of n stamped at `time` is at time − (n − 1 − i) / rate.
+        let spread = stamped.enumerated().map { index, sample in
+            Sample(time: sample.time - Double(batch - 1 - index % batch) / rate, x: sample.x, y: sample.y, z: sample.z)
+        }
+        #expect(Self.problems(spread).isEmpty)
+        #expect(events(spread).map(\.phase) == [.began, .ended])
+    }
+
     /// A 2 s pause among 50 Hz samples is a gap, not a slow rate; repeated and bad samples are
     /// not counted.
     @Test func gapsRepeatsAndBadSamplesDoNotMisleadIt() {
