@@ -2,8 +2,15 @@
 /// `medium` preset's value; an unknown key is an error naming it (so a typo is never silently
 /// ignored), and so is `null` (`DecodingError.valueNotFound`, saying to give a value or leave the
 /// key out). Decoding does not call `validate()`: call it after decoding (`ConfigurationFile`
-/// does).
+/// does). `+infinity`, which `saturationAcceleration` and `ongoingMotionPeakAcceleration` may
+/// hold and JSON cannot, is encoded as `encodedInfinity` (10⁶ m/s²), which decodes to a detector
+/// that gives the same events, so that `JSONEncoder` can write every valid configuration.
 extension ShakeConfiguration: Codable {
+    /// What `encode(to:)` writes for `+infinity`: 10⁶ m/s². No raw axis gets that far (samples
+    /// beyond `ShakeDetector.implausibleAcceleration`, 10⁴ m/s², are ignored) and no peak of
+    /// linear acceleration either, so a detector behaves the same with it as with infinity.
+    public static let encodedInfinity = 1e6
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case gravityTimeConstantSeconds, smoothingWindowSeconds
         case onsetAcceleration, releaseAcceleration, saturationAcceleration
@@ -96,13 +103,18 @@ extension ShakeConfiguration: Codable {
             maximumShakeSeconds: try value(.maximumShakeSeconds, d.maximumShakeSeconds))
     }
 
+    /// `value`, or `encodedInfinity` for `+infinity`.
+    private static func encodable(_ value: Double) -> Double {
+        value == .infinity ? encodedInfinity : value
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(gravityTimeConstantSeconds, forKey: .gravityTimeConstantSeconds)
         try c.encode(smoothingWindowSeconds, forKey: .smoothingWindowSeconds)
         try c.encode(onsetAcceleration, forKey: .onsetAcceleration)
         try c.encode(releaseAcceleration, forKey: .releaseAcceleration)
-        try c.encode(saturationAcceleration, forKey: .saturationAcceleration)
+        try c.encode(Self.encodable(saturationAcceleration), forKey: .saturationAcceleration)
         try c.encode(reversalCosine, forKey: .reversalCosine)
         try c.encode(minimumReversalIntervalSeconds, forKey: .minimumReversalIntervalSeconds)
         try c.encode(maximumReversalIntervalSeconds, forKey: .maximumReversalIntervalSeconds)
@@ -115,7 +127,7 @@ extension ShakeConfiguration: Codable {
         try c.encode(shortChainLinearity, forKey: .shortChainLinearity)
         try c.encode(ongoingMotionSeconds, forKey: .ongoingMotionSeconds)
         try c.encode(pauseDeviationAcceleration, forKey: .pauseDeviationAcceleration)
-        try c.encode(ongoingMotionPeakAcceleration, forKey: .ongoingMotionPeakAcceleration)
+        try c.encode(Self.encodable(ongoingMotionPeakAcceleration), forKey: .ongoingMotionPeakAcceleration)
         try c.encode(ongoingMotionStrongHalfWaves, forKey: .ongoingMotionStrongHalfWaves)
         try c.encode(quietSeconds, forKey: .quietSeconds)
         try c.encode(refractorySeconds, forKey: .refractorySeconds)

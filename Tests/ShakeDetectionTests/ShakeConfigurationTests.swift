@@ -179,6 +179,32 @@ import ShakeDetection
         #expect(throws: Never.self) { try configuration.validate() }
     }
 
+    /// A valid configuration with infinity (saturation off, no shake during ongoing motion)
+    /// encodes with `JSONEncoder`, which cannot write infinity (it threw "Unable to encode
+    /// Double.inf directly in JSON"), and decodes to one that gives the same events.
+    @Test func infinityEncodesAsAValueThatBehavesTheSame() throws {
+        var configuration = ShakeConfiguration.medium
+        configuration.saturationAcceleration = .infinity
+        configuration.ongoingMotionPeakAcceleration = .infinity
+        try configuration.validate()
+        let json = String(decoding: try JSONEncoder().encode(configuration), as: UTF8.self)
+        #expect(json.contains(#""saturationAcceleration":1000000"#))
+        #expect(json.contains(#""ongoingMotionPeakAcceleration":1000000"#))
+        let decoded = try JSONDecoder().decode(ShakeConfiguration.self, from: Data(json.utf8))
+        try decoded.validate()
+        #expect(decoded.saturationAcceleration == ShakeConfiguration.encodedInfinity)
+        // A clipping ±2 g sensor's shake along gravity (the case saturation is for): the same
+        // events either way.
+        let motion = Motion(gravity: gravityReading(up: (0, 0, 1)),
+                            shakes: [.init(start: 1, duration: 1.5, frequency: 4, amplitude: 1.5 * standardGravity,
+                                           direction: unit(0, 0, 1))],
+                            noise: 0.05)
+        let clipped = motion.samples(duration: 4, rate: 100).map {
+            Sample(time: $0.time, x: $0.x, y: $0.y, z: min(max($0.z, -19.6), 19.6))
+        }
+        #expect(events(clipped, configuration: decoded) == events(clipped, configuration: configuration))
+    }
+
     @Test(arguments: ShakeConfiguration.presetNames)
     func validatingDetectorTakesEveryPreset(name: String) throws {
         let preset = try #require(ShakeConfiguration.preset(named: name))
