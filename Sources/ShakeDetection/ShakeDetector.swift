@@ -820,7 +820,7 @@ public struct ShakeDetector: Sendable {
         if withOpenHalfWave {
             quick = peakTime - previousTime <= configuration.maximumPeakIntervalSeconds ? quick + 1 : 0
         }
-        return quick >= configuration.minimumHalfWaves - 1
+        return quick + 1 >= configuration.minimumHalfWaves  // not `− 1`: Int.min must not trap
     }
 
     /// Of the chain's last `minimumHalfWaves` linked half-waves (the open one included when it
@@ -828,7 +828,7 @@ public struct ShakeDetector: Sendable {
     @inline(__always) private func strongHalfWaves(withOpenHalfWave: Bool) -> Int {
         var bits = chainStrong
         if withOpenHalfWave { bits = bits << 1 | (peakSquared >= ongoingPeakSquared ? 1 : 0) }
-        let n = min(configuration.minimumHalfWaves, 64)
+        let n = max(0, min(configuration.minimumHalfWaves, 64))  // UInt64(n) traps below 0
         let mask: UInt64 = n >= 64 ? ~0 : (1 << UInt64(n)) - 1
         return (bits & mask).nonzeroBitCount
     }

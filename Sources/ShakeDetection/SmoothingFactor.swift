@@ -22,9 +22,13 @@ func oneMinusExpNegative(_ x: Double) -> Double {
 
 /// `e^(−x)` for `x ≥ 0` by range reduction `x = k·ln 2 + r`, |r| ≤ ln 2 / 2, and a degree-13
 /// Taylor polynomial for `e^(−r)` (truncation error < 10⁻¹⁷), scaled by `2^(−k)`.
+/// NaN for NaN and +infinity for `x` under −709 (only a configuration that `validate()`
+/// rejects gives those, such as a time constant of NaN or below 0: it must not trap).
 @usableFromInline
 func expNegative(_ x: Double) -> Double {
     if x > 745 { return 0 }
+    // Keeps `Int(k)` below finite: -inf and NaN would trap there.
+    guard x >= -709 else { return x.isNaN ? .nan : .infinity }
     let ln2 = 0.693_147_180_559_945_309_417_232_121_458
     let k = (x / ln2).rounded()
     let r = -(x - k * ln2)

@@ -185,4 +185,34 @@ import Testing
         #expect(checker.problems.isEmpty, "\(checker.problems)")
         #expect(checker.began == 0)
     }
+
+    /// `ShakeDetector(configuration:)` does not validate (a detector is often made where nothing
+    /// may throw): with a configuration `validate()` rejects the events mean nothing, but a
+    /// device must not crash. These trapped: a NaN or negative time constant in `expNegative`
+    /// (`Int(k)` of NaN or −∞), and `minimumHalfWaves` of `Int.min` (`− 1` overflowed) or below 0
+    /// (`UInt64(n)`).
+    static let invalidConfigurations: [(String, @Sendable (inout ShakeConfiguration) -> Void)] = [
+        ("linearityTimeConstantSeconds NaN", { $0.linearityTimeConstantSeconds = .nan }),
+        ("linearityTimeConstantSeconds −1e-300", { $0.linearityTimeConstantSeconds = -1e-300 }),
+        ("minimumHalfWaves Int.min", { $0.minimumHalfWaves = .min }),
+        ("minimumHalfWaves −1", { $0.minimumHalfWaves = -1 }),
+    ]
+
+    @Test(arguments: 0..<invalidConfigurations.count)
+    func anInvalidConfigurationDoesNotTrap(index: Int) {
+        let (name, change) = Self.invalidConfigurations[index]
+        var configuration = ShakeConfiguration.medium
+        change(&configuration)
+        #expect(throws: ShakeConfigurationError.self, "\(name)") { try configuration.validate() }
+        let motion = Motion(gravity: gravityReading(up: (0, 0, 1)),
+                            shakes: [.init(start: 1, duration: 1.5, frequency: 4, amplitude: 2 * standardGravity,
+                                           direction: unit(1, 0, 0))],
+                            noise: 0.05)
+        var detector = ShakeDetector(configuration: configuration)
+        var explanation = ShakeExplanation()
+        for sample in motion.samples(duration: 4, rate: 100) {
+            _ = detector.process(sample, explanation: &explanation)
+        }
+        _ = detector.interrupt(at: 4)
+    }
 }
