@@ -67,7 +67,9 @@
 /// - So is a sample with an axis beyond ±`implausibleAcceleration` (10⁴ m/s², about 1000 g, more
 ///   than any accelerometer measures): a corrupt reading or a wrong scale, which would otherwise
 ///   be absorbed by the gravity estimate and deafen the detector for minutes.
-/// - A sample with the same time as the previous one is ignored.
+/// - A sample with the same time as the previous one is ignored: a driver that stamps a whole
+///   FIFO batch with one time must spread the batch over its period first
+///   (`SampleStreamCheck.Problem.timesRepeat` says so).
 /// - So is a sample earlier than the latest by up to `maximumGapSeconds` (one that arrived late,
 ///   or a clock's jitter): the stream goes on from the next sample after the latest, as after a
 ///   gap no longer than that.
@@ -75,7 +77,13 @@
 ///   progress is cancelled (`.timeWentBackwards`, timed at the last sample before the jump), and
 ///   what was left of the refractory period carries over to the new clock.
 ///
-/// The configuration is assumed valid (see `ShakeConfiguration.validate()`).
+/// The configuration is assumed valid (see `ShakeConfiguration.validate()`); with one that is
+/// not, the events mean nothing, but nothing traps.
+///
+/// ## Threads
+/// A `Sendable` value with no shared state: keep one per stream, owned by whatever runs the
+/// driver (an actor, a serial queue, a thread), and send the events elsewhere; a copy is an
+/// independent detector. Changing `configuration` while running restarts it (see there).
 public struct ShakeDetector: Sendable {
     /// The parameters in use.
     ///
