@@ -162,10 +162,10 @@ extension ShakeConfiguration {
         let quickestEnd = quietSeconds + quickestBeginning
         if !(maximumShakeSeconds > 0 && maximumShakeSeconds > quickestEnd) {
             throw bad("maximumShakeSeconds",
-                      "must be above quietSeconds + (minimumHalfWaves − 1) × minimumReversalIntervalSeconds "
-                        + "(\(quietSeconds) + \(minimumHalfWaves - 1) × \(minimumReversalIntervalSeconds) = \(Self.plain(quickestEnd)) s, "
-                        + "the soonest a shake can end after its first half-wave: a shorter limit cancels every shake as too long), "
-                        + "got \(maximumShakeSeconds)")
+                      "must be > 0 s and above (minimumHalfWaves − 1) × minimumReversalIntervalSeconds "
+                        + "(\(minimumHalfWaves - 1) × \(minimumReversalIntervalSeconds) s, the shortest time a shake can take to begin) "
+                        + "plus quietSeconds (\(quietSeconds) s, from its last half-wave to ended): \(Self.plain(quickestEnd)) s, "
+                        + "the soonest a shake can end; a shorter limit cancels every shake as too long, got \(maximumShakeSeconds)")
         }
     }
 

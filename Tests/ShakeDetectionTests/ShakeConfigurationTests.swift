@@ -169,9 +169,10 @@ import ShakeDetection
         configuration.quietSeconds = 9.9
         #expect(throws: ShakeConfigurationError(
             field: "maximumShakeSeconds",
-            reason: "must be above quietSeconds + (minimumHalfWaves − 1) × minimumReversalIntervalSeconds "
-                + "(9.9 + 3 × 0.04 = 10.02 s, the soonest a shake can end after its first half-wave: a shorter limit "
-                + "cancels every shake as too long), got 10.0")) {
+            reason: "must be > 0 s and above (minimumHalfWaves − 1) × minimumReversalIntervalSeconds "
+                + "(3 × 0.04 s, the shortest time a shake can take to begin) plus quietSeconds (9.9 s, from its last "
+                + "half-wave to ended): 10.02 s, the soonest a shake can end; a shorter limit cancels every shake as "
+                + "too long, got 10.0")) {
             try configuration.validate()
         }
         configuration.quietSeconds = 0.4
