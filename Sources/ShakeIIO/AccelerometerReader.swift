@@ -300,10 +300,14 @@ public final class AccelerometerReader: @unchecked Sendable {
                       y: (Double(raw.1) + offset) * scale,
                       z: (Double(raw.2) + offset) * scale)
         let rotated = mountMatrix.isIdentity ? sensor : mountMatrix.apply(x: sensor.x, y: sensor.y, z: sensor.z)
-        state.withLock {
-            $0.statistics.samplesDelivered += 1
-            $0.statistics.lastSampleTime = time
+        // Once stopped (by `onSample` itself, say), the rest of a buffer's samples are not delivered.
+        let stopped = state.withLock { state -> Bool in
+            guard !state.stopped else { return true }
+            state.statistics.samplesDelivered += 1
+            state.statistics.lastSampleTime = time
+            return false
         }
+        if stopped { return }
         try onSample(Sample(time: time, x: rotated.x, y: rotated.y, z: rotated.z))
     }
 
