@@ -40,6 +40,15 @@ public struct AccelerometerReadOptions: Hashable, Sendable {
     /// may still have the rate the first one set.
     var rateToRestore: Double?
 
+    /// The async stream's queue for items coming at `hertz`: `streamBufferDuration` of them, at
+    /// least 16; `.unbounded` for an infinite duration. Options with a problem (a negative or NaN
+    /// duration, reported when reading starts) get 16.
+    func streamBufferingPolicy<Item>(hertz: Double) -> AsyncThrowingStream<Item, any Error>.Continuation.BufferingPolicy {
+        let queued = hertz * streamBufferDuration
+        if queued.isNaN || queued < 0 { return .bufferingNewest(16) }
+        return queued >= Double(Int.max / 2) ? .unbounded : .bufferingNewest(max(16, Int(queued)))
+    }
+
     /// Why these options cannot be used to read, naming the property and its value; nil when
     /// they can. ``AccelerometerReader/init(uri:device:options:)`` throws it (kind `.badValue`)
     /// before it opens the context.

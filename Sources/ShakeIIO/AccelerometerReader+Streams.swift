@@ -41,10 +41,8 @@ extension AccelerometerReader {
         } catch {
             return AsyncThrowingStream { $0.finish(throwing: error) }
         }
-        let queued = rateHertz * options.streamBufferDuration  // checked in init: not negative or NaN
         let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: Sample.self, throwing: (any Error).self,
-            bufferingPolicy: queued >= Double(Int.max / 2) ? .unbounded : .bufferingNewest(max(16, Int(queued))))
+            of: Sample.self, throwing: (any Error).self, bufferingPolicy: options.streamBufferingPolicy(hertz: rateHertz))
         continuation.onTermination = { [self] _ in stop() }
         Thread.startNamed("shake.iio-read") { [self] in
             do {

@@ -49,12 +49,9 @@ extension ReconnectingAccelerometerReader {
         } catch {
             return AsyncThrowingStream { $0.finish(throwing: error) }
         }
-        let queued = (options.rateHertz ?? 400) * options.streamBufferDuration
-        let policy: AsyncThrowingStream<Update, any Error>.Continuation.BufferingPolicy =
-            queued.isNaN || queued < 0 ? .bufferingNewest(16)  // the first connection reports the options' problem
-                : queued >= Double(Int.max / 2) ? .unbounded : .bufferingNewest(max(16, Int(queued)))
         let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: Update.self, throwing: (any Error).self, bufferingPolicy: policy)
+            of: Update.self, throwing: (any Error).self,
+            bufferingPolicy: options.streamBufferingPolicy(hertz: options.rateHertz ?? 400))
         continuation.onTermination = { [self] _ in stop() }
         let yield: @Sendable (Update) -> Void = { [self] update in
             if case .dropped = continuation.yield(update) { countConsumerOverrun() }
