@@ -83,21 +83,16 @@ enum ConfigCommand: ShakeCommand {
         }
         var text = "\(name.capitalizedFirst) against \(referenceName): \(changed.count) of \(mine.count) values differ.\n"
         let nameWidth = changed.map(\.count).max() ?? 0
-        let cells = changed.map { exact(mine[$0] ?? 0) }
+        let cells = changed.map { shortestDecimal(mine[$0] ?? 0) }
         let valueWidth = cells.map(\.count).max() ?? 0
         let unitWidth = changed.map { TuneCommand.unit(of: $0).count }.max() ?? 0
         for (key, cell) in zip(changed, cells) {
             let unit = TuneCommand.unit(of: key)
             text += "  " + key.padding(toLength: nameWidth) + "  " + cell.leftPadded(valueWidth) + " "
-                + unit.padding(toLength: unitWidth) + "  (\(short): " + exact(theirs[key] ?? 0)
+                + unit.padding(toLength: unitWidth) + "  (\(short): " + shortestDecimal(theirs[key] ?? 0)
                 + (unit.isEmpty ? "" : " " + unit) + ")\n"
         }
         return text
-    }
-
-    /// A value as the file holds it, without a trailing ".0": 12, 0.045, -0.4.
-    static func exact(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 
     /// Every key of the configuration's JSON and its value, as `--config` reads it.

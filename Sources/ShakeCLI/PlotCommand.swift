@@ -42,7 +42,7 @@ enum PlotCommand: ShakeCommand {
         let from = try arguments.double("from")
         let to = try arguments.double("to")
         if let from, let to, !(to > from) {
-            throw UsageError("'--to' (\(ConfigCommand.exact(to)) s) must be after '--from' (\(ConfigCommand.exact(from)) s)")
+            throw UsageError("'--to' (\(shortestDecimal(to)) s) must be after '--from' (\(shortestDecimal(from)) s)")
         }
         let force = arguments.flag("force")
         let path = arguments.positionals[0]
@@ -70,10 +70,10 @@ enum PlotCommand: ShakeCommand {
                                  exitStatus: ExitStatus.dataError)
         }
         if let from, from > last.time {
-            throw UsageError("'--from' (\(ConfigCommand.exact(from)) s) is after the recording's last sample (\(fixed(last.time, 3)) s)")
+            throw UsageError("'--from' (\(shortestDecimal(from)) s) is after the recording's last sample (\(fixed(last.time, 3)) s)")
         }
         if let to, to < first.time {
-            throw UsageError("'--to' (\(ConfigCommand.exact(to)) s) is before the recording's first sample (\(fixed(first.time, 3)) s)")
+            throw UsageError("'--to' (\(shortestDecimal(to)) s) is before the recording's first sample (\(fixed(first.time, 3)) s)")
         }
         // ShakeKit's detector: one pass gives its events, |l|, half-waves and ongoing motion.
         var view: RecordingPlot.DetectorView?

@@ -189,9 +189,7 @@ enum TuneCommand: ShakeCommand {
             }
             let (key, bounds) = (parts[0], parts[1])
             guard let index = axes.firstIndex(where: { $0.isNamed(key) }) else {
-                let configurationKeys = (try? JSONSerialization.jsonObject(with: ConfigurationFile.encode(reference)))
-                    as? [String: Any]
-                if configurationKeys?.keys.contains(key) == true {
+                if ConfigCommand.values(reference).keys.contains(key) {
                     throw UsageError("'--range': tune does not search \(key); it keeps the base's value (set it with "
                         + "--config). It searches: \(keys)")
                 }
