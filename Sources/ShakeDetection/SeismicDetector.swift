@@ -128,10 +128,12 @@ public struct SeismicDetector: ShakeDetecting, Sendable {
                           peakAcceleration: peak, reversals: 0, dominantAxis: axis)
     }
 
+    /// The `ended` of `began` at `time`, or at `began`'s own time when `time` is before it or
+    /// not finite (an interrupt with a stale or NaN time, a clock that went back).
     private static func ended(after began: ShakeEvent, at time: Double) -> ShakeEvent {
         var ended = began
         ended.phase = .ended
-        ended.time = time
+        ended.time = time.isFinite && time >= began.time ? time : began.time
         return ended
     }
 }

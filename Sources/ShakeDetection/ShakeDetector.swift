@@ -261,9 +261,11 @@ public struct ShakeDetector: Sendable {
     /// reason `.interrupted` (returned), and the detector restarts as after `reset()`. Call it
     /// when a stream ends, so that a shake still in progress gets its `cancelled`.
     /// Returns the `cancelled` event still pending after a configuration change, if any, or nil
-    /// if no shake was in progress. A NaN or infinite `time` is taken as the last sample's.
+    /// if no shake was in progress. A NaN or infinite `time`, or one before the last sample's
+    /// (the stream was still running then), is taken as the last sample's, so a `cancelled`
+    /// never comes before the shake's own start or its last activity.
     public mutating func interrupt(at time: Double) -> ShakeEvent? {
-        let time = time.isFinite ? time : lastTime
+        let time = time.isFinite && time >= lastTime ? time : lastTime
         let event = shaking ? makeEvent(.cancelled, at: time, reason: .interrupted) : pendingCancellation
         reset()
         return event

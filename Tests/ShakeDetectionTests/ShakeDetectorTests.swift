@@ -422,6 +422,23 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(cancelled.cancellationReason == .interrupted)
     }
 
+    /// `interrupt(at:)` with a time before the last sample (a stale clock reading, or 0 passed
+    /// for "now") does not give a `cancelled` earlier than the shake it cancels.
+    @Test func interruptAtAnEarlierTimeIsTimedAtTheLastSample() throws {
+        var detector = ShakeDetector()
+        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
+        var last = 0.0
+        for sample in Self.motion(c).samples(duration: 5, rate: 100) where sample.time < 2 {
+            _ = detector.process(sample)
+            last = sample.time
+        }
+        #expect(detector.isShaking)
+        let interrupted = detector.interrupt(at: 0)
+        let cancelled = try #require(interrupted)
+        #expect(cancelled.time == last)
+        #expect(cancelled.time >= cancelled.startTime && cancelled.time >= cancelled.endTime)
+    }
+
     /// A gentle 0.85 g shake: light fires, medium and hard do not; a 1.3 g shake: medium fires, hard does not.
     @Test func presetsOrderSensitivity() {
         func fires(_ amplitudeG: Double, _ configuration: ShakeConfiguration) -> Bool {
