@@ -36,7 +36,9 @@ extension ShakeConfiguration {
     /// - `pauseDeviationAcceleration > 0`;
     /// - `ongoingMotionPeakAcceleration ≥ onsetAcceleration` (may be `+infinity`);
     /// - `ongoingMotionStrongHalfWaves` from 1 to `minimumHalfWaves`, and at most 64;
-    /// - `quietSeconds > 0`; `refractorySeconds ≥ 0`; `maximumGapSeconds > 0`;
+    /// - `quietSeconds > 0`; `refractorySeconds ≥ 0`; `maximumGapSeconds` above 0.04 s (one
+    ///   sample interval at `ShakeDetector.slowestSupportedSampleRate`, 25 Hz: with a shorter
+    ///   limit every sample of such a stream is a gap, and no shake is ever seen);
     ///   `maximumShakeSeconds` above `quietSeconds + (minimumHalfWaves − 1) ×
     ///   minimumReversalIntervalSeconds`: the limit runs from the shake's first half-wave until
     ///   `ended`, which comes `quietSeconds` after the last one, and a shake takes at least
@@ -152,8 +154,15 @@ extension ShakeConfiguration {
         if refractorySeconds < 0 {
             throw bad("refractorySeconds", "must be ≥ 0 s, got \(refractorySeconds)")
         }
-        if maximumGapSeconds <= 0 {
-            throw bad("maximumGapSeconds", "must be > 0 s, got \(maximumGapSeconds)")
+        // One sample interval at the slowest supported rate: a shorter limit takes every
+        // sample of a 25 Hz stream as a gap (and of a 100 Hz one below 0.01 s), and the
+        // detector, restarting on each, never sees a shake.
+        let slowestInterval = 1 / ShakeDetector.slowestSupportedSampleRate
+        if !(maximumGapSeconds > slowestInterval) {
+            throw bad("maximumGapSeconds",
+                      "must be above \(Self.plain(slowestInterval)) s, one sample interval at \(Self.plain(ShakeDetector.slowestSupportedSampleRate)) Hz "
+                        + "(the slowest rate the detector is made for): with a shorter limit every sample of such a stream is a gap "
+                        + "and the detector restarts on each, got \(maximumGapSeconds)")
         }
         // A shake is cancelled as too long unless `ended` (`quietSeconds` after its last
         // half-wave) comes within `maximumShakeSeconds` of its first half-wave; the quickest

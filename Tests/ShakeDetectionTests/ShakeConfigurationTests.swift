@@ -125,6 +125,10 @@ import ShakeDetection
         BadCase(field: "quietSeconds") { $0.quietSeconds = 0 },
         BadCase(field: "refractorySeconds") { $0.refractorySeconds = -0.3 },
         BadCase(field: "maximumGapSeconds") { $0.maximumGapSeconds = -1 },
+        // Every sample of a 25 Hz stream (0.04 s apart) would be a gap, and at 0.001 s every
+        // sample of a 100 Hz one: no shake would ever be seen (validate() accepted these before).
+        BadCase(field: "maximumGapSeconds") { $0.maximumGapSeconds = 0.001 },
+        BadCase(field: "maximumGapSeconds") { $0.maximumGapSeconds = 0.04 },
         BadCase(field: "maximumShakeSeconds") { $0.maximumShakeSeconds = .nan },
         // Limits under which no shake could ever be detected.
         BadCase(field: "minimumHalfWaves") { $0.minimumHalfWaves = 1_000_000 },

@@ -439,6 +439,17 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(cancelled.time >= cancelled.startTime && cancelled.time >= cancelled.endTime)
     }
 
+    /// The shortest gap limit `validate()` accepts, just over one sample interval at 25 Hz,
+    /// still lets a 25 Hz stream's shake through.
+    @Test func theShortestValidGapLimitStillSeesA25HzShake() throws {
+        var configuration = ShakeConfiguration.medium
+        configuration.maximumGapSeconds = 0.041
+        try configuration.validate()
+        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
+        let result = events(Self.motion(c).samples(duration: 5, rate: 25), configuration: configuration)
+        #expect(result.map(\.phase) == [.began, .ended])
+    }
+
     /// A gentle 0.85 g shake: light fires, medium and hard do not; a 1.3 g shake: medium fires, hard does not.
     @Test func presetsOrderSensitivity() {
         func fires(_ amplitudeG: Double, _ configuration: ShakeConfiguration) -> Bool {
