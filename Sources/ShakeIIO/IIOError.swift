@@ -93,9 +93,13 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
     public var hint: String? {
         switch kind {
         case .permissionDenied:
-            return "run as root, or give your user access to /dev/iio:device* and "
-                + "/sys/bus/iio/devices/*: add a udev rule such as "
-                + "SUBSYSTEM==\"iio\", GROUP=\"iio\", MODE=\"0660\" and add yourself to group iio"
+            // A udev rule's GROUP and MODE reach the /dev node only: a rule with just those leaves
+            // every write to sysfs denied (tried against the emulator: DeviceAccessTests).
+            return "run as root, or give a group access with a udev rule: its GROUP= and MODE= set "
+                + "/dev/iio:deviceN only, so the sysfs files written (sampling_frequency, buffer/length, "
+                + "buffer/enable, scan_elements/*_en in /sys/bus/iio/devices/iio:deviceN) need a chgrp and "
+                + "chmod g+w from the rule's RUN+= too (ShakeKit's Scripts/device/60-shakekit-iio.rules does "
+                + "both); then add the user to the group"
         case .deviceGone:
             return "it was unplugged, its driver unbound, or the connection to iiod closed"
         case .timedOut where function == "iio_create_context_from_uri":
