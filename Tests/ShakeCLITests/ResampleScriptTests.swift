@@ -1,0 +1,193 @@
+import Foundation
+import ShakeDetection
+import ShakeRecording
+import Testing
+
+/// `Scripts/resample`: recordings as a sensor at another rate, or with another sensor's noise and
+/// timing faults, would deliver them (the variants behind the README's "works the same at every
+/// rate" figures on real recordings).
+@Suite struct ResampleScriptTests {
+    static let script = repositoryRoot + "/Scripts/resample"
+
+    /// 4 s at 100 Hz: x rises 0.5 m/s² per second (a straight line, so a period's average is the
+    /// line's value at the period's middle), gravity on z, labelled a shake from 1 to 2 s.
+    static func ramp() -> String {
+        var text = "# rate_hz: 100\ntime_s,x,y,z,shake\n"
+        for i in 0...400 {
+            let t = Double(i) / 100
+            text += String(format: "%.2f,%.4f,0.1,9.81,%d\n", t, 0.5 * t, t >= 1 && t < 2 ? 1 : 0)
+        }
+        return text
+    }
+
+    /// The data rows of a recording the script wrote: time, x, y, z[, label], as written.
+    static func rows(_ path: String) throws -> [[Double]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") && !$0.hasPrefix("time_s") }
+            .map { $0.split(separator: ",").map { Double($0)! } }
+    }
+
+    /// Runs the script on a folder holding `ramp()` as ramp.csv; returns the folder, the run and
+    /// the path of the one recording written (named `ramp_SUFFIX.csv`).
+    static func resampledRamp(_ options: [String], suffix: String) throws -> (TemporaryFolder, CLIRun, String) {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
+        _ = try folder.write("source/ramp.csv", ramp())
+        let run = try runProcess(script, [folder.file("source"), folder.file("out")] + options)
+        return (folder, run, folder.file("out/ramp_\(suffix).csv"))
+    }
+
+    @Test func readAtAFasterRateKeepsTheMotionTheLabelsAndTheComments() throws {
+        let (folder, run, path) = try Self.resampledRamp(["--rate", "400"], suffix: "r400")
+        defer { folder.cleanUp() }
+        #expect(run.status == 0, "\(run.err)")
+        let rows = try Self.rows(path)
+        #expect(rows.count == 1601)
+        for (k, row) in rows.enumerated().dropFirst() {
+            let t = Double(k) / 400
+            #expect(abs(row[0] - t) < 1e-6, "row \(k): time \(row[0])")
+            // The average of the line over (t − 2.5 ms, t]: its value 1.25 ms before t.
+            #expect(abs(row[1] - 0.5 * (t - 0.00125)) < 2e-6, "row \(k): x \(row[1])")
+            #expect(row[2] == 0.1 && row[3] == 9.81)
+        }
+        let labelled = rows.filter { $0[4] == 1 }.map { $0[0] }
+        // Labelled where a labelled source sample (1.00 to 1.99 s) lies in the row's period.
+        #expect(labelled.first.map { $0 > 0.99 && $0 <= 1.0 } == true, "\(labelled.first ?? -1)")
+        #expect(labelled.last.map { $0 >= 1.99 && $0 < 1.9925 } == true, "\(labelled.last ?? -1)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("# rate_hz: 400\n# resampled: read at 400 Hz"), "\(text.prefix(120))")
+    }
+
+    @Test func noiseAndQuantisationAreASensorsAndTheSeedRepeatsThem() throws {
+        let options = ["--rate", "200", "--noise", "0.05", "--step", "0.0192", "--jitter", "0.1", "--drop", "0.02",
+                       "--drop-run", "3"]
+        let suffix = "r200_n0.05_q0.0192_drop0.02x3_j0.1"
+        let (first, run1, path1) = try Self.resampledRamp(options, suffix: suffix)
+        let (second, run2, path2) = try Self.resampledRamp(options, suffix: suffix)
+        let (other, run3, path3) = try Self.resampledRamp(options + ["--seed", "2"], suffix: suffix)
+        defer { first.cleanUp(); second.cleanUp(); other.cleanUp() }
+        #expect(run1.status == 0 && run2.status == 0 && run3.status == 0, "\(run1.err)\(run3.err)")
+        let a = try String(contentsOfFile: path1, encoding: .utf8)
+        #expect(try String(contentsOfFile: path2, encoding: .utf8) == a, "the same seed, the same file")
+        #expect(try String(contentsOfFile: path3, encoding: .utf8) != a, "another seed, other noise")
+
+        let rows = try Self.rows(path1)
+        let deviations = rows.map { $0[2] - 0.1 }
+        let rms = (deviations.map { $0 * $0 }.reduce(0, +) / Double(rows.count)).squareRoot()
+        #expect(rms > 0.04 && rms < 0.06, "y's noise: \(rms) m/s² rms")
+        let steps = rows.flatMap { $0[1...3] }.map { $0 / 0.0192 }
+        #expect(steps.allSatisfy { abs($0 - $0.rounded()) < 1e-3 }, "every value a multiple of the step")
+    }
+
+    @Test func timingFaultsAreTheOnesAsked() throws {
+        // Jitter: each time within 20 % of an interval of its own, and still increasing.
+        let (jitterFolder, jitterRun, jittered) = try Self.resampledRamp(["--jitter", "0.2"], suffix: "native_j0.2")
+        defer { jitterFolder.cleanUp() }
+        #expect(jitterRun.status == 0, "\(jitterRun.err)")
+        let jitterTimes = try Self.rows(jittered).map { $0[0] }
+        #expect(jitterTimes.count == 401)
+        #expect(jitterTimes.enumerated().allSatisfy { abs($1 - Double($0) / 100) <= 0.002 + 1e-9 })
+        #expect(jitterTimes.enumerated().contains { abs($1 - Double($0) / 100) > 0.001 }, "jittered")
+        #expect(zip(jitterTimes, jitterTimes.dropFirst()).allSatisfy { $0 < $1 })
+
+        // Drops: the rest are samples of the source, with no run of more than 3 missing.
+        let (dropFolder, dropRun, dropped) = try Self.resampledRamp(["--drop", "0.05", "--drop-run", "3"],
+                                                                    suffix: "native_drop0.05x3")
+        defer { dropFolder.cleanUp() }
+        #expect(dropRun.status == 0, "\(dropRun.err)")
+        let kept = try Self.rows(dropped).map { Int(($0[0] * 100).rounded()) }
+        #expect(kept.count < 395 && kept.count > 340, "\(kept.count) of 401 kept")
+        #expect(zip(kept, kept.dropFirst()).allSatisfy { $1 > $0 && $1 - $0 <= 4 })
+
+        // FIFO batches of 4: one time for a whole batch, or the arrival plus 10 µs per sample.
+        for (stamps, spacing) in [("same", 0.0), ("burst", 1e-5)] {
+            let (folder, run, path) = try Self.resampledRamp(["--fifo", "4", "--fifo-stamps", stamps],
+                                                             suffix: "native_fifo4\(stamps)")
+            defer { folder.cleanUp() }
+            #expect(run.status == 0, "\(run.err)")
+            let times = try Self.rows(path).map { $0[0] }
+            for start in stride(from: 0, to: 400, by: 4) {
+                let arrival = Double(start + 3) / 100
+                #expect((0..<4).allSatisfy { abs(times[start + $0] - (arrival + Double($0) * spacing)) < 1e-7 },
+                        "\(stamps): batch at \(arrival) s: \(times[start..<start + 4])")
+            }
+        }
+
+        // Drift: every time 3 % later from the first; a rate switch halfway.
+        let (driftFolder, driftRun, drifted) = try Self.resampledRamp(["--drift", "0.03"], suffix: "native_drift0.03")
+        defer { driftFolder.cleanUp() }
+        #expect(driftRun.status == 0, "\(driftRun.err)")
+        #expect(try Self.rows(drifted).enumerated().allSatisfy { abs($1[0] - 1.03 * Double($0) / 100) < 1e-6 })
+        let (switchFolder, switchRun, switched) = try Self.resampledRamp(["--rate", "100", "--switch", "400"],
+                                                                         suffix: "r100_sw400")
+        defer { switchFolder.cleanUp() }
+        #expect(switchRun.status == 0, "\(switchRun.err)")
+        let times = try Self.rows(switched).map { $0[0] }
+        let intervals = zip(times, times.dropFirst()).map { (($1 - $0) * 1e4).rounded() / 1e4 }
+        #expect(intervals.prefix(200).allSatisfy { $0 == 0.01 } && intervals.dropFirst(200).allSatisfy { $0 == 0.0025 },
+                "\(Set(intervals))")
+        #expect(times.last.map { abs($0 - 4) < 1e-6 } == true)
+        let text = try String(contentsOfFile: switched, encoding: .utf8)
+        #expect(!text.contains("rate_hz"), "no one rate to give")
+    }
+
+    /// A real recording (the micro:bit's shakes among twists, Fixtures/others) read at 100, 400
+    /// and 1600 Hz with a sensor's noise and quantisation, and at its own 50 Hz with 20 % timing
+    /// jitter: the detector begins the same three shakes within 40 ms of its own rate's times,
+    /// and nothing else.
+    @Test func aRealRecordingAtOtherRatesBeginsTheSameShakes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let others = repositoryRoot + "/Fixtures/others"
+        let name = "microbit_shake_twist"
+        let runs = [
+            (["--rate", "100", "400", "1600", "--noise", "0.03", "--step", "0.0192"], "rates",
+             ["r100_n0.03_q0.0192", "r400_n0.03_q0.0192", "r1600_n0.03_q0.0192"]),
+            (["--jitter", "0.2"], "jitter", ["native_j0.2"]),
+        ]
+        var detector = ShakeDetector(configuration: .medium)
+        let native = try RecordingReplay.run(path: "\(others)/\(name).csv", detector: &detector).events
+            .filter { $0.phase == .began }.map(\.time)
+        #expect(native.count == 3)
+        for (options, output, suffixes) in runs {
+            let run = try runProcess(Self.script, [others, folder.file(output), "--pattern", "\(name).csv"] + options)
+            #expect(run.status == 0, "\(run.err)")
+            for suffix in suffixes {
+                var detector = ShakeDetector(configuration: .medium)
+                let began = try RecordingReplay.run(path: folder.file("\(output)/\(name)_\(suffix).csv"),
+                                                    detector: &detector).events
+                    .filter { $0.phase == .began }.map(\.time)
+                #expect(began.count == native.count && zip(began, native).allSatisfy { abs($0 - $1) <= 0.04 },
+                        "\(suffix): began at \(began), at 50 Hz \(native)")
+            }
+        }
+    }
+
+    @Test func refusesWhatItCannotDoAndLeavesNothingBehind() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.file("taken"), withIntermediateDirectories: true)
+        _ = try folder.write("taken/mine.csv", "kept")
+        _ = try folder.write("source/a.csv", Self.ramp())
+        for (options, message) in [
+            (["--jitter", "0.5"], "--jitter must be a fraction from 0 to under 0.5"),
+            (["--switch", "400"], "--switch needs --rate"),
+            (["--fifo", "1"], "--fifo must be 2 or more"),
+            (["--rate", "0"], "--rate and --switch must be numbers above 0"),
+        ] {
+            let run = try runProcess(Self.script, [folder.file("source"), folder.file("out")] + options)
+            #expect(run.status == 2 && run.err.contains(message), "\(options): \(run.status) \(run.err)")
+        }
+        let taken = try runProcess(Self.script, [folder.file("source"), folder.file("taken"), "--rate", "400"])
+        #expect(taken.status == 2 && taken.err.contains("exists; give a new folder"), "\(taken.err)")
+        #expect(listing(folder.file("taken")) == ["mine.csv"])
+        #expect(try String(contentsOfFile: folder.file("taken/mine.csv"), encoding: .utf8) == "kept")
+
+        // A bad row: the error names the file and line; no output folder, no staging folder.
+        _ = try folder.write("source/b.csv", "time_s,x,y,z\n0,0,0,9.8\n0.01,0,zero,9.8\n")
+        let bad = try runProcess(Self.script, [folder.file("source"), folder.file("out"), "--rate", "400"])
+        #expect(bad.status == 1 && bad.err.contains("b.csv:3: column 3 (y): not a finite number: 'zero'"), "\(bad.err)")
+        #expect(listing(folder.path) == ["source", "taken"])
+    }
+}
