@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ShakeRecording
 
 /// The `shake` command-line tool, runnable in process: `ShakeTool.main(arguments:io:)`.
@@ -44,7 +49,26 @@ public enum ShakeTool {
     }
 
     /// Runs the tool. `arguments` excludes the program name.
+    ///
+    /// When standard output failed (`io.outFailure`), a command that otherwise succeeded ends
+    /// with exit 73 and `Error: standard output: …` (a full disk, `> /dev/full`, a closed
+    /// descriptor), or quietly with ``CommandIO/readerGoneStatus`` when its reader went away
+    /// (`| head`); a command that failed keeps its own status.
     public static func main(arguments: [String], io: CommandIO) -> Int32 {
+        let status = run(arguments: arguments, io: io)
+        switch io.outFailure() {
+        case nil:
+            return status
+        case .readerGone:
+            return status == ExitStatus.success ? CommandIO.readerGoneStatus : status
+        case .failed(let code):
+            io.err("Error: standard output: \(String(cString: strerror(code))) (errno \(code)): "
+                + "the output is incomplete\n")
+            return status == ExitStatus.success ? ExitStatus.cannotCreate : status
+        }
+    }
+
+    private static func run(arguments: [String], io: CommandIO) -> Int32 {
         guard let first = arguments.first else {
             io.out(mainHelp())
             return ExitStatus.success

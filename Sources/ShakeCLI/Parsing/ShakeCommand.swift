@@ -10,13 +10,19 @@ public struct CommandIO: Sendable {
     /// test calling a command in process): only then may it change how C libraries' messages
     /// are handled process-wide (libiio's are hidden without `--verbose`).
     public var ownsProcessStandardError: Bool
+    /// Whether writing `out` has failed, and why (`CommandIO.standardStreams()` says; nil for
+    /// outputs that cannot fail). `ShakeTool.main` asks once the command is done: a command
+    /// whose output did not all arrive has not succeeded.
+    public var outFailure: @Sendable () -> StandardOutputFailure?
 
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                errIsTerminal: Bool = false, ownsProcessStandardError: Bool = false) {
+                errIsTerminal: Bool = false, ownsProcessStandardError: Bool = false,
+                outFailure: @escaping @Sendable () -> StandardOutputFailure? = { nil }) {
         self.out = out
         self.err = err
         self.errIsTerminal = errIsTerminal
         self.ownsProcessStandardError = ownsProcessStandardError
+        self.outFailure = outFailure
     }
 }
 

@@ -1,0 +1,80 @@
+import Foundation
+import ShakeCLI
+import Testing
+
+/// Standard output that cannot take the text (`> /dev/full`, a full disk, a closed pipe): the
+/// tool says so and fails (exit 73), or ends quietly when its reader went away (`| head`). Before,
+/// `FileHandle.write` crashed the tool with a backtrace (exit 132) in every such case.
+@Suite struct StandardOutputTests {
+    /// Runs `shake arguments` in process with its output on `outputPath` (opened for writing) and
+    /// its errors on a pipe; returns the status and the errors.
+    func run(_ arguments: [String], outputDescriptor output: CInt) throws -> (status: Int32, err: String) {
+        let errors = Pipe()
+        let io = CommandIO.writing(output: output, errors: errors.fileHandleForWriting.fileDescriptor)
+        let status = ShakeTool.main(arguments: arguments, io: io)
+        try errors.fileHandleForWriting.close()
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (status, err)
+    }
+
+    static let commands: [[String]] = [
+        ["config", "--preset", "medium"],
+        ["replay", "FIXTURE"],
+        ["replay", "--format", "json", "FIXTURE"],
+        ["evaluate", "FIXTURE"],
+        ["--help"],
+    ]
+
+    @Test(arguments: commands)
+    func aFullOutputIsAnErrorNotACrash(arguments: [String]) throws {
+        let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        try #require(full >= 0, "/dev/full cannot be opened")
+        defer { close(full) }
+        let fixture = repositoryRoot + "/Fixtures/mixed_100hz.csv"
+        let result = try run(arguments.map { $0 == "FIXTURE" ? fixture : $0 }, outputDescriptor: full)
+        #expect(result.status == 73)
+        #expect(result.err == "Error: standard output: No space left on device (errno 28): the output is incomplete\n")
+    }
+
+    /// A command that failed keeps its own status; the failed output is still said.
+    @Test func aFailingCommandKeepsItsStatus() throws {
+        let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        try #require(full >= 0)
+        defer { close(full) }
+        let result = try run(["replay", "/nonexistent/x.csv"], outputDescriptor: full)
+        #expect(result.status == 66)
+        #expect(result.err.hasPrefix("Error: /nonexistent/x.csv"))
+    }
+
+    /// `shake replay … | head -1` with SIGPIPE ignored (a parent that ignores it passes that on):
+    /// no message, and the status a shell shows for a process ended by SIGPIPE.
+    @Test func aReaderThatGoesAwayEndsItQuietly() throws {
+        // Ignored here too, so the test's own process is not ended by the write.
+        signal(SIGPIPE, SIG_IGN)
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let text = labelledShakeCSV(shakes: 2).text
+        let files = try (0..<3).map { try folder.write("r\($0).csv", text) }
+        let result = try run(["replay"] + files, outputDescriptor: pipe.fileHandleForWriting.fileDescriptor)
+        #expect(result.status == 141)
+        #expect(result.err == "")
+    }
+
+    /// The writer's text arrives whole, in order, however long.
+    @Test func longOutputArrivesWhole() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.file("out.json")
+        let file = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        try #require(file >= 0)
+        let fixture = repositoryRoot + "/Fixtures/mixed_100hz.csv"
+        let arguments = ["replay", "--explain", "--format", "json"] + Array(repeating: fixture, count: 1)
+        let result = try run(arguments, outputDescriptor: file)
+        close(file)
+        #expect(result.status == 0, "\(result.err)")
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written == runShake(arguments).out)
+    }
+}
