@@ -173,7 +173,7 @@ enum ConvertCommand: ShakeCommand {
                 do {
                     try writer.write(row.sample, isShake: labelled ? isShake : nil)
                 } catch {
-                    throw outputFailure(error)
+                    throw OutputFile.discardedRecordingFailure(error, output: output)
                 }
                 count += 1
                 if isShake == true && !wasShake { shakes += 1 }
@@ -191,7 +191,7 @@ enum ConvertCommand: ShakeCommand {
             do {
                 try writer.finish()
             } catch {
-                throw outputFailure(error)
+                throw OutputFile.discardedRecordingFailure(error, output: output)
             }
         } catch {
             writer.discard()

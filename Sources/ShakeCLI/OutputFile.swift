@@ -55,6 +55,19 @@ enum OutputFile {
         return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 
+    /// The error for a recording that failed while being written (a full disk, say) and whose
+    /// `.partial` file was then deleted (`convert`, `synth`): the writer's own message says the
+    /// rows written so far are kept in that file, which is true for `record` but not here.
+    static func discardedRecordingFailure(_ error: any Error, output: String) -> CommandFailure {
+        var failure = outputFailure(error)
+        guard let error = error as? RecordingError, error.kind == .io else { return failure }
+        var message = text(error)
+        let keptNote = "; the rows flushed before are kept in this file"
+        if message.hasSuffix(keptNote) { message.removeLast(keptNote.count) }
+        failure.message = message + "; removed: \(output) was not written"
+        return failure
+    }
+
     /// The one wording of an existing output file, naming the flag that replaces it.
     static let alreadyExists = "already exists (pass --force to replace it)"
 

@@ -146,8 +146,10 @@ enum SynthCommand: ShakeCommand {
                 try writer.finish()
             } catch {
                 writer.discard()
-                throw error
+                throw OutputFile.discardedRecordingFailure(error, output: output)
             }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw outputFailure(error)
         }

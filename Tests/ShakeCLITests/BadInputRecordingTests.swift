@@ -128,13 +128,15 @@ import Testing
         #expect(listing(folder.path).isEmpty)
     }
 
-    /// A disk that fills up while `shake synth` writes (a 64 KiB tmpfs in a private mount
-    /// namespace; needs root and `unshare`, as the IIO emulator tests do): exit 73 naming the
-    /// error, no partial file left, and the file already there (overwritten with --force) intact.
-    /// Not root: a failure saying so, unless SHAKEKIT_SKIP_ROOT=1 asks to skip (as
-    /// SHAKEKIT_SKIP_IIO=1 does for the IIO emulator tests).
-    @Test(.disabled(if: skipRootTestsRequested, "SHAKEKIT_SKIP_ROOT=1"))
-    func synthOntoAFullDiskKeepsTheOldFileAndLeavesNoPartial() throws {
+    /// A disk that fills up while `shake synth` or `shake convert` writes (a 64 KiB tmpfs in a
+    /// private mount namespace; needs root and `unshare`, as the IIO emulator tests do): exit 73
+    /// naming the error, no partial file left, the file already there (overwritten with --force)
+    /// intact, and a message that says so (it said "the rows flushed before are kept in this
+    /// file" of the partial file it had just deleted). Not root: a failure saying so, unless
+    /// SHAKEKIT_SKIP_ROOT=1 asks to skip (as SHAKEKIT_SKIP_IIO=1 does for the IIO emulator tests).
+    @Test(.disabled(if: skipRootTestsRequested, "SHAKEKIT_SKIP_ROOT=1"),
+          arguments: [["synth", "shakes", "--duration", "300"], ["convert", "IN"]])
+    func synthOntoAFullDiskKeepsTheOldFileAndLeavesNoPartial(command: [String]) throws {
         guard runningAsRoot else {
             Issue.record("mounting a small tmpfs needs root: run the tests as root (CI does), or set SHAKEKIT_SKIP_ROOT=1 to skip")
             return
@@ -144,21 +146,24 @@ import Testing
         defer { folder.cleanUp() }
         let disk = folder.file("disk")
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: false)
+        let input = try folder.write("in.csv", labelledShakeCSV(shakes: 40).text)
+        let arguments = command.map { $0 == "IN" ? input : $0 }
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         // Mount, keep a file, fill the disk, then report what is left: all inside the namespace.
         let script = """
             set -e
             mount -t tmpfs -o size=64k tmpfs "$1"
             printf 'time_s,x,y,z\\n0,0,0,9.8\\n' > "$1/w.csv"
             set +e
-            "$2" synth shakes --duration 300 --force -o "$1/w.csv"
+            "$2" \(arguments) --force -o "$1/w.csv"
             echo "status=$?"
             ls -A "$1"
             cat "$1/w.csv"
             """
         let run = try runProcess("/usr/bin/unshare", ["--mount", "--propagation", "private", "--fork",
                                                       "/bin/sh", "-c", script, "sh", disk, shake])
-        #expect(run.err.contains("Error: \(disk)/w.csv.partial: "), "\(run.err)")
-        #expect(run.err.contains("No space left on device"), "\(run.err)")
+        #expect(run.err.hasSuffix("Error: \(disk)/w.csv.partial: disk full (No space left on device (errno 28)); "
+                                  + "removed: \(disk)/w.csv was not written\n"), "\(run.err)")
         #expect(run.out == "status=73\nw.csv\ntime_s,x,y,z\n0,0,0,9.8\n", "\(run.out)")
     }
 }
