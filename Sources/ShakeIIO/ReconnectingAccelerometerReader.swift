@@ -22,9 +22,11 @@ import Synchronization
 /// timeout (`iio_context_set_timeout` applies only once the context exists). An attempt given
 /// up finishes in the background and its context is closed.
 ///
-/// What ends reading: a permission error at any time; at the start, an error waiting cannot fix
-/// (``IIOError/mayClearUpByWaiting``: a value that cannot be understood, an unknown URI
-/// scheme), and, without ``reconnects``, any.
+/// What ends reading: a permission error at the first attempt, or one that lasts
+/// ``permissionGraceSeconds`` while waiting for the device to (re)appear (a device that comes
+/// back is there before udev has given its files to the group again); at the start, an error
+/// waiting cannot fix (``IIOError/mayClearUpByWaiting``: a value that cannot be understood, an
+/// unknown URI scheme), and, without ``reconnects``, any.
 public final class ReconnectingAccelerometerReader: Sendable {
     /// What happened to the connection.
     public enum Event: Sendable {
@@ -48,6 +50,13 @@ public final class ReconnectingAccelerometerReader: Sendable {
     /// Whether to reconnect at all; when false the first loss ends ``run(onEvent:_:)`` with its
     /// error (after reporting it as ``Event/lost(_:time:)``). Default true.
     public let reconnects: Bool
+
+    /// Seconds a permission error is retried for while waiting for a device to (re)appear: a
+    /// device that comes back (or appears at boot) is there before udev has run the rule that
+    /// gives its group access (`Scripts/device/60-shakekit-iio.rules`), so the first attempts may
+    /// be denied. Past it, the permission error ends reading. One at the first attempt ends it
+    /// at once: no rule lets this user in.
+    public static let permissionGraceSeconds = 5.0
 
     private let state = Mutex(State())
 
@@ -140,11 +149,16 @@ public final class ReconnectingAccelerometerReader: Sendable {
         defer { endOutage(at: AccelerometerReader.monotonicSeconds()) }
         var reader: AccelerometerReader?
         var lastRetryKind: String?
+        /// When the permission errors going on began (monotonic seconds), if they did.
+        var deniedSince: Double?
+        /// Whether the device was missing or lost since the start: waited for.
+        var waited = false
         switch connectResult(&pending) {
         case .success(nil): return
         case .success(let opened): reader = opened
         case .failure(let error):
             guard reconnects && error.mayClearUpByWaiting else { throw error }
+            waited = true
             try onEvent(.waiting(error))
             lastRetryKind = Self.retryKind(error)
         }
@@ -159,12 +173,16 @@ public final class ReconnectingAccelerometerReader: Sendable {
                 switch connectResult(&pending) {
                 case .success(nil): return
                 case .success(let opened):
+                    // (The retry kind is forgotten once reading starts: the buffer may still fail.)
                     reader = opened
-                    lastRetryKind = nil
                 case .failure(let error):
-                    // Once the device was there, anything but a permission error may be its
-                    // coming back half-way: retried.
-                    if error.kind == .permissionDenied { throw error }
+                    // Once the device was there, anything may be its coming back half-way:
+                    // retried; a permission error only until udev has had time to apply its rule.
+                    if error.kind == .permissionDenied {
+                        try checkPermissionGrace(error, since: &deniedSince)
+                    } else {
+                        deniedSince = nil
+                    }
                     let kind = Self.retryKind(error)
                     if kind != lastRetryKind { try onEvent(.retryFailed(error)) }
                     lastRetryKind = kind
@@ -196,12 +214,23 @@ public final class ReconnectingAccelerometerReader: Sendable {
                         }
                     }
                     firstOfConnection = false
+                    deniedSince = nil
+                    lastRetryKind = nil
                     shifted.time += timeOffset
                     lastTime = shifted.time
                     lastArrival = AccelerometerReader.monotonicSeconds()
                     try onSample(shifted)
                 }
                 return
+            } catch let error as IIOError where error.kind == .permissionDenied && waited && firstOfConnection {
+                // Denied before reading started (the buffer is created in `run`) on a device that
+                // was waited for: udev may not have given it to the group yet.
+                try checkPermissionGrace(error, since: &deniedSince)
+                state.withLock { $0.current = nil }
+                reader = nil
+                let kind = Self.retryKind(error)
+                if kind != lastRetryKind { try onEvent(.retryFailed(error)) }
+                lastRetryKind = kind
             } catch let error as IIOError where error.kind == .deviceGone || error.kind == .timedOut {
                 lostAt = lastArrival ?? AccelerometerReader.monotonicSeconds()
                 state.withLock { state in
@@ -219,10 +248,19 @@ public final class ReconnectingAccelerometerReader: Sendable {
                     if reconnects && lastTime != nil && state.outageStart == nil { state.outageStart = lostAt }
                 }
                 reader = nil
+                waited = true
                 try onEvent(.lost(error, time: lastTime))
                 if !reconnects { throw error }
             }
         }
+    }
+
+    /// Throws `error`, a permission error while waiting for the device, once such errors have
+    /// gone on for ``permissionGraceSeconds``; notes when they began.
+    private func checkPermissionGrace(_ error: IIOError, since deniedSince: inout Double?) throws(IIOError) {
+        let now = AccelerometerReader.monotonicSeconds()
+        if now - (deniedSince ?? now) >= Self.permissionGraceSeconds { throw error }
+        deniedSince = deniedSince ?? now
     }
 
     /// Closes an outage still open when reading ends (stopped while waiting): counted up to `now`.

@@ -26,20 +26,23 @@ final class DeviceAccessTests: EmulatorSuite {
 
     /// Shell lines, run as root inside the emulator, that make group iio exist (a private copy
     /// of /etc/group when the machine has none: the emulator's mount namespace is the run's
-    /// own) and apply the rule; `withRun: false` applies only its GROUP and MODE.
+    /// own) and define `apply_rule`, which applies the rule to the device as it is now (only its
+    /// GROUP and MODE with `withRun: false`), and run it once.
     func applyRule(withRun: Bool) throws -> String {
         let rule = try Self.rule()
-        let command = rule.run.replacingOccurrences(of: "%p", with: "/bus/iio/devices/iio:device0")
         // udev splits `/bin/sh -c '...'` at spaces outside quotes, as the shell does.
-        let run = withRun ? command : ":"
+        let command = rule.run.replacingOccurrences(of: "%p", with: "/bus/iio/devices/iio:device0")
         return """
             set -e
             if ! getent group \(rule.group) >/dev/null; then
                 cp /etc/group $DIR/group; echo '\(rule.group):x:4242:' >> $DIR/group; mount --bind $DIR/group /etc/group
             fi
             gid=$(getent group \(rule.group) | cut -d: -f3)
-            chgrp \(rule.group) /dev/iio:device0; chmod \(rule.mode) /dev/iio:device0
-            \(run)
+            apply_rule() {
+                chgrp \(rule.group) /dev/iio:device0; chmod \(rule.mode) /dev/iio:device0
+                \(withRun ? command : ":")
+            }
+            apply_rule
             set +e
 
             """
@@ -73,9 +76,11 @@ final class DeviceAccessTests: EmulatorSuite {
     }
 
     /// GROUP and MODE alone open /dev/iio:device0 but not the buffer's sysfs files: exit 77, and
-    /// the error names those files and says the rule's RUN must open them.
+    /// the error names those files and says the rule's RUN must open them. With --reconnect too:
+    /// a permission error at the first attempt is no device coming back, and is not waited on.
     @Test func groupAndModeAloneAreNotEnoughAndTheErrorSaysWhy() throws {
-        let result = try run(["--fast"], try applyRule(withRun: false) + "\(Self.asNobodyInGroup) $SHAKE live --duration 1")
+        let result = try run(["--fast"], try applyRule(withRun: false)
+            + "\(Self.asNobodyInGroup) $SHAKE live --reconnect --duration 1")
         #expect(result.status == 77, "\(result.stderr)")
         #expect(result.stderr.contains("Permission denied (EACCES)"), "\(result.stderr)")
         #expect(result.stderr.contains("GROUP= and MODE= set /dev/iio:deviceN only"), "\(result.stderr)")
@@ -91,5 +96,28 @@ final class DeviceAccessTests: EmulatorSuite {
             + "\(Self.asNobodyInGroup) $SHAKE live --rate 100 --duration 0.5")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Listening to shakekit-accel at 100 Hz (polled, local:)"), "\(result.stderr)")
+    }
+
+    // Defect: with --reconnect, a device that came back was read at once, before udev had given
+    // its files to the group again: the permission error ended the run (exit 77) although the
+    // rule would have let it in a moment later.
+    /// The device vanishes at 6 s and returns 0.5 s later as root's, and a slow udev applies the
+    /// rule 1.5 s after that: `live --reconnect` as nobody in group iio waits and goes on (both
+    /// shakes); a permission error at the first attempt still ends the run at once.
+    @Test func reconnectWaitsForUdevToGiveBackAccessToAReturningDevice() throws {
+        let result = try run(["--fast", "--vanish-after", "300", "--return-after", "0.5"], try applyRule(withRun: true) + """
+            (
+                while [ -e /dev/iio:device0 ]; do sleep 0.02; done
+                while [ ! -e /sys/bus/iio/devices/iio:device0/buffer/enable ]; do sleep 0.02; done
+                sleep 1.5; apply_rule
+            ) &
+            \(Self.asNobodyInGroup) $SHAKE live --reconnect --timeout 0.5 --duration 11.5 --format json
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Still waiting: iio_device_create_buffer(device \"shakekit-accel\"): Permission denied"),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("; 1 outage ("), "\(result.stderr)")
+        let began = result.stdout.split(separator: "\n").filter { $0.contains("\"phase\":\"began\"") }
+        #expect(began.count == Fixture.shakes.count, "\(result.stdout)")
     }
 }
