@@ -1,4 +1,3 @@
-import Foundation
 import ShakeDetection
 
 extension AccelerometerReader {
@@ -17,7 +16,7 @@ extension AccelerometerReader {
             onFinish(error)  // already reading, or read: that reading goes on
             return
         }
-        Thread.startNamed("shake.iio-read") { [self] in
+        NamedThread.start("shake.iio-read") { [self] in
             do {
                 try runClaimed(onStart: {}, onSample)
                 onFinish(nil)
@@ -44,7 +43,7 @@ extension AccelerometerReader {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Sample.self, throwing: (any Error).self, bufferingPolicy: options.streamBufferingPolicy(hertz: rateHertz))
         continuation.onTermination = { [self] _ in stop() }
-        Thread.startNamed("shake.iio-read") { [self] in
+        NamedThread.start("shake.iio-read") { [self] in
             do {
                 try runClaimed(onStart: {}) { sample in
                     if case .dropped = continuation.yield(sample) { countConsumerOverrun() }

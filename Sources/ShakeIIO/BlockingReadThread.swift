@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -53,7 +52,7 @@ final class BlockingReadThread<Value: Sendable>: @unchecked Sendable {
         replyRead = reply[0]; replyWrite = reply[1]
         descriptors = .allocate(capacity: 2)
         descriptors.initialize(repeating: pollfd(fd: -1, events: Int16(POLLIN), revents: 0), count: 2)
-        Thread.startNamed(name) { [self] in
+        NamedThread.start(name) { [self] in
             while true {
                 var byte: UInt8 = 0
                 let count = Glibc.read(requestRead, &byte, 1)

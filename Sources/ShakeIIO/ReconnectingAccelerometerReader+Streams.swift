@@ -1,4 +1,3 @@
-import Foundation
 import ShakeDetection
 
 extension ReconnectingAccelerometerReader {
@@ -24,7 +23,7 @@ extension ReconnectingAccelerometerReader {
             onFinish(error)
             return
         }
-        Thread.startNamed("shake.iio-read") { [self] in
+        NamedThread.start("shake.iio-read") { [self] in
             do {
                 try runClaimed(onEvent: onEvent, onSample)
                 onFinish(nil)
@@ -56,7 +55,7 @@ extension ReconnectingAccelerometerReader {
         let yield: @Sendable (Update) -> Void = { [self] update in
             if case .dropped = continuation.yield(update) { countConsumerOverrun() }
         }
-        Thread.startNamed("shake.iio-read") { [self] in
+        NamedThread.start("shake.iio-read") { [self] in
             do {
                 try runClaimed(onEvent: { yield(.event($0)) }) { yield(.sample($0)) }
                 continuation.finish()

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import ShakeDetection
 import Synchronization
 
@@ -281,7 +281,7 @@ public final class ReconnectingAccelerometerReader: Sendable {
         while !isStopped {
             let remaining = deadline - AccelerometerReader.monotonicSeconds()
             if remaining <= 0 { return false }
-            Thread.sleep(forTimeInterval: min(0.02, remaining))
+            NamedThread.sleep(seconds: min(0.02, remaining))
         }
         return true
     }
@@ -328,7 +328,7 @@ private final class ConnectionAttempt: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init(uri: String, device: String?, options: AccelerometerReadOptions) {
-        Thread.startNamed("shake.iio-conn") { [self] in
+        NamedThread.start("shake.iio-conn") { [self] in
             let result: Result<AccelerometerReader, IIOError>
             do throws(IIOError) {
                 result = .success(try AccelerometerReader(uri: uri, device: device, options: options))
@@ -362,8 +362,18 @@ extension ReconnectingAccelerometerReader.Event: CustomStringConvertible {
             return "connected to \(device.displayName) at \(hertz) Hz (\(mode.rawValue)\(rotated))"
         case .waiting(let error): return "waiting: \(error)"
         case .lost(let error, let time):
-            return "lost\(time.map { " at " + String(format: "%.3f", $0) + " s" } ?? ""): \(error)"
+            return "lost\(time.map { " at " + Self.milliseconds($0) + " s" } ?? ""): \(error)"
         case .retryFailed(let error): return "retry failed: \(error)"
         }
+    }
+
+    /// `seconds` with three decimals, `12.340` (as `%.3f`, without Foundation).
+    static func milliseconds(_ seconds: Double) -> String {
+        let thousandths = (abs(seconds) * 1000).rounded()
+        guard seconds.isFinite, thousandths < 1e15 else { return "\(seconds)" }
+        let count = Int64(thousandths)
+        let fraction = String(count % 1000)
+        return (seconds < 0 && count != 0 ? "-" : "") + "\(count / 1000)."
+            + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }
