@@ -285,16 +285,108 @@ enum EvaluateCommand: ShakeCommand {
                 files.append(path)
                 continue
             }
-            let found = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                .filter { $0.lowercased().hasSuffix(".csv") }
-                .sorted()
+            let base = path.hasSuffix("/") && path != "/" ? String(path.dropLast()) : path
+            var found: [String] = []
+            try collectRecordings(in: base, into: &found)
             if found.isEmpty {
                 throw CommandFailure("\(path): folder holds no .csv recordings", exitStatus: ExitStatus.noInput)
             }
-            let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-            files += found.map { base + "/" + $0 }
+            files += found.sorted().map { base == "/" ? "/" + $0 : base + "/" + $0 }
         }
         return files
+    }
+
+    /// Adds the *.csv files in `base/relative` and its subfolders to `found`, as paths relative
+    /// to `base`. Hidden names (`.git`, macOS's `._x.csv` resource forks) are left out, as a
+    /// shell's `*` leaves them out, and so are symbolic links to folders (no loops). A symbolic
+    /// link to a file is kept, and one that leads nowhere too, so reading it says why. A named
+    /// pipe, socket or device named *.csv (which reading would wait on), a name that is not
+    /// UTF-8 (which cannot be opened by a name made of Swift text), and a subfolder that cannot
+    /// be read are errors naming the path (exit 66): a recording left out would change every
+    /// figure without a word.
+    /// Folders are read one at a time, each closed before the next (a tree thousands deep
+    /// needs neither a deep stack nor a descriptor per level).
+    private static func collectRecordings(in base: String, into found: inout [String]) throws {
+        var pending = [""]
+        while let relative = pending.popLast() {
+            try collectRecordings(in: base, relative: relative, into: &found, subfolders: &pending)
+        }
+    }
+
+    private static func collectRecordings(in base: String, relative: String, into found: inout [String],
+                                          subfolders: inout [String]) throws {
+        let prefix = base == "/" ? "" : base
+        let folder = relative.isEmpty ? base : prefix + "/" + relative
+        func failure(_ path: String, _ message: String) -> CommandFailure {
+            CommandFailure("\(path): \(message)", exitStatus: ExitStatus.noInput)
+        }
+        guard let directory = opendir(folder) else {
+            let code = errno
+            throw failure(folder, "folder cannot be read: \(String(cString: strerror(code))) (errno \(code))")
+        }
+        defer { closedir(directory) }
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 {
+                    let code = errno
+                    throw failure(folder, "folder cannot be read: \(String(cString: strerror(code))) (errno \(code))")
+                }
+                break
+            }
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if bytes.first == UInt8(ascii: ".") { continue }
+            var type = entry.pointee.d_type
+            if type == DT_UNKNOWN {  // some file systems do not say: ask
+                var info = stat()
+                let entryPath = (folder == "/" ? "" : folder) + "/" + String(decoding: bytes, as: UTF8.self)
+                type = lstat(entryPath, &info) != 0 ? UInt8(DT_REG) : directoryType(info.st_mode)
+            }
+            let isCSV = bytes.count >= 4 && String(decoding: bytes.suffix(4), as: UTF8.self).lowercased() == ".csv"
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                if isCSV || type == DT_DIR {
+                    let shown = String(decoding: bytes, as: UTF8.self)
+                    throw failure((folder == "/" ? "" : folder) + "/" + shown, "the name is not valid UTF-8 (shown with \u{FFFD}), "
+                        + "and shake opens files by UTF-8 names only: rename it (convmv -f latin1 -t utf8 does)")
+                }
+                continue
+            }
+            let path = relative.isEmpty ? name : relative + "/" + name
+            if type == DT_DIR {
+                subfolders.append(path)
+                continue
+            }
+            guard isCSV else { continue }
+            if type == DT_LNK {
+                var info = stat()
+                // A link that leads nowhere (or in a loop) is kept: reading it says why.
+                type = stat(prefix + "/" + path, &info) == 0 ? directoryType(info.st_mode) : UInt8(DT_REG)
+                if type == DT_DIR { continue }  // links to folders are not followed
+            }
+            switch Int(type) {
+            case Int(DT_REG):
+                found.append(path)
+            case Int(DT_FIFO):
+                throw failure(prefix + "/" + path, "a named pipe, not a recording file: name it on the command line to read it")
+            case Int(DT_SOCK):
+                throw failure(prefix + "/" + path, "a socket, not a recording file")
+            default:
+                throw failure(prefix + "/" + path, "a device, not a recording file")
+            }
+        }
+    }
+
+    /// The `d_type` of a file of `mode`.
+    private static func directoryType(_ mode: mode_t) -> UInt8 {
+        switch mode & S_IFMT {
+        case S_IFDIR: UInt8(DT_DIR)
+        case S_IFLNK: UInt8(DT_LNK)
+        case S_IFIFO: UInt8(DT_FIFO)
+        case S_IFSOCK: UInt8(DT_SOCK)
+        case S_IFCHR: UInt8(DT_CHR)
+        case S_IFBLK: UInt8(DT_BLK)
+        default: UInt8(DT_REG)
+        }
     }
 
     static func table(_ rows: [FileRow]) -> String {
