@@ -120,4 +120,41 @@ final class DeviceAccessTests: EmulatorSuite {
         let began = result.stdout.split(separator: "\n").filter { $0.contains("\"phase\":\"began\"") }
         #expect(began.count == Fixture.shakes.count, "\(result.stdout)")
     }
+
+    static let unitPath = Emulator.repositoryRoot.appendingPathComponent("Scripts/device/shake-live.service").path
+
+    /// The value of `key=` in the unit file.
+    static func unitValue(_ key: String) throws -> String {
+        let text = try String(contentsOfFile: unitPath, encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("\(key)=") }, "no \(key)= in \(unitPath)")
+        return String(line.dropFirst(key.count + 1))
+    }
+
+    /// The example unit's command, as its user (nobody in group iio, as `DynamicUser=` and
+    /// `SupplementaryGroups=iio` give), stopped by SIGTERM as `systemctl stop` does: exit 0 within
+    /// its `TimeoutStopSec=`, the shake as JSON lines on stdout, the summary last. The exit
+    /// status `RestartPreventExitStatus=` names is the one a usage error gives.
+    @Test func theUnitsCommandRunsAsItsUserAndStopsCleanlyOnSIGTERM() throws {
+        let command = try Self.unitValue("ExecStart").replacingOccurrences(of: "/usr/local/bin/shake", with: "$SHAKE")
+        #expect(try Self.unitValue("SupplementaryGroups") == "iio")
+        let stopTimeout = try #require(Double(try Self.unitValue("TimeoutStopSec")))
+        let result = try run([], try applyRule(withRun: true) + """
+            \(Self.asNobodyInGroup) \(command) > $DIR/out 2> $DIR/err & pid=$!
+            sleep 6; start=$(date +%s%N); kill -TERM $pid; wait $pid; status=$?
+            echo $(( ($(date +%s%N) - start) / 1000000 )) > $DIR/stop_ms
+            cat $DIR/out; cat $DIR/err >&2
+            \(Self.asNobodyInGroup) \(command) --no-such-option 2>/dev/null; echo "usage: $?" >&2
+            exit $status
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        let stopped = try #require(Double(try String(contentsOfFile: path("stop_ms"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(stopped < stopTimeout * 1000 / 2, "stopped \(stopped) ms after SIGTERM")
+        let lines = result.stdout.split(separator: "\n")
+        // The fixture's first shake is at 3 to 4.6 s of real-time playback.
+        #expect(lines.contains { $0.contains("\"phase\":\"began\"") }, "\(result.stdout)")
+        #expect(lines.last?.hasPrefix("{\"summary\":") == true, "\(result.stdout)")
+        let preventedStatus = try Self.unitValue("RestartPreventExitStatus")
+        #expect(result.stderr.contains("usage: \(preventedStatus)\n"), "\(result.stderr)")
+    }
 }
