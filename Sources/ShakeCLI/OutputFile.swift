@@ -19,6 +19,9 @@ enum OutputFile {
         func failure(_ message: String) -> CommandFailure {
             CommandFailure("\(path): \(message)", exitStatus: ExitStatus.cannotCreate)
         }
+        // /dev/stdout, /dev/null, a named pipe, a symbolic link: --force would have replaced the
+        // name itself (as root, the system's /dev/stdout link) with the finished file.
+        if let problem = RecordingWriter.destinationProblem(path) { throw failure(problem) }
         var info = stat()
         if stat(path, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR { throw failure("is a directory") }

@@ -89,6 +89,9 @@ public final class RecordingWriter {
                 throw RecordingError(path: path, kind: .invalidArgument, message: "invalid metadata \(problem); it would not read back as written")
             }
         }
+        if let problem = Self.destinationProblem(path) {
+            throw RecordingError(path: path, kind: .invalidArgument, message: problem)
+        }
         var info = stat()
         if stat(path, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR {
@@ -118,6 +121,35 @@ public final class RecordingWriter {
         buffer.append(contentsOf: (labelled ? "time_s,x,y,z,shake\n" : "time_s,x,y,z\n").utf8)
         buffer.reserveCapacity(Self.bufferBytes + 256)
         try flush()
+    }
+
+    /// Why an existing `path` cannot be a destination even with `overwrite`, as a phrase that
+    /// follows the path ("is a named pipe, not a regular file: …"); nil when it can (a regular
+    /// file, or nothing there). A finished file is moved into place with `rename`, which
+    /// replaces the *name*: a symbolic link would be replaced by the file (its target left as
+    /// it was), and `/dev/stdout` (a link), `/dev/null` or a named pipe would stop being one
+    /// (as root, a system file). Directories are left to the caller's own message.
+    public static func destinationProblem(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        let movedIntoPlace = "the output is written to a new file and moved into place when done, which would replace"
+        switch info.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR:
+            return nil
+        case S_IFLNK:
+            var target = [CChar](repeating: 0, count: 4097)
+            let count = readlink(path, &target, 4096)
+            let to = count > 0 ? " to '\(String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))'" : ""
+            var followed = stat()
+            if stat(path, &followed) == 0 && followed.st_mode & S_IFMT == S_IFDIR { return nil }
+            return "is a symbolic link\(to): \(movedIntoPlace) the link, not the file it leads to; "
+                + "give the file's own name"
+        case S_IFCHR: return "is a character device, not a regular file: \(movedIntoPlace) it; give a file name"
+        case S_IFBLK: return "is a block device, not a regular file: \(movedIntoPlace) it; give a file name"
+        case S_IFIFO: return "is a named pipe, not a regular file: \(movedIntoPlace) it; give a file name"
+        case S_IFSOCK: return "is a socket, not a regular file: \(movedIntoPlace) it; give a file name"
+        default: return "is not a regular file: \(movedIntoPlace) it; give a file name"
+        }
     }
 
     deinit {

@@ -36,6 +36,7 @@ enum WholeFileWriter {
 
     /// Writes `bytes` to `path`; see the type for the guarantees.
     static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(Failure) {
+        if let problem = RecordingWriter.destinationProblem(path) { throw .failed(problem) }
         var info = stat()
         if stat(path, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR { throw .isDirectory }

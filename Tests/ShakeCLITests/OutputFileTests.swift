@@ -58,6 +58,56 @@ import Testing
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "the user's file\n")
     }
 
+    /// What `-o` may name that is no regular file. As root, `shake config -o /dev/stdout --force`
+    /// replaced the system's `/dev/stdout` link with a regular file (and `-o /dev/null --force`
+    /// would have replaced `/dev/null`): the finished output is moved into place, which replaces
+    /// the name. Now each is refused (exit 73) with or without --force, before any work, and left
+    /// as it was. A device node is made in the test's folder (as root), never /dev's own.
+    enum Destination: String, CaseIterable, Sendable {
+        case namedPipe, linkToAFile, danglingLink, characterDevice
+    }
+
+    static let destinationCases: [(command: String, destination: Destination, force: Bool)] =
+        (commands.filter { $0.name != "record" }.map(\.name) + ["convert"]).flatMap { command in
+            Destination.allCases.flatMap { destination in [false, true].map { (command, destination, $0) } }
+        }
+
+    @Test(arguments: destinationCases)
+    func aPipeADeviceOrALinkIsNeverReplaced(command: String, destination: Destination, force: Bool) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let recording = try folder.write("in.csv", labelledShakeCSV(shakes: 1).text)
+        let target = try folder.write("target.txt", "the user's file\n")
+        let output = folder.file("out.x")
+        let expected: String
+        switch destination {
+        case .namedPipe:
+            try #require(mkfifo(output, 0o600) == 0)
+            expected = "is a named pipe, not a regular file: the output is written to a new file and moved into place when done, which would replace it; give a file name"
+        case .linkToAFile, .danglingLink:
+            let to = destination == .linkToAFile ? target : folder.file("nowhere.txt")
+            try FileManager.default.createSymbolicLink(atPath: output, withDestinationPath: to)
+            expected = "is a symbolic link to '\(to)': the output is written to a new file and moved into place when done, which would replace the link, not the file it leads to; give the file's own name"
+        case .characterDevice:
+            guard runningAsRoot else { return }  // only root makes device nodes; the other cases test the rest
+            try #require(mknod(output, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0)  // 1, 3: a /dev/null
+            expected = "is a character device, not a regular file: the output is written to a new file and moved into place when done, which would replace it; give a file name"
+        }
+        var arguments = command == "convert" ? ["convert", "IN", "-o", "OUT"]
+            : try #require(Self.commands.first { $0.name == command }).arguments
+        arguments = arguments.map { $0 == "OUT" ? output : $0 == "IN" ? recording : $0 } + (force ? ["--force"] : [])
+        var before = stat()
+        #expect(lstat(output, &before) == 0)
+        let run = runShake(arguments)
+        #expect(run.status == 73, "\(run.err)")
+        #expect(run.err == "Error: \(output): \(expected)\n")
+        var after = stat()
+        #expect(lstat(output, &after) == 0)
+        #expect(after.st_mode == before.st_mode && after.st_ino == before.st_ino, "the destination is as it was")
+        #expect(listing(folder.path) == ["in.csv", "out.x", "target.txt"])
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "the user's file\n")
+    }
+
     /// No command writes over a recording it reads, with --force or without, however the output
     /// names it (the same path, another spelling, a symbolic link; for tune, a file of a folder
     /// given): a usage error (exit 64) before any work, and the recording is kept as it was.

@@ -100,4 +100,38 @@ import Testing
         #expect(text.contains("(errno "))
         #expect(!text.contains("could not be completed"))
     }
+
+    /// A named pipe or a symbolic link (to a file, or leading nowhere) at the path, with
+    /// `overwrite: true`: refused, and left as it was. The file is moved into place when
+    /// written, which replaces the name: a link became a regular file (its target unchanged),
+    /// and as root `/dev/stdout` stopped being a link. `RecordingWriter` refuses the same.
+    @Test(arguments: ["pipe", "link", "dangling"])
+    func aPipeOrALinkIsNotReplaced(kind: String) throws {
+        let dir = CSVTestDirectory()
+        let target = dir.write("target.txt", "the user's file\n")
+        let path = dir.file("out")
+        let expected: String
+        switch kind {
+        case "pipe":
+            try #require(mkfifo(path, 0o600) == 0)
+            expected = "is a named pipe, not a regular file: the output is written to a new file and moved into place when done, which would replace it; give a file name"
+        default:
+            let to = kind == "link" ? target : dir.file("nowhere")
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: to)
+            expected = "is a symbolic link to '\(to)': the output is written to a new file and moved into place when done, which would replace the link, not the file it leads to; give the file's own name"
+        }
+        var before = stat()
+        try #require(lstat(path, &before) == 0)
+        for writer in Self.writers {
+            #expect(message { try writer.write(path, true) } == expected, "\(writer.name)")
+        }
+        #expect(throws: RecordingError(path: path, kind: .invalidArgument, message: expected)) {
+            _ = try RecordingWriter(path: path, labelled: false, overwrite: true)
+        }
+        var after = stat()
+        #expect(lstat(path, &after) == 0)
+        #expect(after.st_mode == before.st_mode && after.st_ino == before.st_ino)
+        #expect(names(in: dir) == ["out", "target.txt"])
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "the user's file\n")
+    }
 }
