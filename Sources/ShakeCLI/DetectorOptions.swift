@@ -204,10 +204,20 @@ func recordingFailure(_ error: any Error) -> CommandFailure {
         return CommandFailure("\(error)", exitStatus: ExitStatus.failure)
     }
     // `Error: file:line:column: message` (the tool already says it is an error).
-    let text = OutputFile.text(error)
+    var text = OutputFile.text(error)
+    if error.kind == .io { text += notUTF8NameNote(error.path) }
     switch error.kind {
     case .io, .isDirectory: return CommandFailure(text, exitStatus: ExitStatus.noInput)
     case .fileExists: return CommandFailure(text, exitStatus: ExitStatus.cannotCreate)
     default: return CommandFailure(text, exitStatus: ExitStatus.dataError)
     }
+}
+
+/// Why a file named on the command line is not found when its name was not UTF-8: such a name
+/// (Latin-1, say) reaches the tool with U+FFFD in place of those bytes (Swift's command-line
+/// arguments are text). Empty for other paths.
+func notUTF8NameNote(_ path: String) -> String {
+    guard path.contains("\u{FFFD}"), !FileManager.default.fileExists(atPath: path) else { return "" }
+    return " (the name holds \u{FFFD}, which stands for bytes that are not UTF-8: shake opens files by UTF-8 "
+        + "names only; rename the file, e.g. with convmv -f latin1 -t utf8, or give it as '-' on standard input)"
 }

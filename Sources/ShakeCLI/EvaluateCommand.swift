@@ -279,7 +279,7 @@ enum EvaluateCommand: ShakeCommand {
             }
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw CommandFailure("\(path): no such file or folder", exitStatus: ExitStatus.noInput)
+                throw CommandFailure("\(path): no such file or folder\(notUTF8NameNote(path))", exitStatus: ExitStatus.noInput)
             }
             guard isDirectory.boolValue else {
                 files.append(path)

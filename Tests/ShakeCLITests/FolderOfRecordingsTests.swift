@@ -58,6 +58,23 @@ import Testing
             + "and shake opens files by UTF-8 names only: rename it (convmv -f latin1 -t utf8 does)\n")
     }
 
+    /// The same name given on the command line reaches the tool with U+FFFD in place of the
+    /// byte (Swift reads arguments as text): the error says why the file is not found (was only
+    /// `No such file or directory` of a file the user can see).
+    @Test(arguments: ["replay", "evaluate", "plot", "convert"])
+    func aNameArgumentThatWasNotUTF8SaysWhyItIsNotFound(command: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.path + "/Messung_\u{FFFD}.csv"
+        let outputs = ["plot": ["-o", folder.file("p.svg")], "convert": ["-o", folder.file("c.csv")]]
+        let run = runShake([command, path] + (outputs[command] ?? []))
+        #expect(run.status == 66)
+        let missing = command == "evaluate" ? "no such file or folder" : "cannot open for reading: No such file or directory (errno 2)"
+        #expect(run.err == "Error: \(path): \(missing) (the name holds "
+            + "\u{FFFD}, which stands for bytes that are not UTF-8: shake opens files by UTF-8 names only; rename the file, "
+            + "e.g. with convmv -f latin1 -t utf8, or give it as '-' on standard input)\n", "\(run.err)")
+    }
+
     /// A subfolder its user may not read (as root, the tool runs as `nobody`): an error naming
     /// it (was: left out without a word, so the figures silently covered fewer recordings).
     @Test func anUnreadableSubfolderIsAnError() throws {
