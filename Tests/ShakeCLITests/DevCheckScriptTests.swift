@@ -83,7 +83,7 @@ import Testing
         let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let table = lines.prefix { !$0.isEmpty }
         #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-                == ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
+                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
                     "others-vig"])
         // The dev row: two labelled shakes, none found.
         #expect(table.dropFirst().first?.split(separator: " ").prefix(3) == ["dev", "2", "0"])
@@ -100,12 +100,18 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: kept + "/" + fields[1]), "\(line)")
         }
         // Each variant of the two labelled recordings once: 9 + 9 harder, 10 + 10 turned, 10 clips
-        // and 12 vigorous (Wiimote only), one each at 50 and 25 Hz, the two others recordings' 40
-        // vigorous variants each; the dev and others rows and the unlabelled walks list nothing.
-        #expect(perRow == ["dev@50Hz": 2, "dev@25Hz": 2, "harder": 18, "turned": 20, "clips": 10, "vigorous": 12,
-                           "others-vig": 80])
-        #expect(listing(kept) == ["clips", "harder", "harder-microbit", "others-vig", "others-vig-other-devices",
+        // and 12 vigorous (Wiimote only), one each at 50, 25 and 400 Hz, the two others recordings'
+        // 40 vigorous variants each; the dev and others rows and the unlabelled walks list nothing.
+        #expect(perRow == ["dev@50Hz": 2, "dev@25Hz": 2, "dev@400Hz": 2, "harder": 18, "turned": 20, "clips": 10,
+                           "vigorous": 12, "others-vig": 80])
+        #expect(listing(kept) == ["clips", "fast", "harder", "harder-microbit", "others-vig", "others-vig-other-devices",
                                   "rates", "turned", "turned-microbit", "vigorous", "walks"])
+        // dev@400Hz: the Wiimote and micro:bit sessions (not the walk) at 400 Hz, jittered.
+        #expect(listing(kept + "/fast") == ["microbit_a_r400_n0.03_q0.0192_j0.2.csv", "wiimote_a_r400_n0.03_q0.0192_j0.2.csv"])
+        let fast = try RecordingReader.readAll(path: kept + "/fast/wiimote_a_r400_n0.03_q0.0192_j0.2.csv").samples
+        let intervals = zip(fast, fast.dropFirst()).map { $1.sample.time - $0.sample.time }
+        #expect(fast.count == 4_797 && intervals.allSatisfy { $0 > 0.0025 * 0.6 && $0 < 0.0025 * 1.4 }
+                && intervals.contains { abs($0 - 0.0025) > 0.0003 }, "\(fast.count) samples")
         // The micro:bit's variants are clipped at its ±2.04 g on every axis; the phone's keep the knock.
         let microbit = try Self.largestMagnitudes(in: kept + "/others-vig")
         let phone = try Self.largestMagnitudes(in: kept + "/others-vig-other-devices")
@@ -130,7 +136,7 @@ import Testing
         let (table, listed, totals) = try Self.tableListingAndTotals(
             ["--dev", dev, "--others", others, "--shake", shake, "--wiimote-extra", folder.file("extra")])
         #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-                == ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
+                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
                     "others-vig", "extra", "extra-clips"])
         // The session's one labelled shake, not found; and its ten turned variants.
         #expect(table.suffix(2).map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
@@ -142,7 +148,7 @@ import Testing
         let extraClips = listed.filter { $0.first == "extra-clips" }
         #expect(extraClips.count == 10 && extraClips.allSatisfy { $0[1].hasPrefix("extra-clips/wiimote_extra_session01_") },
                 "\(extraClips)")
-        #expect(totals.count == 12 && totals["extra"]?["shakes"] as? Int == 1
+        #expect(totals.count == 13 && totals["extra"]?["shakes"] as? Int == 1
                 && totals["extra-clips"]?["shakes"] as? Int == 10, "\(totals)")
 
         try Self.expectMissingFolderIsAUsageError("--wiimote-extra", writtenBy: "wiimote-extra", dev: dev, shake: shake,
@@ -168,7 +174,7 @@ import Testing
         let (table, listed, totals) = try Self.tableListingAndTotals(
             ["--dev", dev, "--others", others, "--shake", shake, "--everyday", folder.file("everyday")])
         #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-                == ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
+                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
                     "others-vig", "everyday"])
         // shakes, detected, recall, duplicates, false shakes
         #expect(table.last?.split(separator: " ").prefix(6).joined(separator: " ") == "everyday 0 0 - 0 1", "\(table)")
@@ -176,7 +182,7 @@ import Testing
         #expect(everyday.count == 1 && everyday.first?[1] == recording
                 && everyday.first?[2].trimmingCharacters(in: .whitespaces).hasPrefix("false shake   began at ") == true,
                 "\(everyday)")
-        #expect(totals.count == 11 && totals["everyday"]?["false_shakes"] as? Int == 1
+        #expect(totals.count == 12 && totals["everyday"]?["false_shakes"] as? Int == 1
                 && totals["everyday"]?["shakes"] as? Int == 0, "\(totals)")
 
         try Self.expectMissingFolderIsAUsageError("--everyday", writtenBy: "everyday-extra", dev: dev, shake: shake,
@@ -222,7 +228,7 @@ import Testing
     @Test func helpDescribesEveryRow() throws {
         let run = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--help"])
         #expect(run.status == 0, "\(run.err)")
-        for row in ["dev", "dev@50Hz", "dev@25Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
+        for row in ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "harder", "walks", "turned", "clips", "vigorous", "others",
                     "others-vig", "extra", "extra-clips", "everyday"] {
             #expect(run.out.contains("\n  " + row.padding(toLength: 14, withPad: " ", startingAt: 0)),
                     "\(row): \(run.out)")
