@@ -46,8 +46,9 @@ final class ProgressDisplay: Sendable {
                 let filled = Int((fraction * Double(width)).rounded(.down))
                 let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
                 let percent = String(Int((fraction * 100).rounded(.down))).leftPadded(3)
-                io.err("\r\u{1B}[K\(label) [\(bar)] \(percent)%  \(progress.stage)  "
-                    + "\(progress.configurationsEvaluated) configs  ETA \(Self.clock(eta))")
+                let line = "\(label) [\(bar)] \(percent)%  \(progress.stage)  "
+                    + "\(progress.configurationsEvaluated) configs  ETA \(Self.clock(eta))"
+                io.err("\r\u{1B}[K" + Self.fitted(line, columns: columns))
             } else {
                 let decile = Int((fraction * 10).rounded(.down))
                 guard decile > state.lastDecile else { return }
@@ -65,6 +66,23 @@ final class ProgressDisplay: Sendable {
             state.drawn = false
         }
         io.err("\(label): \(text)\n")
+    }
+
+    /// The width of the terminal that is the process's standard error (nil when unknown, or
+    /// when the command does not own standard error: a test).
+    private var columns: Int? {
+        guard io.ownsProcessStandardError else { return nil }
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// `line` cut to fit in one row of a terminal `columns` wide (with the last column left
+    /// free, where some terminals wrap): a bar that wraps is redrawn below itself, a new row at
+    /// every redraw, as `\r` and erase-line reach back only to the start of the last row.
+    static func fitted(_ line: String, columns: Int?) -> String {
+        guard let columns, line.count > columns - 1 else { return line }
+        return String(line.prefix(max(columns - 1, 0)))
     }
 
     /// `m:ss`, or `?` when unknown.

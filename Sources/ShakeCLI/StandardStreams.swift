@@ -41,7 +41,9 @@ extension CommandIO {
             }
         }
         var io = CommandIO.writing(output: STDOUT_FILENO, errors: STDERR_FILENO,
-                                   errIsTerminal: !closedAtStart.contains(STDERR_FILENO) && isatty(STDERR_FILENO) != 0,
+                                   errIsTerminal: drawsOnTerminal(isTerminal: !closedAtStart.contains(STDERR_FILENO)
+                                                                      && isatty(STDERR_FILENO) != 0,
+                                                                  term: getenv("TERM").map { String(cString: $0) }),
                                    ownsProcessStandardError: true)
         if closedAtStart.contains(STDOUT_FILENO) {
             let output = DescriptorWriter(STDOUT_FILENO, closed: true)
@@ -49,6 +51,13 @@ extension CommandIO {
             io.outFailure = { output.failure }
         }
         return io
+    }
+
+    /// Whether progress bars may be drawn in place on standard error: a terminal, and not one
+    /// that says it cannot move the cursor (`TERM=dumb`: Emacs's shell, some serial consoles),
+    /// where `\r` and erase-line would show as `^[[K` garbage; there the plain lines are written.
+    static func drawsOnTerminal(isTerminal: Bool, term: String?) -> Bool {
+        isTerminal && term != "dumb"
     }
 
     /// Text written to the open descriptors `output` and `errors` with `write(2)`. A failure

@@ -1,5 +1,5 @@
 import Foundation
-import ShakeCLI
+@testable import ShakeCLI
 import Testing
 
 /// Standard output that cannot take the text (`> /dev/full`, a full disk, a closed pipe): the
@@ -76,5 +76,28 @@ import Testing
         #expect(result.status == 0, "\(result.err)")
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written == runShake(arguments).out)
+    }
+}
+
+/// Progress bars on terminals that cannot show them well.
+@Suite struct TerminalProgressTests {
+    /// `TERM=dumb` (Emacs's shell, a serial console): the plain progress lines, not a bar drawn
+    /// with `\r` and erase-line, which such a terminal shows as `^[[K` garbage.
+    @Test func aDumbTerminalGetsPlainLines() {
+        #expect(CommandIO.drawsOnTerminal(isTerminal: true, term: "xterm-256color"))
+        #expect(CommandIO.drawsOnTerminal(isTerminal: true, term: nil))
+        #expect(!CommandIO.drawsOnTerminal(isTerminal: true, term: "dumb"))
+        #expect(!CommandIO.drawsOnTerminal(isTerminal: false, term: "xterm"))
+    }
+
+    /// A bar longer than the terminal is wide wrapped, and each redraw (`\r`, erase-line) then
+    /// began a new row: a narrow console (40 columns) filled with bars. It is cut to the width,
+    /// less the last column.
+    @Test func theBarIsCutToTheTerminalsWidth() {
+        let line = "tune [########################] 100%  cross-validation  1234 configs  ETA 0:41"
+        #expect(ProgressDisplay.fitted(line, columns: 40) == String(line.prefix(39)))
+        #expect(ProgressDisplay.fitted(line, columns: 200) == line)
+        #expect(ProgressDisplay.fitted(line, columns: nil) == line)
+        #expect(ProgressDisplay.fitted(line, columns: 1) == "")
     }
 }
