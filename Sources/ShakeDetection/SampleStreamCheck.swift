@@ -31,6 +31,12 @@
 ///   before, so a driver that stamps a whole FIFO batch with one time has all but one sample of
 ///   each batch dropped (and its batches alone would otherwise read as a slow rate or as times in
 ///   milliseconds).
+/// - and one for a FIFO read out in bursts: at least half of those intervals (gaps left out)
+///   are under a tenth of their mean. A driver that stamps each sample of a batch as it reads it
+///   out of the FIFO gives times a few microseconds apart, then a pause of a whole batch; the
+///   detector then sees each burst as one moment, misses shakes and begins others late
+///   (measured on the dev recordings in batches of 4 at 50 to 100 Hz: 2 shakes of 36 lost,
+///   others begun up to 0.33 s late). Real streams, jitter included, read 0.29 or more.
 /// Samples with a NaN or infinite value, and intervals that are negative, are not counted.
 ///
 /// It checks the start of a stream only: a driver that changes its rate or unit later (a
@@ -61,6 +67,13 @@ public struct SampleStreamCheck: Sendable {
         /// one of them. Give each sample of a batch its own time, spread over the batch's period
         /// (`time − (n − 1 − i) / rate` for sample `i` of `n` stamped at `time`).
         case timesRepeat(samplesPerTime: Double)
+        /// The first intervals come in bursts of `samplesPerBurst` samples close together, then
+        /// a pause (at least half of them under a tenth of their mean): a FIFO batch stamped as it is
+        /// read out, not as it was measured. `samplesPerBurst` is the longest burst seen among
+        /// the first intervals: a batch's size up to 8, a lower bound beyond. Give each sample of a batch its own time, spread
+        /// over the batch's period (`time − (n − 1 − i) / rate` for sample `i` of `n` read at
+        /// `time`).
+        case timesBunched(samplesPerBurst: Double)
 
         /// The level |a| held at rest, m/s² as given, for the three acceleration problems; nil
         /// for the time problems.
@@ -69,7 +82,7 @@ public struct SampleStreamCheck: Sendable {
             case .accelerationLooksLikeG(let magnitude), .accelerationLooksLikeMilliG(let magnitude),
                  .accelerationOffScale(let magnitude):
                 magnitude
-            case .timeLooksLikeMilliseconds, .sampleRateTooLow, .timesRepeat:
+            case .timeLooksLikeMilliseconds, .sampleRateTooLow, .timesRepeat, .timesBunched:
                 nil
             }
         }
@@ -99,6 +112,10 @@ public struct SampleStreamCheck: Sendable {
                 "\(Self.rounded(samplesPerTime)) samples share each time (a FIFO batch stamped once?): the detector "
                     + "ignores a sample with the same time as the one before, so it sees 1 in \(Self.rounded(samplesPerTime)); "
                     + "give each sample its own time"
+            case .timesBunched(let samplesPerBurst):
+                "the samples come in bursts of \(Self.rounded(samplesPerBurst)) or more close together, then a pause "
+                    + "(a FIFO batch stamped as it is read out?): the detector sees each burst as one moment, so shakes "
+                    + "are missed or begin late; spread each batch's times over its period"
             case .sampleRateTooLow(let hertz):
                 "\(Self.rounded(hertz)) Hz, under the \(Self.rounded(ShakeDetector.slowestSupportedSampleRate)) Hz "
                     + "the detector is made for: shakes may be missed"
@@ -158,6 +175,9 @@ public struct SampleStreamCheck: Sendable {
     private var shortSum = 0.0
     // Samples with the same time as the one before.
     private var repeats = 0
+    // The short intervals themselves, for their median (at most `intervalsChecked`; empty
+    // until the first interval, and not kept once the time is settled).
+    private var shortIntervalValues: [Double] = []
 
     /// `checkingTime: false` checks the acceleration alone: for a device whose times come
     /// from its driver in seconds, and whose rate is known.
@@ -214,11 +234,18 @@ public struct SampleStreamCheck: Sendable {
         if interval <= ShakeConfiguration.medium.maximumGapSeconds {
             shortIntervals += 1
             shortSum += interval
+            if shortIntervalValues.isEmpty { shortIntervalValues.reserveCapacity(Self.intervalsChecked) }
+            shortIntervalValues.append(interval)
         }
         guard intervals >= Self.intervalsChecked else { return }
         timeSettled = true
+        defer { shortIntervalValues = [] }
         if repeats >= intervals {
             problem = .timesRepeat(samplesPerTime: Double(intervals + repeats) / Double(intervals))
+            return
+        }
+        if let burst = Self.samplesPerBurst(shortIntervalValues) {
+            problem = .timesBunched(samplesPerBurst: burst)
             return
         }
         if allSlow {
@@ -229,5 +256,24 @@ public struct SampleStreamCheck: Sendable {
         // is at least one).
         let rate = Double(shortIntervals) / shortSum
         if rate < ShakeDetector.slowestSupportedSampleRate * 0.9 { problem = .sampleRateTooLow(hertz: rate) }
+    }
+
+    /// Samples per burst when `intervals` come in bursts (at least half of them under a tenth of
+    /// their mean): one more than the longest run of intervals under half the mean, which is the
+    /// batch's size when the intervals hold a whole batch between two pauses (batches of up to
+    /// 8 in the 16 intervals checked), and less than it beyond. Nil otherwise, or with fewer
+    /// than 4 intervals.
+    static func samplesPerBurst(_ intervals: [Double]) -> Double? {
+        guard intervals.count >= 4 else { return nil }
+        let mean = intervals.reduce(0, +) / Double(intervals.count)
+        // The lower median: batches of 2 make half the intervals short.
+        let median = intervals.sorted()[(intervals.count - 1) / 2]
+        guard median < 0.1 * mean else { return nil }
+        var longest = 0, run = 0
+        for interval in intervals {
+            run = interval < 0.5 * mean ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return Double(longest + 1)
     }
 }

@@ -69,7 +69,8 @@
 ///   be absorbed by the gravity estimate and deafen the detector for minutes.
 /// - A sample with the same time as the previous one is ignored: a driver that stamps a whole
 ///   FIFO batch with one time must spread the batch over its period first
-///   (`SampleStreamCheck.Problem.timesRepeat` says so).
+///   (`SampleStreamCheck.Problem.timesRepeat` says so; `.timesBunched` of one that stamps each
+///   sample as it reads the FIFO out, microseconds apart).
 /// - So is a sample earlier than the latest by up to `maximumGapSeconds` (one that arrived late,
 ///   or a clock's jitter): the stream goes on from the next sample after the latest, as after a
 ///   gap no longer than that.

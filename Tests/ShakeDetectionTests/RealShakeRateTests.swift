@@ -302,12 +302,10 @@ import ShakeDetection
     /// begins 78 ms late; `SampleStreamCheck` says so (`timesRepeat`). A driver that stamps each
     /// sample as it reads it out (the batch's arrival plus 10 µs a sample) does the same harm (the
     /// first sample of a batch stands for the whole batch's period, the others for 10 µs each:
-    /// the same began time), but nothing says so: `SampleStreamCheck` finds no problem, and
-    /// `shake replay` shows the recording's mean rate, 51 Hz. A check for it (the median of the
-    /// first intervals under a tenth of their mean: 0.0003 to 0.004 for batches of 4 and 8, at
-    /// least 0.29 on every recording of dev and Fixtures) would say to spread each batch over its
-    /// period, as for repeated times.
-    @Test func fifoBatchesStampedInABurstAreNotFlagged() {
+    /// the same began time), and `SampleStreamCheck` says so too (`timesBunched`: the median of
+    /// the first intervals under a tenth of their mean: 0.0003 to 0.004 for batches of 4 and 8, at
+    /// least 0.29 on every recording of dev and Fixtures). It was not flagged before.
+    @Test func fifoBatchesStampedInABurstAreFlagged() {
         let native = Self.samples(Self.session02)
         let r400 = Self.noisy(Self.read(native, at: 400), seed: 4)
         for (samples, n) in [(native, 4), (r400, 8)] {
@@ -319,9 +317,8 @@ import ShakeDetection
             let (onceBegan, burstBegan) = (Self.outcome(once).began, Self.outcome(burst).began)
             #expect(onceBegan.count == 1 && burstBegan.count == 1, "\(onceBegan) \(burstBegan)")
             #expect(zip(onceBegan, burstBegan).allSatisfy { abs($0 - $1) < 0.001 }, "\(onceBegan) \(burstBegan)")
-            withKnownIssue("FIFO batches stamped in a burst at arrival are not flagged") {
-                #expect(burstCheck.problem != nil, "batches of \(n) stamped 10 µs apart")
-            }
+            #expect(burstCheck.problem == .timesBunched(samplesPerBurst: Double(n)),
+                    "batches of \(n) stamped 10 µs apart: \(burstCheck.problem.map { "\($0)" } ?? "-")")
         }
     }
 }

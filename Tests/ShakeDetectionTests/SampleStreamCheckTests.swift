@@ -164,6 +164,34 @@ import Testing
         #expect(events(spread).map(\.phase) == [.began, .ended])
     }
 
+    /// A 100 Hz driver that stamps each sample of a FIFO batch as it reads it out (10 µs apart,
+    /// then the batch's period): said, with the burst's size; the same stream with its times
+    /// spread over each batch, or with 20 % jitter, is not.
+    @Test(arguments: [2, 4, 8])
+    func aBatchStampedAsItIsReadOutIsFound(batch: Int) throws {
+        let rate = 100.0
+        let still = Self.still(seconds: 3, rate: rate)
+        let burst = still.enumerated().map { index, sample in
+            Sample(time: Double(index / batch + 1) * Double(batch) / rate + Double(index % batch) * 1e-5,
+                   x: sample.x, y: sample.y, z: sample.z)
+        }
+        let found = Self.problems(burst)
+        let first = try #require(found.first)
+        #expect(found.count == 1)
+        #expect(first.problem == .timesBunched(samplesPerBurst: Double(batch)))
+        #expect(first.problem.description == "the samples come in bursts of \(batch) or more close together, then a "
+                    + "pause (a FIFO batch stamped as it is read out?): the detector sees each burst as one moment, so "
+                    + "shakes are missed or begin late; spread each batch's times over its period")
+        #expect(first.problem.restingMagnitude == nil)
+        #expect(Self.problems(still).isEmpty)
+        var generator = SplitMix(seed: 7)
+        let jittered = still.map { sample in
+            Sample(time: sample.time + generator.uniform() * 0.1 / rate,
+                   x: sample.x, y: sample.y, z: sample.z)
+        }
+        #expect(Self.problems(jittered).isEmpty)
+    }
+
     /// A 2 s pause among 50 Hz samples is a gap, not a slow rate; repeated and bad samples are
     /// not counted.
     @Test func gapsRepeatsAndBadSamplesDoNotMisleadIt() {
