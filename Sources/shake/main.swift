@@ -2,12 +2,8 @@ import ShakeCLI
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
-let io = CommandIO(
-    out: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-    err: { text in FileHandle.standardError.write(Data(text.utf8)) },
-    errIsTerminal: isatty(STDERR_FILENO) != 0,
-    ownsProcessStandardError: true
-)
-exit(ShakeTool.main(arguments: Array(CommandLine.arguments.dropFirst()), io: io))
+// Standard output and error written with write(2): a full disk or a closed descriptor is an
+// error (exit 73) rather than a crash, and closed descriptors 0-2 are held by /dev/null so that
+// no output file takes their number (see CommandIO.standardStreams).
+exit(ShakeTool.main(arguments: Array(CommandLine.arguments.dropFirst()), io: .standardStreams()))

@@ -36,6 +36,25 @@ import Testing
         #expect(result.err == "Error: standard output: No space left on device (errno 28): the output is incomplete\n")
     }
 
+    /// The `shake` program itself (Sources/shake/main.swift) writes through the same checked
+    /// writers: before, it built its own `FileHandle` writers, and `shake replay … > /dev/full`
+    /// crashed with a backtrace (exit 132) while the in-process tests above passed.
+    @Test func theProgramItselfSaysSoToo() throws {
+        let executable = try #require(builtShakeExecutable(), "the shake executable is not built")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["replay", repositoryRoot + "/Fixtures/mixed_100hz.csv"]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 73)
+        #expect(errText == "Error: standard output: No space left on device (errno 28): the output is incomplete\n")
+    }
+
     /// A command that failed keeps its own status; the failed output is still said.
     @Test func aFailingCommandKeepsItsStatus() throws {
         let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
