@@ -78,9 +78,15 @@ struct Checker {
         check(event, at: sample.time)
     }
 
-    mutating func check(_ event: ShakeEvent?, at time: Double) {
+    mutating func check(_ event: ShakeEvent?, at time: Double, interrupted: Bool = false) {
         if let event {
-            if event.cancellationReason == .timeWentBackwards {
+            if interrupted {
+                // Timed at `time`, or at the last sample when `time` is before it (or not
+                // finite): never before the shake's own last activity.
+                guard event.time >= event.endTime, !time.isFinite || event.time >= time else {
+                    fatalError("interrupt's event at \(event.time), input at \(time), shake's end \(event.endTime)")
+                }
+            } else if event.cancellationReason == .timeWentBackwards {
                 // A clock reset: timed at the last sample before the jump, on its shake's clock.
                 guard event.time > time, event.time >= event.endTime else {
                     fatalError("clock-reset cancellation at \(event.time), input at \(time)")
@@ -151,7 +157,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let twin = checker.explaining.interrupt(at: checker.time)
             let event = checker.detector.interrupt(at: checker.time)
             guard twin == event else { fatalError("twins differ on interrupt") }
-            checker.check(event, at: checker.time)
+            checker.check(event, at: checker.time, interrupted: true)
             guard !checker.detector.isShaking else { fatalError("still shaking after interrupt") }
         case 4:
             checker.detector.reset()

@@ -406,8 +406,11 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(events(jittered) == expected)
     }
 
-    /// `interrupt(at:)` with a NaN time times the cancellation at the last sample.
-    @Test func interruptAtANonFiniteTimeUsesTheLastSample() throws {
+    /// `interrupt(at:)` with a NaN or infinite time, or one before the last sample (a stale clock
+    /// reading, or 0 passed for "now"), times the cancellation at the last sample, never earlier
+    /// than the shake it cancels.
+    @Test(arguments: [Double.nan, Double.infinity, 0, 1])
+    func interruptAtANonFiniteOrEarlierTimeUsesTheLastSample(time: Double) throws {
         var detector = ShakeDetector()
         let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
         var last = 0.0
@@ -416,26 +419,10 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
             last = sample.time
         }
         #expect(detector.isShaking)
-        let interrupted = detector.interrupt(at: .nan)
+        let interrupted = detector.interrupt(at: time)
         let cancelled = try #require(interrupted)
         #expect(cancelled.time == last)
         #expect(cancelled.cancellationReason == .interrupted)
-    }
-
-    /// `interrupt(at:)` with a time before the last sample (a stale clock reading, or 0 passed
-    /// for "now") does not give a `cancelled` earlier than the shake it cancels.
-    @Test func interruptAtAnEarlierTimeIsTimedAtTheLastSample() throws {
-        var detector = ShakeDetector()
-        let c = ShakeCase(frequency: 4, amplitudeG: 2, up: (0, 0, 1), direction: (1, 0, 0))
-        var last = 0.0
-        for sample in Self.motion(c).samples(duration: 5, rate: 100) where sample.time < 2 {
-            _ = detector.process(sample)
-            last = sample.time
-        }
-        #expect(detector.isShaking)
-        let interrupted = detector.interrupt(at: 0)
-        let cancelled = try #require(interrupted)
-        #expect(cancelled.time == last)
         #expect(cancelled.time >= cancelled.startTime && cancelled.time >= cancelled.endTime)
     }
 
