@@ -170,14 +170,11 @@ public struct SampleStreamCheck: Sendable {
     private var timeSettled = false
     private var allSlow = true
     private var firstInterval = 0.0
-    // The intervals of `ShakeConfiguration.medium`'s `maximumGapSeconds` or less, and their sum, s.
-    private var shortIntervals = 0
-    private var shortSum = 0.0
     // Samples with the same time as the one before.
     private var repeats = 0
-    // The short intervals themselves, for their median (at most `intervalsChecked`; empty
-    // until the first interval, and not kept once the time is settled).
-    private var shortIntervalValues: [Double] = []
+    // The intervals of `ShakeConfiguration.medium`'s `maximumGapSeconds` or less, s: for the
+    // rate and the bursts (at most `intervalsChecked`; not kept once the time is settled).
+    private var shortIntervals: [Double] = []
 
     /// `checkingTime: false` checks the acceleration alone: for a device whose times come
     /// from its driver in seconds, and whose rate is known.
@@ -232,19 +229,17 @@ public struct SampleStreamCheck: Sendable {
         intervals += 1
         allSlow = allSlow && interval >= Self.slowInterval
         if interval <= ShakeConfiguration.medium.maximumGapSeconds {
-            shortIntervals += 1
-            shortSum += interval
-            if shortIntervalValues.isEmpty { shortIntervalValues.reserveCapacity(Self.intervalsChecked) }
-            shortIntervalValues.append(interval)
+            if shortIntervals.isEmpty { shortIntervals.reserveCapacity(Self.intervalsChecked) }
+            shortIntervals.append(interval)
         }
         guard intervals >= Self.intervalsChecked else { return }
         timeSettled = true
-        defer { shortIntervalValues = [] }
+        defer { shortIntervals = [] }
         if repeats >= intervals {
             problem = .timesRepeat(samplesPerTime: Double(intervals + repeats) / Double(intervals))
             return
         }
-        if let burst = Self.samplesPerBurst(shortIntervalValues) {
+        if let burst = Self.samplesPerBurst(shortIntervals) {
             problem = .timesBunched(samplesPerBurst: burst)
             return
         }
@@ -254,7 +249,7 @@ public struct SampleStreamCheck: Sendable {
         }
         // The mean rate between samples, gaps left out (some interval is under 0.25 s, so there
         // is at least one).
-        let rate = Double(shortIntervals) / shortSum
+        let rate = Double(shortIntervals.count) / shortIntervals.reduce(0, +)
         if rate < ShakeDetector.slowestSupportedSampleRate * 0.9 { problem = .sampleRateTooLow(hertz: rate) }
     }
 
