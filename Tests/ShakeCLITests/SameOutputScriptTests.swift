@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// `Scripts/same-output`: the check, before a change lands, that the `shake` tool still prints,
+/// writes and exits as it did. Run here on stand-ins for `shake` (shell scripts that echo their
+/// arguments and write the file `-o` names), so that what it compares, and how it says so, is
+/// seen without two release builds.
+@Suite struct SameOutputScriptTests {
+    static let script = repositoryRoot + "/Scripts/same-output"
+
+    /// A stand-in for `shake`: prints its arguments, writes "written" to the file after `-o`, and
+    /// exits 0; `tweak` is shell code run last, with the arguments in "$@", to make it differ.
+    static func standIn(in folder: TemporaryFolder, named name: String, tweak: String = "") throws -> String {
+        let path = try folder.write(name, """
+            #!/bin/sh
+            echo "$@"
+            previous=
+            for argument in "$@"; do
+                [ "$previous" = -o ] && echo written > "$argument"
+                previous=$argument
+            done
+            \(tweak)
+            exit 0
+
+            """)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        return path
+    }
+
+    /// The commands the script reports as differing, as it names them.
+    static func differing(_ run: CLIRun) -> [String] {
+        run.out.split(separator: "\n").filter { $0.hasPrefix("differs: shake ") }
+            .map { String($0.dropFirst("differs: shake ".count).prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test func twoToolsThatBehaveAlikeAreTheSameWhereverTheyLie() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        // Two files at two paths: each prints its own path in no output, so only behaviour counts.
+        let old = try Self.standIn(in: folder, named: "old-shake")
+        let new = try Self.standIn(in: folder, named: "new-shake")
+        let run = try runProcess(Self.script, ["--binaries", old, new])
+        #expect(run.status == 0, "\(run.out)\(run.err)")
+        let last = run.out.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("same-output: all ") && last.hasSuffix(" commands gave the same output, status and files"), "\(run.out)")
+        // Tune, config, synth and help are among the commands.
+        let count = Int(last.split(separator: " ")[2]) ?? 0
+        #expect(count >= 60, "\(last)")
+    }
+
+    @Test func aDifferenceInOutputFileOrStatusIsNamedWithItsCommand() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let old = try Self.standIn(in: folder, named: "old-shake")
+        // Standard output differs for `config --preset light`, the file written for `synth
+        // shakes`, standard error for `replay in/empty.csv`, and the exit status for `demo`.
+        let new = try Self.standIn(in: folder, named: "new-shake", tweak: """
+            [ "$*" = "config --preset light" ] && echo one more line
+            [ "$*" = "synth shakes -o shakes.csv" ] && echo more >> shakes.csv
+            [ "$*" = "replay in/empty.csv" ] && echo "Error: a new message" >&2
+            [ "$*" = demo ] && exit 3
+            """)
+        let run = try runProcess(Self.script, ["--binaries", old, new])
+        #expect(run.status == 1, "\(run.out)\(run.err)")
+        #expect(Self.differing(run) == ["config --preset light", "replay in/empty.csv", "synth shakes -o shakes.csv", "demo"],
+                "\(run.out)")
+        // The folder with every command's output and the diffs is kept, and its path given.
+        let last = run.out.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("same-output: 4 of "), "\(last)")
+        let kept = last.components(separatedBy: "(kept in ").last?.dropLast() ?? ""
+        #expect(FileManager.default.fileExists(atPath: kept + "/diff-1"), "\(kept)")
+        try? FileManager.default.removeItem(atPath: String(kept))
+    }
+
+    @Test(arguments: [[String](), ["--binaries", "/nonexistent/shake", "/bin/sh"], ["--binaries", "/bin/sh"],
+                      ["not-a-commit-anywhere"], ["--fast"]])
+    func badUsageSaysWhatIsWrong(arguments: [String]) throws {
+        let run = try runProcess(Self.script, arguments)
+        #expect(run.status == 64)
+        #expect(run.err.hasPrefix("Error: ") && run.err.hasSuffix("(see --help)\n"), "\(run.err)")
+        #expect(run.out.isEmpty)
+    }
+}
