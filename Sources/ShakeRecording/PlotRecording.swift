@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ShakeDetection
 
 /// A threshold drawn as a dashed line on the linear-acceleration panel, m/s².
@@ -496,7 +502,7 @@ public struct RecordingPlot: Sendable {
     /// An event's label (`began 8.40 s`, `cancelled 3.10 s (gap)`) and its row: the offset of
     /// its marker from the lower panel's top, px (each phase has its own row).
     private static func eventLabel(_ event: ShakeEvent) -> (text: String, row: Double) {
-        let text = event.phase.rawValue + String(format: " %.2f s", event.time)
+        let text = event.phase.rawValue + " " + FixedDecimals.format(event.time, decimals: 2) + " s"
             + (event.cancellationReason.map { " (\($0.rawValue))" } ?? "")
         let row: Double = switch event.phase {
         case .began: 16
@@ -549,7 +555,7 @@ public struct RecordingPlot: Sendable {
     /// A path coordinate with one decimal.
     private static func short(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+        return rounded == rounded.rounded() ? String(Int(rounded)) : FixedDecimals.format(rounded, decimals: 1)
     }
 }
 

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A small SVG writer for the plots: elements are appended as text, attributes escaped.
 /// The output is self-contained: generic font families only, no scripts, no external references.
@@ -87,7 +93,7 @@ struct PlotSVG {
         guard value.isFinite else { return "0" }
         let rounded = (value * 100).rounded() / 100
         if rounded == rounded.rounded() { return String(Int(rounded)) }
-        var text = String(format: "%.2f", rounded)
+        var text = FixedDecimals.format(rounded, decimals: 2)
         while text.hasSuffix("0") { text.removeLast() }
         return text
     }
@@ -145,7 +151,7 @@ struct PlotScale {
             scaled *= 10
             decimals += 1
         }
-        return String(format: "%.\(decimals)f", abs(value) < step / 1e6 ? 0 : value)
+        return FixedDecimals.format(abs(value) < step / 1e6 ? 0 : value, decimals: decimals)
     }
 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import ShakeDetection
 
 /// The recall/false-shake trade-off of a tuning run as a self-contained SVG, for
@@ -53,7 +52,7 @@ public struct TradeoffPlot: Sendable {
         svg.text(title, x: left, y: 28, size: 17, weight: "bold", className: "title")
         let subtitle = "\(result.recordings) recording\(result.recordings == 1 ? "" : "s"), "
             + "\(result.inSample.shakes) labelled shake\(result.inSample.shakes == 1 ? "" : "s"), "
-            + String(format: "%.2f", result.inSample.negativeHours) + " h without shakes; "
+            + FixedDecimals.format(result.inSample.negativeHours, decimals: 2) + " h without shakes; "
             + "\(result.configurationsEvaluated) configurations tried"
         svg.text(subtitle, x: left, y: 48, size: 12, fill: "#555555", className: "subtitle")
 
@@ -133,7 +132,7 @@ public struct TradeoffPlot: Sendable {
         for group in groups {
             let budgets = group.budgets.count == 1 ? PlotSVG.n(group.budgets[0])
                 : PlotSVG.n(group.budgets.first!) + " to " + PlotSVG.n(group.budgets.last!)
-            let text = "budget ≤ \(budgets)/h: recall " + String(format: "%.3f", group.recall)
+            let text = "budget ≤ \(budgets)/h: recall " + FixedDecimals.format(group.recall, decimals: 3)
             let width = Double(text.count) * 6.3
             let x = min(group.x + 8, right - width - 4)
             var y = group.y + 18
@@ -147,7 +146,7 @@ public struct TradeoffPlot: Sendable {
             let x = px(rate), y = py(recall)
             svg.raw("circle", [("cx", PlotSVG.n(x)), ("cy", PlotSVG.n(y)), ("r", "10"), ("fill", "none"),
                                ("stroke", Self.colors.chosen), ("stroke-width", "3"), ("class", "chosen-point")])
-            let text = "chosen: recall " + String(format: "%.3f", recall) + ", " + String(format: "%.2f", rate) + " false/h"
+            let text = "chosen: recall " + FixedDecimals.format(recall, decimals: 3) + ", " + FixedDecimals.format(rate, decimals: 2) + " false/h"
             let labelX = min(x + 14, right - 250)
             var labelY = y - 14 < top + 12 ? y + 18 : y - 14
             while boxes.contains(where: { abs($0.y - labelY) < 14 && labelX < $0.x + $0.width && $0.x < labelX + 250 }) {
@@ -159,8 +158,8 @@ public struct TradeoffPlot: Sendable {
         if let validated, let rate = validated.falsePerHour, let recall = validated.recall {
             let x = px(rate), y = py(recall)
             svg.raw("path", [("d", diamond(x, y, 7)), ("fill", Self.colors.validated), ("class", "validated-point")])
-            let text = "cross-validated: recall " + String(format: "%.3f", recall) + ", "
-                + String(format: "%.2f", rate) + " false/h"
+            let text = "cross-validated: recall " + FixedDecimals.format(recall, decimals: 3) + ", "
+                + FixedDecimals.format(rate, decimals: 2) + " false/h"
             let labelX = min(x + 12, right - 290)
             var labelY = y + 20
             while boxes.contains(where: { abs($0.y - labelY) < 14 && labelX < $0.x + $0.width && $0.x < labelX + 290 }) {
@@ -178,8 +177,8 @@ public struct TradeoffPlot: Sendable {
             let x = px(rate), y = py(recall)
             svg.raw("rect", [("x", PlotSVG.n(x - 5.5)), ("y", PlotSVG.n(y - 5.5)), ("width", "11"), ("height", "11"),
                              ("fill", Self.colors.reference), ("class", "reference-point")])
-            let text = "\(referenceName), not tuned: recall " + String(format: "%.3f", recall) + ", "
-                + String(format: "%.2f", rate) + " false/h"
+            let text = "\(referenceName), not tuned: recall " + FixedDecimals.format(recall, decimals: 3) + ", "
+                + FixedDecimals.format(rate, decimals: 2) + " false/h"
             let width = Double(text.count) * 6.6
             let labelX = min(x + 12, right - width - 4)
             var labelY = y - 10 < top + 12 ? y + 20 : y - 10

@@ -117,7 +117,7 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
     public func message(naming phrase: (OptionHint) -> String) -> String {
         var text = message
         for hint in OptionHint.allCases where text.contains(hint.rawValue) {
-            text = text.replacingOccurrences(of: hint.rawValue, with: phrase(hint))
+            text = text.replacing(hint.rawValue, with: phrase(hint))
         }
         return text
     }

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Parses a recording on threads of their own and hands the samples over in batches, a bounded
 /// number of batches ahead of the caller: `RecordingReplay.run(…, readAhead: true)`. On two
@@ -87,11 +93,9 @@ import Foundation
     init(path: String, options: CSVImportOptions, splitting: Splitting) {
         let channels = [Channel(depth: RecordingReadAhead.depth), Channel(depth: splitting.depth)]
         self.channels = channels
-        let thread = Thread {
+        ParsingThread.start("shake read-ahead") {
             Self.parse(path: path, options: options, splitting: splitting, into: channels)
         }
-        thread.name = "shake read-ahead"
-        thread.start()
     }
 
     /// Stops the parsing threads if the caller did not read to the end.
@@ -226,9 +230,7 @@ import Foundation
                     guard channel.send(.batch(batch)) else { return }
                 }
                 guard channel.send(.split(plan)) else { return }
-                let second = Thread { parseParts(plan, from: 1, into: channels[1]) }
-                second.name = "shake read-ahead 2"
-                second.start()
+                ParsingThread.start("shake read-ahead 2") { parseParts(plan, from: 1, into: channels[1]) }
                 parseParts(plan, from: 0, into: channel)
                 return
             }
@@ -389,7 +391,7 @@ import Foundation
             case failure(RecordingError)
         }
 
-        private let condition = NSCondition()
+        private let condition = ParsingCondition()
         private let depth: Int
         private var queue: [Message] = []
         private var cancelled = false

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A measured value as a report writes it: rounded to the decimals its unit warrants and encoded
 /// as the shortest decimal of the rounded value (`0.539216`, `0.00005`, `3`), never as the

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A small, fully specified pseudo-random generator for the synthesizer: xoshiro256** seeded
 /// through SplitMix64 (both public-domain algorithms by Vigna and Blackman).

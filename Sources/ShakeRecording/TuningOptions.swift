@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShakeDetection
 
 /// What `Tuner` optimises and how widely it searches.
