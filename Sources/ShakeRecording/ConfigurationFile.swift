@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ShakeDetection
 
 /// A configuration file could not be read, parsed or written.
@@ -150,7 +157,8 @@ public enum ConfigurationFile {
     }
 
     private static func isJSON(_ data: Data) -> Bool {
-        (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
+        if case .success = JSONDocument.parse(Array(data)) { return true }
+        return false
     }
 
     /// Foundation's JSON parsers accept a comma after the last value of an object or array
@@ -159,10 +167,8 @@ public enum ConfigurationFile {
     private static func describeTrailingComma(_ text: JSONText) -> LocatedProblem? {
         guard let comma = text.firstTrailingComma() else { return nil }
         var firstError = Int.max
-        do {
-            _ = try JSONSerialization.jsonObject(with: Data(text.bytes), options: [.fragmentsAllowed])
-        } catch {
-            let detail = (error as NSError).userInfo["NSDebugDescription"] as? String ?? ""
+        if case .failure(let failure) = JSONDocument.parse(text.bytes) {
+            let detail = failure.detail
             firstError = characterOffset(in: detail)
                 ?? (detail.hasPrefix("Unexpected end of file") ? text.bytes.count : 0)
         }
@@ -283,16 +289,18 @@ public enum ConfigurationFile {
 
     /// JSONDecoder says only "not valid JSON", without a place, both for text that is not JSON
     /// and for a number that does not fit its field (4.5 for a count, 1e999 for a Double).
-    /// JSONSerialization tells them apart and gives the offset of a syntax error.
+    /// `JSONDocument` (what Foundation's JSONSerialization said, which this used before) tells them
+    /// apart and gives the offset of a syntax error.
     private static func describeUnparsable(_ text: JSONText) -> LocatedProblem {
         if text.bytes.allSatisfy(JSONText.isWhitespace) {
             return LocatedProblem(message: "not valid JSON: the file is empty")
         }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(text.bytes), options: [.fragmentsAllowed])
-        } catch {
-            let detail = (error as NSError).userInfo["NSDebugDescription"] as? String ?? ""
+        let document: JSONDocument.Value
+        switch JSONDocument.parse(text.bytes) {
+        case .success(let value):
+            document = value
+        case .failure(let failure):
+            let detail = failure.detail
             if let offset = characterOffset(in: detail) {
                 return LocatedProblem(message: "not valid JSON: unexpected text", offset: offset)
             }
@@ -306,19 +314,20 @@ public enum ConfigurationFile {
             return LocatedProblem(message: "not valid JSON" + (detail.isEmpty ? "" : ": \(detail)"))
         }
         // Valid JSON that JSONDecoder refused: a number that does not fit its field (a fraction
-        // or a huge number for a count). Found by decoding each key alone.
-        if let fields = object as? [String: Any] {
-            for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-                guard let alone = try? JSONSerialization.data(withJSONObject: [key: value]) else { continue }
-                do {
-                    _ = try JSONDecoder().decode(ShakeConfiguration.self, from: alone)
-                } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-                    let number = (value as? NSNumber)?.doubleValue ?? .nan
-                    let problem = number.rounded() == number ? "too large for a count" : "expected a whole number"
-                    return LocatedProblem(message: "bad value at '\(key)': \(problem), got \(value)", offset: text.keyOffset(key))
-                } catch {
-                    continue
-                }
+        // or a huge number for a count). Found by decoding each key alone, its number written as
+        // JSONSerialization wrote it. (Only a number can be refused so: any other value of a
+        // known key is of the wrong type, and an unknown key is named with its path.)
+        for (key, value) in document.members.sorted(by: { $0.key < $1.key }) {
+            guard case .number(let literal) = value, let number = JSONDocument.Number(literal: literal) else { continue }
+            let alone = Data(("{" + JSONText.quoted(key) + ":" + number.jsonText + "}").utf8)
+            do {
+                _ = try JSONDecoder().decode(ShakeConfiguration.self, from: alone)
+            } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+                let double = number.doubleValue
+                let problem = double.rounded() == double ? "too large for a count" : "expected a whole number"
+                return LocatedProblem(message: "bad value at '\(key)': \(problem), got \(number.text)", offset: text.keyOffset(key))
+            } catch {
+                continue
             }
         }
         return LocatedProblem(message: "not valid JSON")
@@ -326,8 +335,12 @@ public enum ConfigurationFile {
 
     /// N in Foundation's "… around character N." (a byte offset into the text).
     private static func characterOffset(in detail: String) -> Int? {
-        guard let range = detail.range(of: "around character ") else { return nil }
-        return Int(detail[range.upperBound...].prefix { $0.isNumber })
+        let marker = Array("around character ".utf8)
+        let bytes = Array(detail.utf8)
+        guard bytes.count >= marker.count,
+              let start = (0...(bytes.count - marker.count)).first(where: { bytes[$0..<($0 + marker.count)].elementsEqual(marker) })
+        else { return nil }
+        return Int(String(decoding: bytes[(start + marker.count)...], as: UTF8.self).prefix { $0.isNumber })
     }
 }
 
@@ -348,6 +361,22 @@ struct JSONText {
             text = Array(decoded.utf8)
         }
         bytes = text.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(text.dropFirst(3)) : text
+    }
+
+    /// `text` as a JSON string, in quotes, with `"`, `\\` and control characters escaped.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\u{00}"..."\u{1F}":
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
     }
 
     /// JSON's whitespace: space, tab, line feed, carriage return.

@@ -78,8 +78,8 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64) for spreading test values.
-private struct SplitMix {
+/// A small deterministic generator (SplitMix64) for spreading test values and mutating texts.
+struct SplitMix {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
@@ -89,4 +89,9 @@ private struct SplitMix {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+extension SplitMix {
+    /// Uniform in 0..<`bound`.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
