@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShakeDetection
 import ShakeRecording
 
@@ -95,14 +95,12 @@ enum ConfigCommand: ShakeCommand {
         return text
     }
 
-    /// Every key of the configuration's JSON and its value, as `--config` reads it.
+    /// Every key of the configuration's JSON and its value, as `--config` reads it: exactly
+    /// (JSONSerialization, used before, read 17 digits such as tune's 2.4499999999999997 back as
+    /// 2.4499999999999993, so `--diff` printed a value that is not in the file).
     static func values(_ configuration: ShakeConfiguration) -> [String: Double] {
-        let object = (try? JSONSerialization.jsonObject(with: ConfigurationFile.encode(configuration))) as? [String: Any]
-        var values: [String: Double] = [:]
-        for (key, value) in object ?? [:] {
-            if let number = value as? NSNumber { values[key] = number.doubleValue }
-        }
-        return values
+        // Every value of a configuration is a number.
+        (try? JSONDecoder().decode([String: Double].self, from: ConfigurationFile.encode(configuration))) ?? [:]
     }
 }
 
