@@ -1,4 +1,3 @@
-import Foundation
 import ShakeDetection
 import ShakeRecording
 
@@ -50,12 +49,12 @@ enum ConvertCommand: ShakeCommand {
                 UsageError("The value '\(text)' is invalid for '--shakes': \(why)")
             }
             var ranges: [ClosedRange<Double>] = []
-            if text.trimmingCharacters(in: .whitespaces).lowercased() == "none" {
+            if text.trimmingWhitespace().lowercased() == "none" {
                 self.ranges = ranges
                 return
             }
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-                let ends = part.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
+                let ends = part.trimmingWhitespace().split(separator: "-", omittingEmptySubsequences: false)
                 guard ends.count == 2, let start = Double(ends[0]), let end = Double(ends[1]),
                       start.isFinite, end.isFinite
                 else {

@@ -1,4 +1,3 @@
-import Foundation
 import ShakeDetection
 import ShakeRecording
 import ShakeUndo
@@ -61,7 +60,7 @@ enum DemoCommand: ShakeCommand {
         let configuration = try DetectorOptions.configuration(arguments)
         var choices: [UndoChoice] = []
         for word in (arguments.value("choices") ?? "undo,undo").split(separator: ",") {
-            guard let choice = UndoChoice(rawValue: word.trimmingCharacters(in: .whitespaces).lowercased()) else {
+            guard let choice = UndoChoice(rawValue: word.trimmingWhitespace().lowercased()) else {
                 throw UsageError("The value '\(word)' is invalid for '--choices': use undo, redo or cancel")
             }
             choices.append(choice)

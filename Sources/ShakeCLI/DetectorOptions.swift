@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShakeDetection
 import ShakeRecording
 
@@ -159,10 +159,11 @@ func jsonText<T: Encodable>(_ value: T) -> String {
     return String(decoding: data, as: UTF8.self) + "\n"
 }
 
-/// `value` with a fixed number of decimals, or "-" for nil.
+/// `value` with a fixed number of decimals (as `printf("%.*f")`, which `String(format:)` gave),
+/// or "-" for nil.
 func fixed(_ value: Double?, _ decimals: Int) -> String {
     guard let value else { return "-" }
-    return String(format: "%.\(decimals)f", value)
+    return FixedDecimals.format(value, decimals: decimals)
 }
 
 /// `label`'s 95 % confidence intervals as one line (`shake evaluate` under its table, `shake tune`

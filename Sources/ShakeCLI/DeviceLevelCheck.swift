@@ -1,6 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ShakeDetection
 import ShakeIIO
+import ShakeRecording
 
 /// `live` and `record`: whether a device's first samples, at rest, read gravity as 9.8 m/s².
 /// A driver's wrong `in_accel_scale` or `in_accel_offset` (or a sensor that reads nothing)
@@ -49,7 +54,9 @@ struct DeviceLevelCheck {
     static func number(_ value: Double, figures: Int = 3) -> String {
         guard value.isFinite, value != 0 else { return value == 0 ? "0" : "\(value)" }
         let decimals = max(0, figures - 1 - Int(log10(value.magnitude).rounded(.down)))
-        var text = String(format: "%.\(decimals)f", value)
+        // Below about 1e-62 (no device's scale or reading), more decimals than the formatter takes.
+        guard decimals <= FixedDecimals.maximumDecimals else { return "\(value)" }
+        var text = FixedDecimals.format(value, decimals: decimals)
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }

@@ -1,5 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Dispatch
-import Foundation
+import FoundationEssentials
 import ShakeDetection
 import ShakeRecording
 import Synchronization
@@ -271,17 +276,15 @@ enum EvaluateCommand: ShakeCommand {
     /// or a folder without recordings is an error (exit 66).
     static func expandedRecordingFiles(_ paths: [String]) throws -> [String] {
         var files: [String] = []
-        let manager = FileManager.default
         for path in paths {
             if path == "-" {  // standard input, read by RecordingReader
                 files.append(path)
                 continue
             }
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            guard let isDirectory = isFolder(path) else {
                 throw CommandFailure("\(path): no such file or folder\(notUTF8NameNote(path))", exitStatus: ExitStatus.noInput)
             }
-            guard isDirectory.boolValue else {
+            guard isDirectory else {
                 files.append(path)
                 continue
             }
@@ -415,4 +418,12 @@ enum EvaluateCommand: ShakeCommand {
         }
         return text
     }
+}
+
+/// Whether `path` names a folder (following symbolic links, as `stat` does); nil when there is
+/// nothing by that name, or it cannot be looked at (a folder on the way that may not be entered).
+func isFolder(_ path: String) -> Bool? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return info.st_mode & S_IFMT == S_IFDIR
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ShakeIIO
 
 /// Options shared by the commands that read IIO devices.
@@ -131,7 +135,7 @@ func deviceFailure(_ error: IIOError) -> CommandFailure {
         text += " (--reconnect waits for the device to come back)"
     }
     // The library says what to do in its own terms; the tool's flag does it.
-    text = text.replacingOccurrences(of: "; use polled mode", with: "; pass --mode polled (or leave --mode out)")
+    text = text.replacing("; use polled mode", with: "; pass --mode polled (or leave --mode out)")
     if error.function == "mount matrix", error.kind == .badValue {
         text += "; pass --mount-matrix with the board's true matrix (\"1, 0, 0; 0, 1, 0; 0, 0, 1\": the sensor's "
             + "axes as they are) to read it regardless"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShakeDetection
 import ShakeIIO
 import ShakeRecording
@@ -62,7 +62,7 @@ enum LiveCommand: ShakeCommand {
         if arguments.flag("undo-demo") {
             var choices: [UndoChoice] = []
             for word in (arguments.value("choices") ?? "undo,undo").split(separator: ",") {
-                guard let choice = UndoChoice(rawValue: word.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                guard let choice = UndoChoice(rawValue: word.trimmingWhitespace().lowercased()) else {
                     throw UsageError("The value '\(word)' is invalid for '--choices': use undo, redo or cancel")
                 }
                 choices.append(choice)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ShakeRecording
 
 /// The checks every command that writes a file makes before it does any work, and the words the

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FoundationEssentials
 import ShakeRecording
 import Synchronization
 
@@ -89,6 +94,6 @@ final class ProgressDisplay: Sendable {
     static func clock(_ seconds: Double?) -> String {
         guard let seconds, seconds.isFinite else { return "?" }
         let whole = Int(seconds.rounded())
-        return "\(whole / 60):" + String(whole % 60).leftPadded(2).replacingOccurrences(of: " ", with: "0")
+        return "\(whole / 60):" + String(whole % 60).leftPadded(2).replacing(" ", with: "0")
     }
 }

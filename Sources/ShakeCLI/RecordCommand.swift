@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FoundationEssentials
 import ShakeDetection
 import ShakeIIO
 import ShakeRecording

@@ -1,4 +1,3 @@
-import Foundation
 import ShakeDetection
 import ShakeRecording
 
@@ -187,8 +186,7 @@ enum ReplayCommand: ShakeCommand {
         var reports: [FileReport] = []
         // A folder stands for its recordings; a file is left to the reader, whose errors name it.
         let files = try arguments.positionals.flatMap { path in
-            var isFolder: ObjCBool = false
-            let folder = path != "-" && FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            let folder = path != "-" && isFolder(path) == true
             return folder ? try EvaluateCommand.expandedRecordingFiles([path]) : [path]
         }
         for path in files {

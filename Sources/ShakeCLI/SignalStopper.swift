@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Dispatch
-import Foundation
 import ShakeIIO
 import Synchronization
 

@@ -1,4 +1,3 @@
-import Foundation
 import ShakeDetection
 import ShakeRecording
 
@@ -181,6 +180,6 @@ enum SynthCommand: ShakeCommand {
     /// `word` quoted for a POSIX shell when it needs to be.
     private static func shellQuoted(_ word: String) -> String {
         let plain = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:+,@%".contains($0) }
-        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return plain && !word.isEmpty ? word : "'" + word.replacing("'", with: "'\\''") + "'"
     }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import ShakeDetection
 import ShakeRecording
 import Synchronization
@@ -183,7 +183,7 @@ enum TuneCommand: ShakeCommand {
         var named: Set<String> = []
         let keys = axes.map(\.name).joined(separator: ", ")
         for range in ranges {
-            let parts = range.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = range.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
             guard parts.count == 2, !parts[0].isEmpty else {
                 throw UsageError("'--range' takes KEY=LOW..HIGH or KEY=VALUE (onsetAcceleration=12..16), not '\(range)'")
             }
@@ -437,7 +437,7 @@ enum TuneCommand: ShakeCommand {
     /// A value without trailing zeros: 0.5, 12, 0.25.
     static func number(_ value: Double) -> String {
         if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
-        var text = String(format: "%.4f", value)
+        var text = FixedDecimals.format(value, decimals: 4)
         while text.hasSuffix("0") { text.removeLast() }
         return text
     }
