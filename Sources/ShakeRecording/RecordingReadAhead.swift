@@ -36,6 +36,10 @@ import Darwin
     static let batchSize = 4096
     /// Batches parsed ahead of the caller by a single parsing thread.
     static let depth = 2
+    /// The parsing threads' names for the system (`ps -L`, `top -H`): 15 bytes at most, which is
+    /// all Linux keeps ("shake read-ahead", named through Foundation's Thread before, was one
+    /// byte too long and left the threads unnamed), in the style of ShakeIIO's `shake.iio-read`.
+    static let threadNames = (first: "shake.csv-read", second: "shake.csv-read2")
 
     /// When and how a file is parsed on two threads.
     struct Splitting: Sendable {
@@ -93,7 +97,7 @@ import Darwin
     init(path: String, options: CSVImportOptions, splitting: Splitting) {
         let channels = [Channel(depth: RecordingReadAhead.depth), Channel(depth: splitting.depth)]
         self.channels = channels
-        ParsingThread.start("shake read-ahead") {
+        ParsingThread.start(Self.threadNames.first) {
             Self.parse(path: path, options: options, splitting: splitting, into: channels)
         }
     }
@@ -230,7 +234,7 @@ import Darwin
                     guard channel.send(.batch(batch)) else { return }
                 }
                 guard channel.send(.split(plan)) else { return }
-                ParsingThread.start("shake read-ahead 2") { parseParts(plan, from: 1, into: channels[1]) }
+                ParsingThread.start(Self.threadNames.second) { parseParts(plan, from: 1, into: channels[1]) }
                 parseParts(plan, from: 0, into: channel)
                 return
             }
