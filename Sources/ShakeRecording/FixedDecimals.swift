@@ -19,8 +19,9 @@ import Darwin
 /// FixedDecimals.format(-0.0001, decimals: 3)  // "-0.000"
 /// ```
 public enum FixedDecimals {
-    /// Most decimals `format` accepts.
-    public static let maximumDecimals = 64
+    /// Most decimals `format` accepts: every digit of the smallest subnormal (1074 decimals) and
+    /// some zeros beyond, as `String(format:)` writes them.
+    public static let maximumDecimals = 1100
 
     /// `value` with `decimals` digits after the point (none, and no point, for 0).
     ///
@@ -33,7 +34,7 @@ public enum FixedDecimals {
         if let text = withUnsafeTemporaryAllocation(of: CChar.self, capacity: small, { print(value, decimals, into: $0) }) {
             return text
         }
-        let large = 1 + 309 + 1 + maximumDecimals + 1
+        let large = 1 + 309 + 1 + decimals + 1
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: large) { print(value, decimals, into: $0) } ?? "\(value)"
     }
 

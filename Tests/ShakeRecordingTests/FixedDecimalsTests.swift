@@ -14,7 +14,7 @@ import Testing
     ]
 
     @Test("Edge values give what String(format:) gives at every decimal count the project uses and beyond",
-          arguments: [0, 1, 2, 3, 4, 5, 6, 9, 17, 20, 30, 64])
+          arguments: [0, 1, 2, 3, 4, 5, 6, 9, 17, 20, 30, 64, 65, 300, 1074, FixedDecimals.maximumDecimals])
     func edgeValuesMatchStringFormat(decimals: Int) {
         for value in Self.edgeValues {
             #expect(FixedDecimals.format(value, decimals: decimals) == String(format: "%.\(decimals)f", value),
