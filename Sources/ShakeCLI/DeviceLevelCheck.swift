@@ -54,8 +54,6 @@ struct DeviceLevelCheck {
     static func number(_ value: Double, figures: Int = 3) -> String {
         guard value.isFinite, value != 0 else { return value == 0 ? "0" : "\(value)" }
         let decimals = max(0, figures - 1 - Int(log10(value.magnitude).rounded(.down)))
-        // Below about 1e-62 (no device's scale or reading), more decimals than the formatter takes.
-        guard decimals <= FixedDecimals.maximumDecimals else { return "\(value)" }
         var text = FixedDecimals.format(value, decimals: decimals)
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
