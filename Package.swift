@@ -21,20 +21,24 @@ let package = Package(
             // `Double.squareRoot()` may lower to libm's `sqrt`; link it so that a program using only
             // ShakeDetection (no Foundation) links on Linux.
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-        .target(name: "ShakeRecording", dependencies: ["ShakeDetection"]),
+        // Named pthreads and a condition variable for ShakeIIO's readers and ShakeRecording's
+        // read-ahead (Foundation's Thread and NSCondition would bring ICU into static programs).
+        // Not a product: it is linked into those two.
+        .target(name: "ShakeThreads"),
+        .target(name: "ShakeRecording", dependencies: ["ShakeDetection", "ShakeThreads"]),
         .target(name: "ShakeUndo", dependencies: ["ShakeDetection"]),
         // libiio 0.24 (Debian's libiio-dev, which Scripts/bootstrap installs): <iio.h> and -liio
         // from the default search paths (Debian's libiio.pc adds nothing to them). No `pkgConfig`:
         // SwiftPM would query it, and warn when it is missing, even for a package that uses only
         // ShakeDetection and never builds this target.
         .systemLibrary(name: "CLibIIO"),
-        .target(name: "ShakeIIO", dependencies: ["CLibIIO", "ShakeDetection"]),
+        .target(name: "ShakeIIO", dependencies: ["CLibIIO", "ShakeDetection", "ShakeThreads"]),
         .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeUndo", "ShakeIIO"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
         // Release-built benchmarks (Scripts/bench runs them next to their anchors).
         .executableTarget(name: "shake-bench", dependencies: ["ShakeDetection", "ShakeRecording"]),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection"]),
-        .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording"]),
+        .testTarget(name: "ShakeRecordingTests", dependencies: ["ShakeRecording", "ShakeThreads"]),
         .testTarget(name: "ShakeUndoTests", dependencies: ["ShakeUndo"]),
         .testTarget(name: "ShakeCLITests", dependencies: ["ShakeCLI"]),
         .testTarget(name: "ShakeIIOTests", dependencies: ["ShakeIIO", "ShakeDetection"]),

@@ -1,4 +1,5 @@
 import ShakeDetection
+import ShakeThreads
 
 extension AccelerometerReader {
     /// Reads on a new background thread (named `shake.iio-read`), calling `onSample` for each

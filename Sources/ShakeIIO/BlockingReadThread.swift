@@ -1,3 +1,4 @@
+import ShakeThreads
 import Synchronization
 #if canImport(Glibc)
 import Glibc

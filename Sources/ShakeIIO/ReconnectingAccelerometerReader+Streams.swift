@@ -1,4 +1,5 @@
 import ShakeDetection
+import ShakeThreads
 
 extension ReconnectingAccelerometerReader {
     /// One item of ``updates()``: a sample (times continuous across outages), or what happened

@@ -1,5 +1,6 @@
 import Dispatch
 import ShakeDetection
+import ShakeThreads
 import Synchronization
 
 /// Reads an accelerometer and, when it vanishes or stalls, waits for it to come back and goes on:

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ShakeThreads
 
 /// Parses a recording on threads of their own and hands the samples over in batches, a bounded
 /// number of batches ahead of the caller: `RecordingReplay.run(…, readAhead: true)`. On two
@@ -97,7 +98,7 @@ import Darwin
     init(path: String, options: CSVImportOptions, splitting: Splitting) {
         let channels = [Channel(depth: RecordingReadAhead.depth), Channel(depth: splitting.depth)]
         self.channels = channels
-        ParsingThread.start(Self.threadNames.first) {
+        NamedThread.start(Self.threadNames.first) {
             Self.parse(path: path, options: options, splitting: splitting, into: channels)
         }
     }
@@ -234,7 +235,7 @@ import Darwin
                     guard channel.send(.batch(batch)) else { return }
                 }
                 guard channel.send(.split(plan)) else { return }
-                ParsingThread.start(Self.threadNames.second) { parseParts(plan, from: 1, into: channels[1]) }
+                NamedThread.start(Self.threadNames.second) { parseParts(plan, from: 1, into: channels[1]) }
                 parseParts(plan, from: 0, into: channel)
                 return
             }
@@ -395,7 +396,7 @@ import Darwin
             case failure(RecordingError)
         }
 
-        private let condition = ParsingCondition()
+        private let condition = ThreadCondition()
         private let depth: Int
         private var queue: [Message] = []
         private var cancelled = false

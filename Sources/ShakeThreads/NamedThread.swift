@@ -4,10 +4,10 @@ import Glibc
 import Musl
 #endif
 
-/// ShakeIIO's own threads, on pthreads. Foundation's `Thread` was the only reason the module
-/// imported Foundation, which puts ICU's data (about 34 MB) into every program linked with
-/// `--static-swift-stdlib` that uses ShakeIIO, as a device's software is.
-enum NamedThread {
+/// The threads of ShakeIIO (its readers) and ShakeRecording (the read-ahead's parsers), on
+/// pthreads: Foundation's `Thread` would put ICU's data (about 34 MB) into every program linked
+/// with `--static-swift-stdlib` that uses them, as a device's software is.
+package enum NamedThread {
     /// What the new thread runs, handed to it through `pthread_create`'s argument.
     private final class Start {
         let name: String
@@ -20,7 +20,7 @@ enum NamedThread {
 
     /// Starts a detached thread running `body`, named `name` where the system shows it (`ps -L`,
     /// `top -H`, `/proc/PID/task/*/comm`, gdb); Linux keeps 15 bytes of a name.
-    static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
+    package static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
         let argument = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         #if canImport(Glibc)
         var thread = pthread_t()
@@ -36,8 +36,8 @@ enum NamedThread {
         }, argument)
         guard result == 0 else {
             Unmanaged<Start>.fromOpaque(argument).release()
-            // As Foundation's Thread did: without the thread, reading cannot go on.
-            fatalError("ShakeIIO: pthread_create for thread \(name) failed (errno \(result))")
+            // As Foundation's Thread did: without the thread, the caller cannot go on.
+            fatalError("pthread_create for thread \(name) failed (errno \(result))")
         }
         #if canImport(Glibc)
         pthread_detach(thread)
@@ -47,7 +47,7 @@ enum NamedThread {
     }
 
     /// Names the calling thread for the system: the first 15 bytes of `name` (whole characters).
-    static func setSystemName(_ name: String) {
+    package static func setSystemName(_ name: String) {
         var bytes = 0
         let kept = name.unicodeScalars.prefix { scalar in
             bytes += String(scalar).utf8.count
@@ -62,7 +62,7 @@ enum NamedThread {
     }
 
     /// Sleeps the calling thread for `seconds` (at least 0).
-    static func sleep(seconds: Double) {
+    package static func sleep(seconds: Double) {
         guard seconds > 0 else { return }
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
         var remaining = timespec()

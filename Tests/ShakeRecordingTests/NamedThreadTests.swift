@@ -2,14 +2,16 @@
 import Glibc
 #endif
 @testable import ShakeRecording
+import ShakeThreads
 import Testing
 
-/// The read-ahead's threads are pthreads of ShakeRecording's own (no Foundation `Thread`).
-@Suite struct ParsingThreadTests {
+/// ShakeThreads' pthreads (no Foundation `Thread`), which run ShakeIIO's readers and the
+/// read-ahead's parsers: named for the system, and handing values over under their condition.
+@Suite struct NamedThreadTests {
     /// The name the system shows for a thread started with `name`.
     static func systemName(of name: String) async -> String {
         await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            ParsingThread.start(name) {
+            NamedThread.start(name) {
                 var buffer = [UInt8](repeating: 0, count: 64)
                 let fd = open("/proc/thread-self/comm", O_RDONLY)
                 let count = fd >= 0 ? read(fd, &buffer, buffer.count) : 0
@@ -31,11 +33,11 @@ import Testing
 
     @Test func conditionHandsOverBetweenThreads() async {
         final class Box: @unchecked Sendable {
-            let condition = ParsingCondition()
+            let condition = ThreadCondition()
             var value = 0
         }
         let box = Box()
-        ParsingThread.start("shake.test") {
+        NamedThread.start("shake.test") {
             box.condition.lock()
             box.value = 42
             box.condition.broadcast()
