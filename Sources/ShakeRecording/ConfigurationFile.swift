@@ -168,9 +168,7 @@ public enum ConfigurationFile {
         guard let comma = text.firstTrailingComma() else { return nil }
         var firstError = Int.max
         if case .failure(let failure) = JSONDocument.parse(text.bytes) {
-            let detail = failure.detail
-            firstError = characterOffset(in: detail)
-                ?? (detail.hasPrefix("Unexpected end of file") ? text.bytes.count : 0)
+            firstError = failure.problem.offset ?? (failure.problem.endsEarly ? text.bytes.count : 0)
         }
         guard comma < firstError else { return nil }
         return LocatedProblem(
@@ -300,18 +298,17 @@ public enum ConfigurationFile {
         case .success(let value):
             document = value
         case .failure(let failure):
-            let detail = failure.detail
-            if let offset = characterOffset(in: detail) {
+            if let offset = failure.problem.offset {
                 return LocatedProblem(message: "not valid JSON: unexpected text", offset: offset)
             }
-            if detail.hasPrefix("Unexpected end of file") {
+            if failure.problem.endsEarly {
                 return LocatedProblem(message: "not valid JSON: the text ends early", offset: text.bytes.count)
             }
-            if detail.hasPrefix("Number "), let number = detail.split(separator: " ").dropFirst().first {
+            if case .notRepresentable(let number) = failure.problem {
                 return LocatedProblem(message: "number \(number) is out of the range of a Double",
-                                      offset: text.numberOffset(String(number)))
+                                      offset: text.numberOffset(number))
             }
-            return LocatedProblem(message: "not valid JSON" + (detail.isEmpty ? "" : ": \(detail)"))
+            return LocatedProblem(message: "not valid JSON: \(failure.detail)")
         }
         // Valid JSON that JSONDecoder refused: a number that does not fit its field (a fraction
         // or a huge number for a count). Found by decoding each key alone, its number written as
@@ -331,16 +328,6 @@ public enum ConfigurationFile {
             }
         }
         return LocatedProblem(message: "not valid JSON")
-    }
-
-    /// N in Foundation's "… around character N." (a byte offset into the text).
-    private static func characterOffset(in detail: String) -> Int? {
-        let marker = Array("around character ".utf8)
-        let bytes = Array(detail.utf8)
-        guard bytes.count >= marker.count,
-              let start = (0...(bytes.count - marker.count)).first(where: { bytes[$0..<($0 + marker.count)].elementsEqual(marker) })
-        else { return nil }
-        return Int(String(decoding: bytes[(start + marker.count)...], as: UTF8.self).prefix { $0.isNumber })
     }
 }
 

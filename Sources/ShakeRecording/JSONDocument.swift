@@ -130,7 +130,8 @@ struct JSONDocument {
 
     /// Why the text is not JSON; `detail` is `JSONSerialization`'s `NSDebugDescription`, word for word.
     struct Failure: Error, Equatable {
-        var detail: String
+        var problem: Problem
+        var detail: String { problem.detail }
     }
 
     /// The value of the JSON text `data` (UTF-8, or UTF-16 or UTF-32 told by a byte-order mark or
@@ -143,7 +144,7 @@ struct JSONDocument {
             try checkNumbers(value)
             return .success(value)
         } catch {
-            return .failure(Failure(detail: error.detail))
+            return .failure(Failure(problem: error))
         }
     }
 
@@ -203,7 +204,7 @@ struct JSONDocument {
     }
 
     /// What went wrong, as `JSONSerialization`'s parser tells it.
-    fileprivate enum Problem: Error {
+    enum Problem: Error, Equatable {
         case unexpectedCharacter(at: Int)
         case endOfFile
         case tooDeep(at: Int)
@@ -216,6 +217,19 @@ struct JSONDocument {
         case notRepresentable(String)
         case invalidUTF8(count: Int, at: Int)
         case notConvertible
+
+        /// The byte offset `detail` gives as "around character N", for the problems it gives one.
+        var offset: Int? {
+            switch self {
+            case .unexpectedCharacter(let index), .controlCharacter(let index), .leadingZero(let index): return index
+            case .tooDeep(let index): return index + 1
+            case .invalidEscape(let index): return index - 1
+            default: return nil
+            }
+        }
+
+        /// Whether the text ended before its value did ("Unexpected end of file …").
+        var endsEarly: Bool { self == .endOfFile || self == .missingLowSurrogate }
 
         var detail: String {
             switch self {

@@ -1,5 +1,5 @@
 import Foundation
-import ShakeRecording
+@testable import ShakeRecording
 import Testing
 
 /// `FixedDecimals.format` against what it replaces, Foundation's `String(format: "%.Nf")`.
@@ -36,7 +36,7 @@ import Testing
 
     @Test("Values spread over every decade give what String(format:) gives")
     func spreadValuesMatchStringFormat() {
-        var generator = SplitMix(seed: 0x5EED_F1_2ED)
+        var generator = SynthRandom(seed: 0x5EED_F1_2ED, stream: 0)
         var mismatches: [String] = []
         for _ in 0 ..< 20_000 {
             let bits = generator.next()
@@ -78,20 +78,8 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64) for spreading test values and mutating texts.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-extension SplitMix {
+/// Test values and mutated texts drawn from the synthesizer's seeded generator (xoshiro256**).
+extension SynthRandom {
     /// Uniform in 0..<`bound`.
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
