@@ -140,6 +140,7 @@ enum EvaluateCommand: ShakeCommand {
         let results = try evaluate(files: files, options: options, detector: chosen, explaining: list)
         for (file, result) in zip(files, results) {
             if let rate = result.slowSampleRate { io.err(SlowSampleRate.fileWarning(file, hertz: rate)) }
+            if let burst = result.samplesPerBurst { io.err(BunchedTimes.fileWarning(file, samplesPerBurst: burst)) }
             if let warning = ImportOptions.gravityFreeWarning(path: file, result.early) { io.err(warning) }
         }
         var total = EvaluationCounts()
@@ -185,14 +186,18 @@ enum EvaluateCommand: ShakeCommand {
         return lines.map { rows[$0.row].file.padding(toLength: width) + "  " + $0.text + "\n" }.joined()
     }
 
+    /// One file's scores, and what `evaluate` warns of: a rate under the detector's slowest, the
+    /// acceleration's early magnitude (gravity taken out?), samples stamped in bursts.
+    typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails, why: Whys?, slowSampleRate: Double?,
+                        early: EarlyMagnitude, samplesPerBurst: Double?)
+
     /// Scores every file with a fresh copy of `detector`, on all cores, in file order. With
     /// `explaining` and ShakeKit's detector, also says why each missed shake was missed and what
     /// the rules measured for each false shake and duplicate.
     static func evaluate(
         files: [String], options: CSVImportOptions = .canonical, detector: SelectedDetector,
         explaining: Bool = false
-    ) throws -> [(counts: EvaluationCounts, details: EvaluationDetails, why: Whys?, slowSampleRate: Double?, early: EarlyMagnitude)] {
-        typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails, why: Whys?, slowSampleRate: Double?, early: EarlyMagnitude)
+    ) throws -> [Scored] {
         let results = Mutex<[Int: Result<Scored, CommandFailure>]>([:])
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let outcome: Result<Scored, CommandFailure>
@@ -213,7 +218,8 @@ enum EvaluateCommand: ShakeCommand {
                     outcome = .failure(CommandFailure(
                         "\(RecordingError.displayName(ofPath: files[index])): no samples", exitStatus: ExitStatus.dataError))
                 } else if let counts = replay.counts, let details = replay.details {
-                    outcome = .success((counts, details, why, SlowSampleRate.flagged(replay), replay.earlyMagnitude))
+                    outcome = .success((counts, details, why, SlowSampleRate.flagged(replay), replay.earlyMagnitude,
+                                         replay.samplesPerBurst))
                 } else {
                     outcome = .failure(CommandFailure(
                         "\(RecordingError.displayName(ofPath: files[index])): no 'shake' column; evaluate needs "

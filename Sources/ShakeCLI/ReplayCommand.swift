@@ -23,10 +23,13 @@ enum ReplayCommand: ShakeCommand {
             maximumGapSeconds (0.5 s in the presets; the detector restarts after each), with the \
             longest, and whether its samples come more than 10 % slower than 25 Hz, the slowest \
             rate the detector is made for (measured over a second or more; shakes may then be \
-            missed); JSON has them always: \
+            missed), and whether its first intervals come in bursts close together, then a pause \
+            (a FIFO batch stamped sample by sample as it is read out: the detector sees each burst \
+            as one moment); JSON has them always: \
             'repeated_timestamps', 'gaps', 'gap_limit_s', 'largest_gap_s', 'sample_rate_hz' \
             (the mean rate between samples, gaps and repeated timestamps left out; null with \
-            fewer than two samples). JSON also says which detector ran: 'detector' (shakekit or \
+            fewer than two samples), 'samples_per_burst' (the bursts' size, null when there are \
+            none). JSON also says which detector ran: 'detector' (shakekit or \
             seismic) and, for shakekit, 'configuration' (every key, as --config reads it), for \
             seismic 'seismic_threshold_m_s2'.
 
@@ -63,6 +66,8 @@ enum ReplayCommand: ShakeCommand {
         var largestGap: Double
         /// Nil when the file has no interval to measure it on.
         var sampleRate: Double?
+        /// Nil unless the samples come in bursts (`BunchedTimes`).
+        var samplesPerBurst: Double?
         var events: [EventReport]
         /// Written only with `--explain`.
         var nearMisses: [NearMissReport]?
@@ -77,6 +82,7 @@ enum ReplayCommand: ShakeCommand {
             case gapLimit = "gap_limit_s"
             case largestGap = "largest_gap_s"
             case sampleRate = "sample_rate_hz"
+            case samplesPerBurst = "samples_per_burst"
             case nearMisses = "near_misses"
             case beganWhy = "began_why"
         }
@@ -92,6 +98,7 @@ enum ReplayCommand: ShakeCommand {
             try container.encode(RoundedNumber.seconds(gapLimit), forKey: .gapLimit)
             try container.encode(RoundedNumber.seconds(largestGap), forKey: .largestGap)
             try container.encode(sampleRate.map(RoundedNumber.hertz), forKey: .sampleRate)
+            try container.encode(samplesPerBurst, forKey: .samplesPerBurst)
             try container.encode(events, forKey: .events)
             try container.encodeIfPresent(nearMisses, forKey: .nearMisses)
             try container.encodeIfPresent(beganWhy, forKey: .beganWhy)
@@ -223,6 +230,7 @@ enum ReplayCommand: ShakeCommand {
                     file: name, samples: result.sampleCount, durationSeconds: duration, shakes: shakes,
                     repeatedTimestamps: result.repeatedTimestamps, gaps: result.gaps, gapLimit: result.gapLimit,
                     largestGap: result.largestTimeGap, sampleRate: result.meanSampleRate,
+                    samplesPerBurst: result.samplesPerBurst,
                     events: result.events.map(EventReport.init), nearMisses: nearMisses, beganWhy: beganWhy))
             } else {
                 // Text goes out file by file, its events in chunks, so that a long recording's
@@ -279,6 +287,7 @@ enum ReplayCommand: ShakeCommand {
         if let rate = SlowSampleRate.flagged(result) {
             parts.append(SlowSampleRate.phrase(rate))
         }
+        if let burst = result.samplesPerBurst { parts.append(BunchedTimes.phrase(burst)) }
         return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
     }
 

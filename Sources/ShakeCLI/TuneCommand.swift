@@ -136,6 +136,9 @@ enum TuneCommand: ShakeCommand {
             if let rate = SlowSampleRate.flagged(samples: recording.samples, gapLimit: gapLimit) {
                 io.err(SlowSampleRate.fileWarning(recording.path, hertz: rate))
             }
+            if let burst = BunchedTimes.flagged(samples: recording.samples, gapLimit: gapLimit) {
+                io.err(BunchedTimes.fileWarning(recording.path, samplesPerBurst: burst))
+            }
             if let warning = ImportOptions.gravityFreeWarning(path: recording.path, EarlyMagnitude(recording.samples)) {
                 io.err(warning)
             }

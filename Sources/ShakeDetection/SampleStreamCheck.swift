@@ -258,7 +258,11 @@ public struct SampleStreamCheck: Sendable {
     /// batch's size when the intervals hold a whole batch between two pauses (batches of up to
     /// 8 in the 16 intervals checked), and less than it beyond. Nil otherwise, or with fewer
     /// than 4 intervals.
-    static func samplesPerBurst(_ intervals: [Double]) -> Double? {
+    ///
+    /// `intervals`: the first intervals between samples (seconds; `intervalsChecked` of them, as
+    /// `add(_:)` takes them), without repeated times (0) or gaps (over `maximumGapSeconds`), for a
+    /// recording checked after the fact (`RecordingReplay.Result.samplesPerBurst`).
+    public static func samplesPerBurst(_ intervals: [Double]) -> Double? {
         guard intervals.count >= 4 else { return nil }
         let mean = intervals.reduce(0, +) / Double(intervals.count)
         // The lower median: batches of 2 make half the intervals short.

@@ -31,6 +31,11 @@ public enum RecordingReplay {
         /// The mean |a| over the first samples: whether the acceleration looks like it has
         /// gravity taken out, in which the detector misses shakes.
         public var earlyMagnitude: EarlyMagnitude
+        /// The size of the bursts the samples come in, when their first intervals (16, repeated
+        /// times and gaps left out) come in bursts close together with pauses between, as a FIFO
+        /// batch stamped sample by sample as it is read out gives them (the detector then sees
+        /// each burst as one moment); nil otherwise. `SampleStreamCheck.samplesPerBurst(_:)`.
+        public var samplesPerBurst: Double?
 
         /// The mean sample rate, Hz, over the intervals that are neither a gap nor a repeated
         /// timestamp; nil when there are none (fewer than two samples, say). Compare with
@@ -47,7 +52,7 @@ public enum RecordingReplay {
             path: String, events: [ShakeEvent], outcome: (counts: EvaluationCounts, details: EvaluationDetails)?,
             sampleCount: Int, startTime: Double?, endTime: Double?,
             repeatedTimestamps: Int, gaps: Int, gapLimit: Double, largestTimeGap: Double, gapSeconds: Double,
-            earlyMagnitude: EarlyMagnitude
+            earlyMagnitude: EarlyMagnitude, samplesPerBurst: Double?
         ) {
             self.path = path
             self.events = events
@@ -62,6 +67,7 @@ public enum RecordingReplay {
             self.largestTimeGap = largestTimeGap
             self.gapSeconds = gapSeconds
             self.earlyMagnitude = earlyMagnitude
+            self.samplesPerBurst = samplesPerBurst
         }
     }
 
@@ -151,6 +157,9 @@ public enum RecordingReplay {
         /// file of no rows is scored (no shakes, no time) rather than taken for unlabelled.
         @usableFromInline var fileHasLabels = false
         @usableFromInline var early = EarlyMagnitude()
+        /// The first `SampleStreamCheck.intervalsChecked` intervals that are neither a repeated
+        /// time nor a gap, s (for `Result.samplesPerBurst`).
+        @usableFromInline var firstIntervals: [Double] = []
 
         @inlinable init(gapLimit: Double) {
             self.gapLimit = gapLimit
@@ -171,7 +180,8 @@ public enum RecordingReplay {
                 path: path, events: events, outcome: (labelled ?? fileHasLabels) ? scorer.outcome() : nil,
                 sampleCount: count, startTime: first, endTime: last,
                 repeatedTimestamps: readerCounts.repeatedTimestamps, gaps: gaps, gapLimit: gapLimit,
-                largestTimeGap: readerCounts.largestTimeGap, gapSeconds: gapSeconds, earlyMagnitude: early)
+                largestTimeGap: readerCounts.largestTimeGap, gapSeconds: gapSeconds, earlyMagnitude: early,
+                samplesPerBurst: SampleStreamCheck.samplesPerBurst(firstIntervals))
         }
 
         /// Takes in a sample and the event the detector returned for it.
@@ -189,6 +199,8 @@ public enum RecordingReplay {
             if interval > gapLimit {  // rare: the branch is predicted
                 gaps &+= 1
                 gapSeconds += interval
+            } else if firstIntervals.count < SampleStreamCheck.intervalsChecked && interval > 0 {  // the first 16 only
+                firstIntervals.append(interval)
             }
             previousTime = sample.time
             last = sample.time
