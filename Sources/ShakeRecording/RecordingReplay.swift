@@ -158,7 +158,7 @@ public enum RecordingReplay {
         @usableFromInline var fileHasLabels = false
         @usableFromInline var early = EarlyMagnitude()
         /// The first `SampleStreamCheck.intervalsChecked` intervals that are neither a repeated
-        /// time nor a gap, s (for `Result.samplesPerBurst`).
+        /// time nor a gap, among the first `samplesChecked` samples, s (for `Result.samplesPerBurst`).
         @usableFromInline var firstIntervals: [Double] = []
 
         @inlinable init(gapLimit: Double) {
@@ -199,7 +199,8 @@ public enum RecordingReplay {
             if interval > gapLimit {  // rare: the branch is predicted
                 gaps &+= 1
                 gapSeconds += interval
-            } else if firstIntervals.count < SampleStreamCheck.intervalsChecked && interval > 0 {  // the first 16 only
+            } else if count < SampleStreamCheck.samplesChecked, interval > 0,  // the first samples only
+                      firstIntervals.count < SampleStreamCheck.intervalsChecked {
                 firstIntervals.append(interval)
             }
             previousTime = sample.time
