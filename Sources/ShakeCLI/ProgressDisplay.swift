@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import FoundationEssentials
 import ShakeRecording
 import Synchronization
 
@@ -16,7 +15,8 @@ import Synchronization
 final class ProgressDisplay: Sendable {
     private let io: CommandIO
     private let label: String
-    private let started = Date()
+    /// A monotonic clock: a wall clock set back (NTP, a user) would show a negative time elapsed.
+    private let started = ContinuousClock.now
 
     private struct State {
         var lastDraw = -Double.infinity
@@ -38,7 +38,7 @@ final class ProgressDisplay: Sendable {
     }
 
     func update(_ progress: TuningProgress) {
-        let elapsed = Date().timeIntervalSince(started)
+        let elapsed = (ContinuousClock.now - started) / .seconds(1)
         state.withLock { state in
             state.fraction = max(state.fraction, progress.fraction)
             let fraction = state.fraction

@@ -144,10 +144,10 @@ enum TuneCommand: ShakeCommand {
             }
         }
 
-        let started = Date()
+        let started = ContinuousClock.now
         var tuner = Tuner(recordings: recordings, options: options)
         let result = tuner.run { progress.update($0) }
-        let seconds = Date().timeIntervalSince(started)
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
         progress.finish("searched \(result.configurationsEvaluated) configurations in \(fixed(seconds, 1)) s")
 
         if let output {

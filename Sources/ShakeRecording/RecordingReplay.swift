@@ -31,8 +31,8 @@ public enum RecordingReplay {
         /// The mean |a| over the first samples: whether the acceleration looks like it has
         /// gravity taken out, in which the detector misses shakes.
         public var earlyMagnitude: EarlyMagnitude
-        /// The size of the bursts the samples come in, when their first intervals (16, repeated
-        /// times and gaps left out) come in bursts close together with pauses between, as a FIFO
+        /// The size of the bursts the samples come in, when their first intervals (16 among the
+        /// first 64 samples, repeated times and gaps left out) come in bursts close together with pauses between, as a FIFO
         /// batch stamped sample by sample as it is read out gives them (the detector then sees
         /// each burst as one moment); nil otherwise. `SampleStreamCheck.samplesPerBurst(_:)`.
         public var samplesPerBurst: Double?
