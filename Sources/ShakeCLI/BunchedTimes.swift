@@ -20,10 +20,12 @@ enum BunchedTimes {
     }
 
     /// The burst size of samples in memory (`tune`'s), as `RecordingReplay.Result.samplesPerBurst`
-    /// finds it for a replayed file: over the first 16 intervals up to `gapLimit`, repeats left out.
+    /// finds it for a replayed file: over the first 16 intervals up to `gapLimit` among the first 64
+    /// samples, repeats left out.
     static func flagged(samples: [Sample], gapLimit: Double) -> Double? {
+        let first = samples.prefix(SampleStreamCheck.samplesChecked)
         var intervals: [Double] = []
-        for (earlier, later) in zip(samples, samples.dropFirst()) where intervals.count < SampleStreamCheck.intervalsChecked {
+        for (earlier, later) in zip(first, first.dropFirst()) where intervals.count < SampleStreamCheck.intervalsChecked {
             let interval = later.time - earlier.time
             if interval > 0 && interval <= gapLimit { intervals.append(interval) }
         }

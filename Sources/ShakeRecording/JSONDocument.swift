@@ -129,7 +129,7 @@ struct JSONDocument {
     }
 
     /// Why the text is not JSON; `detail` is `JSONSerialization`'s `NSDebugDescription`, word for word.
-    struct Failure: Error, Equatable {
+    struct Failure: Error {
         var problem: Problem
         var detail: String { problem.detail }
     }
