@@ -1,0 +1,131 @@
+import ShakeDetection
+import Testing
+
+/// `BatchTimeSpreader` gives the samples of a FIFO batch stamped with one time (or microseconds
+/// apart) even times, so that the detector finds the shakes it finds in evenly stamped samples,
+/// and leaves every other stream exactly as it is.
+@Suite struct BatchTimeSpreaderTests {
+    /// Times at `rate` Hz, each moved by up to ±`jitter`/2 of an interval (seeded).
+    static func times(count: Int, rate: Double, from start: Double = 0, jitter: Double = 0, seed: UInt64 = 3) -> [Double] {
+        var random = SplitMix(seed: seed)
+        return (0..<count).map { start + (Double($0) + jitter * 0.5 * random.uniform()) / rate }
+    }
+
+    /// `times` as a FIFO of `size` delivers them: each batch at its last sample's time, its
+    /// samples the same time (`readOut` false) or 10 µs apart (`readOut` true).
+    static func batched(_ times: [Double], size: Int, readOut: Bool) -> [Double] {
+        times.indices.map { index in
+            let last = min(index / size * size + size - 1, times.count - 1)
+            return times[last] + (readOut ? 0.00001 * Double(index % size) : 0)
+        }
+    }
+
+    static func spread(_ times: [Double]) -> (times: [Double], moved: Int) {
+        var spreader = BatchTimeSpreader()
+        let out = times.map { spreader.spread(Sample(time: $0, x: 0, y: 0, z: 9.8)).time }
+        return (out, spreader.spreadSamples)
+    }
+
+    /// Jitter, gaps under and over the gap limit, and changes of rate up and down by up to 64
+    /// times: no time is changed.
+    @Test func ordinaryStreamsComeOutAsTheyWentIn() {
+        var streams: [(String, [Double])] = [
+            ("100 Hz, jitter ±40 %", Self.times(count: 3000, rate: 100, jitter: 0.8)),
+            ("25 Hz", Self.times(count: 500, rate: 25)),
+            ("1600 Hz, jitter ±20 %", Self.times(count: 8000, rate: 1600, jitter: 0.4)),
+        ]
+        let before = Self.times(count: 400, rate: 100)
+        streams.append(("100 Hz, a gap of 0.3 s, another of 2 s",
+                        before + Self.times(count: 400, rate: 100, from: before.last! + 0.3)
+                            + Self.times(count: 400, rate: 100, from: before.last! + 6.3)))
+        for (from, to, after) in [(400.0, 50.0, 300), (50, 1600, 300), (25, 1600, 300), (1600, 25, 300), (50, 1600, 40)] {
+            let first = Self.times(count: after, rate: from)
+            streams.append(("\(from) Hz then \(to) Hz after \(after) samples",
+                            first + Self.times(count: 4000, rate: to, from: first.last! + 1 / to)))
+        }
+        for (name, times) in streams {
+            let (out, moved) = Self.spread(times)
+            #expect(out == times, "\(name): \(zip(out, times).filter { $0 != $1 }.prefix(3))")
+            #expect(moved == 0, "\(name)")
+        }
+    }
+
+    /// Batches of 2 to 32 at 25 Hz to 1.6 kHz (those up to the gap limit long), stamped once or as
+    /// read out: once spreading has begun, times go forward with even steps, and each stays
+    /// within a batch of where it was measured, for a whole minute (no drift).
+    @Test(arguments: [2, 4, 8, 16, 32])
+    func batchesComeOutEvenlySpaced(size: Int) {
+        for rate in [25.0, 100, 400, 1600] where Double(size) / rate <= BatchTimeSpreader().gapLimit {
+            for readOut in [false, true] {
+                // Whole batches (a last batch cut short would be stamped early).
+                let truth = Self.times(count: Int(60 * rate) / size * size, rate: rate)
+                let (out, moved) = Self.spread(Self.batched(truth, size: size, readOut: readOut))
+                let name = "\(size) per batch at \(rate) Hz, \(readOut ? "read out" : "one stamp")"
+                // Spreading begins once the mean is known over 32 intervals and two batches have
+                // begun since: from the third batch after those intervals at the latest.
+                let begun = 32 + 3 * size
+                #expect(moved >= (truth.count - begun) * (size - 1) / size, "\(name): \(moved) moved")
+                let period = 1 / rate
+                let steps = zip(out[begun...].dropFirst(), out[begun...]).map { ($0 - $1) / period }
+                #expect(steps.allSatisfy { $0 > 0 }, "\(name): a time did not go forward")
+                // Within a batch 0.98 of the period; between batches what is left of the batch's.
+                let sorted = steps.sorted()
+                let median = sorted[sorted.count / 2]
+                #expect(abs(median - 0.98) < 0.05, "\(name): median step \(median) periods")
+                #expect(sorted.first! > 0.97, "\(name): smallest step \(sorted.first!) periods")
+                #expect(sorted.last! < 1.01 + 0.02 * Double(size), "\(name): largest step \(sorted.last!) periods")
+                let lag = zip(out[begun...], truth[begun...]).map { ($0 - $1) / period }
+                #expect(lag.allSatisfy { $0 > -1 && $0 < Double(size) + 1 },
+                        "\(name): lag from \(lag.min()!) to \(lag.max()!) periods")
+            }
+        }
+    }
+
+    /// Shakes of 2 to 8 Hz at 100 Hz, their samples delivered in batches of 16 stamped once: the
+    /// detector alone finds fewer (it ignores a repeated time); through `BatchSpreadingDetector`
+    /// it finds each one, beginning at most a batch later than in the evenly stamped samples.
+    @Test func theDetectorFindsTheShakesOfABatchedStream() {
+        var motion = Motion()
+        for (index, frequency) in [2.0, 3, 4, 5, 6, 8].enumerated() {
+            motion.shakes.append(.init(start: 2 + 4 * Double(index), duration: 1.5, frequency: frequency,
+                                       amplitude: 20, direction: (1, 0, 0)))
+        }
+        let even = motion.samples(duration: 26, rate: 100, jitter: 0.1)
+        let expected = events(even).filter { $0.phase == .began }
+        try? #require(expected.count == 6)
+        let batched = zip(even, Self.batched(even.map(\.time), size: 16, readOut: false)).map { sample, time in
+            Sample(time: time, x: sample.x, y: sample.y, z: sample.z)
+        }
+        let alone = events(batched).filter { $0.phase == .began }
+        #expect(alone.count < expected.count, "the detector alone found \(alone.count) of \(expected.count)")
+
+        var spreading = BatchSpreadingDetector(ShakeDetector())
+        let found = batched.compactMap { spreading.process($0) }.filter { $0.phase == .began }
+        #expect(found.count == expected.count, "\(found.map(\.time)) against \(expected.map(\.time))")
+        for (shake, reference) in zip(found, expected) {
+            // A batch is stamped at its last sample and spread forwards from there: up to 15
+            // sample periods later than measured, and the detector's own 40 ms either way.
+            #expect(shake.time - reference.time > -0.04 && shake.time - reference.time < 0.15 + 0.04,
+                    "began at \(shake.time), \(reference.time) when evenly stamped")
+        }
+    }
+
+    /// Times that go backwards or are not finite come back as given and change nothing.
+    @Test func backwardsAndNonFiniteTimesAreLeftAlone() {
+        let truth = Self.times(count: 400, rate: 100)
+        let batched = Self.batched(truth, size: 4, readOut: false)
+        var spreader = BatchTimeSpreader()
+        var reference = BatchTimeSpreader()
+        for (index, time) in batched.enumerated() {
+            if index == 200 {
+                for odd in [Double.nan, .infinity, time - 1] {
+                    let out = spreader.spread(Sample(time: odd, x: 0, y: 0, z: 9.8)).time
+                    #expect(out.bitPattern == odd.bitPattern)
+                }
+            }
+            let out = spreader.spread(Sample(time: time, x: 0, y: 0, z: 9.8)).time
+            #expect(out == reference.spread(Sample(time: time, x: 0, y: 0, z: 9.8)).time)
+        }
+        #expect(spreader.isSpreading)
+    }
+}
