@@ -35,6 +35,18 @@ public struct AccelerometerReadOptions: Hashable, Sendable {
     /// samples; `.infinity`: no limit). When the consumer falls further behind, the oldest
     /// samples are dropped and counted. Not negative.
     public var streamBufferDuration: Double
+    /// Buffered mode with the device's timestamp channel: give each sample of a hardware-FIFO
+    /// batch its own time (default true). Some drivers stamp a whole batch with one time, or its
+    /// samples microseconds apart as they read them out; unspread, samples whose time does not
+    /// increase are discarded (``AccelerometerReadStatistics/outOfOrderSamples``: three in four
+    /// with batches of 4), and a batch stamped microseconds apart is one moment to the detector.
+    /// Spread, a batch's samples get times about a sample period apart from its first stamp on
+    /// (ShakeDetection's `BatchTimeSpreader`, once 32 intervals show batches; before that, a
+    /// sample stamped the same as the one before gets 0.98 of a sample period after it), so they
+    /// come at most one batch period later than measured; drops are counted between batches. A
+    /// stream without batches passes unchanged. Spread samples are counted in
+    /// ``AccelerometerReadStatistics/spreadSamples``. false: the kernel's times as given.
+    public var spreadsBatchedTimes: Bool
     /// The device's rate before the first connection set it, Hz, for a reader of a later
     /// connection (`ReconnectingAccelerometerReader`) to put back at the end: the device it meets
     /// may still have the rate the first one set.
@@ -71,7 +83,7 @@ public struct AccelerometerReadOptions: Hashable, Sendable {
     public init(
         mode: Mode = .automatic, rateHertz: Double? = nil, bufferDuration: Double = 0.04,
         readTimeout: Double = 2, mountMatrix: MountMatrix? = nil, trigger: String? = nil,
-        streamBufferDuration: Double = 10
+        streamBufferDuration: Double = 10, spreadsBatchedTimes: Bool = true
     ) {
         self.mode = mode
         self.rateHertz = rateHertz
@@ -80,5 +92,6 @@ public struct AccelerometerReadOptions: Hashable, Sendable {
         self.mountMatrix = mountMatrix
         self.trigger = trigger
         self.streamBufferDuration = streamBufferDuration
+        self.spreadsBatchedTimes = spreadsBatchedTimes
     }
 }

@@ -5,7 +5,8 @@ public struct AccelerometerReadStatistics: Hashable, Sendable, Codable {
     /// Buffer refills (buffered mode) or attribute polls (polled mode) that returned data.
     public var reads = 0
     /// Samples missing, estimated from gaps: in buffered mode from timestamps further apart than
-    /// 1.5 sample periods (`round(Δt · rate) − 1` each), in polled mode from poll ticks missed
+    /// 1.5 sample periods (`round(Δt · rate) − 1` each; in a batched stream, from the first
+    /// samples of two batches further apart than the batch's length plus half a period), in polled mode from poll ticks missed
     /// because the reader ran late.
     public var droppedSamples = 0
     /// Number of gaps (each may drop several samples).
@@ -17,6 +18,10 @@ public struct AccelerometerReadStatistics: Hashable, Sendable, Codable {
     public var measuredRateHertz: Double?
     /// Samples whose timestamp did not increase; they are discarded.
     public var outOfOrderSamples = 0
+    /// Samples delivered with another time than the kernel's timestamp: spread over their FIFO
+    /// batch (``AccelerometerReadOptions/spreadsBatchedTimes``), because the driver stamped the
+    /// batch with one time or its samples microseconds apart. 0 for a stream without batches.
+    public var spreadSamples = 0
     /// Samples the async stream's consumer did not take in time (queue full); discarded.
     public var consumerOverruns = 0
     /// Time of the last delivered sample, seconds since the first one.

@@ -11,7 +11,8 @@ import Musl
 /// axes (mount matrix applied), with times in seconds since the first sample.
 ///
 /// Buffered mode enables the `accel_x/y/z` scan elements (and `timestamp`, whose nanoseconds
-/// give the sample times; without it a monotonic clock does), refills a buffer of
+/// give the sample times, the samples of a FIFO batch stamped with one time spread over it:
+/// ``AccelerometerReadOptions/spreadsBatchedTimes``; without it a monotonic clock does), refills a buffer of
 /// ``AccelerometerReadOptions/bufferDuration`` seconds of samples, converts each scan with
 /// libiio's `iio_channel_convert` (endianness, sign, shift) and computes
 /// `a = (raw + offset) · scale`. Polled mode reads `in_accel_*_raw` at the sampling rate, on a
@@ -253,11 +254,23 @@ public final class AccelerometerReader: @unchecked Sendable {
 
     // MARK: Delivery
 
+    /// The time given to the last sample delivered, and the time it was given (in buffered mode
+    /// with the timestamp channel, its kernel timestamp; it differs when the sample was spread).
     private var previousTime: Double?
-    /// Buffered mode: the first `rateCheckIntervals` intervals between samples, s, and the drops
-    /// and gaps counted among them against `rateHertz`. Emptied once the rate is checked.
-    private var firstIntervals: [Double] = []
-    private var firstIntervalsDropped = 0, firstIntervalsGaps = 0
+    private var previousGiven: Double?
+    /// Buffered mode with the timestamp channel and ``AccelerometerReadOptions/spreadsBatchedTimes``:
+    /// gives the samples of a FIFO batch stamped with one time (or microseconds apart) their own
+    /// times. Nil otherwise.
+    private var spreader: BatchTimeSpreader?
+    /// Buffered mode: drops are counted between the samples that begin a batch (every sample, in
+    /// a stream without batches): the given time of the last one, and the samples delivered since
+    /// it, itself included (a whole batch between the first samples of two batches).
+    private var batchStart: Double?
+    private var samplesSinceBatchStart = 0
+    /// Buffered mode: the given times of the first `rateCheckIntervals` + 1 samples delivered, and
+    /// whether each was moved by spreading; drops among them are counted once they are in (when the
+    /// rate and the batching are known), or when reading ends before. Emptied then.
+    private var firstSamples: [(given: Double, moved: Bool)] = []
     private var rateChecked = false
     /// The rate drops are counted against, Hz: `rateHertz`, or the measured rate when the
     /// device delivers at another (see ``AccelerometerReadStatistics/measuredRateHertz``).
@@ -275,27 +288,19 @@ public final class AccelerometerReader: @unchecked Sendable {
         return monotonic - origin
     }
 
-    /// Applies offset, scale and mount matrix; checks time order and counts gaps; delivers.
-    private func deliver(time: Double, raw: (Int64, Int64, Int64), _ onSample: (Sample) throws -> Void) rethrows {
-        if let previousTime {
-            let step = time - previousTime
-            if !(step > 0) {
-                state.withLock { $0.statistics.outOfOrderSamples += 1 }
-                return
-            }
-            // Polled mode counts missed ticks instead (a late poll is not a lost sample twice).
-            if mode == .buffered {
-                let missing = Self.missingSamples(interval: step, rateHertz: countingRateHertz)
-                if missing > 0 {
-                    state.withLock {
-                        $0.statistics.droppedSamples += missing
-                        $0.statistics.gaps += 1
-                    }
-                }
-                if !rateChecked { checkRate(step: step, missing: missing) }
-            }
+    /// Spreads the time (stamped buffers), applies offset, scale and mount matrix; checks time
+    /// order and counts gaps; delivers.
+    private func deliver(time given: Double, raw: (Int64, Int64, Int64), _ onSample: (Sample) throws -> Void) rethrows {
+        let time = spreader == nil ? given : spreadTime(given)
+        if let previousTime, !(time > previousTime) {
+            state.withLock { $0.statistics.outOfOrderSamples += 1 }
+            return
         }
+        // Polled mode counts missed ticks instead (a late poll is not a lost sample twice).
+        if mode == .buffered { countDrops(given: given, moved: time != given) }
+        if spreader != nil { noteStamp(given) }
         previousTime = time
+        previousGiven = given
         let sensor = (x: (Double(raw.0) + offset) * scale,
                       y: (Double(raw.1) + offset) * scale,
                       z: (Double(raw.2) + offset) * scale)
@@ -304,6 +309,7 @@ public final class AccelerometerReader: @unchecked Sendable {
         let stopped = state.withLock { state -> Bool in
             guard !state.stopped else { return true }
             state.statistics.samplesDelivered += 1
+            if time != given { state.statistics.spreadSamples += 1 }
             state.statistics.lastSampleTime = time
             return false
         }
@@ -311,39 +317,140 @@ public final class AccelerometerReader: @unchecked Sendable {
         try onSample(Sample(time: time, x: rotated.x, y: rotated.y, z: rotated.z))
     }
 
+    /// A stamped sample's time spread over its FIFO batch: by the `BatchTimeSpreader` once it has
+    /// found batches (after 32 intervals). Before that, and beyond the longest batch it spreads, a
+    /// sample stamped the same as the one before (a batch stamped with one time: no two samples
+    /// are measured at the same nanosecond) gets the previous time plus 0.98 of a sample period
+    /// (of the rate counted against, or the mean period of the batches so far when shorter),
+    /// about as the spreader would give it, instead of being discarded. A sample that would not come after the previous
+    /// one only because that one was moved forward gets the previous time plus 0.02 of a period.
+    /// Stamps that go backwards are left as given (and discarded as out of order).
+    private func spreadTime(_ given: Double) -> Double {
+        let spread = spreader!.spread(Sample(time: given, x: 0, y: 0, z: 0)).time
+        guard let previousTime, let previousGiven, spread <= previousTime, given >= previousGiven else { return spread }
+        let sameStamp = given == previousGiven
+        guard sameStamp || previousTime > previousGiven else { return spread }
+        var period = 1 / countingRateHertz
+        if let firstStamp, let newestStamp, newestStamp.samplesBefore > 0 {
+            let mean = (newestStamp.time - firstStamp) / Double(newestStamp.samplesBefore)
+            if mean > 0 { period = min(period, mean) }
+        }
+        return previousTime + (sameStamp ? 0.98 : 0.02) * period
+    }
+
+    /// Stamped buffers being spread: the given time of the first sample delivered, and of the
+    /// newest one stamped otherwise than the one before it, with the samples delivered before
+    /// it: their mean period (whole batches, unlike a mean over the last intervals) spaces
+    /// samples stamped alike.
+    private var firstStamp: Double?
+    private var newestStamp: (time: Double, samplesBefore: Int)?
+    private var stampedSamples = 0
+
+    private func noteStamp(_ given: Double) {
+        if firstStamp == nil {
+            firstStamp = given
+        } else if given != previousGiven {
+            newestStamp = (given, stampedSamples)
+        }
+        stampedSamples += 1
+    }
+
+    /// Whether a sample given `interval` s after the one before belongs to a batch begun by an
+    /// earlier sample: stamped the same, or, once the spreader finds batches, less than half the
+    /// mean interval after it (as the spreader judges), or moved forward by spreading.
+    private func isInBatch(interval: Double, moved: Bool) -> Bool {
+        if moved || interval == 0 { return true }
+        guard let spreader, spreader.isSpreading, let mean = spreader.meanInterval else { return false }
+        return interval < 0.5 * mean
+    }
+
+    /// Buffered mode: counts the samples missing before a sample that begins a batch (every
+    /// sample, in a stream without batches), against the samples delivered since the last one
+    /// that did. The first `rateCheckIntervals` intervals wait for ``checkRate(final:)``.
+    private func countDrops(given: Double, moved: Bool) {
+        if !rateChecked {
+            firstSamples.append((given, moved))
+            if firstSamples.count > Self.rateCheckIntervals { checkRate() }
+            return
+        }
+        if let previousGiven, isInBatch(interval: given - previousGiven, moved: moved) {
+            samplesSinceBatchStart += 1
+            return
+        }
+        if let batchStart {
+            let missing = Self.missingSamples(interval: given - batchStart, samples: samplesSinceBatchStart,
+                                              rateHertz: countingRateHertz)
+            if missing > 0 {
+                state.withLock {
+                    $0.statistics.droppedSamples += missing
+                    $0.statistics.gaps += 1
+                }
+            }
+        }
+        batchStart = given
+        samplesSinceBatchStart = 1
+    }
+
     /// Buffered mode, over the first `rateCheckIntervals` intervals: a driver that ignores or
     /// rounds a `sampling_frequency` write, or reports a stale one, delivers at another rate than
     /// `rateHertz`, and every interval would count as a gap. When the median interval's rate is
     /// more than 25 % off, it is taken as the rate the device delivers at
-    /// (``AccelerometerReadStatistics/measuredRateHertz``), and the drops counted so far are
-    /// counted again against it.
-    private func checkRate(step: Double, missing: Int) {
-        firstIntervals.append(step)
-        if missing > 0 {
-            firstIntervalsDropped += missing
-            firstIntervalsGaps += 1
-        }
-        guard firstIntervals.count >= Self.rateCheckIntervals else { return }
+    /// (``AccelerometerReadStatistics/measuredRateHertz``). In a batched stream the raw intervals
+    /// are 0 (or microseconds) and a batch long: the period is then each batch's interval over
+    /// its samples (the lower median: a dropped batch lengthens one), the batches as the spreader
+    /// finds them. Then counts the drops among these samples, a batch's samples not counted as
+    /// missing. `final`: reading ended before 32 intervals; drops are counted, the rate not checked.
+    private func checkRate(final: Bool = false) {
         rateChecked = true
-        let median = firstIntervals.sorted()[firstIntervals.count / 2]
-        let measured = 1 / median
-        defer { firstIntervals = [] }
-        guard median > 0, measured.isFinite, abs(measured - rateHertz) > 0.25 * rateHertz else { return }
-        countingRateHertz = measured
-        let missing = firstIntervals.map { Self.missingSamples(interval: $0, rateHertz: measured) }
-        let (dropped, gaps) = (missing.reduce(0, +), missing.count { $0 > 0 })
-        let (wrongDropped, wrongGaps) = (firstIntervalsDropped, firstIntervalsGaps)
-        state.withLock {
-            $0.statistics.measuredRateHertz = measured
-            $0.statistics.droppedSamples += dropped - wrongDropped
-            $0.statistics.gaps += gaps - wrongGaps
+        let samples = firstSamples
+        firstSamples = []
+        guard !samples.isEmpty else { return }
+        // Whether each sample belongs to a batch begun by an earlier one, as the spreader sees
+        // the batches now that it has seen these intervals.
+        var inBatch = [false]
+        for index in samples.indices.dropFirst() {
+            inBatch.append(isInBatch(interval: samples[index].given - samples[index - 1].given,
+                                     moved: samples[index].moved))
         }
+        let starts = samples.indices.filter { !inBatch[$0] }
+        let periods: [Double]
+        if starts.count == samples.count {
+            periods = zip(samples.dropFirst(), samples).map { $0.given - $1.given }
+        } else {
+            periods = zip(starts.dropFirst(), starts).map {
+                (samples[$0].given - samples[$1].given) / Double($0 - $1)
+            }
+        }
+        var measured: Double?
+        if !final, !periods.isEmpty {
+            let sorted = periods.sorted()
+            let median = starts.count == samples.count ? sorted[sorted.count / 2] : sorted[(sorted.count - 1) / 2]
+            let rate = 1 / median
+            if median > 0, rate.isFinite, abs(rate - rateHertz) > 0.25 * rateHertz {
+                measured = rate
+                countingRateHertz = rate
+            }
+        }
+        let missing = zip(starts.dropFirst(), starts).map {
+            Self.missingSamples(interval: samples[$0].given - samples[$1].given, samples: $0 - $1,
+                                rateHertz: countingRateHertz)
+        }
+        let (dropped, gaps) = (missing.reduce(0, +), missing.count { $0 > 0 })
+        state.withLock {
+            if let measured { $0.statistics.measuredRateHertz = measured }
+            $0.statistics.droppedSamples += dropped
+            $0.statistics.gaps += gaps
+        }
+        batchStart = samples[starts.last!].given
+        samplesSinceBatchStart = samples.count - starts.last!
     }
 
-    /// Samples lost in an interval of `interval` s at `rateHertz`: none up to 1.5 sample periods,
-    /// else `round(interval · rate) − 1` (at least 1).
-    static func missingSamples(interval: Double, rateHertz: Double) -> Int {
-        interval > 1.5 / rateHertz ? max(1, Int((interval * rateHertz).rounded()) - 1) : 0
+    /// Samples lost in an interval of `interval` s at `rateHertz` that should hold `samples`
+    /// sample periods (1 between two samples; a batch's length between the first samples of two
+    /// batches): none up to `samples` + 0.5 periods, else `round(interval · rate) − samples` (at
+    /// least 1).
+    static func missingSamples(interval: Double, samples: Int = 1, rateHertz: Double) -> Int {
+        interval > (Double(samples) + 0.5) / rateHertz ? max(1, Int((interval * rateHertz).rounded()) - samples) : 0
     }
 
     static func monotonicSeconds() -> Double {
@@ -471,6 +578,9 @@ public final class AccelerometerReader: @unchecked Sendable {
 
         let formats = axes.axes.map { LibIIO.dataFormat($0)! }
         let timestampFormat = axes.timestamp.flatMap(LibIIO.dataFormat)
+        if options.spreadsBatchedTimes && timestampFormat != nil { spreader = BatchTimeSpreader() }
+        // Drops among the first samples are counted once 32 intervals are in: reading may end before.
+        defer { if !rateChecked { checkRate(final: true) } }
         var lastData = Self.monotonicSeconds()
         // Allocated once: an array built in the loop cost an allocation per refill.
         let descriptors = UnsafeMutablePointer<pollfd>.allocate(capacity: 2)

@@ -96,6 +96,7 @@ public final class ReconnectingAccelerometerReader: Sendable {
                 total.droppedSamples += current.droppedSamples
                 total.gaps += current.gaps
                 total.outOfOrderSamples += current.outOfOrderSamples
+                total.spreadSamples += current.spreadSamples
                 total.consumerOverruns += current.consumerOverruns
                 total.measuredRateHertz = current.measuredRateHertz ?? total.measuredRateHertz
                 if let last = current.lastSampleTime { total.lastSampleTime = last + state.timeOffset }
@@ -241,6 +242,7 @@ public final class ReconnectingAccelerometerReader: Sendable {
                     state.previous.droppedSamples += stats.droppedSamples
                     state.previous.gaps += stats.gaps
                     state.previous.outOfOrderSamples += stats.outOfOrderSamples
+                    state.previous.spreadSamples += stats.spreadSamples
                     state.previous.consumerOverruns += stats.consumerOverruns
                     state.previous.measuredRateHertz = stats.measuredRateHertz ?? state.previous.measuredRateHertz
                     state.previous.lastSampleTime = lastTime

@@ -67,4 +67,17 @@ import Testing
                     "\(error)")
         }
     }
+
+    /// Batched kernel times are spread unless a program says otherwise; in a batched stream drops
+    /// are counted between batch starts, a batch's samples not missing.
+    @Test func batchedTimesAreSpreadByDefault() {
+        #expect(AccelerometerReadOptions().spreadsBatchedTimes)
+        #expect(!AccelerometerReadOptions(spreadsBatchedTimes: false).spreadsBatchedTimes)
+        #expect(AccelerometerReader.missingSamples(interval: 0.015, rateHertz: 100) == 0)
+        #expect(AccelerometerReader.missingSamples(interval: 0.04, rateHertz: 100) == 3)
+        #expect(AccelerometerReader.missingSamples(interval: 0.04, samples: 4, rateHertz: 100) == 0)
+        #expect(AccelerometerReader.missingSamples(interval: 0.044, samples: 4, rateHertz: 100) == 0)
+        #expect(AccelerometerReader.missingSamples(interval: 0.08, samples: 4, rateHertz: 100) == 4)
+        #expect(AccelerometerReader.missingSamples(interval: 0.05, samples: 4, rateHertz: 100) == 1)
+    }
 }

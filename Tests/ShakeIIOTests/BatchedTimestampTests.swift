@@ -1,0 +1,153 @@
+import Foundation
+import ShakeDetection
+import Testing
+@testable import ShakeIIO
+
+/// A driver with a hardware FIFO that stamps each batch with one time (`same`), or its samples
+/// 10 µs apart as it reads them out (`burst`): `Fixtures/shakes_100hz.csv` (5 shakes) stamped so
+/// by `Scripts/resample --fifo 4`, played by the emulator and read through libiio's local backend
+/// by a reader inside it (``BatchedTimestampsInEmulator``). Need root.
+@Suite(.serialized, .enabled(if: !Emulator.skipRequested && !InsideEmulator.isInside, "SHAKEKIT_SKIP_IIO=1 is set"))
+final class BatchedTimestampTests: EmulatorSuite {
+    static let original = Emulator.repositoryRoot.appendingPathComponent("Fixtures/shakes_100hz.csv").path
+
+    /// `Fixtures/shakes_100hz.csv` as delivered in FIFO batches of `fifo` stamped `stamps`.
+    func batchedRecording(fifo: Int, stamps: String) throws -> String {
+        let output = path("fifo\(fifo)\(stamps)")
+        let process = Process()
+        process.executableURL = Emulator.repositoryRoot.appendingPathComponent("Scripts/resample")
+        process.arguments = [Emulator.repositoryRoot.appendingPathComponent("Fixtures").path, output,
+                             "--pattern", "shakes_100hz.csv", "--fifo", "\(fifo)", "--fifo-stamps", stamps]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "Scripts/resample failed")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: output).first { $0.hasSuffix(".csv") })
+        return "\(output)/\(name)"
+    }
+
+    /// Runs ``BatchedTimestampsInEmulator/readsTheBatchedRecording()`` inside the emulator
+    /// playing the recording (as fast as it is read).
+    func readInside(fifo: Int, stamps: String, spreads: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let recording = try batchedRecording(fifo: fifo, stamps: stamps)
+        let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let result = try Emulator.run(
+            fixture: recording, options: ["--fast"],
+            command: ["env", "\(InsideEmulator.variable)=1", "HOME=\(directory.path)", "TMPDIR=\(directory.path)",
+                      "\(BatchedTimestampsInEmulator.variable)=\(fifo) \(stamps) \(spreads)",
+                      binary, "--testing-library", "swift-testing",
+                      "--filter", "BatchedTimestampsInEmulator/readsTheBatchedRecording\\("])
+        let output = result.stdout + result.stderr
+        #expect(result.status == 0, "\(output)", sourceLocation: sourceLocation)
+        #expect(output.contains("Test run with 1 test "), "the test was not found or not run: \(output)",
+                sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: ["same", "burst"])
+    func batchedTimesAreSpreadAndEverySampleDelivered(stamps: String) throws {
+        try readInside(fifo: 4, stamps: stamps, spreads: true)
+    }
+
+    /// As before the option: three samples in four discarded, or bunched.
+    @Test(arguments: ["same", "burst"])
+    func withoutSpreadingTheKernelsTimesAreKept(stamps: String) throws {
+        try readInside(fifo: 4, stamps: stamps, spreads: false)
+    }
+}
+
+/// Run only inside the emulator, by ``BatchedTimestampTests``, which says in ``variable`` what is
+/// played: "FIFO STAMPS SPREADS", e.g. "4 same true".
+@Suite(.serialized, .enabled(if: InsideEmulator.isInside, "runs inside Scripts/iio-emulator, started by BatchedTimestampTests"))
+struct BatchedTimestampsInEmulator {
+    static let variable = "SHAKEKIT_IIO_BATCHED_STAMPS"
+
+    /// The recording's own samples, times from its first: (time, x, y, z).
+    static func originalSamples() throws -> [Sample] {
+        let text = try String(contentsOfFile: BatchedTimestampTests.original, encoding: .utf8)
+        var samples: [Sample] = []
+        for line in text.split(separator: "\n") where line.first?.isNumber == true {
+            let fields = line.split(separator: ",").prefix(4).compactMap { Double($0) }
+            try #require(fields.count == 4, "\(line)")
+            samples.append(Sample(time: fields[0], x: fields[1], y: fields[2], z: fields[3]))
+        }
+        let first = try #require(samples.first).time
+        return samples.map { Sample(time: $0.time - first, x: $0.x, y: $0.y, z: $0.z) }
+    }
+
+    /// The `.began` events a default detector finds in `samples`.
+    static func began(_ samples: [Sample]) -> [ShakeEvent] {
+        var detector = ShakeDetector()
+        return samples.compactMap { detector.process($0) }.filter { $0.phase == .began }
+    }
+
+    @Test func readsTheBatchedRecording() throws {
+        let played = try #require(ProcessInfo.processInfo.environment[Self.variable]).split(separator: " ")
+        let fifo = try #require(Int(played[0]))
+        let stamps = String(played[1])
+        let spreads = played[2] == "true"
+        let original = try Self.originalSamples()
+        let reader = try AccelerometerReader(options: AccelerometerReadOptions(
+            mode: .buffered, readTimeout: 1, spreadsBatchedTimes: spreads))
+        let rate = reader.rateHertz
+        #expect(rate == 100)
+        var samples: [Sample] = []
+        do {
+            try reader.run { samples.append($0) }
+            Issue.record("reading ended without the stall at the end of the recording")
+        } catch let error as IIOError where error.kind == .timedOut {
+            // The recording was played to its end: the device sends nothing more.
+        }
+        let statistics = reader.statistics
+        let intervals = zip(samples.dropFirst(), samples).map { $0.time - $1.time }
+        let batchPeriod = Double(fifo) / rate
+
+        guard spreads else {
+            // The kernel's times as given: stamped the same, all but each batch's first sample
+            // are discarded; stamped apart, they come 10 µs apart.
+            if stamps == "same" {
+                #expect(samples.count == original.count / fifo)
+                #expect(statistics.outOfOrderSamples == original.count - original.count / fifo)
+            } else {
+                #expect(samples.count == original.count)
+                #expect(intervals.count { $0 < 1e-4 } == original.count - original.count / fifo)
+            }
+            #expect(statistics.spreadSamples == 0)
+            return
+        }
+
+        // Every sample delivered, none discarded or counted as dropped, times going forward.
+        #expect(samples.count == original.count)
+        #expect(statistics.samplesDelivered == original.count)
+        #expect(statistics.outOfOrderSamples == 0)
+        #expect(statistics.droppedSamples == 0 && statistics.gaps == 0, "\(statistics)")
+        #expect(statistics.measuredRateHertz == nil, "\(statistics)")
+        #expect(intervals.allSatisfy { $0 > 0 })
+        // Each sample within one batch period of when it was measured (times from the first).
+        let worst = zip(samples, original).map { abs($0.time - $1.time) }.max() ?? .infinity
+        #expect(worst <= batchPeriod, "a sample \(worst) s off its recorded time")
+        // Even times: stamped the same, every interval from the first (the reader spaces samples
+        // stamped alike by the rate until the spreader has seen 32 intervals); stamped apart,
+        // once the spreader has (within the first 64 samples).
+        let even = stamps == "same" ? intervals[...] : intervals.dropFirst(64)
+        let (shortest, longest) = (even.min() ?? 0, even.max() ?? 0)
+        let uneven = intervals.enumerated().filter { $0.element < 0.5 / rate || $0.element > 1.5 / rate }
+        #expect(shortest >= 0.5 / rate && longest <= 1.5 / rate,
+                "intervals \(shortest) to \(longest) s; outside 0.5 to 1.5 periods: \(uneven.prefix(10).map { ($0.offset, $0.element) })")
+        if stamps == "same" {
+            #expect(statistics.spreadSamples == original.count - original.count / fifo)
+        } else {
+            #expect(statistics.spreadSamples > (original.count - original.count / fifo) - 64)
+        }
+
+        // The detector finds the shakes it finds in the evenly stamped recording, beginning
+        // within a sample period of them (measured: 0.4 ms).
+        let expected = Self.began(original)
+        let found = Self.began(samples)
+        #expect(expected.count == 5)
+        #expect(found.count == expected.count)
+        for (got, want) in zip(found, expected) {
+            #expect(abs(got.time - want.time) <= 1 / rate, "began at \(got.time) s, evenly stamped at \(want.time) s")
+            #expect(abs(got.startTime - want.startTime) <= 1 / rate,
+                    "started at \(got.startTime) s, evenly stamped at \(want.startTime) s")
+        }
+    }
+}
