@@ -2,21 +2,62 @@ import ShakeDetection
 import ShakeRecording
 
 /// A recording whose samples come in bursts close together, then a pause: a FIFO batch stamped
-/// sample by sample as it is read out (microseconds apart). The detector sees each burst as one
-/// moment, so shakes are missed or begin late. `replay` says so on the file's line, `evaluate` and
-/// `tune` warn on stderr; the check is `SampleStreamCheck`'s, over the first 16 intervals.
+/// sample by sample as it is read out (microseconds apart); or whose samples share their times,
+/// a FIFO batch stamped once. The detector sees each burst as one moment, and one sample of each
+/// time, so shakes are missed or begin late. `replay` says so on the file's line, `evaluate` and
+/// `tune` warn on stderr, each pointing at `--spread-batches` (`BatchTimeSpreader`); the check
+/// for bursts is `SampleStreamCheck`'s, over the first 16 intervals, the one for shared times
+/// `SampleStreamCheck`'s rule (as many repeats as new times) over the whole recording.
 enum BunchedTimes {
+    /// What the commands' `--spread-batches` does, after the problem.
+    static let hint = "(--spread-batches spreads them)"
+
     /// `samples in bursts of 4 or more close together (a FIFO batch stamped as it is read out?):
-    /// shakes may be missed or begin late`.
+    /// shakes may be missed or begin late (--spread-batches spreads them)`.
     static func phrase(_ samplesPerBurst: Double) -> String {
         "samples in bursts of \(Int(samplesPerBurst)) or more close together (a FIFO batch stamped as it is "
-            + "read out?): shakes may be missed or begin late"
+            + "read out?): shakes may be missed or begin late \(hint)"
     }
 
     /// `evaluate`'s and `tune`'s warning, with its line end: the library check's own words.
     static func fileWarning(_ path: String, samplesPerBurst: Double) -> String {
         "Warning: \(RecordingError.displayName(ofPath: path)): "
-            + "\(SampleStreamCheck.Problem.timesBunched(samplesPerBurst: samplesPerBurst))\n"
+            + "\(SampleStreamCheck.Problem.timesBunched(samplesPerBurst: samplesPerBurst)) \(hint)\n"
+    }
+
+    /// The same for samples that share their times.
+    static func fileWarning(_ path: String, samplesPerTime: Double) -> String {
+        "Warning: \(RecordingError.displayName(ofPath: path)): "
+            + "\(SampleStreamCheck.Problem.timesRepeat(samplesPerTime: samplesPerTime)) \(hint)\n"
+    }
+
+    /// Samples per time when at least as many samples repeat the time before as start a new one
+    /// (and there are 16 intervals or more): a FIFO batch stamped once. Nil otherwise.
+    static func repeatsPerTime(samples: Int, repeated: Int) -> Double? {
+        let intervals = samples - 1
+        guard intervals >= SampleStreamCheck.intervalsChecked, 2 * repeated >= intervals, repeated < intervals else {
+            return nil
+        }
+        return Double(intervals) / Double(intervals - repeated)
+    }
+
+    /// `repeatsPerTime` of a replayed file.
+    static func repeatsPerTime(_ result: RecordingReplay.Result) -> Double? {
+        repeatsPerTime(samples: result.sampleCount, repeated: result.repeatedTimestamps)
+    }
+
+    /// `repeatsPerTime` of samples in memory (`tune`'s).
+    static func repeatsPerTime(samples: [Sample]) -> Double? {
+        let repeated = zip(samples, samples.dropFirst()).count { $0.time == $1.time }
+        return repeatsPerTime(samples: samples.count, repeated: repeated)
+    }
+
+    /// `samples` with their times spread over their batches (`BatchTimeSpreader`), and how many
+    /// were moved.
+    static func spread(_ samples: [Sample], gapLimit: Double) -> (samples: [Sample], moved: Int) {
+        var spreader = BatchTimeSpreader(gapLimit: gapLimit)
+        let spread = samples.map { spreader.spread($0) }
+        return (spread, spreader.spreadSamples)
     }
 
     /// The burst size of samples in memory (`tune`'s), as `RecordingReplay.Result.samplesPerBurst`

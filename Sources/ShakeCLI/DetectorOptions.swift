@@ -46,6 +46,15 @@ enum DetectorOptions {
             thresholdMetersPerSecondSquared: SeismicDetector.threshold(preset: name) ?? SeismicDetector.mediumThreshold))
     }
 
+    /// `--spread-batches`, for `replay`, `evaluate` and `tune`.
+    static let spreadBatchesSpec = OptionSpec.flag(
+        "spread-batches",
+        help: "Give each sample of a FIFO batch its own time when the samples come in batches (a batch stamped with "
+            + "one time, or its samples microseconds apart as read out), as BatchTimeSpreader does in a program: "
+            + "each sample after a batch's first gets the time before it plus 0.98 of the sample period, measured "
+            + "over the last 8 batches (events come up to a batch later). Other recordings are read as they are. "
+            + "Not with --explain or --list.")
+
     static let formatSpec = OptionSpec.option(
         "format", value: "format", help: "Output format.", values: ["text", "json"], default: "text")
 
@@ -132,17 +141,30 @@ enum SelectedDetector: Sendable {
     /// Streams `path` through a fresh copy of this detector (parsing on a thread of its own with
     /// `readAhead`: see `RecordingReplay.run`). Gaps are counted over ShakeKit's
     /// `maximumGapSeconds` (the presets' 0.5 s for the seismic rule, which has none).
+    ///
+    /// With `spreadingBatches`, the samples go through a `BatchTimeSpreader` first (events carry
+    /// the spread times), and `spreadSamples` is how many times it moved; nil without.
     func replay(
-        path: String, options: CSVImportOptions, readAhead: Bool = false
-    ) throws -> RecordingReplay.Result {
+        path: String, options: CSVImportOptions, readAhead: Bool = false, spreadingBatches: Bool = false
+    ) throws -> (result: RecordingReplay.Result, spreadSamples: Int?) {
         switch self {
         case .shakeKit(var detector):
-            return try RecordingReplay.run(
-                path: path, options: options, detector: &detector, readAhead: readAhead,
-                gapLimit: detector.configuration.maximumGapSeconds)
+            let gapLimit = detector.configuration.maximumGapSeconds
+            if spreadingBatches {
+                var spreading = BatchSpreadingDetector(detector, gapLimit: gapLimit)
+                let result = try RecordingReplay.run(
+                    path: path, options: options, detector: &spreading, readAhead: readAhead, gapLimit: gapLimit)
+                return (result, spreading.spreader.spreadSamples)
+            }
+            return (try RecordingReplay.run(
+                path: path, options: options, detector: &detector, readAhead: readAhead, gapLimit: gapLimit), nil)
         case .seismic(var detector):
-            return try RecordingReplay.run(
-                path: path, options: options, detector: &detector, readAhead: readAhead)
+            if spreadingBatches {
+                var spreading = BatchSpreadingDetector(detector)
+                let result = try RecordingReplay.run(path: path, options: options, detector: &spreading, readAhead: readAhead)
+                return (result, spreading.spreader.spreadSamples)
+            }
+            return (try RecordingReplay.run(path: path, options: options, detector: &detector, readAhead: readAhead), nil)
         }
     }
 }

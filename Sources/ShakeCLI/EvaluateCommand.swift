@@ -39,7 +39,7 @@ enum EvaluateCommand: ShakeCommand {
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them (- reads standard input).", variadic: true)],
         options: DetectorOptions.specs + [
-            DetectorOptions.detectorSpec, DetectorOptions.formatSpec,
+            DetectorOptions.detectorSpec, DetectorOptions.formatSpec, DetectorOptions.spreadBatchesSpec,
             .flag("list", help: "Also list each missed shake (its labelled start and end, and why it was missed) "
                     + "and the time of each false shake and duplicate (and what the rules measured), per file, "
                     + "to look at with 'shake plot "
@@ -137,10 +137,17 @@ enum EvaluateCommand: ShakeCommand {
         let options = try ImportOptions.options(arguments)
         let files = try recordingFiles(arguments.positionals)
         let list = arguments.flag("list")
-        let results = try evaluate(files: files, options: options, detector: chosen, explaining: list)
+        if list && arguments.flag("spread-batches") {
+            throw UsageError("'--list' explains the detector as it reads the recording; it cannot be given with '--spread-batches'")
+        }
+        let results = try evaluate(files: files, options: options, detector: chosen, explaining: list,
+                                   spreadingBatches: arguments.flag("spread-batches"))
         for (file, result) in zip(files, results) {
             if let rate = result.slowSampleRate { io.err(SlowSampleRate.fileWarning(file, hertz: rate)) }
             if let burst = result.samplesPerBurst { io.err(BunchedTimes.fileWarning(file, samplesPerBurst: burst)) }
+            if let repeats = result.repeatsPerTime {
+                io.err(BunchedTimes.fileWarning(file, samplesPerTime: repeats))
+            }
             if let warning = ImportOptions.gravityFreeWarning(path: file, result.early) { io.err(warning) }
         }
         var total = EvaluationCounts()
@@ -189,14 +196,14 @@ enum EvaluateCommand: ShakeCommand {
     /// One file's scores, and what `evaluate` warns of: a rate under the detector's slowest, the
     /// acceleration's early magnitude (gravity taken out?), samples stamped in bursts.
     typealias Scored = (counts: EvaluationCounts, details: EvaluationDetails, why: Whys?, slowSampleRate: Double?,
-                        early: EarlyMagnitude, samplesPerBurst: Double?)
+                        early: EarlyMagnitude, samplesPerBurst: Double?, repeatsPerTime: Double?)
 
     /// Scores every file with a fresh copy of `detector`, on all cores, in file order. With
     /// `explaining` and ShakeKit's detector, also says why each missed shake was missed and what
     /// the rules measured for each false shake and duplicate.
     static func evaluate(
         files: [String], options: CSVImportOptions = .canonical, detector: SelectedDetector,
-        explaining: Bool = false
+        explaining: Bool = false, spreadingBatches: Bool = false
     ) throws -> [Scored] {
         let results = Mutex<[Int: Result<Scored, CommandFailure>]>([:])
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
@@ -204,6 +211,7 @@ enum EvaluateCommand: ShakeCommand {
             do {
                 let replay: RecordingReplay.Result
                 var why: Whys?
+                var spreadSamples: Int?
                 if explaining, case .shakeKit(let shakeKit) = detector {
                     let configuration = shakeKit.configuration
                     let explained = try RecordingReplay.runExplaining(
@@ -211,15 +219,24 @@ enum EvaluateCommand: ShakeCommand {
                     replay = explained.result
                     why = Whys(explained, configuration: configuration)
                 } else {
-                    replay = try detector.replay(path: files[index], options: options)
+                    let spread: Int?
+                    (replay, spread) = try detector.replay(path: files[index], options: options,
+                                                          spreadingBatches: spreadingBatches)
+                    spreadSamples = spread
                 }
                 if replay.sampleCount == 0 {
                     // A header and no rows: whether it is labelled, there is nothing to score.
                     outcome = .failure(CommandFailure(
                         "\(RecordingError.displayName(ofPath: files[index])): no samples", exitStatus: ExitStatus.dataError))
                 } else if let counts = replay.counts, let details = replay.details {
-                    outcome = .success((counts, details, why, SlowSampleRate.flagged(replay), replay.earlyMagnitude,
-                                         replay.samplesPerBurst))
+                    // Spread, the bursts are no longer what the detector sees.
+                    let bursts = (spreadSamples ?? 0) > 0 ? nil : replay.samplesPerBurst
+                    // Shared times make the rate between new times look slow: the batch is the
+                    // problem to name, not the rate.
+                    let repeats = BunchedTimes.repeatsPerTime(replay)
+                    let slow = repeats == nil ? SlowSampleRate.flagged(replay) : nil
+                    outcome = .success((counts, details, why, slow, replay.earlyMagnitude,
+                                         bursts, (spreadSamples ?? 0) > 0 ? nil : repeats))
                 } else {
                     outcome = .failure(CommandFailure(
                         "\(RecordingError.displayName(ofPath: files[index])): no 'shake' column; evaluate needs "

@@ -25,11 +25,14 @@ enum ReplayCommand: ShakeCommand {
             rate the detector is made for (measured over a second or more; shakes may then be \
             missed), and whether its first intervals come in bursts close together, then a pause \
             (a FIFO batch stamped sample by sample as it is read out: the detector sees each burst \
-            as one moment); JSON has them always: \
+            as one moment) or share their times (a batch stamped once); --spread-batches then \
+            gives each sample of a batch its own time, and the line says how many were moved; \
+            JSON has them always: \
             'repeated_timestamps', 'gaps', 'gap_limit_s', 'largest_gap_s', 'sample_rate_hz' \
             (the mean rate between samples, gaps and repeated timestamps left out; null with \
             fewer than two samples), 'samples_per_burst' (the bursts' size, null when there are \
-            none). JSON also says which detector ran: 'detector' (shakekit or \
+            none), and with --spread-batches 'spread_samples' (the samples whose time was \
+            moved). JSON also says which detector ran: 'detector' (shakekit or \
             seismic) and, for shakekit, 'configuration' (every key, as --config reads it), for \
             seismic 'seismic_threshold_m_s2'.
 
@@ -47,7 +50,7 @@ enum ReplayCommand: ShakeCommand {
         arguments: [ArgumentSpec("file", help: "Recordings to replay, or folders of them (their *.csv files, "
                                     + "sorted; - reads standard input).", variadic: true)],
         options: DetectorOptions.specs + [
-            DetectorOptions.detectorSpec, DetectorOptions.formatSpec,
+            DetectorOptions.detectorSpec, DetectorOptions.formatSpec, DetectorOptions.spreadBatchesSpec,
             .flag("explain", help: "Also list what the rules measured as each shake began, and the near misses "
                     + "(chains of half-waves that did not become a shake) and why. With --format json: per file, "
                     + "'began_why' ([{time_s, why}]) and 'near_misses' ([{start_s, last_peak_s, peaks_m_s2, "
@@ -68,6 +71,8 @@ enum ReplayCommand: ShakeCommand {
         var sampleRate: Double?
         /// Nil unless the samples come in bursts (`BunchedTimes`).
         var samplesPerBurst: Double?
+        /// Written only with `--spread-batches`: the samples whose time was moved.
+        var spreadSamples: Int?
         var events: [EventReport]
         /// Written only with `--explain`.
         var nearMisses: [NearMissReport]?
@@ -83,6 +88,7 @@ enum ReplayCommand: ShakeCommand {
             case largestGap = "largest_gap_s"
             case sampleRate = "sample_rate_hz"
             case samplesPerBurst = "samples_per_burst"
+            case spreadSamples = "spread_samples"
             case nearMisses = "near_misses"
             case beganWhy = "began_why"
         }
@@ -99,6 +105,7 @@ enum ReplayCommand: ShakeCommand {
             try container.encode(RoundedNumber.seconds(largestGap), forKey: .largestGap)
             try container.encode(sampleRate.map(RoundedNumber.hertz), forKey: .sampleRate)
             try container.encode(samplesPerBurst, forKey: .samplesPerBurst)
+            try container.encodeIfPresent(spreadSamples, forKey: .spreadSamples)
             try container.encode(events, forKey: .events)
             try container.encodeIfPresent(nearMisses, forKey: .nearMisses)
             try container.encodeIfPresent(beganWhy, forKey: .beganWhy)
@@ -187,6 +194,9 @@ enum ReplayCommand: ShakeCommand {
             guard case .shakeKit(let detector) = chosen else {
                 throw UsageError("'--explain' explains ShakeKit's detector; the seismic detector has no half-waves")
             }
+            if arguments.flag("spread-batches") {
+                throw UsageError("'--explain' explains the detector as it reads the recording; it cannot be given with '--spread-batches'")
+            }
             explained = detector.configuration
         }
         let options = try ImportOptions.options(arguments)
@@ -198,6 +208,7 @@ enum ReplayCommand: ShakeCommand {
         }
         for path in files {
             let result: RecordingReplay.Result
+            var spreadSamples: Int?
             var nearMisses: [NearMissReport]?
             var beganWhy: [BeganWhy]?
             var quiet: String?
@@ -215,7 +226,8 @@ enum ReplayCommand: ShakeCommand {
                         return BeganWhy(time: time, why: why)
                     }
                 } else {
-                    result = try chosen.replay(path: path, options: options, readAhead: true)
+                    (result, spreadSamples) = try chosen.replay(
+                        path: path, options: options, readAhead: true, spreadingBatches: arguments.flag("spread-batches"))
                 }
             } catch {
                 throw recordingFailure(error)
@@ -230,7 +242,7 @@ enum ReplayCommand: ShakeCommand {
                     file: name, samples: result.sampleCount, durationSeconds: duration, shakes: shakes,
                     repeatedTimestamps: result.repeatedTimestamps, gaps: result.gaps, gapLimit: result.gapLimit,
                     largestGap: result.largestTimeGap, sampleRate: result.meanSampleRate,
-                    samplesPerBurst: result.samplesPerBurst,
+                    samplesPerBurst: result.samplesPerBurst, spreadSamples: spreadSamples,
                     events: result.events.map(EventReport.init), nearMisses: nearMisses, beganWhy: beganWhy))
             } else {
                 // Text goes out file by file, its events in chunks, so that a long recording's
@@ -238,7 +250,7 @@ enum ReplayCommand: ShakeCommand {
                 let cancelled = result.events.count { $0.phase == .cancelled }
                 var text = "\(name): \(counted(shakes, "shake"))\(cancelledNote(cancelled)) in "
                     + "\(counted(result.sampleCount, "sample")) "
-                    + "(\(fixed(duration, 1)) s)\(timeIrregularities(result))\n"
+                    + "(\(fixed(duration, 1)) s)\(timeIrregularities(result, spreadSamples: spreadSamples))\n"
                 if !result.events.isEmpty {
                     text += "    time_s  event      start_s    end_s  peak_m/s²  reversals  axis\n"
                 }
@@ -273,21 +285,35 @@ enum ReplayCommand: ShakeCommand {
     /// The repeated timestamps and the gaps of a replayed recording, and a sample rate under the
     /// detector's slowest, in words after `; `, or nothing when it has none: `; 3 repeated
     /// timestamps ignored, 1 gap over 0.5 s (2.3 s)`, `; 10.0 Hz, under the 25 Hz the detector is
-    /// made for: shakes may be missed`.
-    static func timeIrregularities(_ result: RecordingReplay.Result) -> String {
+    /// made for: shakes may be missed`. `spreadSamples`: how many times `--spread-batches` moved
+    /// (nil without it); when it moved any, the repeats and bursts are told as spread.
+    static func timeIrregularities(_ result: RecordingReplay.Result, spreadSamples: Int? = nil) -> String {
         var parts: [String] = []
         let repeated = result.repeatedTimestamps
-        if repeated > 0 { parts.append("\(repeated) repeated timestamp\(repeated == 1 ? "" : "s") ignored") }
+        let spread = (spreadSamples ?? 0) > 0
+        if repeated > 0 {
+            var part = "\(repeated) repeated timestamp\(repeated == 1 ? "" : "s")"
+            if !spread {
+                part += " ignored"
+                if spreadSamples == nil, BunchedTimes.repeatsPerTime(result) != nil {
+                    part += " (a FIFO batch stamped once? --spread-batches spreads them)"
+                }
+            }
+            parts.append(part)
+        }
+        if let spreadSamples, spread {
+            parts.append("\(spreadSamples) sample time\(spreadSamples == 1 ? "" : "s") spread over \(spreadSamples == 1 ? "its batch" : "their batches")")
+        }
         if result.gaps > 0 {
             let limit = TuneCommand.number(result.gapLimit)
             let largest = result.gaps == 1 ? "" : "largest "
             parts.append("\(result.gaps) gap\(result.gaps == 1 ? "" : "s") over \(limit) s "
                 + "(\(largest)\(TuneCommand.number(result.largestTimeGap)) s)")
         }
-        if let rate = SlowSampleRate.flagged(result) {
+        if BunchedTimes.repeatsPerTime(result) == nil, let rate = SlowSampleRate.flagged(result) {
             parts.append(SlowSampleRate.phrase(rate))
         }
-        if let burst = result.samplesPerBurst { parts.append(BunchedTimes.phrase(burst)) }
+        if let burst = result.samplesPerBurst, !spread { parts.append(BunchedTimes.phrase(burst)) }
         return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
     }
 

@@ -92,7 +92,7 @@ enum TuneCommand: ShakeCommand {
             .flag("force", help: "Overwrite existing --output and --report files."),
             .option("jobs", short: "j", value: "n", help: "Replays run at once.",
                     default: "active processor count"),
-            DetectorOptions.formatSpec,
+            DetectorOptions.formatSpec, DetectorOptions.spreadBatchesSpec,
         ] + ImportOptions.specs
     )
 
@@ -130,14 +130,24 @@ enum TuneCommand: ShakeCommand {
         }
         let progress = ProgressDisplay(io: io, label: "tune")
         progress.note("reading \(files.count) recording\(files.count == 1 ? "" : "s")")
-        let recordings = try load(files: files, options: importOptions, jobs: options.jobs)
-        for recording in recordings {
+        var recordings = try load(files: files, options: importOptions, jobs: options.jobs)
+        let spreading = arguments.flag("spread-batches")
+        for index in recordings.indices {
+            let recording = recordings[index]
             let gapLimit = ShakeConfiguration.medium.maximumGapSeconds
-            if let rate = SlowSampleRate.flagged(samples: recording.samples, gapLimit: gapLimit) {
+            // Spread once here: the spreader depends on the times alone, not on the configuration.
+            let moved = spreading ? BunchedTimes.spread(recording.samples, gapLimit: gapLimit) : nil
+            let repeats = BunchedTimes.repeatsPerTime(samples: recording.samples)
+            // Shared times make the rate between new times look slow: the batch is the problem.
+            if repeats == nil, let rate = SlowSampleRate.flagged(samples: recording.samples, gapLimit: gapLimit) {
                 io.err(SlowSampleRate.fileWarning(recording.path, hertz: rate))
             }
-            if let burst = BunchedTimes.flagged(samples: recording.samples, gapLimit: gapLimit) {
+            if let moved, moved.moved > 0 {
+                recordings[index].samples = moved.samples
+            } else if let burst = BunchedTimes.flagged(samples: recording.samples, gapLimit: gapLimit) {
                 io.err(BunchedTimes.fileWarning(recording.path, samplesPerBurst: burst))
+            } else if let repeats {
+                io.err(BunchedTimes.fileWarning(recording.path, samplesPerTime: repeats))
             }
             if let warning = ImportOptions.gravityFreeWarning(path: recording.path, EarlyMagnitude(recording.samples)) {
                 io.err(warning)
