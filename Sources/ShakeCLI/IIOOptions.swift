@@ -165,6 +165,16 @@ func outageText(_ statistics: AccelerometerReadStatistics) -> String {
         + "(\(fixed(statistics.outageSeconds, 1)) s without the device)"
 }
 
+/// `; 1788 sample times spread over their FIFO batches (the driver stamps a batch once, or as it
+/// reads it out)` when the reader spread any (`AccelerometerReadOptions.spreadsBatchedTimes`);
+/// else empty.
+func spreadText(_ statistics: AccelerometerReadStatistics) -> String {
+    let spread = statistics.spreadSamples
+    guard spread > 0 else { return "" }
+    return "; \(spread) sample time\(spread == 1 ? "" : "s") spread over \(spread == 1 ? "its" : "their") FIFO batches "
+        + "(the driver stamps a batch once, or as it reads it out)"
+}
+
 /// `; the device delivers about 100 Hz, not the 400 Hz it reports (drops counted at 100 Hz)`
 /// when the rate measured from the samples' times is more than 25 % off the device's; else empty.
 func measuredRateText(_ statistics: AccelerometerReadStatistics, reported: Double) -> String {

@@ -129,7 +129,7 @@ enum LiveCommand: ShakeCommand {
             io.err("\(counted(session.shakes, "shake"))\(cancelledNote(session.cancelled)) in \(counted(session.samples, "sample")) "
                 + "(\(fixed(session.lastTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
                 + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\(outageText(stats))"
-                + "\(measuredRateText(stats, reported: reportedRate))\n")
+                + "\(measuredRateText(stats, reported: reportedRate))\(spreadText(stats))\n")
         }
         if let failure { throw deviceFailure(failure) }
         return ExitStatus.success
@@ -147,6 +147,7 @@ enum LiveCommand: ShakeCommand {
         var outages: Int
         var outageSeconds: Double
         var measuredRate: Double?
+        var spreadSamples: Int
 
         enum CodingKeys: String, CodingKey {
             case shakes, cancelled, samples, gaps, outages
@@ -154,6 +155,7 @@ enum LiveCommand: ShakeCommand {
             case droppedSamples = "dropped_samples"
             case outageSeconds = "outage_s"
             case measuredRate = "measured_rate_hz"
+            case spreadSamples = "spread_samples"
         }
 
         init(session: LiveSession, statistics: AccelerometerReadStatistics) {
@@ -166,6 +168,7 @@ enum LiveCommand: ShakeCommand {
             outages = statistics.outages
             outageSeconds = statistics.outageSeconds
             measuredRate = statistics.measuredRateHertz
+            spreadSamples = statistics.spreadSamples
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -180,6 +183,8 @@ enum LiveCommand: ShakeCommand {
             try container.encode(RoundedNumber.seconds(outageSeconds), forKey: .outageSeconds)
             // Only when the device delivers at a rate more than 25 % off the one it reports.
             try container.encodeIfPresent(measuredRate.map { RoundedNumber.hertz($0) }, forKey: .measuredRate)
+            // Only when the reader spread a FIFO batch's times (the driver stamps batches once).
+            if spreadSamples > 0 { try container.encode(spreadSamples, forKey: .spreadSamples) }
         }
     }
 
