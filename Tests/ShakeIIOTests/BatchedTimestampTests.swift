@@ -25,17 +25,18 @@ final class BatchedTimestampTests: EmulatorSuite {
         return "\(output)/\(name)"
     }
 
-    /// Runs ``BatchedTimestampsInEmulator/readsTheBatchedRecording()`` inside the emulator
-    /// playing the recording (as fast as it is read).
-    func readInside(fifo: Int, stamps: String, spreads: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Runs `BatchedTimestampsInEmulator/<test>()` inside the emulator playing the recording in
+    /// batches of `fifo` stamped `stamps` (as fast as it is read, unless `options` say otherwise).
+    func readInside(_ test: String = "readsTheBatchedRecording", fifo: Int, stamps: String, spreads: Bool = true,
+                    options: [String] = ["--fast"], sourceLocation: SourceLocation = #_sourceLocation) throws {
         let recording = try batchedRecording(fifo: fifo, stamps: stamps)
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let result = try Emulator.run(
-            fixture: recording, options: ["--fast"],
+            fixture: recording, options: options,
             command: ["env", "\(InsideEmulator.variable)=1", "HOME=\(directory.path)", "TMPDIR=\(directory.path)",
                       "\(BatchedTimestampsInEmulator.variable)=\(fifo) \(stamps) \(spreads)",
                       binary, "--testing-library", "swift-testing",
-                      "--filter", "BatchedTimestampsInEmulator/readsTheBatchedRecording\\("])
+                      "--filter", "BatchedTimestampsInEmulator/\(test)\\("])
         let output = result.stdout + result.stderr
         #expect(result.status == 0, "\(output)", sourceLocation: sourceLocation)
         #expect(output.contains("Test run with 1 test "), "the test was not found or not run: \(output)",
@@ -51,6 +52,13 @@ final class BatchedTimestampTests: EmulatorSuite {
     @Test(arguments: ["same", "burst"])
     func withoutSpreadingTheKernelsTimesAreKept(stamps: String) throws {
         try readInside(fifo: 4, stamps: stamps, spreads: false)
+    }
+
+    /// A reconnection reads with a new reader, whose spreading starts afresh: after the outage
+    /// no sample is discarded either.
+    @Test func spreadingStartsAfreshAfterAReconnection() throws {
+        try readInside("reconnectingReadsSpreadAfterTheDeviceComesBack", fifo: 4, stamps: "same",
+                       options: ["--vanish-after", "100", "--return-after", "1"])
     }
 }
 
@@ -149,5 +157,34 @@ struct BatchedTimestampsInEmulator {
             #expect(abs(got.startTime - want.startTime) <= 1 / rate,
                     "started at \(got.startTime) s, evenly stamped at \(want.startTime) s")
         }
+    }
+
+    /// Through a ``ReconnectingAccelerometerReader``: the device vanishes after 100 samples and
+    /// comes back a second later; the samples after it are spread as those before.
+    @Test func reconnectingReadsSpreadAfterTheDeviceComesBack() async throws {
+        let reader = ReconnectingAccelerometerReader(options: AccelerometerReadOptions(readTimeout: 0.5),
+                                                     retryInterval: 0.1)
+        var connections = 0
+        var before: [Sample] = [], after: [Sample] = []
+        for try await update in reader.updates() {
+            switch update {
+            case .event(.connected): connections += 1
+            case .event: break
+            case .sample(let sample):
+                if connections == 1 { before.append(sample) } else { after.append(sample) }
+            }
+            if after.count == 200 { break }
+        }
+        let statistics = reader.statistics
+        #expect(connections == 2)
+        #expect(before.count == 100, "\(before.count) samples before the outage")
+        #expect(statistics.outOfOrderSamples == 0, "\(statistics)")
+        #expect(statistics.droppedSamples == 0, "\(statistics)")
+        // Every sample but the first of each batch of 4 spread, in both connections.
+        #expect(statistics.spreadSamples >= 3 * (before.count + after.count) / 4 - 2, "\(statistics)")
+        let afterIntervals = zip(after.dropFirst(), after).map { $0.time - $1.time }
+        #expect(after.first.map { $0.time > before.last!.time } == true)
+        #expect(afterIntervals.allSatisfy { $0 >= 0.005 && $0 <= 0.015 },
+                "\(afterIntervals.enumerated().filter { !($0.element >= 0.005 && $0.element <= 0.015) }.prefix(10))")
     }
 }
