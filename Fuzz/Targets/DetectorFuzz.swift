@@ -16,7 +16,38 @@
 // the same samples through process(_:explanation:) emits the same events, and what it explains
 // is sane (finite, ordered times; a refusal only for a chain of minimumHalfWaves or more; a
 // began report exactly with a began event).
+// Every sample also goes through a BatchTimeSpreader (a stream with dt = 0 or tiny dts is a
+// batched one): a time that is not finite, or goes backwards, comes back as given; any other comes
+// back finite and not before the time it returned last, with the axes untouched; and a third
+// detector fed the spread samples keeps the same event invariants.
 import ShakeDetection
+
+struct SpreadCheck {
+    var spreader = BatchTimeSpreader()
+    var lastGiven: Double?
+    var lastReturned: Double?
+
+    mutating func spread(_ sample: Sample) -> Sample {
+        let out = spreader.spread(sample)
+        guard out.x.bitPattern == sample.x.bitPattern, out.y.bitPattern == sample.y.bitPattern,
+              out.z.bitPattern == sample.z.bitPattern
+        else { fatalError("the spreader changed an axis: \(sample) → \(out)") }
+        let given = sample.time
+        if !given.isFinite || (lastGiven.map { given < $0 } ?? false) {
+            guard out.time.bitPattern == given.bitPattern else {
+                fatalError("a time not finite or going backwards was changed: \(given) → \(out.time)")
+            }
+            return out
+        }
+        guard out.time.isFinite else { fatalError("spread \(given) to \(out.time)") }
+        if let lastReturned, out.time < lastReturned {
+            fatalError("spread time \(out.time) (given \(given)) before the last returned, \(lastReturned)")
+        }
+        lastGiven = given
+        lastReturned = out.time
+        return out
+    }
+}
 
 struct ByteReader {
     let data: UnsafePointer<UInt8>
@@ -128,17 +159,23 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let presetByte = input.byte() else { return 0 }
     let presets: [ShakeConfiguration] = [.light, .medium, .hard]
     var checker = Checker(detector: ShakeDetector(configuration: presets[Int(presetByte) % 3]))
+    var spreading = SpreadCheck()
+    var spreadChecker = Checker(detector: ShakeDetector(configuration: presets[Int(presetByte) % 3]))
+    func feed(_ sample: Sample) {
+        checker.feed(sample)
+        spreadChecker.feed(spreading.spread(sample))
+    }
     while let op = input.byte() {
         switch op % 6 {
         case 0:
             guard let dt = input.double(), let x = input.double(), let y = input.double(), let z = input.double() else { return 0 }
             let t = checker.time + dt
             if t.isFinite { checker.time = t }
-            checker.feed(Sample(time: t, x: x, y: y, z: z))
+            feed(Sample(time: t, x: x, y: y, z: z))
         case 1:
             guard let dt = input.byte(), let x = input.int16(), let y = input.int16(), let z = input.int16() else { return 0 }
             checker.time += Double(dt) / 1000
-            checker.feed(Sample(time: checker.time, x: Double(x) / 100, y: Double(y) / 100, z: 9.80665 + Double(z) / 100))
+            feed(Sample(time: checker.time, x: Double(x) / 100, y: Double(y) / 100, z: 9.80665 + Double(z) / 100))
         case 2:
             guard let a = input.byte(), let f = input.byte(), let axisAndCount = input.byte(), let dt = input.byte() else { return 0 }
             let amplitude = Double(a) / 4          // 0 to 64 m/s²
@@ -150,8 +187,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             for _ in 0..<count {
                 checker.time += interval
                 let v = amplitude * sin(2 * Double.pi * hertz * (checker.time - start))
-                checker.feed(Sample(time: checker.time, x: axis == 0 ? v : 0.1,
-                                    y: axis == 1 ? v : 0.2, z: 9.80665 + (axis == 2 ? v : 0)))
+                feed(Sample(time: checker.time, x: axis == 0 ? v : 0.1,
+                            y: axis == 1 ? v : 0.2, z: 9.80665 + (axis == 2 ? v : 0)))
             }
         case 3:
             let twin = checker.explaining.interrupt(at: checker.time)
@@ -159,11 +196,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             guard twin == event else { fatalError("twins differ on interrupt") }
             checker.check(event, at: checker.time, interrupted: true)
             guard !checker.detector.isShaking else { fatalError("still shaking after interrupt") }
+            let spreadTwin = spreadChecker.explaining.interrupt(at: checker.time)
+            let spreadEvent = spreadChecker.detector.interrupt(at: checker.time)
+            guard spreadTwin == spreadEvent else { fatalError("spread: twins differ on interrupt") }
+            spreadChecker.check(spreadEvent, at: checker.time, interrupted: true)
+            guard !spreadChecker.detector.isShaking else { fatalError("spread: still shaking after interrupt") }
         case 4:
             checker.detector.reset()
             checker.explaining.reset()
             checker.shaking = false
             guard !checker.detector.isShaking else { fatalError("still shaking after reset") }
+            spreadChecker.detector.reset()
+            spreadChecker.explaining.reset()
+            spreadChecker.shaking = false
         default:
             checker.time = -checker.time
         }

@@ -146,6 +146,8 @@ public struct BatchTimeSpreader: Sendable {
         if lastReturned > previous, time <= lastReturned, let mean = meanInterval {
             time = lastReturned + 0.05 * mean
         }
+        // Times near the largest Double: an overflow gives the later of this time and the last.
+        if !time.isFinite { time = max(given, lastReturned) }
         lastReturned = time
         guard time != given else { return sample }
         spreadSamples &+= 1
