@@ -355,12 +355,17 @@ public final class AccelerometerReader: @unchecked Sendable {
         stampedSamples += 1
     }
 
+    /// The first intervals came in batches (see ``checkRate(final:)``): the spreader may take
+    /// longer to say so (batches of 32 stamped microseconds apart: a few batches more).
+    private var foundBatches = false
+
     /// Whether a sample given `interval` s after the one before belongs to a batch begun by an
-    /// earlier sample: stamped the same, or, once the spreader finds batches, less than half the
-    /// mean interval after it (as the spreader judges), or moved forward by spreading.
+    /// earlier sample: stamped the same, or moved forward by spreading, or, in a batched stream
+    /// (once the spreader or the rate check finds batches), less than half the mean interval
+    /// after it (as the spreader judges).
     private func isInBatch(interval: Double, moved: Bool) -> Bool {
         if moved || interval == 0 { return true }
-        guard let spreader, spreader.isSpreading, let mean = spreader.meanInterval else { return false }
+        guard foundBatches || spreader?.isSpreading == true, let mean = spreader?.meanInterval else { return false }
         return interval < 0.5 * mean
     }
 
@@ -398,13 +403,21 @@ public final class AccelerometerReader: @unchecked Sendable {
     /// (``AccelerometerReadStatistics/measuredRateHertz``). In a batched stream the raw intervals
     /// are 0 (or microseconds) and a batch long: the period is then each batch's interval over
     /// its samples (the lower median: a dropped batch lengthens one), the batches as the spreader
-    /// finds them. Then counts the drops among these samples, a batch's samples not counted as
-    /// missing. `final`: reading ended before 32 intervals; drops are counted, the rate not checked.
+    /// finds them (or would: a batch of 32 stamped microseconds apart fills the 32 intervals).
+    /// Then counts the drops among these samples, a batch's samples not counted as missing.
+    /// `final`: reading ended before 32 intervals; drops are counted, the rate not checked.
     private func checkRate(final: Bool = false) {
         rateChecked = true
         let samples = firstSamples
         firstSamples = []
         guard !samples.isEmpty else { return }
+        // Batched when at least half of the intervals are under a tenth of their mean (the
+        // spreader's rule, which it applies to the mean as each interval came, so that it may
+        // find batches of 32 only a few batches later).
+        if let mean = spreader?.meanInterval, mean > 0 {
+            let intervals = zip(samples.dropFirst(), samples).map { $0.given - $1.given }
+            foundBatches = 2 * intervals.count { $0 < 0.1 * mean } >= intervals.count
+        }
         // Whether each sample belongs to a batch begun by an earlier one, as the spreader sees
         // the batches now that it has seen these intervals.
         var inBatch = [false]
