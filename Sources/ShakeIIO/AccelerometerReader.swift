@@ -360,12 +360,13 @@ public final class AccelerometerReader: @unchecked Sendable {
     private var foundBatches = false
 
     /// Whether a sample given `interval` s after the one before belongs to a batch begun by an
-    /// earlier sample: stamped the same, or moved forward by spreading, or, in a batched stream
-    /// (once the spreader or the rate check finds batches), less than half the mean interval
-    /// after it (as the spreader judges).
+    /// earlier sample: stamped the same, or less than half the mean interval after it (as the
+    /// spreader judges) when it was moved by spreading or the stream is batched (once the
+    /// spreader or the rate check finds batches). A batch's first sample, moved only to come
+    /// after the spread samples before it (a device faster than it reports), begins a batch.
     private func isInBatch(interval: Double, moved: Bool) -> Bool {
-        if moved || interval == 0 { return true }
-        guard foundBatches || spreader?.isSpreading == true, let mean = spreader?.meanInterval else { return false }
+        if interval == 0 { return true }
+        guard moved || foundBatches || spreader?.isSpreading == true, let mean = spreader?.meanInterval else { return false }
         return interval < 0.5 * mean
     }
 

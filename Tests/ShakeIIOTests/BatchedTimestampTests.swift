@@ -12,12 +12,12 @@ final class BatchedTimestampTests: EmulatorSuite {
     static let original = Emulator.repositoryRoot.appendingPathComponent("Fixtures/shakes_100hz.csv").path
 
     /// `Fixtures/shakes_100hz.csv` as delivered in FIFO batches of `fifo` stamped `stamps`.
-    func batchedRecording(fifo: Int, stamps: String) throws -> String {
+    func batchedRecording(fifo: Int, stamps: String, of fixture: String = "shakes_100hz.csv") throws -> String {
         let output = path("fifo\(fifo)\(stamps)")
         let process = Process()
         process.executableURL = Emulator.repositoryRoot.appendingPathComponent("Scripts/resample")
         process.arguments = [Emulator.repositoryRoot.appendingPathComponent("Fixtures").path, output,
-                             "--pattern", "shakes_100hz.csv", "--fifo", "\(fifo)", "--fifo-stamps", stamps]
+                             "--pattern", fixture, "--fifo", "\(fifo)", "--fifo-stamps", stamps]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "Scripts/resample failed")
@@ -28,8 +28,9 @@ final class BatchedTimestampTests: EmulatorSuite {
     /// Runs `BatchedTimestampsInEmulator/<test>()` inside the emulator playing the recording in
     /// batches of `fifo` stamped `stamps` (as fast as it is read, unless `options` say otherwise).
     func readInside(_ test: String = "readsTheBatchedRecording", fifo: Int, stamps: String, spreads: Bool = true,
-                    options: [String] = ["--fast"], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let recording = try batchedRecording(fifo: fifo, stamps: stamps)
+                    of fixture: String = "shakes_100hz.csv", options: [String] = ["--fast"],
+                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let recording = try batchedRecording(fifo: fifo, stamps: stamps, of: fixture)
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let result = try Emulator.run(
             fixture: recording, options: options,
@@ -54,6 +55,13 @@ final class BatchedTimestampTests: EmulatorSuite {
     @Test(arguments: ["same", "burst"])
     func withoutSpreadingTheKernelsTimesAreKept(stamps: String) throws {
         try readInside(fifo: 4, stamps: stamps, spreads: false)
+    }
+
+    /// A device at 400 Hz that reports 100 Hz, in batches of 4 stamped the same: its rate is
+    /// measured per batch (the raw intervals' median is 0), and nothing is discarded or dropped.
+    @Test func aBatchedDeviceFasterThanItReportsIsMeasured() throws {
+        try readInside("readsABatchedDeviceFasterThanItReports", fifo: 4, stamps: "same", of: "same_motion_400hz.csv",
+                       options: ["--fast", "--rate-hz", "100"])
     }
 
     /// A reconnection reads with a new reader, whose spreading starts afresh: after the outage
@@ -192,5 +200,19 @@ struct BatchedTimestampsInEmulator {
         #expect(after.first.map { $0.time > before.last!.time } == true)
         #expect(afterIntervals.allSatisfy { $0 >= 0.005 && $0 <= 0.015 },
                 "\(afterIntervals.enumerated().filter { !($0.element >= 0.005 && $0.element <= 0.015) }.prefix(10))")
+    }
+
+    @Test func readsABatchedDeviceFasterThanItReports() throws {
+        let reader = try AccelerometerReader(options: AccelerometerReadOptions(mode: .buffered, readTimeout: 1))
+        #expect(reader.rateHertz == 100)
+        var times: [Double] = []
+        do {
+            try reader.run { times.append($0.time) }
+        } catch let error as IIOError where error.kind == .timedOut {}
+        let statistics = reader.statistics
+        #expect(times.count == 5200)
+        #expect(statistics.outOfOrderSamples == 0 && statistics.droppedSamples == 0, "\(statistics)")
+        #expect(abs((statistics.measuredRateHertz ?? 0) - 400) < 20, "\(statistics)")
+        #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 })
     }
 }
