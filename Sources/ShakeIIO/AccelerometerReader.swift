@@ -364,11 +364,17 @@ public final class AccelerometerReader: @unchecked Sendable {
     /// spreader judges) when it was moved by spreading or the stream is batched (once the
     /// spreader or the rate check finds batches). A batch's first sample, moved only to come
     /// after the spread samples before it (a device faster than it reports), begins a batch.
-    private func isInBatch(interval: Double, moved: Bool) -> Bool {
+    private func isInBatch(interval: Double, moved: Bool, firstMean: Double = 0) -> Bool {
         if interval == 0 { return true }
-        guard moved || foundBatches || spreader?.isSpreading == true, let mean = spreader?.meanInterval else { return false }
+        guard moved || foundBatches || spreader?.isSpreading == true else { return false }
+        // The spreader's mean leaves out intervals over its gap limit (0.5 s): batches longer
+        // than that are judged by the period the rate check found (or the mean it finds it from).
+        let mean = max(spreader?.meanInterval ?? 0, firstBatchesPeriod ?? firstMean)
         return interval < 0.5 * mean
     }
+
+    /// The sample period the rate check found over the first batches, s (batched streams).
+    private var firstBatchesPeriod: Double?
 
     /// Buffered mode: counts the samples missing before a sample that begins a batch (every
     /// sample, in a stream without batches), against the samples delivered since the last one
@@ -414,17 +420,19 @@ public final class AccelerometerReader: @unchecked Sendable {
         guard !samples.isEmpty else { return }
         // Batched when at least half of the intervals are under a tenth of their mean (the
         // spreader's rule, which it applies to the mean as each interval came, so that it may
-        // find batches of 32 only a few batches later).
-        if let mean = spreader?.meanInterval, mean > 0 {
+        // find batches of 32 only a few batches later; and to intervals under 0.5 s only).
+        var firstMean = 0.0
+        if spreader != nil, samples.count > 1 {
             let intervals = zip(samples.dropFirst(), samples).map { $0.given - $1.given }
-            foundBatches = 2 * intervals.count { $0 < 0.1 * mean } >= intervals.count
+            firstMean = (samples.last!.given - samples[0].given) / Double(intervals.count)
+            foundBatches = 2 * intervals.count { $0 < 0.1 * firstMean } >= intervals.count
         }
         // Whether each sample belongs to a batch begun by an earlier one, as the spreader sees
         // the batches now that it has seen these intervals.
         var inBatch = [false]
         for index in samples.indices.dropFirst() {
             inBatch.append(isInBatch(interval: samples[index].given - samples[index - 1].given,
-                                     moved: samples[index].moved))
+                                     moved: samples[index].moved, firstMean: firstMean))
         }
         let starts = samples.indices.filter { !inBatch[$0] }
         let periods: [Double]
@@ -439,6 +447,7 @@ public final class AccelerometerReader: @unchecked Sendable {
         if !final, !periods.isEmpty {
             let sorted = periods.sorted()
             let median = starts.count == samples.count ? sorted[sorted.count / 2] : sorted[(sorted.count - 1) / 2]
+            if foundBatches { firstBatchesPeriod = median }
             let rate = 1 / median
             if median > 0, rate.isFinite, abs(rate - rateHertz) > 0.25 * rateHertz {
                 measured = rate

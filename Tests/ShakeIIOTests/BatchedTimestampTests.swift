@@ -64,6 +64,12 @@ final class BatchedTimestampTests: EmulatorSuite {
                        options: ["--fast", "--rate-hz", "100"])
     }
 
+    /// Batches of 32 at 50 Hz (0.64 s, over the spreader's 0.5 s gap limit: not spread) stamped
+    /// 10 us apart: not a 100 kHz device with 2.9 million drops, as the raw intervals' median said.
+    @Test func batchesLongerThanTheGapLimitCountNoDrops() throws {
+        try readInside("readsBatchesLongerThanTheGapLimit", fifo: 32, stamps: "burst", of: "walking_hand_50hz.csv")
+    }
+
     /// A reconnection reads with a new reader, whose spreading starts afresh: after the outage
     /// no sample is discarded either.
     @Test func spreadingStartsAfreshAfterAReconnection() throws {
@@ -214,5 +220,17 @@ struct BatchedTimestampsInEmulator {
         #expect(statistics.outOfOrderSamples == 0 && statistics.droppedSamples == 0, "\(statistics)")
         #expect(abs((statistics.measuredRateHertz ?? 0) - 400) < 20, "\(statistics)")
         #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 })
+    }
+
+    @Test func readsBatchesLongerThanTheGapLimit() throws {
+        let reader = try AccelerometerReader(options: AccelerometerReadOptions(mode: .buffered, readTimeout: 1))
+        var count = 0
+        do {
+            try reader.run { _ in count += 1 }
+        } catch let error as IIOError where error.kind == .timedOut {}
+        let statistics = reader.statistics
+        #expect(count == 1500)
+        #expect(statistics.outOfOrderSamples == 0 && statistics.droppedSamples == 0 && statistics.gaps == 0, "\(statistics)")
+        #expect(statistics.measuredRateHertz == nil, "\(statistics)")
     }
 }
