@@ -70,6 +70,33 @@ final class BatchedTimestampTests: EmulatorSuite {
         try readInside("readsBatchesLongerThanTheGapLimit", fifo: 32, stamps: "burst", of: "walking_hand_50hz.csv")
     }
 
+    /// `shake record` and `shake live` over a driver that stamps each batch of 4 once: each
+    /// summary says how many times were spread and that nothing was dropped, the recording has
+    /// every sample of its 5 s with times going forward, and live's JSON summary gives the count.
+    @Test func recordAndLiveSayHowManyTimesWereSpread() throws {
+        let recording = try batchedRecording(fifo: 4, stamps: "same")
+        // Each in an emulator of its own: a second reader in the same one starts mid-batch, where
+        // the samples of the batch read before it count as dropped.
+        for command in ["$SHAKE record --duration 5 -o $DIR/rec.csv", "$SHAKE live --format json --duration 5 > $DIR/live.json"] {
+            let result = try Emulator.run(
+                fixture: recording, options: ["--fast"],
+                command: ["env", "SHAKE=\(try Emulator.shake)", "DIR=\(directory.path)", "sh", "-c", command])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("; dropped 0 in 0 gaps; ") && result.stderr.contains(
+                " sample times spread over their FIFO batches (the driver stamps a batch once, or as it reads it out)"),
+                    "\(command): \(result.stderr)")
+        }
+        let rows = try Fixture.readRecording(path("rec.csv")).rows
+        #expect(rows.count >= 495 && rows.count <= 505, "\(rows.count) rows for 5 s at 100 Hz")
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.time < $1.time }, "a time did not go forward")
+        let last = try #require(try String(contentsOfFile: path("live.json"), encoding: .utf8).split(separator: "\n").last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let summary = try #require(object["summary"] as? [String: Any], "\(last)")
+        let spread = try #require(summary["spread_samples"] as? Int, "\(last)")
+        // Three in four, less the first batch or so before the reader had judged the stream.
+        #expect(spread > 300 && spread <= 375, "\(spread) spread of about 500")
+    }
+
     /// A reconnection reads with a new reader, whose spreading starts afresh: after the outage
     /// no sample is discarded either.
     @Test func spreadingStartsAfreshAfterAReconnection() throws {
