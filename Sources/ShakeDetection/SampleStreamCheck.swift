@@ -65,14 +65,15 @@ public struct SampleStreamCheck: Sendable {
         /// Over the first intervals, `samplesPerTime` samples (on average, 2 or more) shared each
         /// time: the detector ignores a sample with the same time as the one before, and sees
         /// one of them. Give each sample of a batch its own time, spread over the batch's period
-        /// (`time − (n − 1 − i) / rate` for sample `i` of `n` stamped at `time`).
+        /// (`time − (n − 1 − i) / rate` for sample `i` of `n` stamped at `time`; or put a
+        /// `BatchTimeSpreader` in front of the detector).
         case timesRepeat(samplesPerTime: Double)
         /// The first intervals come in bursts of `samplesPerBurst` samples close together, then
         /// a pause (at least half of them under a tenth of their mean): a FIFO batch stamped as it is
         /// read out, not as it was measured. `samplesPerBurst` is the longest burst seen among
         /// the first intervals: a batch's size up to 8, a lower bound beyond. Give each sample of a batch its own time, spread
         /// over the batch's period (`time − (n − 1 − i) / rate` for sample `i` of `n` read at
-        /// `time`).
+        /// `time`; or put a `BatchTimeSpreader` in front of the detector).
         case timesBunched(samplesPerBurst: Double)
 
         /// The level |a| held at rest, m/s² as given, for the three acceleration problems; nil
