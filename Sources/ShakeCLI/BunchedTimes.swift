@@ -13,10 +13,11 @@ enum BunchedTimes {
     static let hint = "(--spread-batches spreads them)"
 
     /// `samples in bursts of 4 or more close together (a FIFO batch stamped as it is read out?):
-    /// shakes may be missed or begin late (--spread-batches spreads them)`.
-    static func phrase(_ samplesPerBurst: Double) -> String {
+    /// shakes may be missed or begin late (--spread-batches spreads them)`; without the last
+    /// words when `--spread-batches` was given (and spread nothing: batches over the gap limit).
+    static func phrase(_ samplesPerBurst: Double, hinting: Bool = true) -> String {
         "samples in bursts of \(Int(samplesPerBurst)) or more close together (a FIFO batch stamped as it is "
-            + "read out?): shakes may be missed or begin late \(hint)"
+            + "read out?): shakes may be missed or begin late" + (hinting ? " \(hint)" : "")
     }
 
     /// `evaluate`'s and `tune`'s warning, with its line end: the library check's own words.

@@ -313,7 +313,9 @@ enum ReplayCommand: ShakeCommand {
         if BunchedTimes.repeatsPerTime(result) == nil, let rate = SlowSampleRate.flagged(result) {
             parts.append(SlowSampleRate.phrase(rate))
         }
-        if let burst = result.samplesPerBurst, !spread { parts.append(BunchedTimes.phrase(burst)) }
+        if let burst = result.samplesPerBurst, !spread {
+            parts.append(BunchedTimes.phrase(burst, hinting: spreadSamples == nil))
+        }
         return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
     }
 
