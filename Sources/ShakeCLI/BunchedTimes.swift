@@ -21,9 +21,10 @@ enum BunchedTimes {
     }
 
     /// `evaluate`'s and `tune`'s warning, with its line end: the library check's own words.
-    static func fileWarning(_ path: String, samplesPerBurst: Double) -> String {
+    /// `hinting`: false when `--spread-batches` was given (and spread nothing).
+    static func fileWarning(_ path: String, samplesPerBurst: Double, hinting: Bool = true) -> String {
         "Warning: \(RecordingError.displayName(ofPath: path)): "
-            + "\(SampleStreamCheck.Problem.timesBunched(samplesPerBurst: samplesPerBurst)) \(hint)\n"
+            + "\(SampleStreamCheck.Problem.timesBunched(samplesPerBurst: samplesPerBurst))\(hinting ? " \(hint)" : "")\n"
     }
 
     /// The same for samples that share their times.

@@ -144,7 +144,9 @@ enum EvaluateCommand: ShakeCommand {
                                    spreadingBatches: arguments.flag("spread-batches"))
         for (file, result) in zip(files, results) {
             if let rate = result.slowSampleRate { io.err(SlowSampleRate.fileWarning(file, hertz: rate)) }
-            if let burst = result.samplesPerBurst { io.err(BunchedTimes.fileWarning(file, samplesPerBurst: burst)) }
+            if let burst = result.samplesPerBurst {
+                io.err(BunchedTimes.fileWarning(file, samplesPerBurst: burst, hinting: !arguments.flag("spread-batches")))
+            }
             if let repeats = result.repeatsPerTime {
                 io.err(BunchedTimes.fileWarning(file, samplesPerTime: repeats))
             }

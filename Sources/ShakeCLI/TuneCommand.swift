@@ -145,7 +145,7 @@ enum TuneCommand: ShakeCommand {
             if let moved, moved.moved > 0 {
                 recordings[index].samples = moved.samples
             } else if let burst = BunchedTimes.flagged(samples: recording.samples, gapLimit: gapLimit) {
-                io.err(BunchedTimes.fileWarning(recording.path, samplesPerBurst: burst))
+                io.err(BunchedTimes.fileWarning(recording.path, samplesPerBurst: burst, hinting: !spreading))
             } else if let repeats {
                 io.err(BunchedTimes.fileWarning(recording.path, samplesPerTime: repeats))
             }
