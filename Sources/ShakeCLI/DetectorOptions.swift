@@ -53,7 +53,7 @@ enum DetectorOptions {
             + "one time, or its samples microseconds apart as read out), as BatchTimeSpreader does in a program: "
             + "each sample after a batch's first gets the time before it plus 0.98 of the sample period, measured "
             + "over the last 8 batches (events come up to a batch later). Other recordings are read as they are. "
-            + "Not with --explain or --list.")
+            + "Labels are scored at the file's own times.")
 
     static let formatSpec = OptionSpec.option(
         "format", value: "format", help: "Output format.", values: ["text", "json"], default: "text")

@@ -137,9 +137,6 @@ enum EvaluateCommand: ShakeCommand {
         let options = try ImportOptions.options(arguments)
         let files = try recordingFiles(arguments.positionals)
         let list = arguments.flag("list")
-        if list && arguments.flag("spread-batches") {
-            throw UsageError("'--list' explains the detector as it reads the recording; it cannot be given with '--spread-batches'")
-        }
         let results = try evaluate(files: files, options: options, detector: chosen, explaining: list,
                                    spreadingBatches: arguments.flag("spread-batches"))
         for (file, result) in zip(files, results) {
@@ -217,8 +214,10 @@ enum EvaluateCommand: ShakeCommand {
                 if explaining, case .shakeKit(let shakeKit) = detector {
                     let configuration = shakeKit.configuration
                     let explained = try RecordingReplay.runExplaining(
-                        path: files[index], options: options, configuration: configuration)
+                        path: files[index], options: options, configuration: configuration,
+                        spreadingBatches: spreadingBatches)
                     replay = explained.result
+                    spreadSamples = explained.spreadSamples
                     why = Whys(explained, configuration: configuration)
                 } else {
                     let spread: Int?

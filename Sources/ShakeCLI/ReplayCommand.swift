@@ -194,9 +194,6 @@ enum ReplayCommand: ShakeCommand {
             guard case .shakeKit(let detector) = chosen else {
                 throw UsageError("'--explain' explains ShakeKit's detector; the seismic detector has no half-waves")
             }
-            if arguments.flag("spread-batches") {
-                throw UsageError("'--explain' explains the detector as it reads the recording; it cannot be given with '--spread-batches'")
-            }
             explained = detector.configuration
         }
         let options = try ImportOptions.options(arguments)
@@ -216,8 +213,10 @@ enum ReplayCommand: ShakeCommand {
                 // Files one after another, each parsed on a second thread beside the detector.
                 if let configuration = explained {
                     let run = try RecordingReplay.runExplaining(
-                        path: path, options: options, configuration: configuration, readAhead: true)
+                        path: path, options: options, configuration: configuration, readAhead: true,
+                        spreadingBatches: arguments.flag("spread-batches"))
                     result = run.result
+                    spreadSamples = run.spreadSamples
                     nearMisses = run.nearMisses.map { NearMissReport($0, configuration: configuration) }
                     quiet = NearMissReport.underTheOnset(run.largestLinearAcceleration, configuration: configuration)
                     beganWhy = run.shakes.compactMap { chain in

@@ -193,9 +193,16 @@ public struct BatchSpreadingDetector<Detector: ShakeDetecting>: ShakeDetecting {
     }
 
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
+        detector.process(spread(sample))
+    }
+
+    /// `sample` as `process` gives it to `detector`: for a caller that feeds `detector` itself, to
+    /// ask it more than `process` does (`ShakeDetector.process(_:explanation:)`). `interrupt`
+    /// counts the times returned here as given.
+    public mutating func spread(_ sample: Sample) -> Sample {
         let spread = spreader.spread(sample)
         if spread.time > latest { latest = spread.time }
-        return detector.process(spread)
+        return spread
     }
 
     /// Interrupts at `time`, or at the latest spread time when that is later.

@@ -163,6 +163,9 @@ extension RecordingReplay {
         /// measures it) over the whole recording, m/s², and the time it was reached, s (nil
         /// without samples): under `onsetAcceleration`, no half-wave could open.
         public var largestLinearAcceleration: (magnitude: Double, time: Double)?
+        /// With `spreadingBatches`, how many sample times the `BatchTimeSpreader` moved; nil
+        /// without.
+        public var spreadSamples: Int?
 
         /// The chain whose shake began at `time` (a `began` event's time), if any.
         public func shake(beganAt time: Double) -> HalfWaveChain? {
@@ -174,11 +177,16 @@ extension RecordingReplay {
     /// explains what the detector did: the near misses, and why each missed labelled shake was
     /// missed. The events are the same as `run`'s. Keeps every chain of the recording (lone
     /// half-waves included) until the end: memory grows with the half-waves, not the samples.
+    ///
+    /// With `spreadingBatches`, the samples go through a `BatchTimeSpreader` first, as in `run`
+    /// with a `BatchSpreadingDetector`: the events, chains and half-waves carry the spread times,
+    /// while the labels are scored at the file's own.
     public static func runExplaining(
         path: String, options: CSVImportOptions = .canonical, configuration: ShakeConfiguration,
-        readAhead: Bool = false
+        readAhead: Bool = false, spreadingBatches: Bool = false
     ) throws(RecordingError) -> Explained {
-        var detector = ShakeDetector(configuration: configuration)
+        var detector = BatchSpreadingDetector(ShakeDetector(configuration: configuration),
+                                              gapLimit: configuration.maximumGapSeconds)
         var replay = Accumulator(gapLimit: configuration.maximumGapSeconds)
         var collector = HalfWaveChainCollector()
         // The largest |l| of each labelled run, by the run's start time (as the scorer times it).
@@ -187,18 +195,18 @@ extension RecordingReplay {
         var runStart: Double?
         func add(_ labelledSample: LabeledSample) {
             var explanation = ShakeExplanation()
-            let sample = labelledSample.sample
-            let event = detector.process(sample, explanation: &explanation)
+            let given = spreadingBatches ? detector.spread(labelledSample.sample) : labelledSample.sample
+            let event = detector.detector.process(given, explanation: &explanation)
             replay.record(labelledSample, event: event)
             collector.add(explanation, event: event)
-            let l = detector.linearAcceleration
+            let l = detector.detector.linearAcceleration
             let magnitude = (l.x * l.x + l.y * l.y + l.z * l.z).squareRoot()
-            if magnitude > largestOverall?.magnitude ?? -1 { largestOverall = (magnitude, sample.time) }
+            if magnitude > largestOverall?.magnitude ?? -1 { largestOverall = (magnitude, given.time) }
             guard labelledSample.isShake == true else {
                 runStart = nil
                 return
             }
-            let start = runStart ?? sample.time
+            let start = runStart ?? labelledSample.sample.time
             runStart = start
             largest[start] = max(largest[start] ?? 0, magnitude)
         }
@@ -228,6 +236,7 @@ extension RecordingReplay {
                 })
         }
         return Explained(result: result, nearMisses: chains.filter(\.isNearMiss), missedShakes: missed,
-                         shakes: chains.filter { $0.began != nil }, largestLinearAcceleration: largestOverall)
+                         shakes: chains.filter { $0.began != nil }, largestLinearAcceleration: largestOverall,
+                         spreadSamples: spreadingBatches ? detector.spreader.spreadSamples : nil)
     }
 }

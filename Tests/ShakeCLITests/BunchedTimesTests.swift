@@ -12,9 +12,11 @@ import Testing
         + "(a FIFO batch stamped as it is read out?)"
 
     /// Five synthesized shakes at 100 Hz (labelled), and the same rows with their times restamped
-    /// in batches of 4: each batch at its last sample's time, its samples 10 µs apart (or, with
-    /// `readOut` false, all at that time).
-    static func recordings(in folder: TemporaryFolder, readOut: Bool = true) throws -> (even: String, bunched: String) {
+    /// in batches of `batch` (4): each batch at its last sample's time, its samples 10 µs apart (or,
+    /// with `readOut` false, all at that time).
+    static func recordings(
+        in folder: TemporaryFolder, readOut: Bool = true, batch: Int = 4
+    ) throws -> (even: String, bunched: String) {
         let even = folder.file("even.csv")
         let run = runShake("synth", "shakes", "-o", even)
         try #require(run.status == 0, "\(run.err)")
@@ -24,8 +26,8 @@ import Testing
         let times = rows.map { Double($0[0])! }
         var text = lines[...header].joined(separator: "\n") + "\n"
         for (index, row) in rows.enumerated() {
-            let last = min(index / 4 * 4 + 3, rows.count - 1)
-            text += String(format: "%.6f,", times[last] + (readOut ? 0.00001 * Double(index % 4) : 0)) + row[1] + "\n"
+            let last = min(index / batch * batch + batch - 1, rows.count - 1)
+            text += String(format: "%.6f,", times[last] + (readOut ? 0.00001 * Double(index % batch) : 0)) + row[1] + "\n"
         }
         return (even, try folder.write(readOut ? "bunched.csv" : "stamped-once.csv", text))
     }
@@ -150,16 +152,43 @@ import Testing
         #expect(!spreadTune.err.contains("Warning:"), "\(spreadTune.err)")
     }
 
-    /// --explain and --list explain the detector as it reads the file: not with --spread-batches.
-    @Test func spreadBatchesIsRefusedWithExplainAndList() throws {
+    /// --explain and --list explain the detector as it sees the spread times: in batches of 16
+    /// stamped once, unspread, 2 of the 5 shakes are missed and listed; spread, replay --explain
+    /// gives the events and count that replay gives, with what the rules measured for each of the
+    /// 5, and evaluate --list the same totals as evaluate, with nothing missed to list.
+    @Test func explainAndListSeeTheSpreadTimes() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let (even, _) = try Self.recordings(in: folder)
-        let replay = runShake("replay", "--explain", "--spread-batches", even)
-        #expect(replay.status == 64 && replay.err.contains("'--explain'") && replay.err.contains("'--spread-batches'"),
-                "\(replay.err)")
-        let evaluate = runShake("evaluate", "--list", "--spread-batches", even)
-        #expect(evaluate.status == 64 && evaluate.err.contains("'--list'") && evaluate.err.contains("'--spread-batches'"),
-                "\(evaluate.err)")
+        let (_, batched) = try Self.recordings(in: folder, readOut: false, batch: 16)
+        func json(_ arguments: String...) throws -> [String: Any] {
+            let run = runShake(arguments)
+            try #require(run.status == 0, "\(run.err)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        }
+        func file(_ object: [String: Any]) throws -> [String: Any] {
+            try #require((object["files"] as? [[String: Any]])?.first)
+        }
+        let unspread = try file(json("evaluate", "--format", "json", "--list", batched))
+        let missed = try #require(unspread["missed"] as? [[String: Any]])
+        #expect(missed.count == 2 && missed.allSatisfy { ($0["why"] as? String)?.isEmpty == false }, "\(missed)")
+
+        let replayed = try file(json("replay", "--format", "json", "--spread-batches", batched))
+        let explained = try file(json("replay", "--format", "json", "--spread-batches", "--explain", batched))
+        let events = try #require(replayed["events"] as? [[String: Any]])
+        #expect(events.count { $0["phase"] as? String == "began" } == 5, "\(events)")
+        #expect(NSArray(array: try #require(explained["events"] as? [[String: Any]])).isEqual(to: events))
+        let moved = try #require(replayed["spread_samples"] as? Int)
+        #expect(moved > 2000 && explained["spread_samples"] as? Int == moved, "\(explained["spread_samples"] ?? "missing")")
+        #expect((explained["began_why"] as? [[String: Any]])?.count == 5, "\(explained["began_why"] ?? "missing")")
+        let text = runShake("replay", "--spread-batches", "--explain", batched)
+        #expect(text.out.contains("5 shakes in 2384 samples") && text.out.contains("\(moved) sample times spread"),
+                "\(text.out)")
+
+        let evaluated = try json("evaluate", "--format", "json", "--spread-batches", batched)
+        let listed = try json("evaluate", "--format", "json", "--spread-batches", "--list", batched)
+        #expect(NSDictionary(dictionary: try #require(listed["total"] as? [String: Any]))
+                    .isEqual(to: try #require(evaluated["total"] as? [String: Any])))
+        #expect((try #require(listed["total"] as? [String: Any]))["detected"] as? Int == 5)
+        #expect((try file(listed)["missed"] as? [[String: Any]])?.isEmpty == true)
     }
 }

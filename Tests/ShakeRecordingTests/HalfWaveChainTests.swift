@@ -206,4 +206,34 @@ import ShakeRecording
         #expect(explained.result.events == plain.events)
         #expect(explained.result.counts == plain.counts)
     }
+
+    /// With `spreadingBatches`, the explaining replay sees what `run` sees through a
+    /// `BatchSpreadingDetector`: the same events, counts and moved samples, for the labelled
+    /// recording with its samples stamped in batches of 16 at each batch's last time.
+    @Test func explainingSpreadsBatchesAsRunDoes() throws {
+        let even = try Self.labelledMisses()
+        defer { try? FileManager.default.removeItem(atPath: even) }
+        let lines = try String(contentsOfFile: even, encoding: .utf8).split(separator: "\n")
+        let rows = lines.dropFirst().map { $0.split(separator: ",", maxSplits: 1) }
+        var text = lines[0] + "\n"
+        for index in rows.indices {
+            text += rows[min(index / 16 * 16 + 15, rows.count - 1)][0] + "," + rows[index][1] + "\n"
+        }
+        let path = NSTemporaryDirectory() + "/shakekit-chains-\(UUID().uuidString).csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        var spreading = BatchSpreadingDetector(ShakeDetector())
+        let plain = try RecordingReplay.run(path: path, detector: &spreading)
+        let explained = try RecordingReplay.runExplaining(path: path, configuration: .medium, spreadingBatches: true)
+        #expect(spreading.spreader.spreadSamples > 900, "\(spreading.spreader.spreadSamples) of 1100")
+        #expect(explained.spreadSamples == spreading.spreader.spreadSamples)
+        #expect(explained.result.events == plain.events)
+        #expect(explained.result.counts == plain.counts)
+        #expect(explained.result.counts?.detected == 1)
+        #expect(explained.shakes.count == 1 && explained.shakes.first?.shakeBegan == plain.events.first?.time)
+        let unspread = try RecordingReplay.runExplaining(path: path, configuration: .medium)
+        #expect(unspread.spreadSamples == nil)
+        #expect(unspread.result.events != plain.events)
+    }
 }
