@@ -21,12 +21,13 @@ enum PlotCommand: ShakeCommand {
             |a - gravity| with a one-pole low-pass of the medium preset's time constant, and no \
             thresholds, dots or bands are drawn (its threshold applies to |a| with gravity, on no \
             panel). The detector runs over the whole \
-            recording; --from and --to only choose what is drawn. Long recordings are drawn as the \
+            recording; --from and --to only choose what is drawn. With --spread-batches, the \
+            samples and their labels are drawn at the times the detector was given. Long recordings are drawn as the \
             minimum and maximum of each pixel column. The SVG is self-contained (no fonts, no scripts).
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "The CSV recording to draw (- reads standard input).")],
-        options: DetectorOptions.specs + [DetectorOptions.detectorSpec] + [
+        options: DetectorOptions.specs + [DetectorOptions.detectorSpec, DetectorOptions.spreadBatchesSpec] + [
             .option("from", value: "seconds", help: "Start of the time range drawn, s. (default: the first sample)"),
             .option("to", value: "seconds", help: "End of the time range drawn, s. (default: the last sample)"),
             .option("output", short: "o", value: "file", help: "The SVG file to write (required)."),
@@ -64,6 +65,12 @@ enum PlotCommand: ShakeCommand {
         } catch {
             throw recordingFailure(error)
         }
+        var spreadSamples: Int?
+        if arguments.flag("spread-batches") {
+            var spreader = BatchTimeSpreader(gapLimit: configuration.maximumGapSeconds)
+            for index in samples.indices { samples[index] = spreader.spread(samples[index]) }
+            spreadSamples = spreader.spreadSamples
+        }
         guard let first = samples.first, let last = samples.last else {
             throw CommandFailure("\(RecordingError.displayName(ofPath: path)): no samples to draw",
                                  exitStatus: ExitStatus.dataError)
@@ -91,6 +98,10 @@ enum PlotCommand: ShakeCommand {
         if labelled {
             let runs = zip(labels, [false] + labels).filter { $0 && !$1 }.count
             subtitle += " · \(runs) labelled shake\(runs == 1 ? "" : "s")"
+        }
+        if let spreadSamples {
+            subtitle += " · \(spreadSamples) sample time\(spreadSamples == 1 ? "" : "s") spread over "
+                + (spreadSamples == 1 ? "its batch" : "their batches")
         }
         subtitle += " · \(events.filter { $0.phase == .began }.count) detected"
         if from != nil || to != nil {

@@ -149,6 +149,31 @@ import Testing
         #expect(try bands("shakes_100hz.csv") == 0)
     }
 
+    /// A recording whose FIFO batches of 16 were stamped once: drawn as read, the shakes replay
+    /// finds (3 of 5); with --spread-batches, those of `replay --spread-batches` (5), and the
+    /// subtitle says how many times were spread.
+    @Test func spreadBatchesDrawsWhatTheDetectorWasGiven() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let (_, batched) = try BunchedTimesTests.recordings(in: folder, readOut: false, batch: 16)
+        func began(_ flags: [String]) throws -> Int {
+            let run = CapturedRun(["replay", batched, "--format", "json"] + flags)
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+            let events = try #require(((report["files"] as? [[String: Any]])?.first)?["events"] as? [[String: Any]])
+            return events.count { $0["phase"] as? String == "began" }
+        }
+        for flags in [[], ["--spread-batches"]] {
+            let output = folder.path + "/plot\(flags.count).svg"
+            let run = CapturedRun(["plot", batched, "-o", output] + flags)
+            #expect(run.status == 0, "\(run.err)")
+            let data = try #require(FileManager.default.contents(atPath: output))
+            let counts = try #require(ClassCounter.parse(data))
+            #expect(counts["event-began"] ?? 0 == (try began(flags)), "\(flags): \(counts)")
+            #expect(counts["event-began"] ?? 0 == (flags.isEmpty ? 3 : 5), "\(flags): \(counts)")
+            #expect(String(decoding: data, as: UTF8.self).contains("sample times spread over their batches") == !flags.isEmpty)
+        }
+    }
+
     /// `--detector seismic` draws the baseline's events (as `replay --detector seismic` reports
     /// them) and none of ShakeKit's thresholds.
     @Test func drawsTheSeismicBaselinesShakes() throws {
