@@ -45,7 +45,14 @@ enum IIOOptions {
     static let verbose = OptionSpec.flag(
         "verbose", help: "Also show libiio's own messages (e.g. 'WARNING: High-speed mode not enabled'), hidden by default.")
 
-    static let all: [OptionSpec] = [uri, device, rate, mode, timeout, mountMatrix, verbose]
+    static let keepBatchTimes = OptionSpec.flag(
+        "keep-batch-times",
+        help: "Keep the driver's timestamps as they are. By default, when the samples come in FIFO batches stamped "
+            + "with one time (or microseconds apart, as read out), each sample gets its own time, spread over the "
+            + "batch's period (see 'shake help replay', --spread-batches); kept, a sample whose time does not "
+            + "increase is discarded (the summary counts them).")
+
+    static let all: [OptionSpec] = [uri, device, rate, mode, timeout, mountMatrix, keepBatchTimes, verbose]
 
     /// Hides libiio's own messages on stderr unless --verbose is given (see ``LibIIODiagnostics``),
     /// when the command owns the process's stderr. Not undone when the command returns: the
@@ -103,6 +110,7 @@ enum IIOOptions {
 
     static func readOptions(_ arguments: ParsedArguments) throws -> AccelerometerReadOptions {
         var options = AccelerometerReadOptions()
+        options.spreadsBatchedTimes = !arguments.flag("keep-batch-times")
         options.rateHertz = try arguments.double("rate", range: 0.001...1_000_000)
         options.readTimeout = try arguments.double("timeout", range: 0.01...86_400) ?? 2
         switch arguments.value("mode") ?? "auto" {
@@ -173,6 +181,16 @@ func spreadText(_ statistics: AccelerometerReadStatistics) -> String {
     guard spread > 0 else { return "" }
     return "; \(spread) sample time\(spread == 1 ? "" : "s") spread over \(spread == 1 ? "its" : "their") FIFO batches "
         + "(the driver stamps a batch once, or as it reads it out)"
+}
+
+/// `; 1788 samples discarded: their time did not increase` when the reader discarded any
+/// (``AccelerometerReadStatistics/outOfOrderSamples``), with what to do when that came of
+/// `--keep-batch-times`; else empty.
+func discardedText(_ statistics: AccelerometerReadStatistics, keptBatchTimes: Bool) -> String {
+    let discarded = statistics.outOfOrderSamples
+    guard discarded > 0 else { return "" }
+    return "; \(counted(discarded, "sample")) discarded: \(discarded == 1 ? "its" : "their") time did not increase"
+        + (keptBatchTimes ? " (a FIFO batch stamped once? leave out --keep-batch-times to spread them)" : "")
 }
 
 /// `; the device delivers about 100 Hz, not the 400 Hz it reports (drops counted at 100 Hz)`

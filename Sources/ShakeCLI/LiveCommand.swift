@@ -26,7 +26,9 @@ enum LiveCommand: ShakeCommand {
             dropped samples and, with --reconnect, the outages and how long they lasted; with \
             --format json it is also the last line on stdout, {"summary": {...}} (shakes, cancelled, \
             samples, duration_s, dropped_samples, gaps, outages, outage_s, and measured_rate_hz when \
-            the device delivers more than 25 % off the rate it reports).
+            the device delivers more than 25 % off the rate it reports, spread_samples when FIFO \
+            batches' times were spread, discarded_samples when samples whose time did not increase \
+            were discarded).
             """,
         options: IIOOptions.all + [
             IIOOptions.duration, IIOOptions.reconnect,
@@ -129,7 +131,8 @@ enum LiveCommand: ShakeCommand {
             io.err("\(counted(session.shakes, "shake"))\(cancelledNote(session.cancelled)) in \(counted(session.samples, "sample")) "
                 + "(\(fixed(session.lastTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
                 + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\(outageText(stats))"
-                + "\(measuredRateText(stats, reported: reportedRate))\(spreadText(stats))\n")
+                + "\(measuredRateText(stats, reported: reportedRate))\(spreadText(stats))"
+                + "\(discardedText(stats, keptBatchTimes: arguments.flag("keep-batch-times")))\n")
         }
         if let failure { throw deviceFailure(failure) }
         return ExitStatus.success
@@ -148,6 +151,7 @@ enum LiveCommand: ShakeCommand {
         var outageSeconds: Double
         var measuredRate: Double?
         var spreadSamples: Int
+        var discardedSamples: Int
 
         enum CodingKeys: String, CodingKey {
             case shakes, cancelled, samples, gaps, outages
@@ -156,6 +160,7 @@ enum LiveCommand: ShakeCommand {
             case outageSeconds = "outage_s"
             case measuredRate = "measured_rate_hz"
             case spreadSamples = "spread_samples"
+            case discardedSamples = "discarded_samples"
         }
 
         init(session: LiveSession, statistics: AccelerometerReadStatistics) {
@@ -169,6 +174,7 @@ enum LiveCommand: ShakeCommand {
             outageSeconds = statistics.outageSeconds
             measuredRate = statistics.measuredRateHertz
             spreadSamples = statistics.spreadSamples
+            discardedSamples = statistics.outOfOrderSamples
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -185,6 +191,8 @@ enum LiveCommand: ShakeCommand {
             try container.encodeIfPresent(measuredRate.map { RoundedNumber.hertz($0) }, forKey: .measuredRate)
             // Only when the reader spread a FIFO batch's times (the driver stamps batches once).
             if spreadSamples > 0 { try container.encode(spreadSamples, forKey: .spreadSamples) }
+            // Only when the reader discarded samples whose time did not increase.
+            if discardedSamples > 0 { try container.encode(discardedSamples, forKey: .discardedSamples) }
         }
     }
 

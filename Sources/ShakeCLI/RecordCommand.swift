@@ -42,6 +42,7 @@ enum RecordCommand: ShakeCommand {
         // Before connecting: a device may take seconds to open, and the user is still at the keyboard.
         try OutputFile.check(output, force: force, partial: true)
         let reconnect = arguments.flag("reconnect")
+        let keptBatchTimes = arguments.flag("keep-batch-times")
         IIOOptions.applyVerbosity(arguments, io: io)
         let reader = ReconnectingAccelerometerReader(
             uri: try IIOOptions.uri(arguments), device: arguments.value("device"),
@@ -107,7 +108,8 @@ enum RecordCommand: ShakeCommand {
                 if now - lastProgress >= 0.25 {
                     lastProgress = now
                     if io.errIsTerminal {
-                        io.err("\r" + progress(reader, samples: writer.samplesWritten, device: deviceName, rate: rateHertz)
+                        io.err("\r" + progress(reader, samples: writer.samplesWritten, device: deviceName, rate: rateHertz,
+                                          keptBatchTimes: keptBatchTimes)
                             + "\u{1B}[K")
                     }
                 }
@@ -149,7 +151,8 @@ enum RecordCommand: ShakeCommand {
             // the name asked for (unless a file appeared there meanwhile) and say how much it holds.
             (kept, keptSeconds) = keepPartialRecording(writer, at: output)
         }
-        io.err(progress(reader, samples: kept, seconds: keptSeconds, device: deviceName, rate: rateHertz)
+        io.err(progress(reader, samples: kept, seconds: keptSeconds, device: deviceName, rate: rateHertz,
+                        keptBatchTimes: keptBatchTimes)
             + " -> \(output)\n")
         if let writeError {
             // The writer's words are about its partial file ("kept in this file"); say where the
@@ -182,12 +185,13 @@ enum RecordCommand: ShakeCommand {
 
     /// `seconds`: the time of the last sample kept, when not the last one read.
     static func progress(
-        _ reader: ReconnectingAccelerometerReader, samples: Int, seconds: Double? = nil, device: String, rate: Double
+        _ reader: ReconnectingAccelerometerReader, samples: Int, seconds: Double? = nil, device: String, rate: Double,
+        keptBatchTimes: Bool = false
     ) -> String {
         let stats = reader.statistics
         return "Recorded \(counted(samples, "sample")) (\(fixed(seconds ?? stats.lastSampleTime ?? 0, 1)) s) from "
             + "\(device) at \(hertzText(rate)) Hz; dropped \(stats.droppedSamples)"
             + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\(outageText(stats))\(measuredRateText(stats, reported: rate))"
-            + spreadText(stats)
+            + spreadText(stats) + discardedText(stats, keptBatchTimes: keptBatchTimes)
     }
 }

@@ -97,6 +97,33 @@ final class BatchedTimestampTests: EmulatorSuite {
         #expect(spread > 300 && spread <= 375, "\(spread) spread of about 500")
     }
 
+    /// With --keep-batch-times the driver's times are kept: of each batch of 4 stamped once only
+    /// its first sample has a new time, the other three are discarded, and both summaries say so
+    /// (live's JSON too), pointing back at the default; nothing is said to be spread.
+    @Test func keepBatchTimesKeepsTheDriversTimesAndCountsTheDiscarded() throws {
+        let recording = try batchedRecording(fifo: 4, stamps: "same")
+        for command in ["$SHAKE record --keep-batch-times --duration 5 -o $DIR/kept.csv",
+                        "$SHAKE live --keep-batch-times --format json --duration 5 > $DIR/kept.json"] {
+            let result = try Emulator.run(
+                fixture: recording, options: ["--fast"],
+                command: ["env", "SHAKE=\(try Emulator.shake)", "DIR=\(directory.path)", "sh", "-c", command])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains(" samples discarded: their time did not increase (a FIFO batch stamped "
+                                           + "once? leave out --keep-batch-times to spread them)"),
+                    "\(command): \(result.stderr)")
+            #expect(!result.stderr.contains("spread over"), "\(command): \(result.stderr)")
+        }
+        let rows = try Fixture.readRecording(path("kept.csv")).rows
+        #expect(rows.count >= 120 && rows.count <= 130, "\(rows.count) rows: one in 4 of 5 s at 100 Hz")
+        let last = try #require(try String(contentsOfFile: path("kept.json"), encoding: .utf8).split(separator: "\n").last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let summary = try #require(object["summary"] as? [String: Any], "\(last)")
+        let discarded = try #require(summary["discarded_samples"] as? Int, "\(last)")
+        let samples = try #require(summary["samples"] as? Int, "\(last)")
+        #expect(discarded >= 3 * samples - 6 && discarded <= 3 * samples + 3, "\(discarded) discarded, \(samples) kept")
+        #expect(summary["spread_samples"] == nil, "\(last)")
+    }
+
     /// A reconnection reads with a new reader, whose spreading starts afresh: after the outage
     /// no sample is discarded either.
     @Test func spreadingStartsAfreshAfterAReconnection() throws {
