@@ -35,3 +35,25 @@ public struct AccelerometerReadStatistics: Hashable, Sendable, Codable {
 
     public init() {}
 }
+
+extension AccelerometerReadStatistics {
+    /// Reads what `encode(to:)` writes, also when it was written by an earlier ShakeKit, before a
+    /// counter was added (`spreadSamples`, `outages`, say): a counter not in the data is 0 (nil
+    /// for the optional ones), as at the start of reading. A key with the wrong type is an error.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        func count(_ key: CodingKeys) throws -> Int { try container.decodeIfPresent(Int.self, forKey: key) ?? 0 }
+        samplesDelivered = try count(.samplesDelivered)
+        reads = try count(.reads)
+        droppedSamples = try count(.droppedSamples)
+        gaps = try count(.gaps)
+        measuredRateHertz = try container.decodeIfPresent(Double.self, forKey: .measuredRateHertz)
+        outOfOrderSamples = try count(.outOfOrderSamples)
+        spreadSamples = try count(.spreadSamples)
+        consumerOverruns = try count(.consumerOverruns)
+        lastSampleTime = try container.decodeIfPresent(Double.self, forKey: .lastSampleTime)
+        outages = try count(.outages)
+        outageSeconds = try container.decodeIfPresent(Double.self, forKey: .outageSeconds) ?? 0
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ShakeIIO
 
@@ -79,5 +80,41 @@ import Testing
         #expect(AccelerometerReader.missingSamples(interval: 0.044, samples: 4, rateHertz: 100) == 0)
         #expect(AccelerometerReader.missingSamples(interval: 0.08, samples: 4, rateHertz: 100) == 4)
         #expect(AccelerometerReader.missingSamples(interval: 0.05, samples: 4, rateHertz: 100) == 1)
+    }
+}
+
+/// `AccelerometerReadStatistics` is `Codable`: what a program saved reads back the same, and what
+/// an earlier ShakeKit saved, before a counter was added, still reads.
+@Suite struct ReadStatisticsCodingTests {
+    @Test func encodedStatisticsReadBackTheSame() throws {
+        var statistics = AccelerometerReadStatistics()
+        statistics.samplesDelivered = 2384
+        statistics.reads = 596
+        statistics.droppedSamples = 3
+        statistics.gaps = 1
+        statistics.measuredRateHertz = 100
+        statistics.outOfOrderSamples = 2
+        statistics.spreadSamples = 1761
+        statistics.consumerOverruns = 4
+        statistics.lastSampleTime = 23.84
+        statistics.outages = 1
+        statistics.outageSeconds = 1.5
+        let data = try JSONEncoder().encode(statistics)
+        #expect(try JSONDecoder().decode(AccelerometerReadStatistics.self, from: data) == statistics)
+        #expect(try JSONDecoder().decode(AccelerometerReadStatistics.self, from: JSONEncoder().encode(AccelerometerReadStatistics()))
+                    == AccelerometerReadStatistics())
+    }
+
+    /// As an earlier version wrote them: without spreadSamples, outages and outageSeconds.
+    @Test func statisticsSavedBeforeACounterWasAddedStillRead() throws {
+        let old = #"{"samplesDelivered": 500, "reads": 125, "droppedSamples": 0, "gaps": 0, "outOfOrderSamples": 0, "consumerOverruns": 0, "lastSampleTime": 4.99}"#
+        let statistics = try JSONDecoder().decode(AccelerometerReadStatistics.self, from: Data(old.utf8))
+        #expect(statistics.samplesDelivered == 500 && statistics.reads == 125 && statistics.lastSampleTime == 4.99)
+        #expect(statistics.spreadSamples == 0 && statistics.outages == 0 && statistics.outageSeconds == 0)
+        #expect(statistics.measuredRateHertz == nil)
+        // A wrong type is still an error, not a silent 0.
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(AccelerometerReadStatistics.self, from: Data(#"{"samplesDelivered": "many"}"#.utf8))
+        }
     }
 }
