@@ -22,8 +22,9 @@ enum PlotCommand: ShakeCommand {
             thresholds, dots or bands are drawn (its threshold applies to |a| with gravity, on no \
             panel). The detector runs over the whole \
             recording; --from and --to only choose what is drawn. With --spread-batches, the \
-            samples and their labels are drawn at the times the detector was given. Long recordings are drawn as the \
-            minimum and maximum of each pixel column. The SVG is self-contained (no fonts, no scripts).
+            samples and their labels are drawn at the times the detector was given (the subtitle \
+            says how many were moved). Long recordings are drawn as the minimum and maximum of \
+            each pixel column. The SVG is self-contained (no fonts, no scripts).
 
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "The CSV recording to draw (- reads standard input).")],
@@ -99,7 +100,7 @@ enum PlotCommand: ShakeCommand {
             let runs = zip(labels, [false] + labels).filter { $0 && !$1 }.count
             subtitle += " · \(runs) labelled shake\(runs == 1 ? "" : "s")"
         }
-        if let spreadSamples {
+        if let spreadSamples, spreadSamples > 0 {
             subtitle += " · \(spreadSamples) sample time\(spreadSamples == 1 ? "" : "s") spread over "
                 + (spreadSamples == 1 ? "its batch" : "their batches")
         }
