@@ -150,7 +150,7 @@ enum SelectedDetector: Sendable {
         case .shakeKit(var detector):
             let gapLimit = detector.configuration.maximumGapSeconds
             if spreadingBatches {
-                var spreading = BatchSpreadingDetector(detector, gapLimit: gapLimit)
+                var spreading = BatchSpreadingDetector(detector)
                 let result = try RecordingReplay.run(
                     path: path, options: options, detector: &spreading, readAhead: readAhead, gapLimit: gapLimit)
                 return (result, spreading.spreader.spreadSamples)

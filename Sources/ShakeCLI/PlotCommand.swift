@@ -68,7 +68,7 @@ enum PlotCommand: ShakeCommand {
         }
         var spreadSamples: Int?
         if arguments.flag("spread-batches") {
-            var spreader = BatchTimeSpreader(gapLimit: configuration.maximumGapSeconds)
+            var spreader = BatchTimeSpreader()
             for index in samples.indices { samples[index] = spreader.spread(samples[index]) }
             spreadSamples = spreader.spreadSamples
         }

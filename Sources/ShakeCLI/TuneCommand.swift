@@ -136,7 +136,7 @@ enum TuneCommand: ShakeCommand {
             let recording = recordings[index]
             let gapLimit = ShakeConfiguration.medium.maximumGapSeconds
             // Spread once here: the spreader depends on the times alone, not on the configuration.
-            let moved = spreading ? BunchedTimes.spread(recording.samples, gapLimit: gapLimit) : nil
+            let moved = spreading ? BunchedTimes.spread(recording.samples) : nil
             let repeats = BunchedTimes.repeatsPerTime(samples: recording.samples)
             // Shared times make the rate between new times look slow: the batch is the problem.
             if repeats == nil, let rate = SlowSampleRate.flagged(samples: recording.samples, gapLimit: gapLimit) {

@@ -53,6 +53,9 @@ public struct BatchTimeSpreader: Sendable {
 
     /// Intervals longer than this, s, are gaps: they are not counted in the mean.
     public let gapLimit: Double
+    /// The default `gapLimit`: 1.5 s, so that the longest batch spread (32 samples) is spread at
+    /// 25 Hz, the slowest rate the detector is made for (1.28 s).
+    public static let defaultGapLimit = 1.5
     /// Samples whose time was changed so far.
     public private(set) var spreadSamples = 0
 
@@ -79,9 +82,11 @@ public struct BatchTimeSpreader: Sendable {
     /// A batch's samples after its first are spread this fraction of the period apart: 0.98.
     static let step = 0.98
 
-    /// - Parameter gapLimit: intervals longer than this, s, are left out of the mean (give the
-    ///   detector's `maximumGapSeconds`; the default is the presets' 0.5 s).
-    public init(gapLimit: Double = ShakeConfiguration.medium.maximumGapSeconds) {
+    /// - Parameter gapLimit: intervals longer than this, s, are left out of the mean, and no
+    ///   longer batch is spread (default 1.5 s: `defaultGapLimit`). It is the spreader's own, not
+    ///   the detector's `maximumGapSeconds` (0.5 s in the presets): spread, a batch longer than
+    ///   that is no gap to the detector.
+    public init(gapLimit: Double = BatchTimeSpreader.defaultGapLimit) {
         self.gapLimit = gapLimit
         intervals = Array(repeating: 0, count: Self.window)
         short = Array(repeating: false, count: Self.window)
@@ -187,7 +192,7 @@ public struct BatchSpreadingDetector<Detector: ShakeDetecting>: ShakeDetecting {
     // The latest time given to `detector`.
     private var latest = -Double.infinity
 
-    public init(_ detector: Detector, gapLimit: Double = ShakeConfiguration.medium.maximumGapSeconds) {
+    public init(_ detector: Detector, gapLimit: Double = BatchTimeSpreader.defaultGapLimit) {
         self.detector = detector
         spreader = BatchTimeSpreader(gapLimit: gapLimit)
     }

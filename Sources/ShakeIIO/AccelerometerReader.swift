@@ -367,7 +367,7 @@ public final class AccelerometerReader: @unchecked Sendable {
     private func isInBatch(interval: Double, moved: Bool, firstMean: Double = 0) -> Bool {
         if interval == 0 { return true }
         guard moved || foundBatches || spreader?.isSpreading == true else { return false }
-        // The spreader's mean leaves out intervals over its gap limit (0.5 s): batches longer
+        // The spreader's mean leaves out intervals over its gap limit (1.5 s): batches longer
         // than that are judged by the period the rate check found (or the mean it finds it from).
         let mean = max(spreader?.meanInterval ?? 0, firstBatchesPeriod ?? firstMean)
         return interval < 0.5 * mean

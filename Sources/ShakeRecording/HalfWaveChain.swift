@@ -185,8 +185,7 @@ extension RecordingReplay {
         path: String, options: CSVImportOptions = .canonical, configuration: ShakeConfiguration,
         readAhead: Bool = false, spreadingBatches: Bool = false
     ) throws(RecordingError) -> Explained {
-        var detector = BatchSpreadingDetector(ShakeDetector(configuration: configuration),
-                                              gapLimit: configuration.maximumGapSeconds)
+        var detector = BatchSpreadingDetector(ShakeDetector(configuration: configuration))
         var replay = Accumulator(gapLimit: configuration.maximumGapSeconds)
         var collector = HalfWaveChainCollector()
         // The largest |l| of each labelled run, by the run's start time (as the scorer times it).

@@ -26,8 +26,8 @@ import Testing
         return (out, spreader.spreadSamples)
     }
 
-    /// Jitter, gaps under and over the gap limit, and changes of rate up and down by up to 64
-    /// times: no time is changed.
+    /// Jitter, gaps under and over the gap limit (1.5 s) and the detector's (0.5 s), and changes of
+    /// rate up and down by up to 64 times: no time is changed.
     @Test func ordinaryStreamsComeOutAsTheyWentIn() {
         var streams: [(String, [Double])] = [
             ("100 Hz, jitter ±40 %", Self.times(count: 3000, rate: 100, jitter: 0.8)),
@@ -38,6 +38,14 @@ import Testing
         streams.append(("100 Hz, a gap of 0.3 s, another of 2 s",
                         before + Self.times(count: 400, rate: 100, from: before.last! + 0.3)
                             + Self.times(count: 400, rate: 100, from: before.last! + 6.3)))
+        // Gaps under the spreader's 1.5 s gap limit count in its mean: a gap of 1 s, then 1.4 s,
+        // and 25 Hz with 1.2 s lost after every second of samples.
+        streams.append(("100 Hz, a gap of 1 s, another of 1.4 s",
+                        before + Self.times(count: 400, rate: 100, from: before.last! + 1)
+                            + Self.times(count: 400, rate: 100, from: before.last! + 6)))
+        streams.append(("25 Hz, 1.2 s lost after every 25 samples", (0..<40).flatMap { second in
+            Self.times(count: 25, rate: 25, from: 2.2 * Double(second), seed: UInt64(second))
+        }))
         for (from, to, after) in [(400.0, 50.0, 300), (50, 1600, 300), (25, 1600, 300), (1600, 25, 300), (50, 1600, 40)] {
             let first = Self.times(count: after, rate: from)
             streams.append(("\(from) Hz then \(to) Hz after \(after) samples",

@@ -64,10 +64,11 @@ final class BatchedTimestampTests: EmulatorSuite {
                        options: ["--fast", "--rate-hz", "100"])
     }
 
-    /// Batches of 32 at 50 Hz (0.64 s, over the spreader's 0.5 s gap limit: not spread) stamped
-    /// 10 us apart: not a 100 kHz device with 2.9 million drops, as the raw intervals' median said.
-    @Test func batchesLongerThanTheGapLimitCountNoDrops() throws {
-        try readInside("readsBatchesLongerThanTheGapLimit", fifo: 32, stamps: "burst", of: "walking_hand_50hz.csv")
+    /// Batches of 32 at 50 Hz (0.64 s, longer than the detector's gap limit) stamped 10 us apart:
+    /// not a 100 kHz device with 2.9 million drops, as the raw intervals' median said; and spread
+    /// (the spreader's own gap limit is 1.5 s; at 0.5 s they were left bunched).
+    @Test func batchesLongerThanTheDetectorsGapLimitCountNoDropsAndAreSpread() throws {
+        try readInside("readsBatchesLongerThanTheDetectorsGapLimit", fifo: 32, stamps: "burst", of: "walking_hand_50hz.csv")
     }
 
     /// `shake record` and `shake live` over a driver that stamps each batch of 4 once: each
@@ -276,15 +277,22 @@ struct BatchedTimestampsInEmulator {
         #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 })
     }
 
-    @Test func readsBatchesLongerThanTheGapLimit() throws {
+    @Test func readsBatchesLongerThanTheDetectorsGapLimit() throws {
         let reader = try AccelerometerReader(options: AccelerometerReadOptions(mode: .buffered, readTimeout: 1))
-        var count = 0
+        var times: [Double] = []
         do {
-            try reader.run { _ in count += 1 }
+            try reader.run { times.append($0.time) }
         } catch let error as IIOError where error.kind == .timedOut {}
         let statistics = reader.statistics
-        #expect(count == 1500)
+        #expect(times.count == 1500)
         #expect(statistics.outOfOrderSamples == 0 && statistics.droppedSamples == 0 && statistics.gaps == 0, "\(statistics)")
         #expect(statistics.measuredRateHertz == nil, "\(statistics)")
+        // Spread once the spreader has judged the stream (after its first two or three batches):
+        // no interval of the rest is a batch long, none under half a period (50 Hz). The last
+        // batch, cut short, is stamped early and squeezed against the one before: left out.
+        #expect(statistics.spreadSamples > 1500 * 31 / 32 - 3 * 32, "\(statistics)")
+        let intervals = zip(times.dropFirst(), times).map { $0 - $1 }.dropFirst(3 * 32).dropLast(32)
+        let odd = intervals.enumerated().filter { !($0.element > 0.01 && $0.element < 0.04) }
+        #expect(odd.isEmpty, "\(odd.prefix(8).map { ($0.offset, $0.element) })")
     }
 }
