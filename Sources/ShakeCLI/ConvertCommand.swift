@@ -26,6 +26,12 @@ enum ConvertCommand: ShakeCommand {
             64 samples, where gravity alone gives 9.8, looks like acceleration with gravity taken \
             out (a linear accelerometer's export): it is converted, with a warning on stderr.
 
+            With --spread-batches, a recording whose samples come in FIFO batches stamped once (or \
+            microseconds apart, as read out) is written with each sample at its own time, as \
+            'shake replay --spread-batches' reads it (a 'times_spread' line says so, and the \
+            summary how many were moved); labels stay with their samples, and --shakes takes the \
+            written times.
+
             """ + "\n" + ImportOptions.discussion,
         arguments: [ArgumentSpec("file", help: "The recording to convert (- reads standard input).")],
         options: [
@@ -35,6 +41,7 @@ enum ConvertCommand: ShakeCommand {
             .option("add-gravity", value: "file",
                     help: "Add this file's x, y and z to the recording's, row by row, their times equal: gravity, for an app that writes it apart from acceleration without gravity (Sensor Logger on iOS: Accelerometer.csv --add-gravity Gravity.csv)."),
             .flag("force", help: "Overwrite the output file if it exists."),
+            DetectorOptions.spreadBatchesSpec,
         ] + ImportOptions.specs
     )
 
@@ -144,6 +151,10 @@ enum ConvertCommand: ShakeCommand {
         var metadata = reader.metadata
         metadata.append(("converted_from", RecordingError.displayName(ofPath: input)))
         if let gravityPath { metadata.append(("gravity_added_from", RecordingError.displayName(ofPath: gravityPath))) }
+        var spreader = arguments.flag("spread-batches") ? BatchTimeSpreader() : nil
+        if spreader != nil {
+            metadata.append(("times_spread", "over FIFO batches (shake convert --spread-batches)"))
+        }
         if let ranges {
             metadata.append(("shakes_s", ranges.ranges.isEmpty ? "none" : ranges.ranges.map(ShakeRanges.text).joined(separator: ",")))
         }
@@ -164,6 +175,7 @@ enum ConvertCommand: ShakeCommand {
         do {
             while var row = try reader.next() {
                 if gravity != nil { row.sample = try addGravity(row.sample, from: &gravity!, to: reader) }
+                if spreader != nil { row.sample = spreader!.spread(row.sample) }
                 let time = row.sample.time
                 if first == nil { first = time }
                 last = time
@@ -200,7 +212,11 @@ enum ConvertCommand: ShakeCommand {
         if gravity == nil, let warning = ImportOptions.gravityFreeWarning(path: reader.path, reader.earlyMagnitude) { io.err(warning) }
         let duration = first.flatMap { f in last.map { $0 - f } } ?? 0
         let labels = labelled ? "\(shakes) labelled shake\(shakes == 1 ? "" : "s")" : "no labels"
-        io.out("\(output): \(counted(count, "sample")), \(fixed(duration, 1)) s, \(labels)\n")
+        var spread = ""
+        if let moved = spreader?.spreadSamples {
+            spread = ", \(moved) sample time\(moved == 1 ? "" : "s") spread over \(moved == 1 ? "its batch" : "their batches")"
+        }
+        io.out("\(output): \(counted(count, "sample")), \(fixed(duration, 1)) s, \(labels)\(spread)\n")
         return ExitStatus.success
     }
 

@@ -46,7 +46,7 @@ enum DetectorOptions {
             thresholdMetersPerSecondSquared: SeismicDetector.threshold(preset: name) ?? SeismicDetector.mediumThreshold))
     }
 
-    /// `--spread-batches`, for `replay`, `evaluate`, `tune` and `plot`.
+    /// `--spread-batches`, for `replay`, `evaluate`, `tune`, `plot` and `convert`.
     static let spreadBatchesSpec = OptionSpec.flag(
         "spread-batches",
         help: "Give each sample of a FIFO batch its own time when the samples come in batches (a batch stamped with "

@@ -191,4 +191,34 @@ import Testing
         #expect((try #require(listed["total"] as? [String: Any]))["detected"] as? Int == 5)
         #expect((try file(listed)["missed"] as? [[String: Any]])?.isEmpty == true)
     }
+
+    /// `convert --spread-batches` writes the batched recording with each sample at its own time:
+    /// every sample and label kept, replayed without the flag it gives the 5 shakes that the
+    /// recording as stamped (3) does not, and the file and the summary say it was spread.
+    @Test func convertWritesTheSpreadTimes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let (_, batched) = try Self.recordings(in: folder, readOut: false, batch: 16)
+        func began(_ path: String) throws -> Int {
+            let run = runShake("replay", "--format", "json", path)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+            let events = try #require((object["files"] as? [[String: Any]])?.first?["events"] as? [[String: Any]])
+            return events.count { $0["phase"] as? String == "began" }
+        }
+        let spread = folder.file("spread.csv")
+        let run = runShake("convert", "--spread-batches", batched, "-o", spread)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("2384 samples") && run.out.contains("5 labelled shakes")
+                    && run.out.contains(" sample times spread over their batches"), "\(run.out)")
+        let text = try String(contentsOfFile: spread, encoding: .utf8)
+        #expect(text.contains("\n# times_spread: over FIFO batches (shake convert --spread-batches)\n"))
+        #expect(try began(batched) == 3)
+        #expect(try began(spread) == 5)
+        #expect(try RecordingReader.readAll(path: spread).samples.count == 2384)
+
+        let plain = folder.file("plain.csv")
+        let kept = runShake("convert", batched, "-o", plain)
+        #expect(kept.status == 0 && !kept.out.contains("spread"), "\(kept.out)")
+        #expect(try began(plain) == 3)
+    }
 }
