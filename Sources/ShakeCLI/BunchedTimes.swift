@@ -14,7 +14,8 @@ enum BunchedTimes {
 
     /// `samples in bursts of 4 or more close together (a FIFO batch stamped as it is read out?):
     /// shakes may be missed or begin late (--spread-batches spreads them)`; without the last
-    /// words when `--spread-batches` was given (and spread nothing: batches over the spreader's 1.5 s gap limit, or of more than 32 samples).
+    /// words when `--spread-batches` was given (and spread nothing: batches over the spreader's
+    /// 1.5 s gap limit, or of more than 32 samples).
     static func phrase(_ samplesPerBurst: Double, hinting: Bool = true) -> String {
         "samples in bursts of \(Int(samplesPerBurst)) or more close together (a FIFO batch stamped as it is "
             + "read out?): shakes may be missed or begin late" + (hinting ? " \(hint)" : "")

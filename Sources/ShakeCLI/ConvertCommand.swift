@@ -153,7 +153,7 @@ enum ConvertCommand: ShakeCommand {
         if let gravityPath { metadata.append(("gravity_added_from", RecordingError.displayName(ofPath: gravityPath))) }
         var spreader = arguments.flag("spread-batches") ? BatchTimeSpreader() : nil
         if spreader != nil {
-            metadata.append(("times_spread", "over FIFO batches (shake convert --spread-batches)"))
+            metadata.append(("times_spread", "where the samples came in FIFO batches (shake convert --spread-batches)"))
         }
         if let ranges {
             metadata.append(("shakes_s", ranges.ranges.isEmpty ? "none" : ranges.ranges.map(ShakeRanges.text).joined(separator: ",")))

@@ -211,7 +211,7 @@ import Testing
         #expect(run.out.contains("2384 samples") && run.out.contains("5 labelled shakes")
                     && run.out.contains(" sample times spread over their batches"), "\(run.out)")
         let text = try String(contentsOfFile: spread, encoding: .utf8)
-        #expect(text.contains("\n# times_spread: over FIFO batches (shake convert --spread-batches)\n"))
+        #expect(text.contains("\n# times_spread: where the samples came in FIFO batches (shake convert --spread-batches)\n"))
         #expect(try began(batched) == 3)
         #expect(try began(spread) == 5)
         #expect(try RecordingReader.readAll(path: spread).samples.count == 2384)
