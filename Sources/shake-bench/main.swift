@@ -1,17 +1,20 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+// FoundationEssentials (for JSONEncoder) and no more, as the `shake` tool: full Foundation would
+// load ICU into the process whose memory `--json` reports.
+import FoundationEssentials
+import ShakeRecording
 
 #if DEBUG
 let buildConfiguration = "debug"
-FileHandle.standardError.write(Data("""
+write("""
     ****************************************************************
     * WARNING: shake-bench was built in DEBUG mode.                *
     * Its figures mean nothing. Build with: swift build -c release *
     ****************************************************************
 
-    """.utf8))
+    """, to: STDERR_FILENO)
 #else
 let buildConfiguration = "release"
 #endif
@@ -23,9 +26,20 @@ struct Report: Encodable {
     var benchmarks: [Measurement]
 }
 
-func write(_ text: String, to handle: FileHandle) { handle.write(Data(text.utf8)) }
+/// Writes all of `text` to the file descriptor `descriptor` (`STDOUT_FILENO`, `STDERR_FILENO`).
+func write(_ text: String, to descriptor: CInt) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        bytes = bytes.dropFirst(written)
+    }
+}
 
-func formatted(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+func formatted(_ value: Double, _ digits: Int) -> String { FixedDecimals.format(value, decimals: digits) }
 
 func padded(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
@@ -79,11 +93,11 @@ func main() -> Int32 {
     do {
         options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
     } catch {
-        write("Error: \(error)\nUsage: \(BenchOptions.usage)\n  See 'shake-bench --help'.\n", to: .standardError)
+        write("Error: \(error)\nUsage: \(BenchOptions.usage)\n  See 'shake-bench --help'.\n", to: STDERR_FILENO)
         return 64
     }
     if options.help {
-        write(BenchOptions.help, to: .standardOutput)
+        write(BenchOptions.help, to: STDOUT_FILENO)
         return 0
     }
     do {
@@ -114,17 +128,17 @@ func main() -> Int32 {
             encoder.outputFormatting = [.sortedKeys]
             let runs = options.countAllocations || options.once ? 1 : options.runs
             let data = try encoder.encode(Report(build: buildConfiguration, runs: runs, benchmarks: measurements))
-            write(String(decoding: data, as: UTF8.self) + "\n", to: .standardOutput)
+            write(String(decoding: data, as: UTF8.self) + "\n", to: STDOUT_FILENO)
         } else if options.countAllocations {
-            write(allocationTable(measurements), to: .standardOutput)
+            write(allocationTable(measurements), to: STDOUT_FILENO)
         } else if options.once {
-            write(onceTable(measurements), to: .standardOutput)
+            write(onceTable(measurements), to: STDOUT_FILENO)
         } else {
-            write(table(measurements, runs: options.runs), to: .standardOutput)
+            write(table(measurements, runs: options.runs), to: STDOUT_FILENO)
         }
         return 0
     } catch {
-        write("Error: \(error)\n", to: .standardError)
+        write("Error: \(error)\n", to: STDERR_FILENO)
         return 1
     }
 }
