@@ -10,15 +10,19 @@ import ShakeDetection
 /// transferred, the event goes nowhere and is counted in `unhandledCount`.
 ///
 /// One shake, one owner: the `ended` or `cancelled` of a shake goes only to the handler that
-/// received its `began`. When the gesture changes hands during a shake, the handler that saw it
-/// begin receives a `cancelled` event instead (reason `.interrupted`, the ending event's times),
+/// received its `began`. When the gesture changes hands during a shake (or its owner installs
+/// another handler), the handler that saw it begin receives a `cancelled` event instead (reason `.interrupted`, the ending event's times),
 /// so it can drop what it prepared; the new owner hears nothing of that shake (the event counts
 /// as unhandled) and answers the next one. An `ended` or `cancelled` with no `began` dispatched
 /// before it (a dispatcher attached to a detector mid-shake) goes to the current owner.
 ///
 /// The dispatcher keeps a strong reference to the installed handler until an event shows that
 /// its ownership ended, or until the owner gives the gesture up through `release(_:)`, which
-/// lets go of the handler at once.
+/// lets go of the handler at once. So a handler that stores its own token (a screen that answers
+/// shakes itself, `var ownership: GestureOwnership?`) would be kept alive by the dispatcher, and
+/// keep the gesture, after the app let go of it: install it as `WeakShakeHandler(self)`, which
+/// does not keep it alive (dropped, its token releases the gesture), or give the gesture up with
+/// `release(_:)` when it goes away.
 ///
 /// Non-`Sendable`: use it from one isolation domain (the one that feeds the detector and owns the
 /// undo stacks). The `GestureRegistry` itself may be shared with any thread.
@@ -42,7 +46,7 @@ public final class ShakeDispatcher {
     }
 
     /// Installs `handler` for the owner holding `ownership`, replacing any handler installed
-    /// before.
+    /// before (which, during a shake it saw begin, receives that shake's end as `cancelled`).
     /// - Returns: false (nothing installed) when `ownership` does not currently own this
     ///   dispatcher's registry.
     @discardableResult
@@ -102,7 +106,9 @@ public final class ShakeDispatcher {
                 unhandledCount += 1
                 return false
             }
-            if let route, route.generation == recipient.generation { return deliver(event) }
+            if let route, route.generation == recipient.generation, route.handler === recipient.handler {
+                return deliver(event)
+            }
             var cancelled = event
             cancelled.phase = .cancelled
             cancelled.cancellationReason = .interrupted

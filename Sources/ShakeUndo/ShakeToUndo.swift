@@ -132,12 +132,14 @@ public final class ShakeToUndo: ShakeHandler {
         pendingPrompt = prompt
         promptedStack = stack
         promptedChangeCount = stack.changeCount
-        if let promptFeedback, let feedback {
+        if let feedback {
             // An `ended` whose `began` this handler did not see (attached mid-shake) found
             // nothing prepared: prepare now rather than lose the sign that the shake was seen.
-            if !feedback.isPrepared { feedback.prepare() }
-            feedback.deliver(promptFeedback, at: time, initiatedByUser: true)
-            feedback.prepare()  // the answer's feedback comes next
+            if let promptFeedback {
+                if !feedback.isPrepared { feedback.prepare() }
+                feedback.deliver(promptFeedback, at: time, initiatedByUser: true)
+            }
+            if !feedback.isPrepared { feedback.prepare() }  // the answer's feedback comes next
         }
         if let choice = presenter.present(prompt) {
             answer(choice, at: time)
@@ -158,6 +160,9 @@ public final class ShakeToUndo: ShakeHandler {
         let outcome = apply(choice, to: prompt)
         promptedStack = nil
         onOutcome?(prompt, choice, outcome)
+        // Prepared when the prompt appeared; prepared again should the host have delivered other
+        // feedback through the same center meanwhile.
+        if let feedback, !feedback.isPrepared, outcome != .cancelled { feedback.prepare() }
         switch outcome {
         case .undone, .redone:
             feedback?.deliver(.notificationSuccess, at: time, initiatedByUser: true)

@@ -12,6 +12,16 @@ import Testing
     func handleShake(_ event: ShakeEvent) { phases.append(event.phase) }
 }
 
+/// A main-actor screen that keeps its own token, installed through `WeakShakeHandler`.
+@MainActor final class RouteScreen: @MainActor ShakeHandler {
+    var ownership: GestureOwnership?
+    var onEvent: (ShakeEvent.Phase) -> Void = { _ in }
+    init(dispatcher: ShakeDispatcher) throws {
+        ownership = try dispatcher.claim(owner: "route", handler: WeakShakeHandler(self))
+    }
+    func handleShake(_ event: ShakeEvent) { onEvent(event.phase) }
+}
+
 @MainActor final class AlertPresenter: @MainActor UndoPromptPresenter {
     var shown: [String] = []
     func present(_ prompt: UndoPrompt) -> UndoChoice? {
@@ -69,5 +79,19 @@ import Testing
         #expect(screenFeedback.given == [.impactMedium, .notificationSuccess])
         #expect(map.phases == [.began, .ended])
         #expect(dispatcher.registry.currentOwner == nil)
+    }
+
+    @Test func aMainActorScreenKeepingItsOwnTokenFreesTheGestureWhenClosed() throws {
+        let dispatcher = ShakeDispatcher()
+        var phases: [ShakeEvent.Phase] = []
+        var screen: RouteScreen? = try RouteScreen(dispatcher: dispatcher)
+        screen!.onEvent = { phases.append($0) }
+        dispatcher.dispatch(shakeEvent(.began, at: 1))
+        dispatcher.dispatch(shakeEvent(.ended, at: 2))
+        #expect(phases == [.began, .ended])
+        screen = nil
+        #expect(dispatcher.registry.currentOwner == nil)
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 3)) == false)
+        #expect(phases == [.began, .ended])
     }
 }

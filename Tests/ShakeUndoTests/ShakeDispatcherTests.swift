@@ -141,6 +141,77 @@ import ShakeUndo
         dispatcher.dispatch(shakeEvent(.ended, at: 3))
         #expect(recorder.phases == [.began, .cancelled])
     }
+
+    @Test func anotherHandlerInstalledDuringAShakeHearsNothingOfItAndTheFirstHearsItCancelled() throws {
+        let dispatcher = ShakeDispatcher()
+        let first = EventRecorder()
+        let second = EventRecorder()
+        let token = try dispatcher.claim(owner: "editor", handler: first)
+        dispatcher.dispatch(shakeEvent(.began, at: 1))
+        let installed = dispatcher.setHandler(second, for: token)
+        #expect(installed)
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 2)) == false)
+        #expect(first.phases == [.began, .cancelled])
+        #expect(first.events.last?.cancellationReason == .interrupted)
+        #expect(second.events.isEmpty)
+
+        dispatcher.dispatch(shakeEvent(.began, at: 3))
+        dispatcher.dispatch(shakeEvent(.ended, at: 4))
+        #expect(second.phases == [.began, .ended])
+        #expect(first.phases == [.began, .cancelled])
+        dispatcher.release(token)
+    }
+
+    /// A screen that answers shakes itself and keeps its own token, as the documentation shows.
+    final class Screen: ShakeHandler {
+        var ownership: GestureOwnership?
+        let log: EventRecorder
+        init(log: EventRecorder) { self.log = log }
+        func handleShake(_ event: ShakeEvent) { log.handleShake(event) }
+    }
+
+    @Test func aScreenKeepingItsOwnTokenGoesAndFreesTheGestureWhenInstalledWeakly() throws {
+        let dispatcher = ShakeDispatcher()
+        let log = EventRecorder()
+        let box = WeakBox()
+        var screen: Screen? = Screen(log: log)
+        screen!.ownership = try dispatcher.claim(owner: "map", handler: WeakShakeHandler(screen!))
+        dispatcher.dispatch(shakeEvent(.began, at: 1))
+        dispatcher.dispatch(shakeEvent(.ended, at: 2))
+        #expect(log.phases == [.began, .ended])
+
+        screen = nil  // the app closes the screen
+        #expect(dispatcher.registry.currentOwner == nil)
+        #expect(dispatcher.dispatch(shakeEvent(.began, at: 3)) == false)
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 4)) == false)
+        #expect(log.phases == [.began, .ended])
+        let editor = EventRecorder()
+        box.handler = editor
+        let token = try dispatcher.claim(owner: "editor", handler: editor)
+        dispatcher.dispatch(shakeEvent(.began, at: 5))
+        dispatcher.dispatch(shakeEvent(.ended, at: 6))
+        #expect(editor.phases == [.began, .ended])
+        dispatcher.release(token)
+    }
+
+    @Test func aScreenKeepingItsOwnTokenInstalledDirectlyKeepsTheGestureUntilReleased() throws {
+        // Why WeakShakeHandler exists: the dispatcher keeps its handler alive, and with it the
+        // screen's token.
+        let dispatcher = ShakeDispatcher()
+        let log = EventRecorder()
+        var screen: Screen? = Screen(log: log)
+        screen!.ownership = try dispatcher.claim(owner: "map", handler: screen!)
+        screen = nil
+        #expect(dispatcher.registry.currentOwner == "map")
+        dispatcher.dispatch(shakeEvent(.ended, at: 1))
+        #expect(log.phases == [.ended])
+        #expect(throws: GestureRegistryError.alreadyOwned(by: "map")) {
+            _ = try dispatcher.registry.claim(owner: "editor")
+        }
+        dispatcher.registry.reset()  // what frees it now (or release(_:) with the screen's token)
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 2)) == false)
+        #expect(log.phases == [.ended])
+    }
 }
 
 @Suite struct ShakeToUndoTests {
@@ -396,6 +467,36 @@ import ShakeUndo
     // Defect: an `ended` with no `began` seen (a dispatcher attached to a detector mid-shake)
     // brought up the prompt with no sign that the shake was recognised: the impact was refused
     // as not prepared. It is prepared then and given.
+    @Test func withoutPromptFeedbackTheAnswerOfAShakeWhoseBeginningWasNotSeenStillGivesItsFeedback() throws {
+        let host = try Host()
+        host.shakeToUndo.promptFeedback = nil
+        try host.letter.setText("Dear Ada,", name: "type text")
+        host.dispatcher.dispatch(shakeEvent(.ended, at: 2))
+        #expect(host.letter.text == "")
+        #expect(host.log.entries == [
+            "screen prepare", "speaker prepare", "motor prepare",
+            "screen notification success", "speaker notification success", "motor notification success",
+        ])
+    }
+
+    @Test func feedbackTheHostGaveWhileThePromptWasShowingDoesNotSwallowTheAnswers() throws {
+        let host = try Host()
+        host.answer = nil  // answered later
+        try host.letter.setText("Dear Ada,", name: "type text")
+        host.shake(endingAt: 2)
+        #expect(host.prompts.count == 1)
+        // The host uses the same center for something of its own meanwhile.
+        #expect(host.feedback.deliver(.selection, at: 3, initiatedByUser: true) == .delivered([.visual, .audible, .haptic]))
+        host.log.entries.removeAll()
+        let name = try ActionName("type text")
+        #expect(host.shakeToUndo.answer(.undo, at: 4) == .undone(name))
+        #expect(host.letter.text == "")
+        #expect(host.log.entries == [
+            "screen prepare", "speaker prepare", "motor prepare",
+            "screen notification success", "speaker notification success", "motor notification success",
+        ])
+    }
+
     @Test func aPromptForAShakeWhoseBeginningWasNotSeenStillGivesItsFeedback() throws {
         let host = try Host()
         try host.letter.setText("Dear Ada,", name: "type text")
