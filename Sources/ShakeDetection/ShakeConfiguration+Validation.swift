@@ -19,7 +19,10 @@ extension ShakeConfiguration {
     /// Rules, in the order they are checked:
     /// - every `Double` field is finite, except `saturationAcceleration` and
     ///   `ongoingMotionPeakAcceleration`, which may be `+infinity` (never NaN);
-    /// - `saturationAcceleration > 0` (`+infinity` disables it);
+    /// - `saturationAcceleration > standardGravity` (9.80665 m/s²: a sensor at rest reads that
+    ///   much on its vertical axis, so no sensor clips below it; with a lower value every sample
+    ///   of a device at rest counts as saturated and the onset falls to `releaseAcceleration`;
+    ///   `+infinity` disables it);
     /// - `gravityTimeConstantSeconds > 0`; `smoothingWindowSeconds ≥ 0` and
     ///   `smoothingWindowSeconds < gravityTimeConstantSeconds`;
     /// - `onsetAcceleration > 0`; `releaseAcceleration > 0` and
@@ -29,7 +32,9 @@ extension ShakeConfiguration {
     ///   `maximumReversalIntervalSeconds > minimumReversalIntervalSeconds`;
     /// - `minimumHalfWaves` from 2 to 64 (32 strokes: more than any gesture makes);
     /// - `maximumLinearity` in (0, 1]; `maximumIntervalRatio ≥ 1`;
-    /// - `maximumPeakIntervalSeconds > 0`; `linearityTimeConstantSeconds > 0`;
+    /// - `maximumPeakIntervalSeconds > minimumReversalIntervalSeconds` (linked peaks are at least
+    ///   the one apart, and a shake begins only with them at most the other apart: no shake
+    ///   could begin otherwise), and `> 0`; `linearityTimeConstantSeconds > 0`;
     /// - `shortChainPeakIntervalSeconds > 0`; `shortChainLinearity` in [0, 1];
     /// - `ongoingMotionSeconds` in [0, `longestOngoingMotionSeconds`] (30 s) and a whole number
     ///   of `motionBlockSeconds` (half-seconds);
@@ -72,8 +77,10 @@ extension ShakeConfiguration {
         for (name, value) in finiteFields where !value.isFinite {
             throw bad(name, "must be a finite number, got \(value)")
         }
-        if saturationAcceleration.isNaN || saturationAcceleration <= 0 {
-            throw bad("saturationAcceleration", "must be > 0 m/s² (or infinity to disable), got \(saturationAcceleration)")
+        if saturationAcceleration.isNaN || saturationAcceleration <= standardGravity {
+            throw bad("saturationAcceleration",
+                      "must be above \(standardGravity) m/s² (1 g, which a sensor at rest reads on its vertical axis: "
+                        + "with a lower value every sample counts as saturated), or infinity to disable, got \(saturationAcceleration)")
         }
         if gravityTimeConstantSeconds <= 0 {
             throw bad("gravityTimeConstantSeconds", "must be > 0 s, got \(gravityTimeConstantSeconds)")
@@ -116,6 +123,12 @@ extension ShakeConfiguration {
         }
         if maximumPeakIntervalSeconds <= 0 {
             throw bad("maximumPeakIntervalSeconds", "must be > 0 s, got \(maximumPeakIntervalSeconds)")
+        }
+        if maximumPeakIntervalSeconds <= minimumReversalIntervalSeconds {
+            throw bad("maximumPeakIntervalSeconds",
+                      "must be above minimumReversalIntervalSeconds (\(minimumReversalIntervalSeconds) s: linked peaks are at least "
+                        + "that far apart, and a shake begins only with them at most this far apart, so none could), "
+                        + "got \(maximumPeakIntervalSeconds)")
         }
         if linearityTimeConstantSeconds <= 0 {
             throw bad("linearityTimeConstantSeconds", "must be > 0 s, got \(linearityTimeConstantSeconds)")

@@ -316,6 +316,11 @@ public enum ConfigurationFile {
         // known key is of the wrong type, and an unknown key is named with its path.)
         for (key, value) in document.members.sorted(by: { $0.key < $1.key }) {
             guard case .number(let literal) = value, let number = JSONDocument.Number(literal: literal) else { continue }
+            // A number too close to 0 for a Double (1e-400): JSONDecoder refuses it.
+            if number.doubleValue == 0, literal.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { ("1"..."9").contains($0) }) {
+                return LocatedProblem(message: "number \(literal) is too close to 0 for a Double: write 0 or a larger number",
+                                      offset: text.numberOffset(literal))
+            }
             let alone = Data(("{" + JSONText.quoted(key) + ":" + number.jsonText + "}").utf8)
             do {
                 _ = try JSONDecoder().decode(ShakeConfiguration.self, from: alone)

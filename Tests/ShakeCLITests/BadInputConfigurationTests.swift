@@ -86,6 +86,11 @@ import Testing
              at: "1:2", says: "invalid configuration: smoothingWindowSeconds: must be shorter than gravityTimeConstantSeconds (0.4 s), got 0.5"),
         Case("number too large for a Double", "{\"maximumShakeSeconds\": 1e999}",
              at: "1:25", says: "number 1e999 is out of the range of a Double"),
+        Case("saturation below gravity", "{\n  \"saturationAcceleration\": 5\n}",
+             at: "2:3", says: "invalid configuration: saturationAcceleration: must be above 9.80665 m/s² (1 g, "),
+        Case("peaks that could never link into a shake",
+             "{\"minimumReversalIntervalSeconds\": 0.3, \"maximumPeakIntervalSeconds\": 0.25}",
+             at: "1:41", says: "invalid configuration: maximumPeakIntervalSeconds: must be above minimumReversalIntervalSeconds (0.3 s"),
         Case("negative time", "{\"quietSeconds\": -0.5}",
              at: "1:2", says: "invalid configuration: quietSeconds: must be > 0 s, got -0.5"),
         Case("invalid value on line 3", "{\n  \"onsetAcceleration\": 12,\n  \"ongoingMotionStrongHalfWaves\": 7\n}",
@@ -99,7 +104,7 @@ import Testing
         Case("a shake limit shorter than any shake", "{\"maximumShakeSeconds\": 0.01}",
              at: "1:2", says: "invalid configuration: maximumShakeSeconds: must be > 0 s and above (minimumHalfWaves − 1) × minimumReversalIntervalSeconds (3 × 0.04 s"),
         Case("cosine out of range", "{\"reversalCosine\": 0.5}", at: "1:2", says: "invalid configuration: reversalCosine: must be in [-1, 0), got 0.5"),
-        Case("negative saturation", "{\"saturationAcceleration\": -1}", at: "1:2", says: "invalid configuration: saturationAcceleration: must be > 0 m/s²"),
+        Case("negative saturation", "{\"saturationAcceleration\": -1}", at: "1:2", says: "invalid configuration: saturationAcceleration: must be above 9.80665 m/s²"),
         Case("binary garbage", [0x7F, 0x45, 0x4C, 0x46, 0x00, 0xFF, 0x0A], at: "1:1", says: "not valid JSON"),
     ]
 

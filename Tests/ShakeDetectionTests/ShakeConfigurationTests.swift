@@ -98,6 +98,10 @@ import ShakeDetection
         BadCase(field: "onsetAcceleration") { $0.onsetAcceleration = .infinity },
         BadCase(field: "releaseAcceleration") { $0.releaseAcceleration = 12 },
         BadCase(field: "saturationAcceleration") { $0.saturationAcceleration = 0 },
+        // Below 1 g a device at rest reads "saturated" on every sample, and the onset falls to
+        // the release threshold: dev's walks and gestures fired 3 false shakes at 5 m/s².
+        BadCase(field: "saturationAcceleration") { $0.saturationAcceleration = 5 },
+        BadCase(field: "saturationAcceleration") { $0.saturationAcceleration = standardGravity },
         BadCase(field: "reversalCosine") { $0.reversalCosine = 0.5 },
         BadCase(field: "minimumReversalIntervalSeconds") { $0.minimumReversalIntervalSeconds = -0.1 },
         BadCase(field: "maximumReversalIntervalSeconds") { $0.maximumReversalIntervalSeconds = 0.01 },
@@ -106,6 +110,11 @@ import ShakeDetection
         BadCase(field: "maximumIntervalRatio") { $0.maximumIntervalRatio = 0.5 },
         BadCase(field: "maximumPeakIntervalSeconds") { $0.maximumPeakIntervalSeconds = 0 },
         BadCase(field: "maximumPeakIntervalSeconds") { $0.maximumPeakIntervalSeconds = .infinity },
+        // Linked peaks at least 0.3 s apart, and at most 0.25 s for a shake to begin: none would.
+        BadCase(field: "maximumPeakIntervalSeconds") {
+            $0.minimumReversalIntervalSeconds = 0.3
+            $0.maximumPeakIntervalSeconds = 0.25
+        },
         BadCase(field: "linearityTimeConstantSeconds") { $0.linearityTimeConstantSeconds = 0 },
         BadCase(field: "shortChainPeakIntervalSeconds") { $0.shortChainPeakIntervalSeconds = 0 },
         BadCase(field: "shortChainPeakIntervalSeconds") { $0.shortChainPeakIntervalSeconds = .infinity },

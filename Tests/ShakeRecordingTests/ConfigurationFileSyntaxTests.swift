@@ -20,6 +20,8 @@ import Testing
          "upper-exponent.json:1:23: number 1E400 is out of the range of a Double"),
         ("beyond-double", Array("{\"quietSeconds\": 0.3,\n \"onsetAcceleration\": -1e999}".utf8),
          "beyond-double.json:2:23: number -1e999 is out of the range of a Double"),
+        ("below-double", Array("{\"quietSeconds\": 0.3,\n \"onsetAcceleration\": 1e-400}".utf8),
+         "below-double.json:2:23: number 1e-400 is too close to 0 for a Double: write 0 or a larger number"),
         ("early-end-word", Array("{\n  \"onsetAcceleration\": 12,\n  \"x\": tru}".utf8),
          "early-end-word.json:3:12: not valid JSON: the text ends early"),
         ("leading-zero", Array("{\"onsetAcceleration\": 012}".utf8),
