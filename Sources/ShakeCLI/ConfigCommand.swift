@@ -66,7 +66,7 @@ enum ConfigCommand: ShakeCommand {
         do {
             try ConfigurationFile.save(configuration, to: output, overwrite: force)
         } catch {
-            throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
+            throw OutputFile.writeFailure(error)
         }
         io.err("config: wrote \(output)\n")
         return ExitStatus.success

@@ -67,6 +67,10 @@ enum DemoCommand: ShakeCommand {
         }
         var reader: RecordingReader
         let source: String
+        if arguments.positionals.isEmpty,
+           let given = ImportOptions.specs.first(where: { arguments.value($0.name) != nil || arguments.flag($0.name) }) {
+            throw UsageError("'--\(given.name)' is for a recording given as an argument; the bundled recording is read as it is")
+        }
         do {
             if let path = arguments.positionals.first {
                 reader = try RecordingReader(path: path, options: ImportOptions.options(arguments))

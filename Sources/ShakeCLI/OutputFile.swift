@@ -54,6 +54,42 @@ enum OutputFile {
         }
     }
 
+    /// Whether `a` and `b` name the same file, existing or not: one existing file (the same
+    /// device and inode; a symbolic or hard link), or one name in one folder (`out.json` and
+    /// `./out.json`; the folders compared as `realpath` resolves them).
+    static func namesSameFile(_ a: String, _ b: String) -> Bool {
+        if a == b || isSameFile(a, b) { return true }
+        func resolved(_ path: String) -> String? {
+            let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+            guard !name.isEmpty, name != ".", name != "..", let folder = realpath(folder(of: path), nil) else { return nil }
+            defer { free(folder) }
+            return String(cString: folder) + "/" + name
+        }
+        guard let first = resolved(a), let second = resolved(b) else { return false }
+        return first == second
+    }
+
+    /// Throws a usage error (exit 64) when `output` (the file `flag` names) would replace the
+    /// configuration file the command reads (`--config`; not standard input).
+    static func checkNotTheConfiguration(_ output: String, flag: String, _ arguments: ParsedArguments) throws(UsageError) {
+        guard let configuration = arguments.value("config"), configuration != "-",
+              namesSameFile(output, configuration) else { return }
+        throw UsageError("'--\(flag)' would replace the configuration '\(configuration)' (--config) it reads: give another file")
+    }
+
+    /// The failure of a write that the checks before it let through (`ConfigurationFile.save`,
+    /// `PlotFile.write`): the library's hint for an existing file names its parameter; the tool
+    /// names its flag, and says the file appeared since the check.
+    static func writeFailure(_ error: any Error) -> CommandFailure {
+        var message = "\(error)"
+        let libraryHint = "already exists (pass overwrite: true to replace it)"
+        if message.hasSuffix(libraryHint) {
+            message.removeLast(libraryHint.count)
+            message += "appeared while this command ran; kept as it is (pass --force to replace it)"
+        }
+        return CommandFailure(message, exitStatus: ExitStatus.cannotCreate)
+    }
+
     /// Whether `a` and `b` name one existing file (the same device and inode).
     static func isSameFile(_ a: String, _ b: String) -> Bool {
         var first = stat()

@@ -48,6 +48,7 @@ enum PlotCommand: ShakeCommand {
         let force = arguments.flag("force")
         let path = arguments.positionals[0]
         try OutputFile.checkNotAnInput(output, inputs: [path], writing: "the SVG")
+        try OutputFile.checkNotTheConfiguration(output, flag: "output", arguments)
         try OutputFile.check(output, force: force)
         let selected = try DetectorOptions.detector(arguments)
         // The gravity filter drawn is the detector's; the Seismic rule has none, so medium's.
@@ -125,7 +126,7 @@ enum PlotCommand: ShakeCommand {
         do {
             try PlotFile.write(plot.svg(), to: output, overwrite: force)
         } catch {
-            throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
+            throw OutputFile.writeFailure(error)
         }
         io.err("plot: wrote \(output)\n")
         return ExitStatus.success

@@ -103,15 +103,18 @@ enum TuneCommand: ShakeCommand {
         let force = arguments.flag("force")
         let output = arguments.value("output")
         let report = arguments.value("report")
-        if let output, let report, output == report {
-            throw UsageError("'--output' and '--report' name the same file '\(output)'")
+        if let output, let report, OutputFile.namesSameFile(output, report) {
+            throw UsageError("'--output' and '--report' name the same file ('\(output)', '\(report)')")
         }
         let importOptions = try ImportOptions.options(arguments)
         let base: String
         if let path = arguments.value("config") {
             options.reference = try DetectorOptions.configuration(arguments)
             base = "base"
-            if output == path { throw UsageError("'--output' would replace the base configuration '\(path)' (--config): give another file") }
+            if let output, path != "-", OutputFile.namesSameFile(output, path) {
+                throw UsageError("'--output' would replace the base configuration '\(path)' (--config): give another file")
+            }
+            if let report { try OutputFile.checkNotTheConfiguration(report, flag: "report", arguments) }
         } else {
             base = "medium"
         }
@@ -164,7 +167,7 @@ enum TuneCommand: ShakeCommand {
             do {
                 try ConfigurationFile.save(result.configuration, to: output, overwrite: force)
             } catch {
-                throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
+                throw OutputFile.writeFailure(error)
             }
             progress.note("wrote \(output) (load it with --config)")
         }
@@ -175,7 +178,7 @@ enum TuneCommand: ShakeCommand {
             do {
                 try PlotFile.write(svg, to: report, overwrite: force)
             } catch {
-                throw CommandFailure("\(error)", exitStatus: ExitStatus.cannotCreate)
+                throw OutputFile.writeFailure(error)
             }
             progress.note("wrote \(report)")
         }

@@ -36,9 +36,29 @@ import Testing
         ([], "Missing expected argument '<file> ...'"),
         (["a.csv", "--force=yes"], "The flag '--force' does not take a value"),
         (["a.csv", "-o", "x", "-o", "y"], "The option '--output' was given more than once"),
+        // The next argument is an option of the command: the value is missing (no file "--force").
+        (["a.csv", "-o", "--force"],
+         "Missing value for '-o <file>': '--force' is an option (for a value that begins so, write --output=--force)"),
+        (["a.csv", "--output", "-h"],
+         "Missing value for '--output <file>': '-h' is an option (for a value that begins so, write --output=-h)"),
+        (["a.csv", "-o", "--preset=light"],
+         "Missing value for '-o <file>': '--preset=light' is an option (for a value that begins so, write --output=--preset=light)"),
     ] as [([String], String)])
     func usageMistakesAreNamed(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try ParsedArguments(arguments, spec: Self.spec) }
+    }
+
+    @Test func valuesThatBeginWithADashButAreNoOptionAreValues() throws {
+        // Negative numbers, standard input, an unknown short letter, and the spelled-out form.
+        for value in ["-0.5", "-", "-1,0,0", "-x.csv", "--force"] {
+            let parsed = try ParsedArguments(["a.csv", "--output=\(value)"], spec: Self.spec)
+            #expect(parsed.value("output") == value)
+        }
+        for value in ["-0.5", "-", "-1,0,0", "-x.csv"] {
+            let parsed = try ParsedArguments(["a.csv", "-o", value], spec: Self.spec)
+            #expect(parsed.value("output") == value)
+            #expect(parsed.positionals == ["a.csv"])
+        }
     }
 
     @Test func helpListsOptionsWithValuesAndDefaults() {

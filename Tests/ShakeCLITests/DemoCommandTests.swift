@@ -51,6 +51,16 @@ import Testing
         #expect(run.err.contains("The value 'maybe' is invalid for '--choices'"))
     }
 
+    @Test(arguments: [["--units", "g"], ["--time-column", "0"], ["--decimal-comma"]])
+    func importOptionsWithoutARecordingAreAUsageError(options: [String]) {
+        // They would be ignored: the bundled recording is canonical.
+        let run = runShake(["demo"] + options)
+        #expect(run.status == 64)
+        #expect(run.err.contains("Error: '\(options[0])' is for a recording given as an argument; "
+            + "the bundled recording is read as it is"), "\(run.err)")
+        #expect(run.out.isEmpty)
+    }
+
     @Test func anotherRecordingCanBeGiven() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

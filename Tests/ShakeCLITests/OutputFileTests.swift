@@ -1,5 +1,7 @@
 import Foundation
+import ShakeRecording
 import Testing
+@testable import ShakeCLI
 
 /// Every command that writes a file checks it before any work (a device opened, a search run, a
 /// recording synthesized): a missing folder, a directory, or an existing file without --force is
@@ -165,6 +167,45 @@ import Testing
         #expect(run.status == 66, "\(run.err)")
         #expect(!run.err.contains("already exists"), "\(run.err)")
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "the user's file\n")
+    }
+
+    /// `plot --config C -o C --force` would replace the configuration it reads with the SVG.
+    @Test func plotDoesNotWriteOverTheConfigurationItReads() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let recording = try folder.write("r.csv", labelledShakeCSV(shakes: 1).text)
+        let configuration = try folder.write("c.json", "{\"onsetAcceleration\": 9}\n")
+        for output in [configuration, folder.path + "/./c.json"] {
+            let run = runShake("plot", recording, "--config", configuration, "-o", output, "--force")
+            #expect(run.status == 64)
+            #expect(run.err.contains("'--output' would replace the configuration '\(configuration)' (--config) it reads"), "\(run.err)")
+            #expect(try String(contentsOfFile: configuration, encoding: .utf8) == "{\"onsetAcceleration\": 9}\n")
+        }
+    }
+
+    /// A file that appears at the output between the check and the write (during a long `tune`)
+    /// is kept, and the error names the tool's flag, not the library's parameter.
+    @Test func anOutputThatAppearedMeanwhileIsKeptAndTheFlagIsNamed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let existing = try folder.write("appeared.json", "someone else's\n")
+        var failures: [CommandFailure] = []
+        do {
+            try ConfigurationFile.save(.medium, to: existing)
+        } catch {
+            failures.append(OutputFile.writeFailure(error))
+        }
+        do {
+            try PlotFile.write("<svg/>", to: existing)
+        } catch {
+            failures.append(OutputFile.writeFailure(error))
+        }
+        #expect(failures.count == 2)
+        for failure in failures {
+            #expect(failure.message == "\(existing): appeared while this command ran; kept as it is (pass --force to replace it)")
+            #expect(failure.exitStatus == 73)
+        }
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "someone else's\n")
     }
 
     @Test func recordHelpShowsForceOnly() {

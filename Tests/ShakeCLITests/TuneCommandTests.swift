@@ -238,6 +238,25 @@ struct PlantedFolder {
         #expect(refused.status == 64)
         #expect(refused.err.contains("would replace the base configuration"), "\(refused.err)")
         #expect(try ConfigurationFile.load(path: base).onsetAcceleration == 9)
+        // However the path is spelled, and for the report too: the base is never replaced.
+        let baseBytes = try Data(contentsOf: URL(fileURLWithPath: base))
+        for arguments in [["-o", folder.path + "/./base.json"], ["--report", base], ["--report", folder.path + "//base.json"]] {
+            let again = CapturedRun(["tune", folder.path, "--config", base, "--force"] + arguments)
+            #expect(again.status == 64, "\(arguments)")
+            #expect(again.err.contains("replace the") && again.err.contains("configuration"), "\(again.err)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: base)) == baseBytes)
+        }
+    }
+
+    /// -o and --report naming one file, spelled two ways, before the file exists: refused
+    /// before the search (else the report would replace the tuned configuration).
+    @Test func outputAndReportNamingOneFileAreRefusedHoweverSpelled() throws {
+        let folder = try PlantedFolder()
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path, "-o", folder.path + "/out.json", "--report", folder.path + "/./out.json"])
+        #expect(run.status == 64)
+        #expect(run.err.contains("'--output' and '--report' name the same file"), "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out.json"))
     }
 
     /// Distractors in one group only: tuned without that group, a fold keeps medium's low onset

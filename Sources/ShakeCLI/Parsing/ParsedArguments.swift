@@ -67,6 +67,12 @@ public struct ParsedArguments: Sendable {
                 value = inlineValue
             } else if index < arguments.count {
                 value = arguments[index]
+                // `-o --force`: the option's value is missing, not a file named "--force" (as
+                // swift-argument-parser has it). Negative numbers and `-` are values.
+                if Self.isOption(value, spec: spec) {
+                    throw UsageError("Missing value for '\(argument) <\(option.valueName ?? "value")>': '\(value)' is an option "
+                        + "(for a value that begins so, write --\(option.name)=\(value))")
+                }
                 index += 1
             } else {
                 throw UsageError("Missing value for '\(argument) <\(option.valueName ?? "value")>'")
@@ -84,6 +90,18 @@ public struct ParsedArguments: Sendable {
         }
         if helpRequested { return }
         try checkPositionals(spec: spec)
+    }
+
+    /// Whether `argument` is one of `spec`'s options (or help), as `--name`, `--name=value`,
+    /// `-x` or `-xvalue`.
+    static func isOption(_ argument: String, spec: CommandSpec) -> Bool {
+        if argument == "-h" || argument == "--help" { return true }
+        if argument.hasPrefix("--") {
+            let name = argument.dropFirst(2).prefix { $0 != "=" }
+            return spec.options.contains { $0.name == name }
+        }
+        guard argument.hasPrefix("-"), let letter = argument.dropFirst().first else { return false }
+        return spec.options.contains { $0.short == letter }
     }
 
     private func checkPositionals(spec: CommandSpec) throws(UsageError) {
