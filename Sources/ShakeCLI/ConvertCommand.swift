@@ -148,7 +148,13 @@ enum ConvertCommand: ShakeCommand {
             throw recordingFailure(error)
         }
         let labelled = ranges != nil || reader.hasLabels
-        var metadata = reader.metadata
+        // The rows are written in m/s²: a `# units: g` line copied as it was would have every
+        // reader take them to be in g.
+        var metadata = reader.metadata.map { entry in
+            guard entry.key.lowercased() == "units",
+                  let unit = CSVImportOptions.AccelerationUnit(argument: entry.value), unit != .metersPerSecondSquared else { return entry }
+            return (key: entry.key, value: "m/s^2")
+        }
         metadata.append(("converted_from", RecordingError.displayName(ofPath: input)))
         if let gravityPath { metadata.append(("gravity_added_from", RecordingError.displayName(ofPath: gravityPath))) }
         var spreader = arguments.flag("spread-batches") ? BatchTimeSpreader() : nil

@@ -85,6 +85,17 @@ enum ImportOptions {
         options.z = arguments.value("z-column").map(CSVImportOptions.Column.init(argument:))
         options.label = arguments.value("label-column").map(CSVImportOptions.Column.init(argument:))
         options.ignoresLabels = arguments.flag("ignore-labels")
+        if options.decimalSeparator == .comma && options.separator == .comma {
+            throw UsageError("'--decimal-comma' needs '--separator semicolon' or 'tab' (or none, to detect it), not 'comma'")
+        }
+        if !options.hasHeader {
+            for name in ["time-column", "x-column", "y-column", "z-column", "label-column"] {
+                if let text = arguments.value(name), case .named = CSVImportOptions.Column(argument: text) {
+                    throw UsageError("'--\(name) \(text)' chooses a column by name, but --no-header is given: choose it by "
+                        + "its position (1 for the first)")
+                }
+            }
+        }
         if options.ignoresLabels && options.label != nil {
             throw UsageError("'--ignore-labels' and '--label-column' contradict each other: leave one out")
         }

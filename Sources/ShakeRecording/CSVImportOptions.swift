@@ -179,6 +179,17 @@ public struct CSVImportOptions: Sendable, Hashable {
             }
         }
 
+        /// Units in a second: 1, 1e3, 1e6, 1e9. Dividing by it gives the nearest Double to the
+        /// time in seconds (multiplying by `seconds`, an inexact 1e-3, need not).
+        var unitsPerSecond: Double {
+            switch self {
+            case .seconds: 1
+            case .milliseconds: 1e3
+            case .microseconds: 1e6
+            case .nanoseconds: 1e9
+            }
+        }
+
         /// Multiply a value in this unit by this factor to get seconds.
         public var seconds: Double {
             switch self {

@@ -36,7 +36,13 @@ final class CSVRecordParser {
     private var separator = UInt8(ascii: ",")
     private let point: UInt8
     private let maximumLineBytes: Int
-    private var timeScale = 1.0
+    /// Time units in a second (1, 1e3, 1e6, 1e9): times are divided by it, which gives the
+    /// nearest Double to the time in seconds (1400 ms is 1.4 s), where multiplying by 1e-3 is
+    /// off by a unit in the last place for some (1.4000000000000001), and a labelled range's end
+    /// would miss them.
+    private var timeUnitsPerSecond = 1.0
+    /// Seconds in a time unit (1 / `timeUnitsPerSecond`).
+    private var timeScale: Double { 1 / timeUnitsPerSecond }
     private var xScale = 1.0
     private var yScale = 1.0
     private var zScale = 1.0
@@ -81,7 +87,7 @@ final class CSVRecordParser {
     /// (`WrittenTime`); nil while times are numbers.
     private var writtenTimeForm: WrittenTime.Form?
     /// The first row's written time: its day (dates) and UTC offset, s, and its line.
-    private var writtenTimeOrigin = (day: 0, utcOffset: 0, line: 0)
+    private var writtenTimeOrigin = (day: 0, utcOffset: 0, line: 0, hasUTCOffset: false)
     /// Periods added to clock times so far (a time of day that passed midnight), s.
     private var writtenTimeWraps = 0.0
     /// The previous row's written time as read, s (before rebasing).
@@ -167,8 +173,10 @@ final class CSVRecordParser {
         columnNames = template.columnNames
         columnCount = template.columnCount
         separator = template.separator
-        (timeScale, xScale, yScale, zScale) = (template.timeScale, template.xScale, template.yScale, template.zScale)
+        (timeUnitsPerSecond, xScale, yScale, zScale) = (template.timeUnitsPerSecond, template.xScale, template.yScale, template.zScale)
         canonicalLayout = template.canonicalLayout
+        // An out-of-range time's hint depends on it (mend the header, or pass a unit).
+        headerTimeUnit = template.headerTimeUnit
         previousTime = state.previousTime
         previousTimeLine = state.previousTimeLine
         samplesRead = state.samplesRead
@@ -331,7 +339,7 @@ final class CSVRecordParser {
                 throw fail("column #\(i) does not exist: the first line has \(columnCount) fields", kind: .missingColumn)
             }
             try assign(time: indices[0] - 1, x: indices[1] - 1, y: indices[2] - 1, z: indices[3] - 1, label: labelIndex.map { $0 - 1 }, fail: fail)
-            timeScale = (options.timeUnit ?? .seconds).seconds
+            timeUnitsPerSecond = (options.timeUnit ?? .seconds).unitsPerSecond
             timeUnitGuessed = options.timeUnit == nil
             let a = (options.accelerationUnit ?? .metersPerSecondSquared).metersPerSecondSquared
             (xScale, yScale, zScale) = (a, a, a)
@@ -436,9 +444,9 @@ final class CSVRecordParser {
                 kind: .invalidArgument, column: timeField.column, hint: .noTimeUnit)
         }
         if let unit = headerTimeUnit ?? options.timeUnit {
-            timeScale = unit.seconds
+            timeUnitsPerSecond = unit.unitsPerSecond
         } else {
-            timeScale = 1
+            timeUnitsPerSecond = 1
             timeUnitGuessed = true
         }
         var scales: [Double] = []
@@ -595,7 +603,7 @@ final class CSVRecordParser {
         // bytes as immediates and no unit products (a product by 1 is exact, so skipping it
         // changes no bit): fewer values then compete for registers.
         if separator == UInt8(ascii: ","), point == UInt8(ascii: "."),
-           timeScale == 1, xScale == 1, yScale == 1, zScale == 1 {
+           timeUnitsPerSecond == 1, xScale == 1, yScale == 1, zScale == 1 {
             fillBatch(CommaPointUnscaled())
         } else {
             fillBatch(BatchDialect(separator: separator, point: point))
@@ -631,7 +639,7 @@ final class CSVRecordParser {
         let labelled = columnCount == 5
         let maximumLineBytes = self.maximumLineBytes
         let readable = source.readableEnd
-        let (timeScale, xScale, yScale, zScale) = (self.timeScale, self.xScale, self.yScale, self.zScale)
+        let (timeUnitsPerSecond, xScale, yScale, zScale) = (self.timeUnitsPerSecond, self.xScale, self.yScale, self.zScale)
         let limitBits = options.maximumAcceleration.bitPattern
         let maximumTime = CSVImportOptions.maximumTimeSeconds
         let batch = self.batch
@@ -644,7 +652,7 @@ final class CSVRecordParser {
             maximumLineBytes: maximumLineBytes, readable: readable, constants: constants) {
             var (t, x, y, z) = (row.t, row.x, row.y, row.z)
             if dialect.scaled {
-                t *= timeScale
+                t /= timeUnitsPerSecond
                 x *= xScale
                 y *= yScale
                 z *= zScale
@@ -923,7 +931,7 @@ final class CSVRecordParser {
                 t -= timeOrigin
             }
         }
-        t *= timeScale  // exact when it is 1
+        t /= timeUnitsPerSecond  // exact when it is 1
         let x = row.x * xScale
         let y = row.y * yScale
         let z = row.z * zScale
@@ -1273,10 +1281,10 @@ final class CSVRecordParser {
                 optionHint: .noTimeUnit)
         }
         writtenTimeForm = time.form
-        writtenTimeOrigin = (time.day, time.utcOffset ?? 0, line.number)
+        writtenTimeOrigin = (time.day, time.utcOffset ?? 0, line.number, time.utcOffset != nil)
         previousWrittenTime = time.seconds
         canonicalLayout = false
-        timeScale = 1
+        timeUnitsPerSecond = 1
         timeUnitGuessed = false
         return time.seconds
     }
@@ -1309,6 +1317,16 @@ final class CSVRecordParser {
             }
             throw RecordingError(
                 path: path, line: line.number, column: column, kind: .notANumber, message: message + truncationHint(line))
+        }
+        // A date and time without an offset after one with (or the other way round): whether it
+        // is UTC or local time, nothing says, and either guess could put it hours off.
+        if form.period == nil, (time.utcOffset != nil) != writtenTimeOrigin.hasUTCOffset {
+            let first = writtenTimeOrigin.hasUTCOffset ? "has one" : "has none"
+            throw RecordingError(
+                path: path, line: line.number, column: characterColumn(lineStart, q), kind: .notANumber,
+                message: "\(quotedForMessage(content.start, content.end)) in column '\(columnNames[columnIndex(of: .time)])' has "
+                    + (time.utcOffset == nil ? "no UTC offset" : "a UTC offset")
+                    + ", but the column's first time (line \(writtenTimeOrigin.line)) \(first): write every time the same way")
         }
         var t: Double
         if let period = form.period {

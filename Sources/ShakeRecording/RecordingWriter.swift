@@ -70,7 +70,8 @@ public final class RecordingWriter {
     ///     around key and value, so: a key must be non-empty, without `:`, and not start or
     ///     end with a space or tab; a value must not start or end with a space or tab (it may
     ///     be empty and may hold `:`); neither may hold a line break (`Character.isNewline`) or
-    ///     a NUL character; and the line must fit the reader's default line limit (1 MiB).
+    ///     a NUL character; and the line must fit the reader's default line limit (1 MiB). A
+    ///     `units` key may name only m/s² (the reader takes it as the unit of the rows).
     ///   - labelled: whether rows carry a `shake` column (then every `write` passes `isShake`).
     ///   - overwrite: whether `finish()` may replace an existing file at `path`. Default false.
     /// - Throws: `RecordingError` naming the file when it exists (and `overwrite` is false), its
@@ -329,6 +330,12 @@ public final class RecordingWriter {
         let limit = CSVImportOptions.canonical.maximumLineBytes
         if lineBytes > limit {
             return "\(named): the line would be \(lineBytes) bytes, beyond the reader's limit of \(CSVLineSource.sizeText(limit))"
+        }
+        // The reader takes `# units:` as the unit of the axis columns; the rows are in m/s².
+        if key.lowercased() == "units", let unit = CSVImportOptions.AccelerationUnit(argument: value),
+           unit != .metersPerSecondSquared {
+            return "\(ofKey): the rows are written in m/s², and the reader would take them to be in \(unit.rawValue) "
+                + "(write \"m/s^2\", or leave the line out)"
         }
         return nil
     }

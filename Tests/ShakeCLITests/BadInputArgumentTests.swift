@@ -105,22 +105,26 @@ import Testing
         #expect(listing(folder.path).isEmpty, "no file is written")
     }
 
-    /// Import options that contradict each other are refused before any row is read. The reader
-    /// finds the contradiction, so it is reported against the file with status 65, not as a
-    /// usage error (64).
+    /// Import options that contradict each other are a usage error (64), whatever the file,
+    /// even a missing one: the options alone are wrong.
     @Test(arguments: [
-        (["--separator", "comma", "--decimal-comma"], "decimal comma"),
-        (["--no-header", "--x-column", "acc_x"], "column 'acc_x' is chosen by name, but --no-header is given"),
+        (["--separator", "comma", "--decimal-comma"],
+         "'--decimal-comma' needs '--separator semicolon' or 'tab' (or none, to detect it), not 'comma'"),
+        (["--no-header", "--x-column", "acc_x"],
+         "'--x-column acc_x' chooses a column by name, but --no-header is given: choose it by its position (1 for the first)"),
+        (["--ignore-labels", "--label-column", "4"], "'--ignore-labels' and '--label-column' contradict each other"),
     ])
     func contradictoryImportOptionsAreRefused(options: [String], says: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let recording = try folder.write("r.csv", "time_s,x,y,z\n0,0,0,9.8\n")
-        let run = runShake(["replay"] + options + [recording])
-        #expect(run.status == 65, "\(run.err)")
-        #expect(run.out.isEmpty)
-        #expect(run.err.hasPrefix("Error: \(recording)"), "\(run.err)")
-        #expect(run.err.contains(says), "\(run.err)")
+        for path in [recording, folder.file("missing.csv")] {
+            let run = runShake(["replay"] + options + [path])
+            #expect(run.status == 64, "\(run.err)")
+            #expect(run.out.isEmpty)
+            #expect(run.err.hasPrefix("Error: \(says)"), "\(run.err)")
+            #expect(run.err.contains("Usage: shake replay"), "\(run.err)")
+        }
     }
 
     /// The file of `devices --uri xml:FILE` is checked before libiio is asked (which says only

@@ -64,8 +64,6 @@ import Testing
         HintCase(name: "no header", text: "0,0,0,9.8\n0.01,0,0,9.8\n",
                  says: ":1:1: no header line: the first line holds numbers; expected a header like time_s,x,y,z "
                      + "(or pass --no-header)\n"),
-        HintCase(name: "column by name without a header", text: "0,0,0,9.8\n", options: ["--no-header", "--x-column", "acc_x"],
-                 says: ":1:1: column 'acc_x' is chosen by name, but --no-header is given: choose columns by index\n"),
         HintCase(name: "acceleration in g without a unit",
                  text: "time,x,y,z\n" + (0..<64).map { "\(Double($0) / 100),0,0.8,0.6\n" }.joined(),
                  says: ":65:6: the acceleration columns 'x', 'y', 'z' have no unit and |a| stays between 0.8 and 1.25 "

@@ -75,6 +75,40 @@ import Testing
         #expect(run.out.hasSuffix(" labelled shakes\n"))
     }
 
+    /// A `# units: g` line is the unit of the input's rows; the output's rows are in m/s², and its
+    /// line says so (copied as it was, every reader took them to be in g: 9.8 times too large).
+    @Test func aUnitsLineIsRewrittenForTheConvertedRows() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let input = try folder.write("in.csv", "# units: g\ntime_s,x,y,z\n0,0,0,1\n0.01,0,0,1\n0.02,0.5,0,1\n")
+        let once = folder.file("once.csv")
+        let twice = folder.file("twice.csv")
+        #expect(runShake("convert", input, "-o", once).status == 0)
+        #expect(runShake("convert", once, "-o", twice).status == 0)
+        let rows = "time_s,x,y,z\n0.000000,0.00000,0.00000,9.80665\n0.010000,0.00000,0.00000,9.80665\n0.020000,4.90332,0.00000,9.80665\n"
+        #expect(try String(contentsOfFile: once, encoding: .utf8) == "# units: m/s^2\n# converted_from: \(input)\n" + rows)
+        #expect(try String(contentsOfFile: twice, encoding: .utf8)
+            == "# units: m/s^2\n# converted_from: \(input)\n# converted_from: \(once)\n" + rows)
+    }
+
+    /// Range ends are included for times in ms, µs and ns too: 1400 ms is 1.4 s, not a unit in
+    /// the last place above it.
+    @Test(arguments: [("time_ms", 1e3), ("time_us", 1e6), ("timestamp_ns", 1e9)])
+    func rangeEndsAreIncludedInEveryTimeUnit(column: String, unitsPerSecond: Double) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        var text = "\(column),x,y,z\n"
+        for i in 0..<200 { text += "\(Int((Double(i) * unitsPerSecond / 100).rounded())),0,0,9.8\n" }
+        let input = try folder.write("in.csv", text)
+        let output = folder.file("out.csv")
+        let run = runShake("convert", input, "--shakes", "1.0-1.4,1.79-1.81", "-o", output)
+        #expect(run.status == 0, "\(run.err)")
+        let labelled = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasSuffix(",1") }.map { String($0.prefix { $0 != "," }) }
+        #expect(labelled.first == "1.000000" && labelled.count == 44, "\(labelled)")
+        #expect(labelled.contains("1.400000") && labelled.contains("1.790000") && labelled.contains("1.810000"), "\(labelled)")
+    }
+
     @Test func anUnlabelledFileStaysUnlabelledWithoutRanges() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

@@ -236,6 +236,7 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
             ("device", "rig: 100 Hz"), ("note", ""), ("#tag", "a#b"), ("ключ", "значение ✓"),
             ("multi word key", "x  y\tz"), ("nbsp", "\u{A0}kept\u{A0}"), ("thin\u{2009}", "\u{2009}"),
             ("combining", "e\u{301}"), ("space then mark", "v \u{301}"), ("k", String(repeating: "x", count: (1 << 20) - 5)),
+            ("units", "m/s^2"), ("Units", "m/s²"), ("units", "furlongs"),
         ]
         let refused: [(key: String, value: String)] = [
             ("", "v"), (" ", "v"), ("\t", "v"), (" key", "v"), ("key ", "v"), ("key\t", "v"), (" \u{301}key", "v"),
@@ -243,6 +244,8 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
             ("padded", "  padded  "), ("leading", " v"), ("trailing", "v\t"),
             ("newline", "two\nlines"), ("return", "cr\r"), ("crlf", "a\r\nb"), ("nul", "a\0b"),
             ("long", String(repeating: "x", count: (1 << 20) - 4)),
+            // The reader would take the m/s² rows to be in g or mg.
+            ("units", "g"), ("UNITS", "mg"),
         ]
         let dir = CSVTestDirectory()
         for (index, entry) in accepted.enumerated() {

@@ -142,6 +142,13 @@ import Testing
              "'10:00:00.6' in column 'time' is a time of day, but the times before it are numbers (as on line 2)"),
             ("time,x,y,z\n10:00:00.5,0,0,9.8\n,0,0,9.8\n",
              "missing value in column 'time'"),
+            // UTC or local time? Either guess could be an hour or more off (it was taken as UTC).
+            ("time,x,y,z\n2024-01-31T13:05:10.00+01:00,0,0,9.8\n2024-01-31T13:05:10.01,0,0,9.8\n",
+             "'2024-01-31T13:05:10.01' in column 'time' has no UTC offset, but the column's first time (line 2) has one: "
+                + "write every time the same way"),
+            ("time,x,y,z\n2024-01-31 13:05:10.00,0,0,9.8\n2024-01-31 12:05:10.01Z,0,0,9.8\n",
+             "'2024-01-31 12:05:10.01Z' in column 'time' has a UTC offset, but the column's first time (line 2) has none: "
+                + "write every time the same way"),
         ]
         for c in cases {
             let error = try #require(Self.error(c.text))

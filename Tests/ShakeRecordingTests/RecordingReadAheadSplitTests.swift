@@ -138,6 +138,9 @@ import Testing
     /// A bad row in place of row `index`.
     enum Fault: String, CaseIterable, CustomStringConvertible, Sendable {
         case notANumber, timeBackwards, tooLong, missingField, emptyValue, outOfRange, timeOutOfRange
+        /// Microseconds since 1970 in a column the header says is in seconds: the hint is to
+        /// mend the header (which the rows after a split once forgot, and said to pass a unit).
+        case epochTimeOutOfRange
         var description: String { rawValue }
 
         func apply(_ rows: inout [String], at index: Int) {
@@ -150,6 +153,7 @@ import Testing
             case .emptyValue: fields[3] = ""
             case .outOfRange: fields[1] = "2500"
             case .timeOutOfRange: fields[0] = "2e13"
+            case .epochTimeOutOfRange: fields[0] = "1700000000000000"
             }
             rows[index] = fields.joined(separator: ",")
         }
