@@ -40,8 +40,10 @@
 ///   mean interval, so times always go forward once spreading has begun.
 ///
 /// Times that are not finite, and times that go backwards, are returned as given (the detector
-/// ignores them) and leave the spreader as it was. Constant memory (a few arrays of at most
-/// `window`), a few operations per sample.
+/// ignores them) and leave the spreader as it was; but a time more than `gapLimit` before the one
+/// before is a clock reset (a driver restarted, a counter wrapped; the detector restarts on one
+/// too): the spreader starts again from that sample, as from a stream's first. Constant memory
+/// (a few arrays of at most `window`), a few operations per sample.
 public struct BatchTimeSpreader: Sendable {
     /// The intervals over which the mean interval and the batching are judged: 128.
     public static let window = 128
@@ -130,7 +132,15 @@ public struct BatchTimeSpreader: Sendable {
             return sample
         }
         let interval = given - previous
-        guard interval >= 0 else { return sample }
+        guard interval >= 0 else {
+            if -interval > gapLimit {
+                restart()
+                lastGiven = given
+                lastReturned = given
+                samplesGiven = 1
+            }
+            return sample
+        }
         let mean = meanInterval
         let batched = isSpreading
         let inBatch = interval == 0 || mean.map { interval < 0.5 * $0 } ?? false
@@ -159,6 +169,21 @@ public struct BatchTimeSpreader: Sendable {
         var moved = sample
         moved.time = time
         return moved
+    }
+
+    /// Forgets the stream, as before its first sample (a new stream follows, from any time);
+    /// `spreadSamples` keeps counting.
+    public mutating func restart() {
+        next = 0
+        count = 0
+        sum = 0
+        shortCount = 0
+        lastGiven = nil
+        lastReturned = 0
+        samplesInBatch = 1
+        startNext = 0
+        startCount = 0
+        samplesGiven = 0
     }
 
     private mutating func record(_ interval: Double, short isShort: Bool) {
@@ -206,12 +231,17 @@ public struct BatchSpreadingDetector<Detector: ShakeDetecting>: ShakeDetecting {
     /// counts the times returned here as given.
     public mutating func spread(_ sample: Sample) -> Sample {
         let spread = spreader.spread(sample)
-        if spread.time > latest { latest = spread.time }
+        // The latest time on the samples' clock; after a clock reset, on the new one.
+        if spread.time > latest || spread.time < latest - spreader.gapLimit { latest = spread.time }
         return spread
     }
 
-    /// Interrupts at `time`, or at the latest spread time when that is later.
+    /// Interrupts at `time`, or at the latest spread time when that is later; the spreader starts
+    /// again too, so a new stream may follow from any time, as with `ShakeDetector`.
     public mutating func interrupt(at time: Double) -> ShakeEvent? {
-        detector.interrupt(at: max(time, latest))
+        let event = detector.interrupt(at: max(time, latest))
+        spreader.restart()
+        latest = -.infinity
+        return event
     }
 }

@@ -96,7 +96,8 @@ public struct ShakeDetector: Sendable {
     public var configuration: ShakeConfiguration {
         didSet {
             guard configuration != oldValue else { return }
-            let cancelled = shaking ? makeEvent(.cancelled, at: lastTime, reason: .interrupted) : nil
+            // A second change before the next sample keeps the first one's cancellation.
+            let cancelled = shaking ? makeEvent(.cancelled, at: lastTime, reason: .interrupted) : pendingCancellation
             reset()
             pendingCancellation = cancelled
         }

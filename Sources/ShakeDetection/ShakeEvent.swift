@@ -12,7 +12,8 @@ public enum ShakeAxis: String, Sendable, Hashable, Codable, CaseIterable {
 ///
 /// The fields describe the shake as far as the detector has seen it when the event is emitted:
 /// on `began`, the chain of half-waves that made it begin (`reversals` is then at least
-/// `minimumHalfWaves − 1`, and `endTime` is the `began` sample's time); on `ended` and
+/// `minimumHalfWaves − 1`, and `endTime` is the `began` sample's time, or the release crossing
+/// just before it when the half-wave that completed the chain ended on that sample); on `ended` and
 /// `cancelled`, the whole shake up to then. For instance a 1.5 s, 2 g shake at 4 Hz along x from
 /// 2 s, after the device lay still, sampled at 100 Hz: `began` at 2.41 s (start 2.04 s, peak 20.0 m/s², 3 reversals, `.x`), `ended` at
 /// 3.91 s (end 3.50 s, 11 reversals).
@@ -51,7 +52,8 @@ public struct ShakeEvent: Sendable, Hashable {
     public var startTime: Double
     /// End of the shake's last half-wave seen so far, s: where `|l|` fell through the release
     /// threshold (placed between samples), or the latest sample while a half-wave is still
-    /// going on (on `began`, the `began` sample's time).
+    /// going on (on `began`, the `began` sample's time, or the crossing just before it when the
+    /// chain's last half-wave ended on that sample).
     public var endTime: Double
     /// Largest `|l|` (linear acceleration: gravity removed, smoothed; peaks placed between
     /// samples) of the shake's half-waves so far, m/s². A 2 g back-and-forth shake reads about

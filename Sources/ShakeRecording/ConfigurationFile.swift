@@ -13,7 +13,8 @@ public struct ConfigurationFileError: Error, CustomStringConvertible, Equatable 
     public enum Kind: Sendable, Hashable {
         /// The file does not exist, is a folder, or cannot be read.
         case unreadable
-        /// The file is not a valid configuration.
+        /// The file is not a valid configuration (for `save`: the configuration given is not
+        /// valid, and nothing was written).
         case malformed
         /// The file cannot be written (or exists and may not be overwritten).
         case unwritable
@@ -198,7 +199,9 @@ public enum ConfigurationFile {
 
     /// The JSON text for `configuration`, keys sorted, pretty-printed, ending in a newline.
     /// `+infinity` (allowed for `saturationAcceleration` and `ongoingMotionPeakAcceleration`) is
-    /// written as `infinityInJSON`, which loads back to a detector that behaves the same.
+    /// written as `infinityInJSON`, which loads back to a detector that behaves the same. For a
+    /// configuration that `validate()` refuses the text need not load back, and one holding a NaN
+    /// or another infinity (which JSON cannot hold) gives a newline alone: `save` refuses both.
     public static func encode(_ configuration: ShakeConfiguration) -> Data {
         var finite = configuration
         if finite.saturationAcceleration == .infinity { finite.saturationAcceleration = infinityInJSON }
@@ -213,11 +216,19 @@ public enum ConfigurationFile {
 
     /// Writes the file whole or not at all (a temporary file beside it, `fsync`, then a rename). An
     /// existing file is kept unless `overwrite` is true, even one that appears while writing.
+    /// A configuration that `validate()` refuses is not written (`load` would refuse the file, and
+    /// JSON cannot hold a NaN).
     /// - Throws: `ConfigurationFileError` (`.unwritable`) naming the path and why, in the
-    ///   system's words ("the folder 'x' does not exist", "No space left on device (errno 28)").
+    ///   system's words ("the folder 'x' does not exist", "No space left on device (errno 28)");
+    ///   `.malformed` for an invalid configuration, naming the field.
     public static func save(_ configuration: ShakeConfiguration, to path: String, overwrite: Bool = false)
         throws(ConfigurationFileError)
     {
+        do {
+            try configuration.validate()
+        } catch {
+            throw ConfigurationFileError(path: path, kind: .malformed, message: "not written: \(error)")
+        }
         do throws(WholeFileWriter.Failure) {
             try WholeFileWriter.write(Array(encode(configuration)), to: path, overwrite: overwrite)
         } catch {

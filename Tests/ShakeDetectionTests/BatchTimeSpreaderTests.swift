@@ -136,4 +136,45 @@ import Testing
         }
         #expect(spreader.isSpreading)
     }
+
+    /// A clock reset (times back by more than the gap limit: a driver restarted) is a new stream:
+    /// spread as the first was, not left bunched until the new times pass the old ones.
+    @Test func aClockResetStartsAgain() {
+        let first = Self.batched(Self.times(count: 2000, rate: 100, from: 80), size: 4, readOut: false)
+        let second = Self.batched(Self.times(count: 2000, rate: 100), size: 4, readOut: false)
+        var spreader = BatchTimeSpreader()
+        _ = first.map { spreader.spread(Sample(time: $0, x: 0, y: 0, z: 9.8)) }
+        let movedBefore = spreader.spreadSamples
+        let out = second.map { spreader.spread(Sample(time: $0, x: 0, y: 0, z: 9.8)).time }
+        let (fresh, freshMoved) = Self.spread(second)
+        #expect(out == fresh)
+        #expect(spreader.spreadSamples == movedBefore + freshMoved)
+        #expect(freshMoved > 1400)
+    }
+
+    /// A shake in a stream that followed another after a clock reset, or after `interrupt`:
+    /// found as in a fresh detector, and cancelled by `interrupt(at:)` at the new clock's time.
+    @Test func aSpreadingDetectorFollowsANewStreamFromAnyTime() {
+        let motion = Motion(shakes: [.init(start: 5, duration: 4, frequency: 4, amplitude: 20, direction: (1, 0, 0))])
+        let samples = motion.samples(duration: 8, rate: 100)
+        func batched(_ samples: [Sample], from start: Double) -> [Sample] {
+            zip(samples, Self.batched(samples.map { $0.time + start }, size: 4, readOut: false)).map {
+                Sample(time: $1, x: $0.x, y: $0.y, z: $0.z)
+            }
+        }
+        let calm = Motion().samples(duration: 100, rate: 100)
+        var fresh = BatchSpreadingDetector(ShakeDetector())
+        let expected = batched(samples, from: 0).compactMap { fresh.process($0) }
+        #expect(expected.map(\.phase) == [.began])
+        for interruptFirst in [false, true] {
+            var detector = BatchSpreadingDetector(ShakeDetector())
+            _ = batched(calm, from: 0).compactMap { detector.process($0) }
+            if interruptFirst { #expect(detector.interrupt(at: 100) == nil) }
+            let got = batched(samples, from: 0).compactMap { detector.process($0) }
+            #expect(got == expected, "interrupt first: \(interruptFirst)")
+            let cancelled = detector.interrupt(at: 8)
+            #expect(cancelled?.cancellationReason == .interrupted)
+            #expect(cancelled.map { $0.time < 8.1 } == true, "cancelled at \(cancelled?.time ?? .nan)")
+        }
+    }
 }

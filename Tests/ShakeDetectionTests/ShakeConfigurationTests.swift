@@ -263,6 +263,33 @@ import ShakeDetection
         #expect(got[2].startTime >= 1.5)
     }
 
+    /// A settings screen that sets fields one at a time changes the configuration several times
+    /// before the next sample: the shake in progress still gets its one `cancelled` (the second
+    /// change had dropped it, and the next shake's `began` followed a `began`).
+    @Test func severalChangesBeforeTheNextSampleKeepTheShakesCancellation() {
+        var detector = ShakeDetector()
+        let m = Motion(shakes: [.init(start: 0.5, duration: 2, frequency: 4, amplitude: 25, direction: (1, 0, 0))])
+        let samples = m.samples(duration: 6, rate: 100)
+        var got: [ShakeEvent] = []
+        for s in samples where s.time < 1.5 { if let e = detector.process(s) { got.append(e) } }
+        #expect(got.map(\.phase) == [.began])
+        let lastTime = samples.last { $0.time < 1.5 }!.time
+        detector.configuration.quietSeconds = 0.5
+        detector.configuration.refractorySeconds = 0.5
+        detector.configuration.onsetAcceleration = 11
+        for s in samples where s.time >= 1.5 { if let e = detector.process(s) { got.append(e) } }
+        #expect(got.map(\.phase) == [.began, .cancelled, .began, .ended])
+        #expect(got[1].cancellationReason == .interrupted)
+        #expect(got[1].time == lastTime)
+        // Or ended by interrupt, with no sample after the changes.
+        var other = ShakeDetector()
+        for s in samples where s.time < 1.5 { _ = other.process(s) }
+        other.configuration.quietSeconds = 0.5
+        other.configuration.refractorySeconds = 0.5
+        #expect(other.interrupt(at: 1.6)?.cancellationReason == .interrupted)
+        #expect(other.interrupt(at: 1.7) == nil)
+    }
+
     @Test func aChangeWithoutANewSampleIsCancelledByInterrupt() {
         var detector = ShakeDetector()
         let m = Motion(shakes: [.init(start: 0.5, duration: 2, frequency: 4, amplitude: 25, direction: (1, 0, 0))])

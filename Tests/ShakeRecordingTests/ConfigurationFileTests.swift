@@ -114,6 +114,31 @@ import Testing
 
     /// JSON has no infinity: the two keys that may hold it are written as 10⁶ m/s², which loads
     /// back and gives the same events as infinity (no raw axis and no peak gets that far).
+    /// An invalid configuration is not saved: NaN has no JSON (the file held a newline alone,
+    /// replacing the user's), and `load` would refuse any other invalid one.
+    @Test func anInvalidConfigurationIsNotSavedAndTheFileIsKept() throws {
+        let folder = NSTemporaryDirectory() + "/shakekit-save-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/mine.json"
+        try ConfigurationFile.save(.hard, to: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        var notANumber = ShakeConfiguration.medium
+        notANumber.quietSeconds = .nan
+        var belowGravity = ShakeConfiguration.medium
+        belowGravity.saturationAcceleration = 5
+        for (configuration, field) in [(notANumber, "quietSeconds"), (belowGravity, "saturationAcceleration")] {
+            #expect {
+                try ConfigurationFile.save(configuration, to: path, overwrite: true)
+            } throws: { error in
+                let error = try #require(error as? ConfigurationFileError)
+                return error.kind == .malformed && error.description.hasPrefix("\(path): not written: invalid configuration: \(field): ")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["mine.json"])
+        }
+    }
+
     @Test func infinityIsWrittenAsAValueThatBehavesTheSame() throws {
         var configuration = ShakeConfiguration.medium
         configuration.saturationAcceleration = .infinity
