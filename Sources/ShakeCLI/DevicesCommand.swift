@@ -16,7 +16,9 @@ enum DevicesCommand: ShakeCommand {
             "accelerometers": [{"id", "name", "label", "scale_m_s2_per_lsb", "offset_lsb", \
             "sampling_frequency_hz", "available_sampling_frequencies_hz", "buffered", \
             "timestamp_channel", "scan_format", "current_trigger", "mount_matrix" (its rows), \
-            "mount_matrix_problem"}]}, null where the device does not say.
+            "mount_matrix_problem"}]}, null where the device does not say; a device whose axes \
+            have scales or offsets of their own (in_accel_y_scale) also has "axis_scales_m_s2_per_lsb" \
+            or "axis_offsets_lsb" (x, y, z), and "scale_m_s2_per_lsb" and "offset_lsb" are x's.
             """,
         options: [IIOOptions.listingURI, IIOOptions.verbose, DetectorOptions.formatSpec])
 
@@ -47,6 +49,7 @@ enum DevicesCommand: ShakeCommand {
             case timestampChannel = "timestamp_channel", scanFormat = "scan_format"
             case trigger = "current_trigger", mountMatrix = "mount_matrix"
             case mountMatrixProblem = "mount_matrix_problem"
+            case axisScales = "axis_scales_m_s2_per_lsb", axisOffsets = "axis_offsets_lsb"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -56,6 +59,9 @@ enum DevicesCommand: ShakeCommand {
             try container.encode(device.label, forKey: .label)
             try container.encode(device.scale, forKey: .scale)
             try container.encode(device.offset, forKey: .offset)
+            // Only for a device whose axes have scales (offsets) of their own: x, y, z.
+            if device.yzScales != nil { try container.encode(device.axisScales, forKey: .axisScales) }
+            if device.yzOffsets != nil { try container.encode(device.axisOffsets, forKey: .axisOffsets) }
             try container.encode(device.samplingFrequencyHertz, forKey: .rate)
             try container.encode(device.availableSamplingFrequenciesHertz, forKey: .available)
             try container.encode(device.isBufferCapable, forKey: .buffered)
@@ -112,8 +118,18 @@ enum DevicesCommand: ShakeCommand {
                     + "scale, offset, rate, trigger or mount matrix\n"
                 continue
             }
-            text += "    scale:          \(device.scale.map { "\($0) m/s² per LSB" } ?? "none (raw values used as m/s²)")\n"
-            text += "    offset:         \(device.offset.map { "\($0) LSB" } ?? "0")\n"
+            if device.yzScales != nil {
+                let scales = zip(["x", "y", "z"], device.axisScales).map { "\($0) \($1)" }.joined(separator: ", ")
+                text += "    scale:          \(scales) m/s² per LSB (each axis its own)\n"
+            } else {
+                text += "    scale:          \(device.scale.map { "\($0) m/s² per LSB" } ?? "none (raw values used as m/s²)")\n"
+            }
+            if device.yzOffsets != nil {
+                let offsets = zip(["x", "y", "z"], device.axisOffsets).map { "\($0) \($1)" }.joined(separator: ", ")
+                text += "    offset:         \(offsets) LSB (each axis its own)\n"
+            } else {
+                text += "    offset:         \(device.offset.map { "\($0) LSB" } ?? "0")\n"
+            }
             var rate = device.samplingFrequencyHertz.map { "\(hertzText($0)) Hz" } ?? "not adjustable"
             if !device.availableSamplingFrequenciesHertz.isEmpty {
                 rate += " (available: " + device.availableSamplingFrequenciesHertz.map(hertzText).joined(separator: " ") + ")"

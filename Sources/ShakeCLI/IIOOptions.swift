@@ -193,6 +193,14 @@ func discardedText(_ statistics: AccelerometerReadStatistics, keptBatchTimes: Bo
         + (keptBatchTimes ? " (a FIFO batch stamped once? leave out --keep-batch-times to spread them)" : "")
 }
 
+/// `; the device's clock went back 2 times (the times after follow on)` when the timestamps
+/// stepped back (``AccelerometerReadStatistics/clockStepsBack``); else empty.
+func clockText(_ statistics: AccelerometerReadStatistics) -> String {
+    let steps = statistics.clockStepsBack
+    guard steps > 0 else { return "" }
+    return "; the device's clock went back \(steps == 1 ? "once" : "\(steps) times") (the times after follow on)"
+}
+
 /// `; the device delivers about 100 Hz, not the 400 Hz it reports (drops counted at 100 Hz)`
 /// when the rate measured from the samples' times is more than 25 % off the device's; else empty.
 func measuredRateText(_ statistics: AccelerometerReadStatistics, reported: Double) -> String {

@@ -28,7 +28,8 @@ enum LiveCommand: ShakeCommand {
             samples, duration_s, dropped_samples, gaps, outages, outage_s, and measured_rate_hz when \
             the device delivers more than 25 % off the rate it reports, spread_samples when FIFO \
             batches' times were spread, discarded_samples when samples whose time did not increase \
-            were discarded).
+            were discarded, clock_steps_back when the device's timestamps went back by more than a \
+            second and the times after were shifted to follow on).
             """,
         options: IIOOptions.all + [
             IIOOptions.duration, IIOOptions.reconnect,
@@ -132,7 +133,7 @@ enum LiveCommand: ShakeCommand {
                 + "(\(fixed(session.lastTime ?? 0, 1)) s); dropped \(stats.droppedSamples)"
                 + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\(outageText(stats))"
                 + "\(measuredRateText(stats, reported: reportedRate))\(spreadText(stats))"
-                + "\(discardedText(stats, keptBatchTimes: arguments.flag("keep-batch-times")))\n")
+                + "\(discardedText(stats, keptBatchTimes: arguments.flag("keep-batch-times")))\(clockText(stats))\n")
         }
         if let failure { throw deviceFailure(failure) }
         return ExitStatus.success
@@ -152,6 +153,7 @@ enum LiveCommand: ShakeCommand {
         var measuredRate: Double?
         var spreadSamples: Int
         var discardedSamples: Int
+        var clockStepsBack: Int
 
         enum CodingKeys: String, CodingKey {
             case shakes, cancelled, samples, gaps, outages
@@ -161,6 +163,7 @@ enum LiveCommand: ShakeCommand {
             case measuredRate = "measured_rate_hz"
             case spreadSamples = "spread_samples"
             case discardedSamples = "discarded_samples"
+            case clockStepsBack = "clock_steps_back"
         }
 
         init(session: LiveSession, statistics: AccelerometerReadStatistics) {
@@ -175,6 +178,7 @@ enum LiveCommand: ShakeCommand {
             measuredRate = statistics.measuredRateHertz
             spreadSamples = statistics.spreadSamples
             discardedSamples = statistics.outOfOrderSamples
+            clockStepsBack = statistics.clockStepsBack
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -193,6 +197,8 @@ enum LiveCommand: ShakeCommand {
             if spreadSamples > 0 { try container.encode(spreadSamples, forKey: .spreadSamples) }
             // Only when the reader discarded samples whose time did not increase.
             if discardedSamples > 0 { try container.encode(discardedSamples, forKey: .discardedSamples) }
+            // Only when the device's timestamps stepped back (the times after follow on).
+            if clockStepsBack > 0 { try container.encode(clockStepsBack, forKey: .clockStepsBack) }
         }
     }
 

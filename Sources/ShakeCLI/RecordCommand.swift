@@ -192,6 +192,6 @@ enum RecordCommand: ShakeCommand {
         return "Recorded \(counted(samples, "sample")) (\(fixed(seconds ?? stats.lastSampleTime ?? 0, 1)) s) from "
             + "\(device) at \(hertzText(rate)) Hz; dropped \(stats.droppedSamples)"
             + " in \(stats.gaps) gap\(stats.gaps == 1 ? "" : "s")\(outageText(stats))\(measuredRateText(stats, reported: rate))"
-            + spreadText(stats) + discardedText(stats, keptBatchTimes: keptBatchTimes)
+            + spreadText(stats) + discardedText(stats, keptBatchTimes: keptBatchTimes) + clockText(stats)
     }
 }

@@ -13,6 +13,12 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     public var scale: Double?
     /// `in_accel_offset`, in LSB, added to raw before scaling. nil when absent (0).
     public var offset: Double?
+    /// The y and z axes' own scales (`in_accel_y_scale`, `in_accel_z_scale`), when the driver
+    /// gives each axis its own (per-axis calibration) and they differ from x's (`scale`, then
+    /// `in_accel_x_scale`); nil when the axes share one.
+    public var yzScales: [Double?]?
+    /// The y and z axes' own offsets, as `yzScales` for `offset`; nil when the axes share one.
+    public var yzOffsets: [Double?]?
     /// Current `sampling_frequency` in hertz; nil when the device has none.
     public var samplingFrequencyHertz: Double?
     /// `sampling_frequency_available` in hertz, ascending; empty when not published.
@@ -31,6 +37,16 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     /// Why the device's mount matrix could not be used (it cannot be read or parsed), naming the
     /// attribute; nil when it is fine or absent. Reading such a device needs `--mount-matrix`.
     public var mountMatrixProblem: String?
+
+    /// Each axis's scale, m/s² per LSB (x, y, z): its own, or the shared `scale`; 1 when none.
+    public var axisScales: [Double] {
+        [scale ?? 1] + (yzScales ?? [scale, scale]).map { $0 ?? 1 }
+    }
+
+    /// Each axis's offset, LSB (x, y, z): its own, or the shared `offset`; 0 when none.
+    public var axisOffsets: [Double] {
+        [offset ?? 0] + (yzOffsets ?? [offset, offset]).map { $0 ?? 0 }
+    }
 
     /// A name to show and to select the device by: the name, else the id.
     public var displayName: String { name ?? id }
@@ -66,6 +82,19 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
         label = LibIIO.label(ofDevice: device)
         scale = try Self.unlessUnreadable { () throws(IIOError) in try attributes.number(channelAttribute: "scale") }
         offset = try Self.unlessUnreadable { () throws(IIOError) in try attributes.number(channelAttribute: "offset") }
+        // libiio lists an axis's own `in_accel_y_scale` and the shared `in_accel_scale` alike,
+        // as the channel's `scale`: read each axis's.
+        func others(_ attribute: String, _ x: Double?) throws(IIOError) -> [Double?]? {
+            var values: [Double?] = []
+            for channel in [axes.y, axes.z] {
+                values.append(try Self.unlessUnreadable { () throws(IIOError) in
+                    try attributes.number(channelAttribute: attribute, of: channel)
+                })
+            }
+            return values.allSatisfy { $0 == x } ? nil : values
+        }
+        yzScales = try others("scale", scale)
+        yzOffsets = try others("offset", offset)
         samplingFrequencyHertz = try Self.unlessUnreadable { () throws(IIOError) in try attributes.samplingFrequency() }
         availableSamplingFrequenciesHertz = try Self.unlessUnreadable {
             () throws(IIOError) in try attributes.availableSamplingFrequencies()

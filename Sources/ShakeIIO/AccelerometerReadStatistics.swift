@@ -18,6 +18,11 @@ public struct AccelerometerReadStatistics: Hashable, Sendable, Codable {
     public var measuredRateHertz: Double?
     /// Samples whose timestamp did not increase; they are discarded.
     public var outOfOrderSamples = 0
+    /// Times the device's timestamps went back by more than
+    /// ``AccelerometerReader/clockStepBackSeconds`` (a driver reset, a counter that wrapped): the
+    /// times from there on are shifted to follow on a sample period after the last, instead of
+    /// every later sample being discarded until the clock caught up.
+    public var clockStepsBack = 0
     /// Samples delivered with another time than the kernel's timestamp: spread over their FIFO
     /// batch (``AccelerometerReadOptions/spreadsBatchedTimes``), because the driver stamped the
     /// batch with one time or its samples microseconds apart. 0 for a stream without batches.
@@ -50,6 +55,7 @@ extension AccelerometerReadStatistics {
         gaps = try count(.gaps)
         measuredRateHertz = try container.decodeIfPresent(Double.self, forKey: .measuredRateHertz)
         outOfOrderSamples = try count(.outOfOrderSamples)
+        clockStepsBack = try count(.clockStepsBack)
         spreadSamples = try count(.spreadSamples)
         consumerOverruns = try count(.consumerOverruns)
         lastSampleTime = try container.decodeIfPresent(Double.self, forKey: .lastSampleTime)

@@ -15,7 +15,8 @@ import Musl
 /// ``AccelerometerReadOptions/spreadsBatchedTimes``; without it a monotonic clock does), refills a buffer of
 /// ``AccelerometerReadOptions/bufferDuration`` seconds of samples, converts each scan with
 /// libiio's `iio_channel_convert` (endianness, sign, shift) and computes
-/// `a = (raw + offset) · scale`. Polled mode reads `in_accel_*_raw` at the sampling rate, on a
+/// `a = (raw + offset) · scale` (each axis with its own scale and offset when the driver gives
+/// them: `in_accel_y_scale`). Polled mode reads `in_accel_*_raw` at the sampling rate, on a
 /// thread of its own: a read that does not return within the read timeout (a stuck sensor or
 /// bus) ends reading with `.timedOut` and is left to finish there.
 ///
@@ -49,8 +50,9 @@ public final class AccelerometerReader: @unchecked Sendable {
     private let devicePointer: OpaquePointer
     private let axes: AccelerometerChannels
     private let attributes: DeviceAttributes
-    private let scale: Double
-    private let offset: Double
+    /// Each axis's scale (m/s² per LSB) and offset (LSB): x, y, z.
+    private let scales: (Double, Double, Double)
+    private let offsets: (Double, Double, Double)
     private let wakeRead: CInt
     private let wakeWrite: CInt
     private let state = Mutex(State())
@@ -122,6 +124,15 @@ public final class AccelerometerReader: @unchecked Sendable {
         // device samples repeats values, and the recording would claim a rate it does not have.
         // The requested rate only when the device has no sampling_frequency to set.
         let rate = description.samplingFrequencyHertz ?? options.rateHertz ?? 100
+        // A driver reporting 0 (or a negative rate) would have every sample time divided by it
+        // and every poll wait for ever.
+        guard rate.isFinite && rate > 0 else {
+            throw IIOError(code: .invalidArgument, function: "iio_device_attr_read", uri: uri, device: attributes.label,
+                           attribute: "sampling_frequency",
+                           detail: "the device reports \(rate) Hz, which is no sampling rate"
+                               + (options.rateHertz == nil ? ": give one with --rate" : ""),
+                           kind: .badValue)
+        }
 
         if let triggerName = options.trigger {
             guard let trigger = LibIIO.devices(context.pointer).first(where: {
@@ -155,8 +166,9 @@ public final class AccelerometerReader: @unchecked Sendable {
         self.devicePointer = device
         self.axes = axes
         self.attributes = attributes
-        self.scale = description.scale ?? 1
-        self.offset = description.offset ?? 0
+        let (axisScales, axisOffsets) = (description.axisScales, description.axisOffsets)
+        self.scales = (axisScales[0], axisScales[1], axisScales[2])
+        self.offsets = (axisOffsets[0], axisOffsets[1], axisOffsets[2])
         self.wakeRead = fds[0]
         self.wakeWrite = fds[1]
         self.rateBefore = options.rateToRestore ?? rateBefore
@@ -301,9 +313,9 @@ public final class AccelerometerReader: @unchecked Sendable {
         if spreader != nil { noteStamp(given) }
         previousTime = time
         previousGiven = given
-        let sensor = (x: (Double(raw.0) + offset) * scale,
-                      y: (Double(raw.1) + offset) * scale,
-                      z: (Double(raw.2) + offset) * scale)
+        let sensor = (x: (Double(raw.0) + offsets.0) * scales.0,
+                      y: (Double(raw.1) + offsets.1) * scales.1,
+                      z: (Double(raw.2) + offsets.2) * scales.2)
         let rotated = mountMatrix.isIdentity ? sensor : mountMatrix.apply(x: sensor.x, y: sensor.y, z: sensor.z)
         // Once stopped (by `onSample` itself, say), the rest of a buffer's samples are not delivered.
         let stopped = state.withLock { state -> Bool in
@@ -562,7 +574,10 @@ public final class AccelerometerReader: @unchecked Sendable {
         } catch {
             throw vanishedIfGone(error)
         }
-        guard let value = Int64(text) ?? Double(text).map({ Int64($0) }) else {
+        // A whole number written as a Double ("12.0", "1e3") is one; a fraction (which would be
+        // cut) or one beyond Int64 (which would trap) is no raw reading.
+        let whole = Double(text).flatMap { $0 == $0.rounded() && abs($0) < 0x1p62 ? Int64($0) : nil }
+        guard let value = Int64(text) ?? whole else {
             throw IIOError(code: .invalidArgument, function: "iio_channel_attr_read", device: attributes.label,
                            channel: LibIIO.id(ofChannel: channel), attribute: "raw",
                            detail: "'\(text)' is not an integer", kind: .badValue)
@@ -659,12 +674,30 @@ public final class AccelerometerReader: @unchecked Sendable {
                 let nanoseconds = LibIIO.convert(channel, from: timestampFirst + offset, format: timestampFormat)
                 let origin = firstTimestampNanoseconds ?? nanoseconds
                 firstTimestampNanoseconds = origin
-                time = Double(nanoseconds &- origin) / 1e9
+                time = followingOn(Double(nanoseconds &- origin) / 1e9 + clockShift)
             } else {
                 time = secondsSinceFirstSample(monotonic: received - Double(count - 1 - index) / rateHertz)
             }
             try deliver(time: time, raw: raw, onSample)
         }
+    }
+
+    /// A timestamp further back than this, s, than the one before is the device's clock stepping
+    /// back (a driver reset, a counter that wrapped), not a sample out of order: 1 s.
+    public static let clockStepBackSeconds = 1.0
+
+    /// Seconds added to the kernel's timestamps since the clock last stepped back.
+    private var clockShift = 0.0
+
+    /// `time`, or, when it is more than ``clockStepBackSeconds`` before the last sample's given
+    /// time, a sample period after that (and every later time shifted as much): otherwise every
+    /// sample would be discarded, without a word, until the clock came back to where it was.
+    private func followingOn(_ time: Double) -> Double {
+        guard let previousGiven, time < previousGiven - Self.clockStepBackSeconds else { return time }
+        let continued = previousGiven + 1 / countingRateHertz
+        clockShift += continued - time
+        state.withLock { $0.statistics.clockStepsBack += 1 }
+        return continued
     }
 
     /// No data for `readTimeout` seconds: a vanished device, or a stall.

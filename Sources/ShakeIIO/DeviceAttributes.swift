@@ -28,11 +28,17 @@ struct DeviceAttributes {
 
     /// A numeric channel attribute of `accel_x` (`scale`, `offset`); nil when absent.
     func number(channelAttribute attribute: String) throws(IIOError) -> Double? {
-        guard LibIIO.hasAttribute(axes.x, attribute) else { return nil }
-        let text = try LibIIO.readChannelAttribute(axes.x, attribute, deviceLabel: label)
+        try number(channelAttribute: attribute, of: axes.x)
+    }
+
+    /// A numeric attribute of the accel channel `channel`: its own (`in_accel_y_scale`) or the
+    /// one the axes share (`in_accel_scale`), which libiio lists alike; nil when absent.
+    func number(channelAttribute attribute: String, of channel: OpaquePointer) throws(IIOError) -> Double? {
+        guard LibIIO.hasAttribute(channel, attribute) else { return nil }
+        let text = try LibIIO.readChannelAttribute(channel, attribute, deviceLabel: label)
         guard let value = Double(text), value.isFinite else {
             throw IIOError(code: .invalidArgument, function: "iio_channel_attr_read", device: label,
-                           channel: "accel_x", attribute: attribute,
+                           channel: LibIIO.id(ofChannel: channel), attribute: attribute,
                            detail: "'\(text)' is not a number", kind: .badValue)
         }
         return value

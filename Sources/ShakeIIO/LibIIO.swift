@@ -202,17 +202,27 @@ enum LibIIO {
     }
 
     /// The corresponding C function is `iio_channel_convert`: hardware format (endianness, shift,
-    /// sign) to a host-endian, sign-extended integer of `format.length` bits.
+    /// sign) to a host-endian integer of `format.length` bits, sign-extended for a signed format
+    /// (`le:s16/16`) and read as unsigned for an unsigned one (`le:u16/16`: 65535, not -1).
     static func convert(_ channel: OpaquePointer, from source: UnsafeRawPointer, format: iio_data_format) -> Int64 {
         var destination: (UInt64, UInt64) = (0, 0)
         return withUnsafeMutableBytes(of: &destination) { bytes -> Int64 in
             iio_channel_convert(channel, bytes.baseAddress, source)
+            if format.is_signed {
+                switch format.length {
+                case 8: return Int64(bytes.load(as: Int8.self))
+                case 16: return Int64(bytes.load(as: Int16.self))
+                case 32: return Int64(bytes.load(as: Int32.self))
+                case 64: return bytes.load(as: Int64.self)
+                default: return Int64(bytes.load(as: Int32.self))
+                }
+            }
             switch format.length {
-            case 8: return Int64(bytes.load(as: Int8.self))
-            case 16: return Int64(bytes.load(as: Int16.self))
-            case 32: return Int64(bytes.load(as: Int32.self))
-            case 64: return bytes.load(as: Int64.self)
-            default: return Int64(bytes.load(as: Int32.self))
+            case 8: return Int64(bytes.load(as: UInt8.self))
+            case 16: return Int64(bytes.load(as: UInt16.self))
+            case 32: return Int64(bytes.load(as: UInt32.self))
+            case 64: return Int64(truncatingIfNeeded: bytes.load(as: UInt64.self))
+            default: return Int64(bytes.load(as: UInt32.self))
             }
         }
     }

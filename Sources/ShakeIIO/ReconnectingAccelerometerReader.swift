@@ -96,6 +96,7 @@ public final class ReconnectingAccelerometerReader: Sendable {
                 total.droppedSamples += current.droppedSamples
                 total.gaps += current.gaps
                 total.outOfOrderSamples += current.outOfOrderSamples
+                total.clockStepsBack += current.clockStepsBack
                 total.spreadSamples += current.spreadSamples
                 total.consumerOverruns += current.consumerOverruns
                 total.measuredRateHertz = current.measuredRateHertz ?? total.measuredRateHertz
@@ -171,9 +172,14 @@ public final class ReconnectingAccelerometerReader: Sendable {
         while !isStopped {
             guard let current = reader else {
                 // Waiting for the device to come (back).
-                if waitUnlessStopped(retryInterval) { return }
+                if waitUnlessStopped(retryInterval) {
+                    restoreRateWhileWaiting()
+                    return
+                }
                 switch connectResult(&pending) {
-                case .success(nil): return
+                case .success(nil):
+                    restoreRateWhileWaiting()
+                    return
                 case .success(let opened):
                     // (The retry kind is forgotten once reading starts: the buffer may still fail.)
                     reader = opened
@@ -242,6 +248,7 @@ public final class ReconnectingAccelerometerReader: Sendable {
                     state.previous.droppedSamples += stats.droppedSamples
                     state.previous.gaps += stats.gaps
                     state.previous.outOfOrderSamples += stats.outOfOrderSamples
+                    state.previous.clockStepsBack += stats.clockStepsBack
                     state.previous.spreadSamples += stats.spreadSamples
                     state.previous.consumerOverruns += stats.consumerOverruns
                     state.previous.measuredRateHertz = stats.measuredRateHertz ?? state.previous.measuredRateHertz
@@ -256,6 +263,19 @@ public final class ReconnectingAccelerometerReader: Sendable {
                 if !reconnects { throw error }
             }
         }
+    }
+
+    /// Stopped while waiting for the device to come back: the reader that set the rate ended in a
+    /// failure, which leaves the rate as it was (the device may be gone); a device that is there
+    /// (stalled, or back) gets its rate back, as a stop while reading gives it. Waits up to 2 s
+    /// (at most the read timeout) for it.
+    private func restoreRateWhileWaiting() {
+        guard let rate = state.withLock({ $0.rateToRestore }) else { return }
+        var options = options
+        options.rateHertz = rate
+        options.rateToRestore = rate
+        // The reader opened sets the rate; never run, it is let go at once.
+        _ = ConnectionAttempt(uri: uri, device: deviceName, options: options).result(waiting: min(2, options.readTimeout))
     }
 
     /// Throws `error`, a permission error while waiting for the device, once such errors have

@@ -45,6 +45,9 @@ import Testing
         (["--start-iiod-after", "1", "r.csv"], "--start-iiod-after needs --iiod"),
         (["--no-buffer", "--drop", "1:3", "r.csv"], "--drop needs the buffer"),
         (["--drop", "9:3", "r.csv"], "--drop 9:3: FIRST:LAST must be sample numbers with 0 <= FIRST <= LAST"),
+        (["--axis-scale", "w=0.01", "r.csv"], "option '--axis-scale': 'w=0.01' is not AXIS=VALUE (AXIS x, y or z; a positive scale)"),
+        (["--axis-scale", "y=0", "r.csv"], "option '--axis-scale': 'y=0' is not AXIS=VALUE (AXIS x, y or z; a positive scale)"),
+        (["--axis-offset=z=1.5", "r.csv"], "option '--axis-offset': 'z=1.5' is not AXIS=VALUE (AXIS x, y or z; a whole number of LSB)"),
     ])
     func meaninglessOptionsAreUsageErrors(arguments: [String], message: String) throws {
         let result = try Self.run(arguments + ["--", "true"])

@@ -80,6 +80,33 @@ final class IIOEmulatorTests: EmulatorSuite {
         expectSamples(recording.rows, match: fixture.rows.prefix { $0.time < 10 })
     }
 
+    /// A driver with per-axis calibration (`in_accel_y_scale`, `in_accel_z_offset`: each axis its
+    /// own, none shared) and one with unsigned values (`le:u16/16>>0`, rest at 32768): recorded as
+    /// the fixture. (The axes had all been read with x's scale and offset, and unsigned values
+    /// as signed: -313 m/s² for 0.)
+    @Test(arguments: [["--axis-scale", "y=0.002394", "--axis-offset", "y=100", "--axis-offset", "z=-2000"],
+                      ["--unsigned", "--offset", "-32768"]])
+    func eachAxisOwnScaleAndOffsetAndUnsignedValuesAreRead(options: [String]) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast"] + options,
+            command: ["sh", "-c", "\"$0\" devices --format json && \"$0\" record --duration 4 -o \"$1\"", shake, output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        expectSamples(recording.rows, match: fixture.rows.prefix { $0.time < 4 })
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let device = try #require((json["accelerometers"] as? [[String: Any]])?.first)
+        if options[0] == "--unsigned" {
+            #expect(device["scan_format"] as? String == "le:u16/16>>0")
+            #expect(device["offset_lsb"] as? Double == -32768)
+            #expect(device["axis_scales_m_s2_per_lsb"] == nil && device["axis_offsets_lsb"] == nil)
+        } else {
+            #expect(device["axis_scales_m_s2_per_lsb"] as? [Double] == [Self.scale, 0.002394, Self.scale])
+            #expect(device["axis_offsets_lsb"] as? [Double] == [0, 100, -2000])
+            #expect(device["scale_m_s2_per_lsb"] as? Double == Self.scale)
+        }
+    }
+
     @Test(arguments: uris)
     func droppedSamplesAreCountedAndReported(uri: String) throws {
         let shake = try Emulator.shake
@@ -102,6 +129,41 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(result.status == 73)
         #expect(result.stderr.contains("already exists"), "\(result.stderr)")
         #expect(try String(contentsOfFile: output(), encoding: .utf8) == "precious\n")
+    }
+
+    /// A polled raw value that is no whole number: an error naming the device, channel and
+    /// attribute (1e30 trapped the tool, 12.7 was cut to 12); a whole number written as 12.0
+    /// is read.
+    @Test(arguments: [("1e30", 74), ("12.7", 74), ("12.0", 0)])
+    func aPolledRawValueMustBeAWholeNumber(value: String, status: Int32) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--no-buffer", "--stall-after", "0", "--sysfs-attr", "in_accel_x_raw=\(value)"],
+            command: [shake, "record", "--duration", "0.2", "-o", output()])
+        #expect(result.status == status, "\(result.stderr)")
+        if status != 0 {
+            #expect(result.stderr.contains("device \"shakekit-accel\", channel \"accel_x\", attribute \"raw\")"), "\(result.stderr)")
+            #expect(result.stderr.contains("'\(value)' is not an integer"), "\(result.stderr)")
+        } else {
+            let rows = try Fixture.readRecording(output()).rows
+            #expect(!rows.isEmpty && rows.allSatisfy { abs($0.x - 12 * Self.scale) < 1e-5 }, "\(rows.prefix(3))")
+        }
+    }
+
+    /// A driver reporting 0 Hz: an error naming the attribute and --rate, in both modes (polled
+    /// reading had hung for ever, and times without a timestamp channel were NaN); with --rate
+    /// the device is read.
+    @Test(arguments: ["buffered", "polled"])
+    func aDeviceReportingNoRateNeedsOne(mode: String) throws {
+        let shake = try Emulator.shake
+        let script = "\"$0\" record --mode \(mode) --duration 1 -o \"$1\"; echo $?; "
+            + "\"$0\" record --mode \(mode) --rate 50 --duration 1 -o \"$1\"; echo $?"
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--sysfs-attr", "sampling_frequency=0"], command: ["sh", "-c", script, shake, output()])
+        #expect(result.stdout == "74\n0\n", "\(result.stderr)")
+        #expect(result.stderr.contains("attribute \"sampling_frequency\")"), "\(result.stderr)")
+        #expect(result.stderr.contains("the device reports 0.0 Hz, which is no sampling rate: give one with --rate"), "\(result.stderr)")
+        #expect(try Fixture.readRecording(output()).rows.count >= 40)
     }
 
     @Test func pollingReadsADeviceWithoutBuffer() throws {
@@ -340,6 +402,51 @@ final class IIOEmulatorTests: EmulatorSuite {
         }.filter { $0["phase"] != nil }
         #expect(events.map { $0["phase"] as? String } == ["began", "cancelled"], "\(result.stdout)")
         #expect(events.last?["reason"] as? String == "interrupted", "\(result.stdout)")
+    }
+
+    /// Ctrl-C while `--reconnect` waits for a stalled device: the device gets back the rate it
+    /// had (it kept the one the tool set: the stalled reader ended in a failure, which leaves it).
+    @Test func ctrlCWhileWaitingForAStalledDevicePutsTheRateBack() throws {
+        let shake = try Emulator.shake
+        let rate = "/sys/bus/iio/devices/iio:device0/sampling_frequency"
+        // The signal as soon as the loss is told (the wait that follows it is 0.5 s long).
+        let script = "before=$(cat \(rate)); \"$0\" record --timeout 0.5 --reconnect --rate 200 -o \"$1\" 2>\"$1.err\" & pid=$!; "
+            + "while ! grep -q 'Waiting for it' \"$1.err\" 2>/dev/null; do sleep 0.01; done; kill -INT $pid; wait $pid; "
+            + "status=$?; cat \"$1.err\" >&2; echo \"$before $(cat \(rate))\"; exit $status"
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--stall-after", "60"], command: ["sh", "-c", script, shake, output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Waiting for it to come back"), "\(result.stderr)")
+        #expect(result.stdout == "50 50\n", "rate before and after: \(result.stdout)")
+    }
+
+    /// The device's timestamps step back 100 s after 5 s (a driver reset): the samples after it
+    /// follow on a period later, every one kept, and the summaries say so (they had all been
+    /// discarded, without a word, until the clock came back: 100 s here).
+    @Test func aClockSteppingBackIsFollowedOn() throws {
+        let shake = try Emulator.shake
+        let stepped = path("stepped.csv")
+        var lines: [String] = []
+        for line in try String(contentsOfFile: fixture.path, encoding: .utf8).split(separator: "\n") {
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if let time = Double(fields[0]), time >= 5 { fields[0] = String(format: "%.6f", time - 100) }
+            lines.append(fields.joined(separator: ","))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: stepped, atomically: true, encoding: .utf8)
+        let result = try Emulator.run(
+            fixture: stepped, options: ["--fast"], command: [shake, "record", "--duration", "10", "-o", output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("; the device's clock went back once (the times after follow on) -> "), "\(result.stderr)")
+        let rows = try Fixture.readRecording(output()).rows
+        expectSamples(rows, match: fixture.rows.prefix { $0.time < 10 })
+        let live = try Emulator.run(
+            fixture: stepped, options: ["--fast"], command: [shake, "live", "--duration", "10", "--format", "json"])
+        #expect(live.status == 0, "\(live.stderr)")
+        let summary = try #require(live.stdout.split(separator: "\n").last.flatMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }?["summary"] as? [String: Any], "\(live.stdout)")
+        #expect(summary["clock_steps_back"] as? Int == 1)
+        #expect(summary["discarded_samples"] == nil)
     }
 
     @Test(arguments: ["INT", "TERM", "HUP"], uris)
