@@ -17,8 +17,9 @@
 // is sane (finite, ordered times; a refusal only for a chain of minimumHalfWaves or more; a
 // began report exactly with a began event).
 // Every sample also goes through a BatchTimeSpreader (a stream with dt = 0 or tiny dts is a
-// batched one): a time that is not finite, or goes backwards, comes back as given; any other comes
-// back finite and not before the time it returned last, with the axes untouched; and a third
+// batched one): a time that is not finite, or goes backwards, comes back as given (one more than
+// the gap limit back starts a new stream, judged from there); any other comes back finite and not
+// before the time it returned last, with the axes untouched; and a third
 // detector fed the spread samples keeps the same event invariants.
 import ShakeDetection
 
@@ -33,6 +34,16 @@ struct SpreadCheck {
               out.z.bitPattern == sample.z.bitPattern
         else { fatalError("the spreader changed an axis: \(sample) → \(out)") }
         let given = sample.time
+        // A clock reset (back by more than the gap limit) starts a new stream: returned as given,
+        // and the next times are judged against it, not against the old stream's.
+        if given.isFinite, let lastGiven, given < lastGiven - spreader.gapLimit {
+            guard out.time.bitPattern == given.bitPattern else {
+                fatalError("a clock reset's time was changed: \(given) → \(out.time)")
+            }
+            self.lastGiven = given
+            lastReturned = given
+            return out
+        }
         if !given.isFinite || (lastGiven.map { given < $0 } ?? false) {
             guard out.time.bitPattern == given.bitPattern else {
                 fatalError("a time not finite or going backwards was changed: \(given) → \(out.time)")
