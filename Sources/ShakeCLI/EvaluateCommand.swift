@@ -18,13 +18,14 @@ enum EvaluateCommand: ShakeCommand {
             Each PATH is a labelled CSV recording (with a 'shake' column) or a folder searched \
             recursively for *.csv files. A labelled shake is a run of shake=1 samples, from its first \
             to its last such sample; it is detected when a 'began' event lies within [run start - \
-            0.5 s, run end + 0.5 s] (edges included, to the microsecond). Each run matches at most \
+            0.5 s, run end + 0.5 s] (edges included; times compared in whole microseconds). Each run matches at most \
             one detection; further detections in its window are duplicates (one shake fired twice); \
             a detection outside every window is a false shake. Where two runs' windows overlap, a \
             detection goes to the earlier run not yet matched. negative_hours is the time labelled \
             shake=0: each interval between samples that starts at a shake=0 sample, counted whole \
             (also a gap); latency is began - run start, in seconds (down to -0.5 s). The median and \
-            p95 interpolate linearly between ranks. A ratio with nothing to divide by is null in \
+            p95 interpolate linearly between ranks (rank (n - 1) x p from 0, as numpy's default: of \
+            two latencies a and b, p95 is a + 0.95 (b - a)). A ratio with nothing to divide by is null in \
             JSON and '-' in text: recall without labelled shakes, precision without detections, \
             false_per_hour without negative time, f1 when recall or precision is, latencies without \
             a detected shake. Totals pool the files' counts and latencies. Under the table (in JSON \

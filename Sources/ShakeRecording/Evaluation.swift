@@ -4,9 +4,10 @@ import ShakeDetection
 ///
 /// A labelled shake is a run of samples with `shake = 1`, from its first sample's time to its
 /// last's. A detection (a `began` event, at its emission time) matches a run when it lies within
-/// `[run start − tolerance, run end + tolerance]` (tolerance 0.5 s; the edges are included to
-/// the microsecond, so that a detection written exactly 0.5 s after a run's end, 1.97 and 2.47,
-/// is not lost to binary rounding: 1.97 + 0.5 is 2.4699999999999998). Each run matches at most one
+/// `[run start − tolerance, run end + tolerance]` (tolerance 0.5 s; the times are compared in
+/// whole microseconds, so that a detection written exactly 0.5 s after a run's end, 1.97 and
+/// 2.47, is not lost to binary rounding, 1.97 + 0.5 being 2.4699999999999998, and one 1 µs
+/// past the edge is outside, whatever the times' size). Each run matches at most one
 /// detection: the first one in its window; further detections in a matched window are
 /// duplicates (one shake fired twice). A detection outside every window is a false shake.
 /// When windows overlap, a detection goes to the earliest run that is still unmatched.
@@ -16,9 +17,15 @@ import ShakeDetection
 public struct ShakeScorer: Sendable {
     /// Seconds a detection may precede a run's start or follow its end and still match it.
     public static let matchToleranceSeconds = 0.5
-    /// How far past a window's edge a detection is still taken as on it, seconds (1 µs: more
-    /// than binary rounding of times up to about 10⁹ s, less than any sample interval).
-    static let edgeSlackSeconds = 1e-6
+
+    /// Whether a detection at `time` lies in the window of the run from `start` to `end`: within
+    /// `matchToleranceSeconds` of it, edges included, compared in whole microseconds (a slack
+    /// added to the seconds instead took some times 1 µs outside as inside, by rounding).
+    static func isInWindow(_ time: Double, start: Double, end: Double) -> Bool {
+        let tolerance = (matchToleranceSeconds * 1e6).rounded()
+        let t = (time * 1e6).rounded()
+        return t >= (start * 1e6).rounded() - tolerance && t <= (end * 1e6).rounded() + tolerance
+    }
 
     private var runs: [(start: Double, end: Double)] = []
     private var runStart: Double?
@@ -70,12 +77,10 @@ public struct ShakeScorer: Sendable {
         var counts = EvaluationCounts()
         counts.shakes = runs.count
         counts.negativeSeconds = negativeSeconds
-        let tolerance = Self.matchToleranceSeconds + Self.edgeSlackSeconds
         for time in detections.sorted() {
             var inMatchedWindow = false
             var hit: Int?
-            for (index, run) in runs.enumerated()
-            where time >= run.start - tolerance && time <= run.end + tolerance {
+            for (index, run) in runs.enumerated() where Self.isInWindow(time, start: run.start, end: run.end) {
                 if matched[index] {
                     inMatchedWindow = true
                 } else {
@@ -177,7 +182,8 @@ public struct EvaluationSummary: Sendable, Hashable, Codable {
     public var f1: Double?
     /// Median detection latency (`began − run start`), seconds.
     public var latencyMedianSeconds: Double?
-    /// 95th percentile of detection latency (linear interpolation between ranks), seconds.
+    /// 95th percentile of detection latency (linear interpolation between ranks: rank (n − 1) ·
+    /// 0.95, counted from 0, as numpy's default), seconds.
     public var latencyP95Seconds: Double?
 
     enum CodingKeys: String, CodingKey {

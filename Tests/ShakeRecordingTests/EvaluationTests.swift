@@ -62,6 +62,27 @@ import ShakeRecording
         #expect(later.finish().falseShakes == 1)
     }
 
+    /// On the edge in whole microseconds matches, 1 µs past it does not, whatever the times' size
+    /// (a slack of 1 µs added to the seconds took most such detections as inside, by rounding:
+    /// 148 of 180 near 0, 1000 and 86400 s).
+    @Test(arguments: [0.0, 1000, 86400, 1_700_000_000])
+    func oneMicrosecondPastAnEdgeIsOutside(base: Double) {
+        for (startOffset, endOffset) in [(1.0, 1.909999), (1.000001, 1.9)] {
+            let (start, end) = (base + startOffset, base + endOffset)
+            for (detection, inside) in [(end + 0.5, true), (end + 0.500001, false), (end + 0.499999, true),
+                                        (start - 0.5, true), (start - 0.500001, false)] {
+                var scorer = ShakeScorer()
+                for time in [base, start, end, base + 5] {
+                    scorer.addSample(time: time, isShake: time == start || time == end)
+                }
+                scorer.addDetection(at: detection)
+                let counts = scorer.finish()
+                #expect(counts.detected == (inside ? 1 : 0), "base \(base), run \(start)–\(end), detection \(detection)")
+                #expect(counts.falseShakes == (inside ? 0 : 1))
+            }
+        }
+    }
+
     /// `outcome()` names what the counts count: the run no detection matched (by its first and
     /// last labelled sample), the false shake's and the duplicate's times; its counts are
     /// `finish()`'s.
