@@ -124,7 +124,9 @@ struct NearMissReport: Encodable {
         let at = "refused at \(fixed(refusal.time, 3)) s (\(refusal.chainHalfWaves) half-waves): "
         switch refusal.reason {
         case .pauseNeeded:
-            return ("pause_needed", at + "a shake was cancelled as too long (maximumShakeSeconds "
+            // The detector's chain then goes on from the cancelled shake's start: its count is
+            // not this near miss's (89 against the 34 listed), so none is given.
+            return ("pause_needed", "refused at \(fixed(refusal.time, 3)) s: a shake was cancelled as too long (maximumShakeSeconds "
                     + "\(fixed(configuration.maximumShakeSeconds, 1))); the motion must pause first (quietSeconds "
                     + "\(fixed(configuration.quietSeconds, 2)))")
         case .refractory(let until):

@@ -101,14 +101,19 @@ struct PlotSVG {
     static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.count)
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&apos;"
-            default: result.append(character)
+            // XML 1.0 has no place for the other C0 controls (a file name may hold one), nor for
+            // U+FFFE and U+FFFF, not even as references: each becomes U+FFFD.
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                result += "\u{FFFD}"
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result
@@ -129,7 +134,8 @@ struct PlotScale {
             minimum -= 1
             maximum += 1
         }
-        let raw = (maximum - minimum) / Double(max(1, count))
+        // Divided first: a span beyond the largest Double (-1e308 to 1e308) is still a number.
+        let raw = maximum / Double(max(1, count)) - minimum / Double(max(1, count))
         let magnitude = pow(10, (log10(raw)).rounded(.down))
         let residual = raw / magnitude
         let nice: Double = residual <= 1 ? 1 : residual <= 2 ? 2 : residual <= 2.5 ? 2.5 : residual <= 5 ? 5 : 10
@@ -138,9 +144,12 @@ struct PlotScale {
         upper = (maximum / step).rounded(.up) * step
     }
 
+    /// The ticks from `lower` to `upper`; none when they are not finite (a range beyond the
+    /// largest Double rounded outward).
     var ticks: [Double] {
-        let count = Int(((upper - lower) / step).rounded())
-        return (0...count).map { lower + Double($0) * step }
+        let steps = (upper / step - lower / step).rounded()
+        guard steps.isFinite, steps >= 0, steps <= 1000 else { return [] }
+        return (0...Int(steps)).map { lower + Double($0) * step }
     }
 
     /// A tick label with as many decimals as the step needs.

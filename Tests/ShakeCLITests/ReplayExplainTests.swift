@@ -127,6 +127,24 @@ import Testing
         #expect((began.first?["why"] as? String)?.hasPrefix("on 4 linked half-waves") == true)
     }
 
+    /// After a shake cancelled as too long the detector's chain goes on from that shake's start:
+    /// a near miss refused for want of a pause gives no half-wave count (it gave 89 for a near
+    /// miss of 34 peaks), and the others give their own.
+    @Test func aNearMissAfterATooLongShakeGivesNoOtherChainsCount() throws {
+        let run = runShake("replay", "--explain", "--format", "json", repositoryRoot + "/Fixtures/running_100hz.csv")
+        #expect(run.status == 0, "\(run.err)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let file = try #require((json["files"] as? [[String: Any]])?.first)
+        let nearMisses = try #require(file["near_misses"] as? [[String: Any]])
+        let pauses = nearMisses.filter { $0["reason"] as? String == "pause_needed" }
+        #expect(!pauses.isEmpty)
+        for nearMiss in pauses {
+            let why = try #require(nearMiss["why"] as? String)
+            #expect(why.hasPrefix("refused at ") && !why.contains("half-waves)"), "\(why)")
+            #expect(why.contains("a shake was cancelled as too long"), "\(why)")
+        }
+    }
+
     @Test func seismicHasNothingToExplain() {
         let run = runShake("replay", "--explain", "--detector", "seismic", repositoryRoot + "/Fixtures/mixed_100hz.csv")
         #expect(run.status == 64)

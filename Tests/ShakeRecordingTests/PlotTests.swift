@@ -85,6 +85,22 @@ final class SVGElements: NSObject, XMLParserDelegate {
         #expect(svg.texts.contains(String(format: "began %.2f s", began[0].time)))
     }
 
+    /// A title or subtitle from a file name with control characters (or an XML-forbidden
+    /// U+FFFF), and a time range wider than the largest Double: still well-formed XML, with
+    /// no NaN (the first had been written as it was, the second trapped).
+    @Test func oddNamesAndHugeRangesStillMakeWellFormedXML() throws {
+        var (plot, _, _) = Self.plot()
+        plot.title = "ctl\u{01}\u{1B}x & <y>.csv"
+        plot.subtitle = "configuration c\u{07}\u{FFFF}.json\ttab"
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        #expect(svg.texts.contains("ctl\u{FFFD}\u{FFFD}x & <y>.csv"), "\(svg.texts)")
+        plot.from = -1e308
+        plot.to = 1e308
+        let text = plot.svg()
+        #expect(SVGElements.parse(text) != nil)
+        #expect(!text.contains("nan") && !text.contains("inf"))
+    }
+
     @Test func plotIsSelfContained() {
         let text = Self.plot().0.svg()
         for forbidden in ["<script", "href", "@import", "url(", "@font-face"] {
