@@ -18,7 +18,8 @@ enum DevicesCommand: ShakeCommand {
             "timestamp_channel", "scan_format", "current_trigger", "mount_matrix" (its rows), \
             "mount_matrix_problem"}]}, null where the device does not say; a device whose axes \
             have scales or offsets of their own (in_accel_y_scale) also has "axis_scales_m_s2_per_lsb" \
-            or "axis_offsets_lsb" (x, y, z), and "scale_m_s2_per_lsb" and "offset_lsb" are x's.
+            or "axis_offsets_lsb" (x, y, z), and "scale_m_s2_per_lsb" and "offset_lsb" are x's; one \
+            whose scale or offset is no number is listed with "attribute_problem" (the value null).
             """,
         options: [IIOOptions.listingURI, IIOOptions.verbose, DetectorOptions.formatSpec])
 
@@ -49,6 +50,7 @@ enum DevicesCommand: ShakeCommand {
             case timestampChannel = "timestamp_channel", scanFormat = "scan_format"
             case trigger = "current_trigger", mountMatrix = "mount_matrix"
             case mountMatrixProblem = "mount_matrix_problem"
+            case attributeProblem = "attribute_problem"
             case axisScales = "axis_scales_m_s2_per_lsb", axisOffsets = "axis_offsets_lsb"
         }
 
@@ -70,6 +72,8 @@ enum DevicesCommand: ShakeCommand {
             try container.encode(device.currentTrigger, forKey: .trigger)
             try container.encode(device.mountMatrix?.rows, forKey: .mountMatrix)
             try container.encode(device.mountMatrixProblem, forKey: .mountMatrixProblem)
+            // Only for a device with an attribute that is no number (its value then null).
+            try container.encodeIfPresent(device.attributeProblem, forKey: .attributeProblem)
         }
     }
 
@@ -118,17 +122,22 @@ enum DevicesCommand: ShakeCommand {
                     + "scale, offset, rate, trigger or mount matrix\n"
                 continue
             }
+            // A value that is no number is unknown, not absent: said first.
+            let unknown = device.attributeProblem.map { problem in
+                text += "    problem:        \(problem) (reading it fails so)\n"
+                return "unknown (see the problem above)"
+            }
             if device.yzScales != nil {
                 let scales = zip(["x", "y", "z"], device.axisScales).map { "\($0) \($1)" }.joined(separator: ", ")
                 text += "    scale:          \(scales) m/s² per LSB (each axis its own)\n"
             } else {
-                text += "    scale:          \(device.scale.map { "\($0) m/s² per LSB" } ?? "none (raw values used as m/s²)")\n"
+                text += "    scale:          \(device.scale.map { "\($0) m/s² per LSB" } ?? unknown ?? "none (raw values used as m/s²)")\n"
             }
             if device.yzOffsets != nil {
                 let offsets = zip(["x", "y", "z"], device.axisOffsets).map { "\($0) \($1)" }.joined(separator: ", ")
                 text += "    offset:         \(offsets) LSB (each axis its own)\n"
             } else {
-                text += "    offset:         \(device.offset.map { "\($0) LSB" } ?? "0")\n"
+                text += "    offset:         \(device.offset.map { "\($0) LSB" } ?? unknown ?? "0")\n"
             }
             var rate = device.samplingFrequencyHertz.map { "\(hertzText($0)) Hz" } ?? "not adjustable"
             if !device.availableSamplingFrequenciesHertz.isEmpty {

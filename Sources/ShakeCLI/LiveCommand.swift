@@ -24,7 +24,8 @@ enum LiveCommand: ShakeCommand {
             shake in progress is cancelled (interrupted). The summary counts the shakes (and how \
             many of them were cancelled: too long, a gap, the end; no undo comes of those), the \
             dropped samples and, with --reconnect, the outages and how long they lasted; with \
-            --format json it is also the last line on stdout, {"summary": {...}} (shakes, cancelled, \
+            --format json it is also the last line on stdout (none when reading fails before the first \
+            sample), {"summary": {...}} (shakes, cancelled, \
             samples, duration_s, dropped_samples, gaps, outages, outage_s, and measured_rate_hz when \
             the device delivers more than 25 % off the rate it reports, spread_samples when FIFO \
             batches' times were spread, discarded_samples when samples whose time did not increase \

@@ -37,6 +37,10 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     /// Why the device's mount matrix could not be used (it cannot be read or parsed), naming the
     /// attribute; nil when it is fine or absent. Reading such a device needs `--mount-matrix`.
     public var mountMatrixProblem: String?
+    /// Why an attribute that should hold a number could not be read as one (`in_accel_scale`
+    /// holding `0.009576 (2g)`, say), naming the device and attribute: the value is then nil.
+    /// Only in a listing (``IIOContext/accelerometers()``); reading such a device fails with it.
+    public var attributeProblem: String?
 
     /// Each axis's scale, m/s² per LSB (x, y, z): its own, or the shared `scale`; 1 when none.
     public var axisScales: [Double] {
@@ -75,19 +79,32 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     /// overrides the mount matrix or only lists devices, so that the device's matrix is read for
     /// information only and one that cannot be read or parsed is left out (nil, the reason in
     /// ``mountMatrixProblem``) instead of failing.
-    init(device: OpaquePointer, axes: AccelerometerChannels, deviceMatrixRequired: Bool = true) throws(IIOError) {
+    /// `listing`: a value that is no number leaves that value nil and says so in
+    /// ``attributeProblem`` instead of failing (a list shows every device, a bad one too).
+    init(device: OpaquePointer, axes: AccelerometerChannels, deviceMatrixRequired: Bool = true,
+         listing: Bool = false) throws(IIOError) {
         let attributes = DeviceAttributes(device: device, axes: axes)
         id = LibIIO.id(ofDevice: device)
         name = LibIIO.name(ofDevice: device)
         label = LibIIO.label(ofDevice: device)
-        scale = try Self.unlessUnreadable { () throws(IIOError) in try attributes.number(channelAttribute: "scale") }
-        offset = try Self.unlessUnreadable { () throws(IIOError) in try attributes.number(channelAttribute: "offset") }
+        var problem: String?
+        /// `read`, or nil with the problem noted when listing and the value is no number.
+        func tolerant<T>(_ read: () throws(IIOError) -> T?) throws(IIOError) -> T? {
+            do {
+                return try Self.unlessUnreadable(read)
+            } catch where listing && error.kind == .badValue {
+                problem = problem ?? "\(error)"
+                return nil
+            }
+        }
+        scale = try tolerant { () throws(IIOError) in try attributes.number(channelAttribute: "scale") }
+        offset = try tolerant { () throws(IIOError) in try attributes.number(channelAttribute: "offset") }
         // libiio lists an axis's own `in_accel_y_scale` and the shared `in_accel_scale` alike,
         // as the channel's `scale`: read each axis's.
         func others(_ attribute: String, _ x: Double?) throws(IIOError) -> [Double?]? {
             var values: [Double?] = []
             for channel in [axes.y, axes.z] {
-                values.append(try Self.unlessUnreadable { () throws(IIOError) in
+                values.append(try tolerant { () throws(IIOError) in
                     try attributes.number(channelAttribute: attribute, of: channel)
                 })
             }
@@ -116,6 +133,7 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
                 mountMatrixProblem = "\(error)"
             }
         }
+        attributeProblem = problem
     }
 
     /// A value the backend cannot read at all is unknown (nil) rather than an error: libiio's xml

@@ -95,7 +95,7 @@ public struct IIOContext: ~Copyable {
         var found: [AccelerometerDescription] = []
         for device in LibIIO.devices(pointer) where !LibIIO.isTrigger(device) {
             guard let axes = AccelerometerChannels(device: device) else { continue }
-            found.append(try AccelerometerDescription(device: device, axes: axes, deviceMatrixRequired: false))
+            found.append(try AccelerometerDescription(device: device, axes: axes, deviceMatrixRequired: false, listing: true))
         }
         return found
     }

@@ -107,6 +107,26 @@ final class IIOEmulatorTests: EmulatorSuite {
         }
     }
 
+    /// A driver whose `in_accel_scale` is no number (`0.009576 (2g)`): `devices` lists the device
+    /// with the problem (it had failed the whole listing, exit 74); reading it fails, naming it.
+    @Test func devicesListsADeviceWithAnAttributeThatIsNoNumber() throws {
+        let shake = try Emulator.shake
+        let script = "\"$0\" devices; echo \"devices $?\"; \"$0\" devices --format json > \"$1.json\"; "
+            + "\"$0\" record --duration 1 -o \"$1\"; echo \"record $?\""
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--sysfs-attr", "in_accel_scale=0.009576 (2g)"],
+            command: ["sh", "-c", script, shake, output()])
+        let problem = "attribute \"scale\"): Invalid argument (EINVAL): '0.009576 (2g)' is not a number"
+        #expect(result.stdout.contains("    problem:        iio_channel_attr_read(device \"shakekit-accel\", channel \"accel_x\", \(problem) (reading it fails so)\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("    scale:          unknown (see the problem above)\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("devices 0\nrecord 74\n"), "\(result.stdout)")
+        #expect(result.stderr.contains(problem), "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output() + ".json"))) as? [String: Any])
+        let device = try #require((json["accelerometers"] as? [[String: Any]])?.first)
+        #expect((device["attribute_problem"] as? String)?.contains(problem) == true)
+        #expect(device["scale_m_s2_per_lsb"] is NSNull)
+    }
+
     @Test(arguments: uris)
     func droppedSamplesAreCountedAndReported(uri: String) throws {
         let shake = try Emulator.shake
