@@ -176,6 +176,20 @@ import ShakeRecording
         #expect(overwrite.err.contains("\(mine): exists (nothing is overwritten)"), "\(overwrite.err)")
         #expect(try String(contentsOfFile: mine, encoding: .utf8) == "keep me\n")
 
+        // Nor a '.partial' beside the output (it was written over, then renamed away), nor a
+        // broken symbolic link at it.
+        let partial = try folder.write("new.csv.partial", "someone's\n")
+        let overPartial = try runProcess(repositoryRoot + "/Scripts/splice-clips", [json, "-o", folder.file("new.csv")])
+        #expect(overPartial.status == 1)
+        #expect(overPartial.err.contains("\(partial): exists"), "\(overPartial.err)")
+        #expect(try String(contentsOfFile: partial, encoding: .utf8) == "someone's\n")
+        try FileManager.default.removeItem(atPath: partial)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link.csv"), withDestinationPath: folder.file("nowhere"))
+        let overLink = try runProcess(repositoryRoot + "/Scripts/splice-clips", [json, "-o", folder.file("link.csv")])
+        #expect(overLink.status == 1)
+        #expect(overLink.err.contains("link.csv: exists (nothing is overwritten)"), "\(overLink.err)")
+        try FileManager.default.removeItem(atPath: folder.file("link.csv"))
+
         let unknown = try runProcess(repositoryRoot + "/Scripts/splice-clips",
                                      [json, "--shake-class", "shake", "-o", folder.file("a.csv")])
         #expect(unknown.status == 1)
