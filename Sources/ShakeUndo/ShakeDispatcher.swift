@@ -11,9 +11,9 @@ import ShakeDetection
 ///
 /// One shake, one owner: the `ended` or `cancelled` of a shake goes only to the handler that
 /// received its `began`. When the gesture changes hands during a shake (or its owner installs
-/// another handler), the handler that saw it begin receives a `cancelled` event instead (reason `.interrupted`, the ending event's times),
-/// so it can drop what it prepared; the new owner hears nothing of that shake (the event counts
-/// as unhandled) and answers the next one. An `ended` or `cancelled` with no `began` dispatched
+/// another handler), the handler that saw it begin receives a `cancelled` event instead (reason
+/// `.interrupted`, the ending event's times), so it can drop what it prepared; the new owner (or
+/// handler) hears nothing of that shake (the event counts as unhandled) and answers the next one. An `ended` or `cancelled` with no `began` dispatched
 /// before it (a dispatcher attached to a detector mid-shake) goes to the current owner.
 ///
 /// The dispatcher keeps a strong reference to the installed handler until an event shows that
