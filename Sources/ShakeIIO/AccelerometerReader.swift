@@ -187,15 +187,17 @@ public final class AccelerometerReader: @unchecked Sendable {
     /// Ends reading: ``run(_:)`` returns normally (after the sample it is delivering), the async
     /// sequence finishes. Safe from any thread, and more than once.
     public func stop() {
-        let buffer = state.withLock { state -> BufferHandle? in
+        state.withLock { state in
             state.stopped = true
-            return state.buffer
+            // Cancelled under the lock: the reading thread clears `buffer` under it before it
+            // destroys the buffer, so the buffer cancelled is never one already freed (it was,
+            // now and then, over ip:, when the reader saw the stop between the two).
+            if let buffer = state.buffer, mode == .buffered, !usesPollDescriptor.withLock({ $0 }) {
+                LibIIO.cancel(buffer.pointer)
+            }
         }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
-        if let buffer, mode == .buffered, !usesPollDescriptor.withLock({ $0 }) {
-            LibIIO.cancel(buffer.pointer)
-        }
     }
 
     private let usesPollDescriptor = Mutex(false)

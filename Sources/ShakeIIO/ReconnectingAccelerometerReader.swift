@@ -65,6 +65,8 @@ public final class ReconnectingAccelerometerReader: Sendable {
         var stopped = false
         /// `run` is going on (one at a time).
         var running = false
+        /// A run has ended since the reader was made: after a stop, no other may begin.
+        var ranBefore = false
         var current: AccelerometerReader?
         var previous = AccelerometerReadStatistics()
         /// Seconds added to the current connection's sample times.
@@ -135,19 +137,30 @@ public final class ReconnectingAccelerometerReader: Sendable {
 
     /// Takes the run: throws when one is going on.
     func claimRun() throws(IIOError) {
-        let alreadyRunning = state.withLock { state -> Bool in
-            defer { state.running = true }
-            return state.running
+        let (alreadyRunning, stoppedBefore) = state.withLock { state -> (Bool, Bool) in
+            let refused = (state.running, state.stopped && state.ranBefore)
+            if !refused.0 && !refused.1 { state.running = true }
+            return refused
         }
         guard !alreadyRunning else {
             throw IIOError(code: .busy, function: "ReconnectingAccelerometerReader.run", uri: uri, device: deviceName,
                            detail: "this reader is already reading; create one reader per stream")
         }
+        // A stopped reader's stop would end a new run at once, and it would say nothing.
+        guard !stoppedBefore else {
+            throw IIOError(code: .busy, function: "ReconnectingAccelerometerReader.run", uri: uri, device: deviceName,
+                           detail: "this reader was stopped after reading; create a new one to read again")
+        }
     }
 
     /// ``run(onEvent:_:)`` after ``claimRun()``.
     func runClaimed(onEvent: (Event) throws -> Void, _ onSample: (Sample) throws -> Void) throws {
-        defer { state.withLock { $0.running = false } }
+        defer {
+            state.withLock { state in
+                state.running = false
+                state.ranBefore = true
+            }
+        }
         var pending: ConnectionAttempt?
         defer { endOutage(at: AccelerometerReader.monotonicSeconds()) }
         var reader: AccelerometerReader?
@@ -263,6 +276,8 @@ public final class ReconnectingAccelerometerReader: Sendable {
                 if !reconnects { throw error }
             }
         }
+        // Stopped between a loss (or a failed retry) and the wait after it: as in the wait.
+        if reader == nil { restoreRateWhileWaiting() }
     }
 
     /// Stopped while waiting for the device to come back: the reader that set the rate ended in a
