@@ -241,7 +241,9 @@ import ShakeDetection
         try configuration.validate()
     }
 
-    @Test func changingTheConfigurationDuringAShakeCancelsIt() {
+    /// A shake begun by 1.5 s, the configuration changed by `change`, the rest of the motion
+    /// fed: the events, and the last sample's time before the change.
+    static func shakeThenChange(_ change: (inout ShakeDetector) -> Void) -> (events: [ShakeEvent], lastTime: Double) {
         var detector = ShakeDetector()
         let m = Motion(shakes: [.init(start: 0.5, duration: 2, frequency: 4, amplitude: 25, direction: (1, 0, 0))])
         let samples = m.samples(duration: 6, rate: 100)
@@ -249,13 +251,19 @@ import ShakeDetection
         for s in samples where s.time < 1.5 { if let e = detector.process(s) { got.append(e) } }
         #expect(got.map(\.phase) == [.began])
         #expect(detector.isShaking)
-        let lastTime = samples.last { $0.time < 1.5 }!.time
-        detector.configuration = .hard
+        change(&detector)
         #expect(!detector.isShaking)
-        #expect(detector.configuration == .hard)
+        for s in samples where s.time >= 1.5 { if let e = detector.process(s) { got.append(e) } }
+        return (got, samples.last { $0.time < 1.5 }!.time)
+    }
+
+    @Test func changingTheConfigurationDuringAShakeCancelsIt() {
+        let (got, lastTime) = Self.shakeThenChange { detector in
+            detector.configuration = .hard
+            #expect(detector.configuration == .hard)
+        }
         // The next sample brings the shake's end: cancelled, at the last sample before the change.
         // The shaking goes on, strong enough for `hard` too: a new shake begins and ends later.
-        for s in samples where s.time >= 1.5 { if let e = detector.process(s) { got.append(e) } }
         #expect(got.map(\.phase) == [.began, .cancelled, .began, .ended])
         #expect(got[1].cancellationReason == .interrupted)
         #expect(got[1].time == lastTime)
@@ -267,35 +275,29 @@ import ShakeDetection
     /// before the next sample: the shake in progress still gets its one `cancelled` (the second
     /// change had dropped it, and the next shake's `began` followed a `began`).
     @Test func severalChangesBeforeTheNextSampleKeepTheShakesCancellation() {
-        var detector = ShakeDetector()
-        let m = Motion(shakes: [.init(start: 0.5, duration: 2, frequency: 4, amplitude: 25, direction: (1, 0, 0))])
-        let samples = m.samples(duration: 6, rate: 100)
-        var got: [ShakeEvent] = []
-        for s in samples where s.time < 1.5 { if let e = detector.process(s) { got.append(e) } }
-        #expect(got.map(\.phase) == [.began])
-        let lastTime = samples.last { $0.time < 1.5 }!.time
-        detector.configuration.quietSeconds = 0.5
-        detector.configuration.refractorySeconds = 0.5
-        detector.configuration.onsetAcceleration = 11
-        for s in samples where s.time >= 1.5 { if let e = detector.process(s) { got.append(e) } }
+        let (got, lastTime) = Self.shakeThenChange { detector in
+            detector.configuration.quietSeconds = 0.5
+            detector.configuration.refractorySeconds = 0.5
+            detector.configuration.onsetAcceleration = 11
+        }
         #expect(got.map(\.phase) == [.began, .cancelled, .began, .ended])
         #expect(got[1].cancellationReason == .interrupted)
         #expect(got[1].time == lastTime)
-        // Or ended by interrupt, with no sample after the changes.
-        var other = ShakeDetector()
-        for s in samples where s.time < 1.5 { _ = other.process(s) }
-        other.configuration.quietSeconds = 0.5
-        other.configuration.refractorySeconds = 0.5
-        #expect(other.interrupt(at: 1.6)?.cancellationReason == .interrupted)
-        #expect(other.interrupt(at: 1.7) == nil)
     }
 
-    @Test func aChangeWithoutANewSampleIsCancelledByInterrupt() {
+    /// One change or several (fields one by one), then no sample: `interrupt` gives the
+    /// cancellation, once.
+    @Test(arguments: [1, 3])
+    func aChangeWithoutANewSampleIsCancelledByInterrupt(changes: Int) {
         var detector = ShakeDetector()
         let m = Motion(shakes: [.init(start: 0.5, duration: 2, frequency: 4, amplitude: 25, direction: (1, 0, 0))])
         for s in m.samples(duration: 1.5, rate: 100) { _ = detector.process(s) }
         detector.configuration = .light
-        #expect(detector.interrupt(at: 1.6)?.phase == .cancelled)
+        if changes > 1 {
+            detector.configuration.quietSeconds = 0.5
+            detector.configuration.refractorySeconds = 0.5
+        }
+        #expect(detector.interrupt(at: 1.6)?.cancellationReason == .interrupted)
         #expect(detector.interrupt(at: 1.7) == nil)  // once only
     }
 
