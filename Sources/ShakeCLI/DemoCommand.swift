@@ -24,7 +24,8 @@ enum DemoCommand: ShakeCommand {
         arguments: [ArgumentSpec("recording", help: "A recording with shakes (default: the bundled session).", optional: true)],
         options: [
             .option("choices", value: "list",
-                    help: "The scripted user's answers to successive prompts, comma-separated; after the last, cancel.",
+                    help: "The scripted user's answers to successive prompts, comma-separated (undo, redo, cancel); "
+                        + "after the last, cancel; an answer the prompt has no button for is a cancel.",
                     default: "undo,undo"),
             .flag("bell", help: "Ring the terminal bell for audible feedback."),
         ] + DetectorOptions.specs + ImportOptions.specs
@@ -56,15 +57,24 @@ enum DemoCommand: ShakeCommand {
         },
     ]
 
-    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
-        let configuration = try DetectorOptions.configuration(arguments)
+    /// `--choices` (default `undo,undo`): each comma-separated word undo, redo or cancel, in any
+    /// case, spaces around it allowed; an empty one (`undo,,redo`) is refused, not skipped (the
+    /// answers after it would shift to the wrong prompts).
+    static func choices(_ arguments: ParsedArguments) throws(UsageError) -> [UndoChoice] {
         var choices: [UndoChoice] = []
-        for word in (arguments.value("choices") ?? "undo,undo").split(separator: ",") {
+        for word in (arguments.value("choices") ?? "undo,undo").split(separator: ",", omittingEmptySubsequences: false) {
             guard let choice = UndoChoice(rawValue: word.trimmingWhitespace().lowercased()) else {
-                throw UsageError("The value '\(word)' is invalid for '--choices': use undo, redo or cancel")
+                throw UsageError("The value '\(word)' is invalid for '--choices': use undo, redo or cancel"
+                    + (word.trimmingWhitespace().isEmpty ? " (an empty answer, between two commas or at an end)" : ""))
             }
             choices.append(choice)
         }
+        return choices
+    }
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        let configuration = try DetectorOptions.configuration(arguments)
+        let choices = try Self.choices(arguments)
         var reader: RecordingReader
         let source: String
         if arguments.positionals.isEmpty,

@@ -39,7 +39,8 @@ enum LiveCommand: ShakeCommand {
                     + "replay --explain'."),
             .flag("undo-demo", help: "Wire the shakes to shake to undo: the 'shake demo' editing session, live."),
             .option("choices", value: "list",
-                    help: "With --undo-demo: the scripted answers to successive prompts, comma-separated; then cancel.",
+                    help: "With --undo-demo: the scripted answers to successive prompts, comma-separated (undo, redo, "
+                        + "cancel); then cancel; an answer the prompt has no button for is a cancel.",
                     default: "undo,undo"),
         ] + DetectorOptions.specs + [DetectorOptions.formatSpec])
 
@@ -64,13 +65,7 @@ enum LiveCommand: ShakeCommand {
             options: try IIOOptions.readOptions(arguments), reconnects: arguments.flag("reconnect"))
         var demo: UndoDemoSession?
         if arguments.flag("undo-demo") {
-            var choices: [UndoChoice] = []
-            for word in (arguments.value("choices") ?? "undo,undo").split(separator: ",") {
-                guard let choice = UndoChoice(rawValue: word.trimmingWhitespace().lowercased()) else {
-                    throw UsageError("The value '\(word)' is invalid for '--choices': use undo, redo or cancel")
-                }
-                choices.append(choice)
-            }
+            let choices = try DemoCommand.choices(arguments)
             demo = try UndoDemoSession(io: io, choices: choices, ringsBell: false,
                                     introduction: "Shake to undo on a live device (\(reader.uri)); the scripted user edits at 2, 4 and 6 s.")
         }

@@ -38,7 +38,12 @@ final class UndoDemoSession {
         let presenter = ClosurePromptPresenter { prompt in
             let buttons = prompt.choices.compactMap(prompt.title(for:)).map { "[\($0)]" }.joined(separator: " ")
             timeline.note("prompt    \(buttons)")
-            let choice = pendingChoices.popFirst() ?? .cancel
+            var choice = pendingChoices.popFirst() ?? .cancel
+            if prompt.title(for: choice) == nil {
+                // No button for it: the user can only cancel (the script's answer is used up).
+                timeline.note("user would \(choice.rawValue), but the prompt has no such button")
+                choice = .cancel
+            }
             timeline.note("user taps [\(prompt.title(for: choice) ?? choice.rawValue)]")
             timeline.note("before    \(documentBox.document())")
             return choice

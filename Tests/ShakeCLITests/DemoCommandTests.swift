@@ -49,6 +49,28 @@ import Testing
         let run = runShake("demo", "--choices", "undo,maybe")
         #expect(run.status == 64)
         #expect(run.err.contains("The value 'maybe' is invalid for '--choices'"))
+        // An empty answer is refused, not skipped (the next answers went to the wrong prompts).
+        for choices in ["undo,,redo", "", ",", "undo,"] {
+            let empty = runShake("demo", "--choices", choices)
+            #expect(empty.status == 64, "\(choices)")
+            #expect(empty.err.contains("The value '' is invalid for '--choices': use undo, redo or cancel (an empty answer"), "\(empty.err)")
+            #expect(empty.out.isEmpty)
+        }
+    }
+
+    /// The first prompt offers only undo: a scripted redo cannot be tapped, so the user cancels
+    /// (it was "tapped" and reported unavailable, with error feedback).
+    @Test func anAnswerThePromptHasNoButtonForIsACancel() {
+        let run = runShake("demo", "--choices", "redo,undo")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("""
+                        prompt    [Undo Address Change] [Cancel]
+                        user would redo, but the prompt has no such button
+                        user taps [Cancel]
+            """), "\(run.out)")
+        #expect(!run.out.contains("unavailable") && !run.out.contains("notification error"), "\(run.out)")
+        // The second answer goes to the second prompt: it undoes the address change.
+        #expect(run.out.contains("final document: note: \"Call the plumber\"  name: \"\"  address: \"12 Elm Street\""), "\(run.out)")
     }
 
     @Test(arguments: [["--units", "g"], ["--time-column", "0"], ["--decimal-comma"]])
