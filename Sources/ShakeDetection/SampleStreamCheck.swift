@@ -37,6 +37,8 @@
 ///   detector then sees each burst as one moment, misses shakes and begins others late
 ///   (measured on the dev recordings in batches of 4 at 50 to 100 Hz: 2 shakes of 36 lost,
 ///   others begun up to 0.33 s late). Real streams, jitter included, read 0.29 or more.
+/// - and for times that do not move at all: the first `samplesChecked` samples all at one time
+///   (`timesRepeat` with that many per time).
 /// Samples with a NaN or infinite value, and intervals that are negative, are not counted.
 ///
 /// It checks the start of a stream only: a driver that changes its rate or unit later (a
@@ -225,6 +227,14 @@ public struct SampleStreamCheck: Sendable {
         guard lastTime.isFinite else { return }
         let interval = time - lastTime
         if interval == 0 { repeats += 1 }
+        // Times that never move on (a driver without a timestamp giving 0 to every sample): the
+        // detector sees one sample in all of them. Said once as many repeat as acceleration is
+        // checked over, with no interval yet to wait for.
+        if intervals == 0 && repeats >= Self.samplesChecked - 1 {
+            timeSettled = true
+            problem = .timesRepeat(samplesPerTime: Double(repeats + 1))
+            return
+        }
         guard interval > 0 else { return }
         if intervals == 0 { firstInterval = interval }
         intervals += 1

@@ -24,7 +24,10 @@ public struct HalfWaveChain: Sendable, Equatable {
         case broken(by: ShakeExplanation.HalfWave)
         /// The recording ended first.
         case recordingEnded
-        /// The shake in progress ended or was cancelled first (the detector then starts afresh).
+        /// The shake in progress ended or was cancelled first. The detector then starts afresh,
+        /// except after a cancellation as too long: its own chain goes on, from the cancelled
+        /// shake's start, until the motion pauses, so the next chain collected here (a near miss
+        /// refused as `pauseNeeded`) is only the part after the cancellation.
         case shakeEnded
     }
 

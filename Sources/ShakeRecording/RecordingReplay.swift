@@ -115,7 +115,9 @@ public enum RecordingReplay {
     /// test's own) as `run(path:…)` replays a file: the same events, counts and details, and the
     /// same cancellation of a shake in progress at the last sample. `name` stands in for the path
     /// in the result. The samples are taken as given: nothing checks that time goes forward, as
-    /// the reader does for a file.
+    /// the reader does for a file. A sample with a NaN or infinite time or value (which a file
+    /// cannot hold, and the detector ignores) is given to the detector and left out of the scores,
+    /// the times and the counts. The result is labelled when any sample carries a label.
     @inlinable
     public static func run<Detector: ShakeDetecting, Samples: Sequence<LabeledSample>>(
         samples: Samples, name: String = "<samples>", detector: inout Detector,
@@ -127,7 +129,13 @@ public enum RecordingReplay {
         var repeated = 0
         var largestGap = 0.0
         for labelledSample in samples {
-            let time = labelledSample.sample.time
+            let sample = labelledSample.sample
+            guard sample.time.isFinite, sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else {
+                // One such sample made the negative time NaN, and with it false shakes per hour.
+                if let event = detector.process(sample) { replay.record(event: event) }
+                continue
+            }
+            let time = sample.time
             if let previous {
                 if time == previous { repeated += 1 } else { largestGap = max(largestGap, time - previous) }
             }
@@ -140,6 +148,13 @@ public enum RecordingReplay {
 
     /// What `run` keeps while it streams.
     @usableFromInline struct Accumulator {
+        /// An event, scored as a detection when it is a `began`.
+        @inlinable
+        mutating func record(event: ShakeEvent) {
+            events.append(event)
+            if event.phase == .began { scorer.addDetection(at: event.time) }
+        }
+
         @usableFromInline var scorer = ShakeScorer()
         @usableFromInline var events: [ShakeEvent] = []
         @usableFromInline var labelled: Bool?
@@ -188,12 +203,13 @@ public enum RecordingReplay {
         @inlinable @inline(__always)
         mutating func record(_ labelledSample: LabeledSample, event: ShakeEvent?) {
             let sample = labelledSample.sample
-            if labelled == nil { labelled = labelledSample.isShake != nil }
-            if let isShake = labelledSample.isShake { scorer.addSample(time: sample.time, isShake: isShake) }
-            if let event {
-                events.append(event)
-                if event.phase == .began { scorer.addDetection(at: event.time) }
+            if let isShake = labelledSample.isShake {
+                labelled = true
+                scorer.addSample(time: sample.time, isShake: isShake)
+            } else if labelled == nil {
+                labelled = false
             }
+            if let event { record(event: event) }
             if first == nil { first = sample.time }
             let interval = sample.time - previousTime
             if interval > gapLimit {  // rare: the branch is predicted

@@ -164,6 +164,20 @@ import Testing
         #expect(events(spread).map(\.phase) == [.began, .ended])
     }
 
+    /// Times that never move on (every sample at 0: a driver without a timestamp): said at the
+    /// 64th sample (the check waited for intervals that never came, and said nothing).
+    @Test func timesThatNeverMoveAreFound() throws {
+        let zero = Self.still(seconds: 3, rate: 100).map { Sample(time: 0, x: $0.x, y: $0.y, z: $0.z) }
+        let found = Self.problems(zero)
+        let first = try #require(found.first)
+        #expect(found.count == 1)
+        #expect(first.index == SampleStreamCheck.samplesChecked - 1)
+        #expect(first.problem == .timesRepeat(samplesPerTime: Double(SampleStreamCheck.samplesChecked)))
+        var check = SampleStreamCheck()
+        for sample in zero { _ = check.add(sample) }
+        #expect(check.isSettled)
+    }
+
     /// A 100 Hz driver that stamps each sample of a FIFO batch as it reads it out (10 µs apart,
     /// then the batch's period): said, with the burst's size; the same stream with its times
     /// spread over each batch, or with 20 % jitter, is not.

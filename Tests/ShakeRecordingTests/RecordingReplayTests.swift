@@ -33,6 +33,34 @@ import ShakeDetection
         #expect(ahead.counts != nil)
     }
 
+    /// Samples in memory with a NaN or infinite time or value (which a file cannot hold): given to
+    /// the detector, which ignores them, and left out of the scores and times, so the result is
+    /// the file's (one NaN time had made the negative time NaN, and false shakes per hour nil);
+    /// and an array whose first sample has no label but the others have is labelled.
+    @Test func nonFiniteSamplesInMemoryDoNotSpoilTheScores() throws {
+        let samples = try RecordingReader.readAll(path: Self.fixture("mixed_100hz.csv")).samples
+        var detector = ShakeDetector()
+        let clean = RecordingReplay.run(samples: samples, detector: &detector)
+        var spoilt = samples
+        spoilt.insert(LabeledSample(sample: Sample(time: .nan, x: 0, y: 0, z: 9.8), isShake: false), at: 10)
+        spoilt.insert(LabeledSample(sample: Sample(time: .infinity, x: 0, y: 0, z: 9.8), isShake: true), at: 500)
+        spoilt.insert(LabeledSample(sample: Sample(time: samples[30].sample.time + 0.001, x: .nan, y: 0, z: 9.8),
+                                    isShake: false), at: 31)
+        detector = ShakeDetector()
+        let result = RecordingReplay.run(samples: spoilt, detector: &detector)
+        #expect(result.events == clean.events)
+        #expect(result.counts == clean.counts)
+        #expect(result.counts?.negativeSeconds.isFinite == true)
+        #expect(result.startTime == clean.startTime && result.endTime == clean.endTime)
+        #expect(result.earlyMagnitude.mean == clean.earlyMagnitude.mean)
+
+        var unlabelledFirst = samples
+        unlabelledFirst[0].isShake = nil
+        detector = ShakeDetector()
+        let labelled = RecordingReplay.run(samples: unlabelledFirst, detector: &detector)
+        #expect(labelled.counts?.shakes == clean.counts?.shakes)
+    }
+
     /// The replay keeps the mean |a| of the first 64 samples, as the reader does, with or
     /// without read-ahead and from samples in memory: about 9.8 m/s² for a recording with gravity,
     /// and flagged once gravity is taken out of the same samples.
