@@ -18,7 +18,7 @@
 // began report exactly with a began event).
 // Every sample also goes through a BatchTimeSpreader (a stream with dt = 0 or tiny dts is a
 // batched one): a time that is not finite, or goes backwards, comes back as given (one more than
-// the gap limit back starts a new stream, judged from there); any other comes back finite and not
+// clockResetSeconds back starts a new stream, judged from there); any other comes back finite and not
 // before the time it returned last, with the axes untouched; and a third
 // detector fed the spread samples keeps the same event invariants.
 import ShakeDetection
@@ -36,7 +36,7 @@ struct SpreadCheck {
         let given = sample.time
         // A clock reset (back by more than the gap limit) starts a new stream: returned as given,
         // and the next times are judged against it, not against the old stream's.
-        if given.isFinite, let lastGiven, given < lastGiven - spreader.gapLimit {
+        if given.isFinite, let lastGiven, given < lastGiven - BatchTimeSpreader.clockResetSeconds {
             guard out.time.bitPattern == given.bitPattern else {
                 fatalError("a clock reset's time was changed: \(given) → \(out.time)")
             }

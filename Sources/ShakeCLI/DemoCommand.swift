@@ -59,9 +59,11 @@ enum DemoCommand: ShakeCommand {
 
     /// `--choices` (default `undo,undo`): each comma-separated word undo, redo or cancel, in any
     /// case, spaces around it allowed; an empty one (`undo,,redo`) is refused, not skipped (the
-    /// answers after it would shift to the wrong prompts).
+    /// answers after it would shift to the wrong prompts); an empty value is no answer at all.
     static func choices(_ arguments: ParsedArguments) throws(UsageError) -> [UndoChoice] {
         var choices: [UndoChoice] = []
+        // No answers at all: every prompt is cancelled.
+        if arguments.value("choices")?.trimmingWhitespace().isEmpty == true { return [] }
         for word in (arguments.value("choices") ?? "undo,undo").split(separator: ",", omittingEmptySubsequences: false) {
             guard let choice = UndoChoice(rawValue: word.trimmingWhitespace().lowercased()) else {
                 throw UsageError("The value '\(word)' is invalid for '--choices': use undo, redo or cancel"

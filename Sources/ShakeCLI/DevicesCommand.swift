@@ -62,8 +62,9 @@ enum DevicesCommand: ShakeCommand {
             try container.encode(device.scale, forKey: .scale)
             try container.encode(device.offset, forKey: .offset)
             // Only for a device whose axes have scales (offsets) of their own: x, y, z.
-            if device.yzScales != nil { try container.encode(device.axisScales, forKey: .axisScales) }
-            if device.yzOffsets != nil { try container.encode(device.axisOffsets, forKey: .axisOffsets) }
+            // (null for an axis whose value is no number: see attribute_problem)
+            if let yz = device.yzScales { try container.encode([device.scale] + yz, forKey: .axisScales) }
+            if let yz = device.yzOffsets { try container.encode([device.offset] + yz, forKey: .axisOffsets) }
             try container.encode(device.samplingFrequencyHertz, forKey: .rate)
             try container.encode(device.availableSamplingFrequenciesHertz, forKey: .available)
             try container.encode(device.isBufferCapable, forKey: .buffered)
@@ -128,13 +129,17 @@ enum DevicesCommand: ShakeCommand {
                 return "unknown (see the problem above)"
             }
             if device.yzScales != nil {
-                let scales = zip(["x", "y", "z"], device.axisScales).map { "\($0) \($1)" }.joined(separator: ", ")
+                let scales = zip(["x", "y", "z"], [device.scale] + (device.yzScales ?? [])).map {
+                    "\($0) \($1.map { "\($0)" } ?? "unknown")"
+                }.joined(separator: ", ")
                 text += "    scale:          \(scales) m/s² per LSB (each axis its own)\n"
             } else {
                 text += "    scale:          \(device.scale.map { "\($0) m/s² per LSB" } ?? unknown ?? "none (raw values used as m/s²)")\n"
             }
             if device.yzOffsets != nil {
-                let offsets = zip(["x", "y", "z"], device.axisOffsets).map { "\($0) \($1)" }.joined(separator: ", ")
+                let offsets = zip(["x", "y", "z"], [device.offset] + (device.yzOffsets ?? [])).map {
+                    "\($0) \($1.map { "\($0)" } ?? "unknown")"
+                }.joined(separator: ", ")
                 text += "    offset:         \(offsets) LSB (each axis its own)\n"
             } else {
                 text += "    offset:         \(device.offset.map { "\($0) LSB" } ?? unknown ?? "0")\n"

@@ -40,9 +40,9 @@
 ///   mean interval, so times always go forward once spreading has begun.
 ///
 /// Times that are not finite, and times that go backwards, are returned as given (the detector
-/// ignores them) and leave the spreader as it was; but a time more than `gapLimit` before the one
-/// before is a clock reset (a driver restarted, a counter wrapped; the detector restarts on one
-/// too): the spreader starts again from that sample, as from a stream's first. Constant memory
+/// ignores them) and leave the spreader as it was; but a time more than `clockResetSeconds` before
+/// the one before is a clock reset (a driver restarted, a counter wrapped), where the detector
+/// restarts too: the spreader starts again from that sample, as from a stream's first. Constant memory
 /// (a few arrays of at most `window`), a few operations per sample.
 public struct BatchTimeSpreader: Sendable {
     /// The intervals over which the mean interval and the batching are judged: 128.
@@ -58,6 +58,9 @@ public struct BatchTimeSpreader: Sendable {
     /// The default `gapLimit`: 1.5 s, so that the longest batch spread (32 samples) is spread at
     /// 25 Hz, the slowest rate the detector is made for (1.28 s).
     public static let defaultGapLimit = 1.5
+    /// A time further back than this, s, than the one before is a clock reset: 0.5 s, the
+    /// presets' `maximumGapSeconds`, beyond which `ShakeDetector` restarts on one.
+    public static let clockResetSeconds = 0.5
     /// Samples whose time was changed so far.
     public private(set) var spreadSamples = 0
 
@@ -133,7 +136,7 @@ public struct BatchTimeSpreader: Sendable {
         }
         let interval = given - previous
         guard interval >= 0 else {
-            if -interval > gapLimit {
+            if -interval > Self.clockResetSeconds {
                 restart()
                 lastGiven = given
                 lastReturned = given
@@ -232,7 +235,7 @@ public struct BatchSpreadingDetector<Detector: ShakeDetecting>: ShakeDetecting {
     public mutating func spread(_ sample: Sample) -> Sample {
         let spread = spreader.spread(sample)
         // The latest time on the samples' clock; after a clock reset, on the new one.
-        if spread.time > latest || spread.time < latest - spreader.gapLimit { latest = spread.time }
+        if spread.time > latest || spread.time < latest - BatchTimeSpreader.clockResetSeconds { latest = spread.time }
         return spread
     }
 

@@ -19,9 +19,10 @@ public struct AccelerometerReadStatistics: Hashable, Sendable, Codable {
     /// Samples whose timestamp did not increase; they are discarded.
     public var outOfOrderSamples = 0
     /// Times the device's timestamps went back by more than
-    /// ``AccelerometerReader/clockStepBackSeconds`` (a driver reset, a counter that wrapped): the
-    /// times from there on are shifted to follow on a sample period after the last, instead of
-    /// every later sample being discarded until the clock caught up.
+    /// ``AccelerometerReader/clockStepBackSeconds`` (a driver reset, a counter that wrapped) for
+    /// two samples running: the times from the second on are shifted to follow on a sample period
+    /// after the last, instead of every later sample being discarded until the clock caught up
+    /// (the first is discarded, as a lone sample that far back is).
     public var clockStepsBack = 0
     /// Samples delivered with another time than the kernel's timestamp: spread over their FIFO
     /// batch (``AccelerometerReadOptions/spreadsBatchedTimes``), because the driver stamped the

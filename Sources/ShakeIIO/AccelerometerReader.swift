@@ -690,12 +690,24 @@ public final class AccelerometerReader: @unchecked Sendable {
 
     /// Seconds added to the kernel's timestamps since the clock last stepped back.
     private var clockShift = 0.0
+    /// The sample before was more than ``clockStepBackSeconds`` back (and discarded).
+    private var steppedBack = false
 
-    /// `time`, or, when it is more than ``clockStepBackSeconds`` before the last sample's given
-    /// time, a sample period after that (and every later time shifted as much): otherwise every
-    /// sample would be discarded, without a word, until the clock came back to where it was.
+    /// `time`, or, when it and the sample before it are both more than ``clockStepBackSeconds``
+    /// before the last delivered sample's given time, a sample period after that (and every later
+    /// time shifted as much): otherwise every sample would be discarded, without a word, until the
+    /// clock came back to where it was. A lone sample that far back is a bad stamp, not a new
+    /// clock: returned as it is, and discarded as out of order (the first of a new clock is too).
     private func followingOn(_ time: Double) -> Double {
-        guard let previousGiven, time < previousGiven - Self.clockStepBackSeconds else { return time }
+        guard let previousGiven, time < previousGiven - Self.clockStepBackSeconds else {
+            steppedBack = false
+            return time
+        }
+        guard steppedBack else {
+            steppedBack = true
+            return time
+        }
+        steppedBack = false
         let continued = previousGiven + 1 / countingRateHertz
         clockShift += continued - time
         state.withLock { $0.statistics.clockStepsBack += 1 }

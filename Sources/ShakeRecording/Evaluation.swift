@@ -23,8 +23,12 @@ public struct ShakeScorer: Sendable {
     /// added to the seconds instead took some times 1 µs outside as inside, by rounding).
     static func isInWindow(_ time: Double, start: Double, end: Double) -> Bool {
         let tolerance = (matchToleranceSeconds * 1e6).rounded()
-        let t = (time * 1e6).rounded()
-        return t >= (start * 1e6).rounded() - tolerance && t <= (end * 1e6).rounded() + tolerance
+        let (t, first, last) = ((time * 1e6).rounded(), (start * 1e6).rounded(), (end * 1e6).rounded())
+        // Beyond 1.8e302 s the microseconds overflow: compared in seconds there.
+        guard t.isFinite, first.isFinite, last.isFinite else {
+            return time >= start - matchToleranceSeconds && time <= end + matchToleranceSeconds
+        }
+        return t >= first - tolerance && t <= last + tolerance
     }
 
     private var runs: [(start: Double, end: Double)] = []

@@ -106,7 +106,7 @@ public final class ShakeDispatcher {
                 unhandledCount += 1
                 return false
             }
-            if let route, route.generation == recipient.generation, route.handler === recipient.handler {
+            if let route, route.generation == recipient.generation, Self.same(route.handler, recipient.handler) {
                 return deliver(event)
             }
             var cancelled = event
@@ -116,6 +116,15 @@ public final class ShakeDispatcher {
             unhandledCount += 1
             return false
         }
+    }
+
+    /// Whether two installed handlers answer as one: the same object, or `WeakShakeHandler`s of
+    /// the same target (a screen installing itself afresh during a shake is no other handler).
+    private static func same(_ a: any ShakeHandler, _ b: any ShakeHandler) -> Bool {
+        func answering(_ handler: any ShakeHandler) -> AnyObject {
+            (handler as? WeakShakeHandler)?.target ?? handler
+        }
+        return answering(a) === answering(b)
     }
 
     private func deliver(_ event: ShakeEvent) -> Bool {

@@ -50,12 +50,20 @@ import Testing
         #expect(run.status == 64)
         #expect(run.err.contains("The value 'maybe' is invalid for '--choices'"))
         // An empty answer is refused, not skipped (the next answers went to the wrong prompts).
-        for choices in ["undo,,redo", "", ",", "undo,"] {
+        for choices in ["undo,,redo", ",", "undo,"] {
             let empty = runShake("demo", "--choices", choices)
             #expect(empty.status == 64, "\(choices)")
             #expect(empty.err.contains("The value '' is invalid for '--choices': use undo, redo or cancel (an empty answer"), "\(empty.err)")
             #expect(empty.out.isEmpty)
         }
+    }
+
+    /// An empty value is no answer at all: every prompt is cancelled.
+    @Test func noChoicesCancelEveryPrompt() {
+        let run = runShake("demo", "--choices", "")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.components(separatedBy: "user taps [Cancel]").count == 3, "\(run.out)")
+        #expect(run.out.contains("final document: note: \"Call the plumber\"  name: \"\"  address: \"34 Oak Avenue\""))
     }
 
     /// The first prompt offers only undo: a scripted redo cannot be tapped, so the user cancels

@@ -126,7 +126,9 @@ import Testing
         var reference = BatchTimeSpreader()
         for (index, time) in batched.enumerated() {
             if index == 200 {
-                for odd in [Double.nan, .infinity, time - 1] {
+                // Back by less than `clockResetSeconds` (0.5 s): a sample out of order, not a
+                // new clock (`aClockResetStartsAgain`).
+                for odd in [Double.nan, .infinity, time - 0.4] {
                     let out = spreader.spread(Sample(time: odd, x: 0, y: 0, z: 9.8)).time
                     #expect(out.bitPattern == odd.bitPattern)
                 }
@@ -139,8 +141,11 @@ import Testing
 
     /// A clock reset (times back by more than the gap limit: a driver restarted) is a new stream:
     /// spread as the first was, not left bunched until the new times pass the old ones.
-    @Test func aClockResetStartsAgain() {
-        let first = Self.batched(Self.times(count: 2000, rate: 100, from: 80), size: 4, readOut: false)
+    @Test(arguments: [80.0, 0.8])
+    func aClockResetStartsAgain(back: Double) {
+        // The second stream starts `back` s before the first one's last time: 0.8 s is more than
+        // the detector's 0.5 s (where it restarts) and less than the gap limit (1.5 s).
+        let first = Self.batched(Self.times(count: 2000, rate: 100, from: back - 20), size: 4, readOut: false)
         let second = Self.batched(Self.times(count: 2000, rate: 100), size: 4, readOut: false)
         var spreader = BatchTimeSpreader()
         _ = first.map { spreader.spread(Sample(time: $0, x: 0, y: 0, z: 9.8)) }

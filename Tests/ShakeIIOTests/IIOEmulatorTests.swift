@@ -127,6 +127,22 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(device["scale_m_s2_per_lsb"] is NSNull)
     }
 
+    /// An axis's own scale that is no number: listed as unknown (null in JSON), not as 1.
+    @Test func anAxisScaleThatIsNoNumberIsListedAsUnknown() throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--axis-scale", "y=0.0096", "--sysfs-attr", "in_accel_y_scale=0.0096 (2g)"],
+            command: ["sh", "-c", "\"$0\" devices && \"$0\" devices --format json", shake])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("    scale:          x \(Self.scale), y unknown, z \(Self.scale) m/s² per LSB (each axis its own)\n"),
+                "\(result.stdout)")
+        let json = try #require(result.stdout.range(of: "{").map { String(result.stdout[$0.lowerBound...]) })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let device = try #require((object["accelerometers"] as? [[String: Any]])?.first)
+        let scales = try #require(device["axis_scales_m_s2_per_lsb"] as? [Any])
+        #expect(scales.count == 3 && scales[1] is NSNull && scales[0] as? Double == Self.scale, "\(scales)")
+    }
+
     @Test(arguments: uris)
     func droppedSamplesAreCountedAndReported(uri: String) throws {
         let shake = try Emulator.shake
@@ -440,25 +456,38 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(result.stdout == "50 50\n", "rate before and after: \(result.stdout)")
     }
 
-    /// The device's timestamps step back 100 s after 5 s (a driver reset): the samples after it
-    /// follow on a period later, every one kept, and the summaries say so (they had all been
-    /// discarded, without a word, until the clock came back: 100 s here).
-    @Test func aClockSteppingBackIsFollowedOn() throws {
-        let shake = try Emulator.shake
+    /// The fixture with its times from `from` s on (or only the sample at `from` s) `back` s earlier.
+    func steppedFixture(back: Double, from: Double, onlyOne: Bool = false) throws -> String {
         let stepped = path("stepped.csv")
         var lines: [String] = []
         for line in try String(contentsOfFile: fixture.path, encoding: .utf8).split(separator: "\n") {
             var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            if let time = Double(fields[0]), time >= 5 { fields[0] = String(format: "%.6f", time - 100) }
+            if let time = Double(fields[0]), onlyOne ? abs(time - from) < 1e-9 : time >= from {
+                fields[0] = String(format: "%.6f", time - back)
+            }
             lines.append(fields.joined(separator: ","))
         }
         try (lines.joined(separator: "\n") + "\n").write(toFile: stepped, atomically: true, encoding: .utf8)
+        return stepped
+    }
+
+    /// The device's timestamps step back 100 s after 5 s (a driver reset): from the second
+    /// sample on the new clock, the times follow on a period after the last, every sample kept but
+    /// that first one (a lone sample so far back is a bad stamp, and discarded), and the summaries
+    /// say so (they had all been discarded, without a word, until the clock came back: 100 s).
+    @Test func aClockSteppingBackIsFollowedOn() throws {
+        let shake = try Emulator.shake
+        let stepped = try steppedFixture(back: 100, from: 5)
         let result = try Emulator.run(
             fixture: stepped, options: ["--fast"], command: [shake, "record", "--duration", "10", "-o", output()])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("; the device's clock went back once (the times after follow on) -> "), "\(result.stderr)")
+        #expect(result.stderr.contains("dropped 0 in 0 gaps; 1 sample discarded: its time did not increase; "
+                                       + "the device's clock went back once (the times after follow on) -> "), "\(result.stderr)")
         let rows = try Fixture.readRecording(output()).rows
-        expectSamples(rows, match: fixture.rows.prefix { $0.time < 10 })
+        expectSamples(Array(rows.prefix(250)), match: fixture.rows.prefix(250))
+        // After it, every sample of the fixture but the first at 5 s, each 20 ms after the last.
+        expectSamples(Array(rows[250...].map { Fixture.Row(time: $0.time + 0.02, x: $0.x, y: $0.y, z: $0.z) }),
+                      match: fixture.rows[251..<rows.count + 1])
         let live = try Emulator.run(
             fixture: stepped, options: ["--fast"], command: [shake, "live", "--duration", "10", "--format", "json"])
         #expect(live.status == 0, "\(live.stderr)")
@@ -466,7 +495,23 @@ final class IIOEmulatorTests: EmulatorSuite {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }?["summary"] as? [String: Any], "\(live.stdout)")
         #expect(summary["clock_steps_back"] as? Int == 1)
-        #expect(summary["discarded_samples"] == nil)
+        #expect(summary["discarded_samples"] as? Int == 1)
+        #expect(summary["gaps"] as? Int == 0)
+    }
+
+    /// One sample stamped 2.5 s back among good ones is a bad stamp, not a new clock: discarded,
+    /// and the rest as they are (it had shifted every later time 2.5 s on: a gap of 250 samples).
+    @Test func aLoneSampleStampedFarBackIsDiscarded() throws {
+        let shake = try Emulator.shake
+        let glitch = try steppedFixture(back: 2.5, from: 5, onlyOne: true)
+        let result = try Emulator.run(
+            fixture: glitch, options: ["--fast"], command: [shake, "record", "--duration", "8", "-o", output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        // The hole it leaves is a drop: counted as one.
+        #expect(result.stderr.contains("dropped 1 in 1 gap; 1 sample discarded: its time did not increase -> "),
+                "\(result.stderr)")
+        let rows = try Fixture.readRecording(output()).rows
+        expectSamples(rows, match: fixture.rows.prefix { $0.time < 8 }.filter { abs($0.time - 5) > 1e-9 })
     }
 
     @Test(arguments: ["INT", "TERM", "HUP"], uris)

@@ -83,6 +83,19 @@ import ShakeRecording
         }
     }
 
+    /// Times beyond 1.8e302 s (whose microseconds overflow) are compared in seconds: a detection
+    /// far from the run is no match (with infinite microseconds every comparison held).
+    @Test func hugeTimesAreComparedInSeconds() {
+        var scorer = ShakeScorer()
+        scorer.addSample(time: 1e303, isShake: true)
+        scorer.addSample(time: 2e303, isShake: false)
+        scorer.addDetection(at: 1.5e303)
+        scorer.addDetection(at: 1e303)
+        let counts = scorer.finish()
+        #expect(counts.detected == 1)
+        #expect(counts.falseShakes == 1)
+    }
+
     /// `outcome()` names what the counts count: the run no detection matched (by its first and
     /// last labelled sample), the false shake's and the duplicate's times; its counts are
     /// `finish()`'s.

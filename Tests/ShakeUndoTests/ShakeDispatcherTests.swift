@@ -194,6 +194,23 @@ import ShakeUndo
         dispatcher.release(token)
     }
 
+    /// A screen that installs itself afresh (a new `WeakShakeHandler`) during a shake is still the
+    /// handler that saw it begin: it hears the end (it heard `cancelled`, as if another had come).
+    @Test func aScreenInstallingItselfAgainDuringAShakeHearsItsEnd() throws {
+        let dispatcher = ShakeDispatcher()
+        let log = EventRecorder()
+        let screen = Screen(log: log)
+        screen.ownership = try dispatcher.claim(owner: "map", handler: WeakShakeHandler(screen))
+        dispatcher.dispatch(shakeEvent(.began, at: 1))
+        if let token = screen.ownership.take() {
+            let installed = dispatcher.setHandler(WeakShakeHandler(screen), for: token)
+            #expect(installed)
+            screen.ownership = consume token
+        }
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 2)))
+        #expect(log.phases == [.began, .ended])
+    }
+
     @Test func aScreenKeepingItsOwnTokenInstalledDirectlyKeepsTheGestureUntilReleased() throws {
         // Why WeakShakeHandler exists: the dispatcher keeps its handler alive, and with it the
         // screen's token.
