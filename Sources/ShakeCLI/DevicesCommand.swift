@@ -128,19 +128,17 @@ enum DevicesCommand: ShakeCommand {
                 text += "    problem:        \(problem) (reading it fails so)\n"
                 return "unknown (see the problem above)"
             }
-            if device.yzScales != nil {
-                let scales = zip(["x", "y", "z"], [device.scale] + (device.yzScales ?? [])).map {
-                    "\($0) \($1.map { "\($0)" } ?? "unknown")"
-                }.joined(separator: ", ")
-                text += "    scale:          \(scales) m/s² per LSB (each axis its own)\n"
+            /// `x 0.0048, y unknown, z 0.0048`: each axis's own value.
+            func perAxis(_ x: Double?, _ yz: [Double?]) -> String {
+                zip(["x", "y", "z"], [x] + yz).map { "\($0) \($1.map { "\($0)" } ?? "unknown")" }.joined(separator: ", ")
+            }
+            if let yz = device.yzScales {
+                text += "    scale:          \(perAxis(device.scale, yz)) m/s² per LSB (each axis its own)\n"
             } else {
                 text += "    scale:          \(device.scale.map { "\($0) m/s² per LSB" } ?? unknown ?? "none (raw values used as m/s²)")\n"
             }
-            if device.yzOffsets != nil {
-                let offsets = zip(["x", "y", "z"], [device.offset] + (device.yzOffsets ?? [])).map {
-                    "\($0) \($1.map { "\($0)" } ?? "unknown")"
-                }.joined(separator: ", ")
-                text += "    offset:         \(offsets) LSB (each axis its own)\n"
+            if let yz = device.yzOffsets {
+                text += "    offset:         \(perAxis(device.offset, yz)) LSB (each axis its own)\n"
             } else {
                 text += "    offset:         \(device.offset.map { "\($0) LSB" } ?? unknown ?? "0")\n"
             }
