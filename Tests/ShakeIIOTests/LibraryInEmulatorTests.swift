@@ -11,14 +11,15 @@ import Testing
 final class ShakeIIOLibraryTests: EmulatorSuite {
     /// Runs `ShakeIIOInEmulator/<test>()` inside the emulator started with `options`.
     /// `asNobody`: as the user nobody, without root's access to the device.
+    /// `environment`: more `NAME=value` settings for the test's process.
     func runInside(_ test: String, _ options: [String] = ["--fast", "--loop"], asNobody: Bool = false,
-                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+                   environment: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let user = asNobody ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
         let result = try Emulator.run(
             fixture: fixture.path, options: options,
-            command: user + ["env", "\(InsideEmulator.variable)=1", "HOME=\(directory.path)", "TMPDIR=\(directory.path)",
-                             binary, "--testing-library", "swift-testing", "--filter", "ShakeIIOInEmulator/\(test)\\("])
+            command: user + ["env", "\(InsideEmulator.variable)=1", "HOME=\(directory.path)", "TMPDIR=\(directory.path)"]
+                + environment + [binary, "--testing-library", "swift-testing", "--filter", "ShakeIIOInEmulator/\(test)\\("])
         let output = result.stdout + result.stderr
         #expect(result.status == 0, "\(output)", sourceLocation: sourceLocation)
         #expect(output.contains("Test run with 1 test "), "the test was not found or not run: \(output)",
@@ -44,7 +45,10 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
         try runInside("reconnectingUpdatesGoOnAfterTheDeviceComesBack", ["--vanish-after", "100", "--return-after", "1"])
     }
     @Test func streamsOverTheNetworkEndedEarlyOneAfterAnotherDoNotCrash() throws {
-        try runInside("streamsOverTheNetworkEndedEarlyOneAfterAnotherDoNotCrash", ["--iiod", "--fast", "--loop"])
+        // glibc fills freed memory (MALLOC_PERTURB_), so a buffer cancelled after it was freed
+        // crashes at once: the test failed in 4 runs of 4 before the fix.
+        try runInside("streamsOverTheNetworkEndedEarlyOneAfterAnotherDoNotCrash", ["--iiod", "--fast", "--loop"],
+                      environment: ["MALLOC_PERTURB_=165"])
     }
     @Test func stoppingAtTheLossPutsTheRateBack() throws {
         try runInside("stoppingAtTheLossPutsTheRateBack", ["--stall-after", "100"])
@@ -208,9 +212,8 @@ struct ShakeIIOInEmulator {
     // Defect: stop() cancelled the buffer outside the lock, after the reading thread, seeing the
     // stop, could have destroyed it: over ip: (no poll descriptor) a stream ended early now and
     // then crashed (SIGSEGV in 2 of 7 runs of 60 streams; "ERROR: READ LINE: -9" in the others).
-    // A race: before the fix this passed in 2 runs of 2 here, so it proves little alone; it runs
-    // 150 streams, and under AddressSanitizer (CI) a use after free is reported whenever it
-    // happens.
+    // Run with MALLOC_PERTURB_ (see ShakeIIOLibraryTests), it crashed in every run before the fix
+    // (without it, in none of 5 here: the freed memory still looked like a buffer).
     @Test func streamsOverTheNetworkEndedEarlyOneAfterAnotherDoNotCrash() async throws {
         for index in 0..<150 {
             let reader = try AccelerometerReader(uri: "ip:127.0.0.1", options: .init(mode: .buffered, bufferDuration: 0.01))
