@@ -168,14 +168,23 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// `script` cut or padded with rest to last `seconds`.
+    /// `script` cut or padded with rest to last `seconds`. A shake cut to less than one cycle
+    /// becomes rest, so that no sliver of motion is labelled a shake.
     static func fitted(_ script: [MotionSegment], to seconds: Double) -> [MotionSegment] {
         var result: [MotionSegment] = []
         var elapsed = 0.0
         for segment in script {
             let remaining = seconds - elapsed
             guard remaining > 1e-9 else { break }
-            result.append(segment.seconds <= remaining ? segment : segment.withSeconds(remaining))
+            if segment.seconds <= remaining {
+                result.append(segment)
+            } else if case .shake(let shake) = segment, remaining * shake.frequencyHertz < 1 {
+                // Less than one back-and-forth is no shake: labelling a sliver shake=1 would
+                // count a miss that no detector could avoid. It is held still instead.
+                result.append(.rest(seconds: remaining, held: true))
+            } else {
+                result.append(segment.withSeconds(remaining))
+            }
             elapsed += min(segment.seconds, remaining)
         }
         if seconds - elapsed > 1e-9 {

@@ -40,6 +40,21 @@ import Testing
         #expect(abs(Double(samples.count) - seconds * 50) <= 1)
     }
 
+    @Test func aShakeCutToLessThanOneCycleIsNotLabelled() throws {
+        // `shakes` holds still for 1.5 s, then shakes at 4 Hz: 0.1 s of it is under one cycle.
+        let sliver = SynthScenario.shakes.script(seconds: 1.6)
+        #expect(synthShakeSpans(sliver).isEmpty)
+        #expect(abs(sliver.reduce(0) { $0 + $1.seconds } - 1.6) < 1e-9)
+        let samples = try Synthesizer(seed: 1).render(script: sliver, sensor: SensorModel(rateHertz: 100))
+        #expect(samples.synthShakeRuns.isEmpty)
+        let magnitudes = samples.map { ($0.sample.x * $0.sample.x + $0.sample.y * $0.sample.y + $0.sample.z * $0.sample.z).squareRoot() }
+        #expect(magnitudes.allSatisfy { abs($0 - 9.80665) < 0.5 })
+        // 0.3 s is more than one cycle: a short shake, labelled.
+        let short = SynthScenario.shakes.script(seconds: 1.8)
+        #expect(synthShakeSpans(short).count == 1)
+        #expect(try Synthesizer(seed: 1).render(script: short, sensor: SensorModel(rateHertz: 100)).synthShakeRuns.count == 1)
+    }
+
     @Test func longShakeIsOneSixSecondShake() {
         let spans = synthShakeSpans(SynthScenario.longShake.script())
         #expect(spans.count == 1)
