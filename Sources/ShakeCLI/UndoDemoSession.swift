@@ -29,7 +29,10 @@ final class UndoDemoSession {
         let contexts = UndoContextRegistry()
         undo = contexts.activate("note")
         let feedback = try FeedbackCenter(sinks: [
-            TerminalFeedbackSink(ringsBell: ringsBell, logsPreparation: true) { timeline.note($0) },
+            // Audible only when it is: without --bell the terminal shows the cues and makes no sound.
+            TerminalFeedbackSink(
+                modes: ringsBell ? [.visual, .audible] : [.visual], ringsBell: ringsBell, logsPreparation: true
+            ) { timeline.note($0) },
         ])
         var pendingChoices = choices[...]
         // The presenter and the outcome read the document through this box: `self` is not
@@ -88,7 +91,10 @@ final class UndoDemoSession {
             let peak = fixed(event.peakAcceleration, 1)
             timeline.at(event.time, "shake     began: \(event.reversals) reversals, peak \(peak) m/s², axis \(event.dominantAxis)")
         case .ended:
-            timeline.at(event.time, "shake     ended after \(fixed(event.duration, 2)) s")
+            // The motion's own span, which ends before the `ended` line (it waits for the quiet).
+            let from = fixed(event.startTime - timeline.origin, 2)
+            let to = fixed(event.endTime - timeline.origin, 2)
+            timeline.at(event.time, "shake     ended: shaking from \(from) to \(to) s (\(fixed(event.duration, 2)) s)")
         case .cancelled:
             timeline.at(event.time, "shake     cancelled (\(event.cancellationReason?.rawValue ?? "?"))")
         }

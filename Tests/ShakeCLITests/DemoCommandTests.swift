@@ -22,7 +22,36 @@ import Testing
             #expect(edit < began && began < prepare && prepare < ended && ended < prompt && prompt < undone)
             #expect(lines[undone + 1].contains("address: \"12 Elm Street\""), "the address is back")
         }
-        #expect(lines.contains { $0.contains("[feedback] visual+audible: notification success") })
+        // No --bell: the terminal makes no sound, so the cues are visual only, and no BEL is written.
+        #expect(lines.contains { $0.contains("[feedback] visual: notification success") }, "\(run.out)")
+        #expect(!run.out.contains("audible") && !run.out.contains("\u{07}"))
+    }
+
+    @Test func bellMakesTheCuesAudible() {
+        let run = runShake("demo", "--bell")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("[feedback] visual+audible: notification success\u{07}\n"), "\(run.out)")
+        #expect(run.out.contains("[feedback] prepare visual+audible\n"))
+    }
+
+    /// The `ended` line names the span the shake's motion took, which ends before the line's own
+    /// time (it waits for the quiet after the last stroke) and starts before `began`.
+    @Test func endedLineGivesTheShakesSpanOnTheTimelinesClock() throws {
+        let run = runShake("demo")
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        let began = try #require(lines.first { $0.contains("shake     began") })
+        let ended = try #require(lines.first { $0.contains("shake     ended") })
+        func leadingTime(_ line: String) -> Double? { Double(line.split(separator: " ").first ?? "") }
+        let beganAt = try #require(leadingTime(began))
+        let endedAt = try #require(leadingTime(ended))
+        // "ended: shaking from A to B s (D s)"
+        let numbers = ended.split(whereSeparator: { " ()".contains($0) }).compactMap { Double($0) }
+        #expect(numbers.count == 4, "\(ended)")
+        guard numbers.count == 4 else { return }
+        let (from, to, span) = (numbers[1], numbers[2], numbers[3])
+        #expect(from <= beganAt && beganAt <= to && to < endedAt, "\(began)\n\(ended)")
+        #expect(abs(to - from - span) <= 0.011, "\(ended)")
     }
 
     /// The README's quick start shows what `shake demo` prints; it must stay true when the
