@@ -26,13 +26,29 @@ struct DeviceLevelCheck {
         guard !warned, let problem = check.add(sample) else { return nil }
         warned = true
         // In g, in mg or off scale: for a device, all three are a wrong scale or offset.
-        return problem.restingMagnitude.map { Self.warning(device: device, magnitude: $0) }
+        if let magnitude = problem.restingMagnitude { return Self.warning(device: device, magnitude: magnitude) }
+        // Moving, but far too weak for gravity to be in it: the same fault, seen in motion.
+        if case .accelerationHoldsNoGravity(let mean) = problem { return Self.warning(device: device, movingMean: mean) }
+        return nil
+    }
+
+    private static func attributes(_ device: AccelerometerDescription) -> String {
+        "in_accel_scale (\(device.scale.map { number($0) } ?? "not given")) and in_accel_offset "
+            + "(\(device.offset.map { number($0) } ?? "not given"))"
+    }
+
+    /// The words for a device whose |a|, moving, averaged `movingMean` m/s² over its first
+    /// samples: under half of gravity, which any motion but a fall keeps in the mean.
+    static func warning(device: AccelerometerDescription, movingMean mean: Double) -> String {
+        "Warning: \(device.displayName) reads |a| averaging \(number(mean)) m/s² over its first "
+            + "\(SampleStreamCheck.samplesChecked) samples, where with gravity in it the average is 9.8 m/s² or more: "
+            + "its readings are too small or hold no gravity. Check \(attributes(device)). Until they are right, "
+            + "shakes are missed.\n"
     }
 
     /// The words for a device whose |a| held still at `magnitude`, m/s².
     static func warning(device: AccelerometerDescription, magnitude: Double) -> String {
-        let attributes = "in_accel_scale (\(device.scale.map { number($0) } ?? "not given")) and in_accel_offset "
-            + "(\(device.offset.map { number($0) } ?? "not given"))"
+        let attributes = attributes(device)
         let start = "Warning: \(device.displayName) reads |a| near \(number(magnitude)) m/s² while still, where "
             + "gravity alone is 9.8 m/s²"
         guard magnitude >= SampleStreamCheck.noGravityMagnitude else {

@@ -22,6 +22,12 @@
 ///   samples |a| holds still (its range within 10 % of its mean, or 0.1 m/s²) at a level
 ///   outside 0.8 to 1.25 g (7.85 to 12.26 m/s²), where at rest gravity alone gives 9.8 m/s².
 ///   Real devices at rest read 9.1 to 10.5 m/s² in the project's recordings.
+/// - and one for acceleration with gravity taken out (a "linear acceleration" sensor or export):
+///   over those samples the mean |a| is under `gravityFreeMeanMagnitude` (half of 9.8 m/s²),
+///   whether the device moves or not. With gravity in it the mean |a| of any motion that does
+///   not fall freely is about 9.8 m/s² or more (9.1 at least over the first 64 samples of every
+///   recording in `dev` and `Fixtures`). ShakeRecording's `EarlyMagnitude` applies the same rule
+///   to a recording.
 /// - time: every one of the first `intervalsChecked` intervals is 0.25 or more (under 4 Hz if
 ///   seconds: milliseconds, probably); otherwise their mean rate is over 10 % under
 ///   `ShakeDetector.slowestSupportedSampleRate` (gaps over 0.5 s left out), and shakes may be
@@ -56,6 +62,13 @@ public struct SampleStreamCheck: Sendable {
         /// neither g nor mg: the readings are off scale (a wrong scale factor or offset, or a
         /// sensor that reads nothing). At rest gravity alone gives 9.8 m/s².
         case accelerationOffScale(magnitude: Double)
+        /// The mean |a| over the first samples, `meanMagnitude` m/s², is under
+        /// `gravityFreeMeanMagnitude`, and |a| did not hold still: the acceleration has gravity
+        /// taken out (a linear-acceleration sensor), or is in g while the device moves (in g at
+        /// rest is `accelerationLooksLikeG`), or a scale or offset takes most of it away. The
+        /// detector removes gravity itself and finds most shakes without it, but not all (in g,
+        /// next to none): feed it m/s² with gravity.
+        case accelerationHoldsNoGravity(meanMagnitude: Double)
         /// Every one of the first intervals was 0.25 or more, the first `firstInterval`: times
         /// in milliseconds (or a smaller unit), not seconds, or a rate under 4 Hz. The
         /// description names the unit that makes `firstInterval` nearest 100 Hz (milliseconds,
@@ -78,14 +91,16 @@ public struct SampleStreamCheck: Sendable {
         /// `time`; or put a `BatchTimeSpreader` in front of the detector).
         case timesBunched(samplesPerBurst: Double)
 
-        /// The level |a| held at rest, m/s² as given, for the three acceleration problems; nil
-        /// for the time problems.
+        /// The level |a| held at rest, m/s² as given, for the three acceleration problems found
+        /// on a still stream; nil for `accelerationHoldsNoGravity` (its |a| moved) and the time
+        /// problems.
         public var restingMagnitude: Double? {
             switch self {
             case .accelerationLooksLikeG(let magnitude), .accelerationLooksLikeMilliG(let magnitude),
                  .accelerationOffScale(let magnitude):
                 magnitude
-            case .timeLooksLikeMilliseconds, .sampleRateTooLow, .timesRepeat, .timesBunched:
+            case .accelerationHoldsNoGravity, .timeLooksLikeMilliseconds, .sampleRateTooLow, .timesRepeat,
+                 .timesBunched:
                 nil
             }
         }
@@ -107,6 +122,11 @@ public struct SampleStreamCheck: Sendable {
                         ? "about \(Self.rounded(standardGravity / magnitude, figures: 2)) times too small"
                         : "about \(Self.rounded(magnitude / standardGravity, figures: 2)) times too large")
                     + " (a wrong scale factor or offset); shakes will be misjudged"
+            case .accelerationHoldsNoGravity(let mean):
+                "|a| averages \(Self.rounded(mean)) m/s² over the first \(SampleStreamCheck.samplesChecked) samples, "
+                    + "where with gravity in it it would average about 9.8 or more: the acceleration looks like it has "
+                    + "gravity taken out (linear acceleration), or is in g (multiply it by standardGravity, 9.80665); feed "
+                    + "m/s² including gravity, or shakes are missed"
             case .timeLooksLikeMilliseconds(let interval):
                 "the first \(SampleStreamCheck.intervalsChecked) intervals are all 0.25 or more (the first is "
                     + "\(Self.rounded(interval))): in seconds that is a rate under 4 Hz, so the times are probably in "
@@ -152,6 +172,10 @@ public struct SampleStreamCheck: Sendable {
     /// Under this |a| at rest, m/s², an off-scale stream holds no gravity at all (a sensor that
     /// reads nothing, or an offset that cancels it) rather than a wrong scale: 0.05.
     public static let noGravityMagnitude = 0.05
+
+    /// Under this mean |a| over the first `samplesChecked` samples, m/s², the acceleration has
+    /// no gravity in it: half of standard gravity, 4.9 m/s².
+    public static let gravityFreeMeanMagnitude = standardGravity / 2
 
     /// Samples over which |a| is checked: 64 (0.64 s at 100 Hz).
     public static let samplesChecked = 64
@@ -206,8 +230,9 @@ public struct SampleStreamCheck: Sendable {
         samples += 1
         let mean = magnitudeSum / Double(samples)
         let still = largestMagnitude - smallestMagnitude <= max(0.1 * mean, 0.1)
-        // Neither g nor mg, and moving: nothing more can be said.
-        if !inG && !inMilliG && !still {
+        // Neither g nor mg, and moving with gravity's share of |a| already in: nothing more can
+        // be said. (A mean still under it may be one without gravity: counted to the end.)
+        if !inG && !inMilliG && !still && magnitudeSum >= Self.gravityFreeMeanMagnitude * Double(Self.samplesChecked) {
             accelerationSettled = true
             return
         }
@@ -219,6 +244,8 @@ public struct SampleStreamCheck: Sendable {
             problem = .accelerationLooksLikeMilliG(magnitude: mean)
         } else if still && !(0.8 * standardGravity...1.25 * standardGravity).contains(mean) {
             problem = .accelerationOffScale(magnitude: mean)
+        } else if mean < Self.gravityFreeMeanMagnitude {
+            problem = .accelerationHoldsNoGravity(meanMagnitude: mean)
         }
     }
 

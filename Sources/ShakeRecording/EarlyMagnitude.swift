@@ -11,14 +11,18 @@ import ShakeDetection
 /// beforehand, 30 of 36 rather than 36), so a tool should say so and ask for the export with
 /// gravity. `RecordingReader.earlyMagnitude` and `RecordingReplay.Result.earlyMagnitude` keep
 /// one.
+///
+/// It is `SampleStreamCheck`'s rule for a stream (`accelerationHoldsNoGravity`), with the same
+/// sample count and limit, made to judge a recording too short for the stream check (from
+/// `fewestSamples` on).
 public struct EarlyMagnitude: Sendable, Hashable {
     /// Samples the mean is taken over: the first 64 (0.64 s at 100 Hz).
-    public static let samples = 64
+    public static let samples = SampleStreamCheck.samplesChecked
     /// Under this mean, m/s², the acceleration looks like it has no gravity in it: half of
     /// standard gravity, 4.9 m/s². A device held, carried or lying still reads about 9.8 m/s² on
     /// average, gravity included (9.1 at least over the first 64 samples of every recording in
     /// `dev` and `Fixtures`).
-    public static let gravityFreeMean = standardGravity / 2
+    public static let gravityFreeMean = SampleStreamCheck.gravityFreeMeanMagnitude
     /// Fewer samples than this tell nothing (`looksGravityFree` is false).
     public static let fewestSamples = 16
 

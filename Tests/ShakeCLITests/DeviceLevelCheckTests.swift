@@ -40,6 +40,20 @@ import Testing
         #expect(said.count == 1 && !said[0].contains("a scale of about"), "\(said)")
     }
 
+    /// Moving from its first sample but far too weak to hold gravity (here a scale ten times
+    /// too small while the device sways): said, in the words for motion.
+    @Test func aDeviceTooWeakWhileMovingIsSaidToBe() {
+        let device = AccelerometerDescription(id: "iio:device0", name: "lis3dh", scale: 0.000958, offset: 0)
+        let swaying = (0..<200).map { index in
+            Sample(time: Double(index) / 100, x: 1.5 * sin(Double(index) * 0.1), y: 0, z: 0.98)
+        }
+        #expect(Self.warnings(swaying, device: device) == [
+            "Warning: lis3dh reads |a| averaging 1.41 m/s² over its first 64 samples, where with gravity in it the "
+                + "average is 9.8 m/s² or more: its readings are too small or hold no gravity. Check in_accel_scale "
+                + "(0.000958) and in_accel_offset (0). Until they are right, shakes are missed.\n",
+        ])
+    }
+
     /// Once a run: a reconnection checks again but does not say it twice; a device that reads
     /// right, or moves from its first sample, says nothing.
     @Test func itWarnsOnceAndOnlyWhenStillAndOff() {

@@ -79,6 +79,47 @@ import Testing
         #expect(Self.problems(Self.still(seconds: 2, rate: 100, unit: unit)).isEmpty, "\(unit)")
     }
 
+    /// Linear acceleration (gravity taken out) at rest with a sensor's noise: |a| jitters about
+    /// a few hundredths, too unsteady to count as holding still, yet far under gravity. Found
+    /// on the 64th sample, moving or not; the still stream of a sensor that reads nothing stays
+    /// `accelerationOffScale`.
+    @Test(arguments: [0.1, 0.3, 1])
+    func gravityFreeInputIsFound(noise: Double) throws {
+        var random = SplitMix(seed: 11)
+        let atRest = (0..<200).map { index in
+            Sample(time: Double(index) / 100, x: noise * random.uniform(), y: noise * random.uniform(),
+                   z: noise * random.uniform())
+        }
+        // Moving: a hand's 1.5 Hz sway of 3 m/s² along y, gravity-free.
+        let swaying = (0..<200).map { index in
+            let t = Double(index) / 100
+            return Sample(time: t, x: noise * random.uniform(), y: 3 * sin2pi(1.5 * t), z: noise * random.uniform())
+        }
+        for (name, samples) in [("at rest", atRest), ("swaying", swaying)] {
+            let found = Self.problems(samples)
+            #expect(found.count == 1, "\(name) \(noise)")
+            let first = try #require(found.first)
+            #expect(first.index == SampleStreamCheck.samplesChecked - 1)
+            guard case .accelerationHoldsNoGravity(let mean) = first.problem else {
+                Issue.record("\(name) \(noise): \(first.problem)")
+                continue
+            }
+            #expect(mean < SampleStreamCheck.gravityFreeMeanMagnitude)
+            #expect(first.problem.restingMagnitude == nil)
+            #expect(first.problem.description.contains("has gravity taken out (linear acceleration), or is in g"), "\(first.problem)")
+        }
+    }
+
+    /// With gravity in it, a hand's sway or a shake from the first sample keeps the mean |a| near
+    /// 9.8 m/s² or above: not taken for gravity-free.
+    @Test func motionWithGravityIsNotTakenForGravityFree() {
+        let samples = (0..<200).map { index in
+            let t = Double(index) / 100
+            return Sample(time: t, x: 2 * standardGravity * sin2pi(4 * t), y: 3 * sin2pi(1.5 * t), z: standardGravity)
+        }
+        #expect(Self.problems(samples).isEmpty)
+    }
+
     /// Off scale but moving from the first sample: nothing can be said of its scale.
     @Test func aMovingStreamOffScaleIsNotFlagged() {
         let samples = (0..<200).map { index in
@@ -88,14 +129,22 @@ import Testing
         #expect(Self.problems(samples).isEmpty)
     }
 
-    /// A device shaken from the first sample, in g: |a| leaves 0.8...1.25, so nothing can be
-    /// said, and nothing false is.
-    @Test func aStreamThatStartsMovingIsNotFlaggedForItsUnit() {
+    /// A device shaken from the first sample, in g: |a| leaves 0.8...1.25, so its unit cannot be
+    /// told, but its mean |a| (1.66) is far under gravity's: it is flagged as too weak, with both
+    /// readings named (gravity taken out, or g).
+    @Test func aStreamInGThatStartsMovingIsFlaggedAsHoldingNoGravity() throws {
         let samples = (0..<200).map { index in
             let t = Double(index) / 100
             return Sample(time: t, x: 2 * sin2pi(t * 4), y: 0, z: 1)
         }
-        #expect(Self.problems(samples).isEmpty)
+        let found = Self.problems(samples)
+        #expect(found.count == 1)
+        let first = try #require(found.first)
+        guard case .accelerationHoldsNoGravity = first.problem else {
+            Issue.record("\(first.problem)")
+            return
+        }
+        #expect(first.problem.description.contains("or is in g (multiply it by standardGravity"), "\(first.problem)")
     }
 
     /// The message names the unit and the divisor: a driver's nanosecond timestamps told to
