@@ -281,7 +281,9 @@ public struct CSVImportOptions: Sendable, Hashable {
     /// Seconds since 1970 (about 1.7·10⁹) and epoch stamps read in their unit (`timeUnit`) are
     /// far below it; epoch microseconds (1.7·10¹⁵) and nanoseconds (1.7·10¹⁸, where a `Double`
     /// no longer holds every whole second) read as seconds are above it, and the error names the
-    /// unit they look like. Epoch milliseconds read as seconds (1.7·10¹², below 10¹³ until the
+    /// unit they look like (times of 2001 to 2099), or nanoseconds since the device started
+    /// (Android's and Linux IIO's stamps, up to about 3 years; both named when both fit, the
+    /// epoch first from 2010 on). Epoch milliseconds read as seconds (1.7·10¹², below 10¹³ until the
     /// year 2286) are not: a file that does not state its time unit gets the error asking for
     /// one at its second row, as before. At 10¹³ s a `Double` still resolves 2 ms.
     public static var maximumTimeSeconds: Double { 1e13 }

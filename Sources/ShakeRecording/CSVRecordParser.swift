@@ -996,8 +996,17 @@ final class CSVRecordParser {
     }
 
     /// The error for a time `t` (s) beyond ±`CSVImportOptions.maximumTimeSeconds`, `written` in
-    /// the file: when that number is seconds since 1970 (1973 to 2286) in a smaller time unit
-    /// than the one it was read in, it says so and names that unit.
+    /// the file: when that number is seconds since 1970 of this century (2001 to 2099) in a
+    /// smaller time unit than the one it was read in, it says so and names that unit; when it is
+    /// not, but in nanoseconds is under about 3 years (1e8 s), it names nanoseconds since the
+    /// device started, as Android's `SensorEvent` and Linux IIO stamp samples. (Boot time in
+    /// nanoseconds had been named microseconds since 1978.)
+    /// Seconds since 1970 that a recording's time can be named as: 2001-09-09 (1e9 s) to 2099.
+    static let earliestEpochSeconds = 1e9
+    static let latestEpochSeconds = 4.1e9
+    /// Up to this many seconds (about 3 years), nanoseconds out of range read as time since boot.
+    static let longestUptimeSeconds = 1e8
+
     private func timeOutOfRange(
         _ t: Double, written: Double, _ line: CSVLineSource.Line, _ start: UnsafePointer<UInt8>,
         _ end: UnsafePointer<UInt8>
@@ -1008,18 +1017,49 @@ final class CSVRecordParser {
         let epochUnits: [(CSVImportOptions.TimeUnit, String)] = [
             (.milliseconds, "milliseconds"), (.microseconds, "microseconds"), (.nanoseconds, "nanoseconds"),
         ]
+        typealias Reading = (unit: CSVImportOptions.TimeUnit, words: String)
+        var epoch: (reading: Reading, year: Int)?
         if let (unit, name) = epochUnits.first(where: { unit, _ in
-            unit.seconds < timeScale && (1e8...1e10).contains(written.magnitude * unit.seconds)
+            unit.seconds < timeScale && (Self.earliestEpochSeconds...Self.latestEpochSeconds).contains(written * unit.seconds)
         }) {
+            let year = 1970 + Int(written * unit.seconds / 31_556_952)
+            epoch = ((unit, "\(name) since 1970"), year)
+        }
+        var uptime: Reading?
+        let nanoseconds = CSVImportOptions.TimeUnit.nanoseconds
+        if nanoseconds.seconds < timeScale, written > 0, written * nanoseconds.seconds < Self.longestUptimeSeconds,
+           epoch?.reading.unit != nanoseconds {
+            let seconds = written * nanoseconds.seconds
+            let span = seconds < 2 * 86_400
+                ? "\(FixedDecimals.format(seconds / 3600, decimals: 1)) hours"
+                : "\(FixedDecimals.format(seconds / 86_400, decimals: 1)) days"
+            uptime = (nanoseconds, "nanoseconds since the device started (\(span) in, as Android and Linux IIO stamp "
+                + "samples)")
+        }
+        // Both can fit (12 days since boot in ns is 2002 in µs since 1970): the likelier first,
+        // the other named too. A recording from before 2010 is rare; a device up for weeks is not.
+        var reading: Reading?
+        switch (epoch, uptime) {
+        case let (epoch?, uptime?):
+            let epochWords = "\(epoch.reading.words) (\(epoch.year))"
+            reading = epoch.year >= 2010
+                ? (epoch.reading.unit, "\(epochWords), or \(uptime.words)")
+                : (uptime.unit, "\(uptime.words), or \(epochWords)")
+        case let (epoch?, nil): reading = epoch.reading
+        case let (nil, uptime?): reading = uptime
+        case (nil, nil): reading = nil
+        }
+        if let reading {
             let rebase = options.rebasesTime ? "" : " (and \(RecordingError.OptionHint.rebaseTime.rawValue) to start at 0)"
             if let stated = headerTimeUnit {
                 // The header's unit is wrong, and no option overrides a stated unit: only the
                 // header can be mended.
-                message += ": it looks like \(name) since 1970, not the \(stated.rawValue) its header states: correct the "
-                    + "unit in the header to \(unit.rawValue)" + rebase
+                message += ": it looks like \(reading.words), not the \(stated.rawValue) its header states: correct the "
+                    + "unit in the header to \(reading.unit.rawValue)" + rebase
             } else {
                 hint = .timeUnit
-                message += ": it looks like \(name) since 1970: \(RecordingError.OptionHint.timeUnit.rawValue) \(unit.rawValue)" + rebase
+                message += ": it looks like \(reading.words): \(RecordingError.OptionHint.timeUnit.rawValue) "
+                    + "\(reading.unit.rawValue)" + rebase
             }
         } else {
             message += ": a corrupt value or a wrong unit"

@@ -50,8 +50,13 @@ import Testing
         HintCase(name: "epoch microseconds under a header that says seconds",
                  text: "time_s,x,y,z\n1700000000000000,0,0,9.8\n",
                  says: ":2:1: time 1700000000000000.0 s in column 'time_s' is out of range (beyond ±1e13 s, about 317,000 "
-                     + "years): it looks like microseconds since 1970, not the s its header states: correct the unit in the "
+                     + "years): it looks like microseconds since 1970 (2023), or nanoseconds since the device started (19.7 "
+                     + "days in, as Android and Linux IIO stamp samples), not the s its header states: correct the unit in the "
                      + "header to us (and pass --rebase-time to start at 0)\n"),
+        HintCase(name: "nanoseconds since boot without a unit", text: "timestamp,x,y,z\n18000000000000,0,0,9.8\n",
+                 says: ":2:1: time 18000000000000.0 s in column 'timestamp' is out of range (beyond ±1e13 s, about 317,000 "
+                     + "years): it looks like nanoseconds since the device started (5.0 hours in, as Android and Linux IIO "
+                     + "stamp samples): pass --time-units ns (and pass --rebase-time to start at 0)\n"),
         HintCase(name: "another sensor's row in a merged export",
                  text: "time,sensor_AccelerometerX[],sensor_AccelerometerY[],sensor_AccelerometerZ[],sensor_GyroscopeX[]\n"
                      + "0,0,0,9.8,\n0.01,,,,0.5\n",

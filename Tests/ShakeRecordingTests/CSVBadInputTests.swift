@@ -64,7 +64,16 @@ import Testing
         Case("epoch nanoseconds without a unit", "timestamp,x,y,z\n1700000000000000000,0,0,9.8\n1700000000010000000,0,0,9.8\n", .outOfRange,
              line: 2, column: 1, says: ["time 1.7e+18 s in column 'timestamp' is out of range", "nanoseconds since 1970", "set timeUnit ns (and set rebasesTime: true to start at 0)"]),
         Case("epoch microseconds in a seconds column", "x,y,z,time_s\n0,0,9.8,1700000000000000\n", .outOfRange,
-             line: 2, column: 9, says: ["microseconds since 1970, not the s its header states: correct the unit in the header to us (and set rebasesTime: true to start at 0)"]),
+             line: 2, column: 9, says: ["microseconds since 1970 (2023), or nanoseconds since the device started (19.7 days in, as Android and Linux IIO stamp samples), not the s its header states: correct the unit in the header to us (and set rebasesTime: true to start at 0)"]),
+        // Nanoseconds since boot (Android's SensorEvent, Linux IIO): not "microseconds since 1978".
+        Case("boot-time nanoseconds without a unit", "timestamp,x,y,z\n261234567890123,0,0,9.8\n", .outOfRange,
+             line: 2, column: 1, says: ["nanoseconds since the device started (3.0 days in, as Android and Linux IIO stamp samples): set timeUnit ns"]),
+        Case("boot-time nanoseconds, 5 hours in", "timestamp,x,y,z\n18000000000000,0,0,9.8\n", .outOfRange,
+             line: 2, column: 1, says: ["nanoseconds since the device started (5.0 hours in, as Android and Linux IIO stamp samples): set timeUnit ns"]),
+        // 12 days since boot in ns reads as 2002 in µs since 1970: both named, boot time first.
+        Case("boot-time nanoseconds that also read as old epoch microseconds", "timestamp,x,y,z\n1036800000000000,0,0,9.8\n",
+             .outOfRange, line: 2, column: 1,
+             says: ["nanoseconds since the device started (12.0 days in, as Android and Linux IIO stamp samples), or microseconds since 1970 (2002): set timeUnit ns"]),
         Case("epoch nanoseconds in a milliseconds column", "time_ms,x,y,z\n1700000000000000000,0,0,9.8\n", .outOfRange,
              line: 2, column: 1, says: ["time 1700000000000000.0 s", "nanoseconds since 1970, not the ms its header states: correct the unit in the header to ns"]),
         Case("epoch nanoseconds in seconds, rebased, past the limit", "time_s,x,y,z\n1700000000000000000,0,0,9.8\n1700020000000000000,0,0,9.8\n",
