@@ -77,7 +77,8 @@ struct CSVHeader {
         return s
     }
 
-    /// `"Acceleration x (m/s^2)"` → (`acceleration_x`, `m/s^2`).
+    /// `"Acceleration x (m/s^2)"` → (`acceleration_x`, `m/s^2`); an index in brackets is part of
+    /// the name, not a unit: `values[0]` → (`values_0`, nil).
     static func normalise(_ text: String) -> (name: String, unit: String?) {
         var base = Substring(text)
         var unit: String?
@@ -85,6 +86,7 @@ struct CSVHeader {
             if let openIndex = base.lastIndex(of: Character(open)) {
                 let inner = base[base.index(after: openIndex) ..< base.index(before: base.endIndex)]
                 let text = String(inner).trimmingSpaces()
+                if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) { break }
                 unit = text.isEmpty ? nil : text  // edge-ml's `sensor_AccelerometerX[]`: no unit
                 base = base[..<openIndex]
                 break

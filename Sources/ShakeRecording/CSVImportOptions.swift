@@ -314,7 +314,8 @@ public struct CSVImportOptions: Sendable, Hashable {
     private static func axisNames(_ a: String) -> [String] {
         [a, "a\(a)", "acc_\(a)", "accel_\(a)", "acceleration_\(a)", "accelerometer_\(a)", "acc\(a)",
          "accel\(a)", "acceleration\(a)", "\(a)_acc", "\(a)_accel", "\(a)_acceleration", "a_\(a)",
-         "gf\(a)", "g_force_\(a)", "accelerometeracceleration\(a)", "sensor_accelerometer\(a)"]
+         "gf\(a)", "g_force_\(a)", "accelerometeracceleration\(a)", "sensor_accelerometer\(a)",
+         "values_\(a == "x" ? 0 : a == "y" ? 1 : 2)"]  // Android's `SensorEvent.values[0]`…
     }
 }
 

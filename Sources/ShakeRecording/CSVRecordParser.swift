@@ -1125,6 +1125,25 @@ final class CSVRecordParser {
         if timeUnitGuessed && slowIntervalsWhileGuessing > 0 { throw guessedTimeUnitError() }
     }
 
+    /// The unit that puts an interval written as `interval` nearest 100 Hz on a log scale (the
+    /// rule of `SampleStreamCheck`'s time problem): ms up to 316, µs up to 316 228, ns beyond.
+    static func likelyUnit(interval: Double) -> CSVImportOptions.TimeUnit {
+        interval < 316 ? .milliseconds : interval < 316_228 ? .microseconds : .nanoseconds
+    }
+
+    /// ", but nanoseconds (100 Hz)": the likely unit and the rate it gives.
+    static func likelyUnitWords(interval: Double) -> String {
+        let unit = likelyUnit(interval: interval)
+        let name = switch unit {
+        case .milliseconds: "milliseconds"
+        case .microseconds: "microseconds"
+        default: "nanoseconds"
+        }
+        let hertz = 1 / (interval * unit.seconds)
+        let rate = hertz >= 100 ? FixedDecimals.format(hertz, decimals: 0) : FixedDecimals.format(hertz, decimals: hertz >= 10 ? 1 : 2)
+        return ", but \(name) (\(rate) Hz)"
+    }
+
     /// The error for a guessed time unit (seconds) whose first intervals were all at least
     /// `guessedSecondsShortestSlowInterval`, at the first of them.
     private func guessedTimeUnitError() -> RecordingError {
@@ -1136,8 +1155,10 @@ final class CSVRecordParser {
         return RecordingError(
             path: path, line: firstSlowInterval.line, column: firstSlowInterval.column, kind: .header,
             message: "the time column '\(columnNames[columnIndex(of: .time)])' has no unit and \(intervals): in seconds "
-                + "that is a rate under \(Int(1 / Self.guessedSecondsShortestSlowInterval)) Hz, so it is probably not seconds: "
-                + "\(RecordingError.OptionHint.timeUnit.rawValue) (ms, us or ns; s if it really is seconds)",
+                + "that is a rate under \(Int(1 / Self.guessedSecondsShortestSlowInterval)) Hz, so it is probably not seconds"
+                + Self.likelyUnitWords(interval: firstSlowInterval.gap) + ": "
+                + "\(RecordingError.OptionHint.timeUnit.rawValue) \(Self.likelyUnit(interval: firstSlowInterval.gap).rawValue) "
+                + "(or \(["ms", "us", "ns"].filter { $0 != Self.likelyUnit(interval: firstSlowInterval.gap).rawValue }.joined(separator: " or ")); s if it really is seconds)",
             optionHint: .timeUnit)
     }
 

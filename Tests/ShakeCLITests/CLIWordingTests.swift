@@ -42,8 +42,8 @@ import Testing
         HintCase(name: "milliseconds without a unit",
                  text: "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n",
                  says: ":3:1: the time column 'timestamp' has no unit and its first interval is 10.0: in seconds that is "
-                     + "a rate under 4 Hz, so it is probably not seconds: pass --time-units (ms, us or ns; s if it really is "
-                     + "seconds)\n"),
+                     + "a rate under 4 Hz, so it is probably not seconds, but milliseconds (100 Hz): pass --time-units ms "
+                     + "(or us or ns; s if it really is seconds)\n"),
         HintCase(name: "epoch nanoseconds without a unit", text: "timestamp,x,y,z\n1700000000000000000,0,0,9.8\n",
                  says: ":2:1: time 1.7e+18 s in column 'timestamp' is out of range (beyond ±1e13 s, about 317,000 years): "
                      + "it looks like nanoseconds since 1970: pass --time-units ns (and pass --rebase-time to start at 0)\n"),

@@ -129,8 +129,13 @@ import Testing
         Case("unknown acceleration unit", "time_s,x (ft/s^2),y (ft/s^2),z (ft/s^2)\n", .header, line: 1, column: 8, says: ["unknown acceleration unit 'ft/s^2'"]),
         Case("unknown time unit", "Time (h),x,y,z\n", .header, line: 1, column: 1, says: ["unknown time unit 'h'"]),
         Case("decimal comma without the option", "time_s;x;y;z\n0;1,5;2;3\n", .notANumber, line: 2, column: 3, says: ["'1,5'", "decimalSeparator"]),
-        Case("time without unit that is not in seconds", "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n", .header, line: 3, column: 1, says: ["no unit", "set timeUnit (ms, us or ns; s if it really is seconds)"]),
-        Case("time since boot without unit that is not in seconds", "timestamp,x,y,z\n86400000,0,0,9.8\n86400010,0,0,9.8\n", .header, line: 3, column: 1, says: ["no unit", "its first interval is 10.0", "a rate under 4 Hz", "set timeUnit (ms, us or ns"]),
+        Case("time without unit that is not in seconds", "timestamp,x,y,z\n1700000000000,0,0,9.8\n1700000000010,0,0,9.8\n", .header, line: 3, column: 1, says: ["no unit", "probably not seconds, but milliseconds (100 Hz): set timeUnit ms (or us or ns; s if it really is seconds)"]),
+        Case("time since boot without unit that is not in seconds", "timestamp,x,y,z\n86400000,0,0,9.8\n86400010,0,0,9.8\n", .header, line: 3, column: 1, says: ["no unit", "its first interval is 10.0", "a rate under 4 Hz", "set timeUnit ms (or us or ns"]),
+        // Nanoseconds since boot in an unnamed column, short of the out-of-range limit: named by the interval.
+        Case("nanoseconds without unit, under the range limit", "timestamp,x,y,z\n1834567890123,0,0,9.8\n1834577890123,0,0,9.8\n", .header,
+             line: 3, column: 1, says: ["but nanoseconds (100 Hz): set timeUnit ns (or ms or us; s if it really is seconds)"]),
+        Case("microseconds without unit", "timestamp,x,y,z\n0,0,0,9.8\n2500,0,0,9.8\n", .header,
+             line: 3, column: 1, says: ["but microseconds (400 Hz): set timeUnit us (or ms or ns"]),
         // 500 Hz in milliseconds, its first interval 2 ms: each interval read as seconds would be
         // a gap in the stream, and a first interval alone (under 2) did not tell.
         Case("milliseconds at 500 Hz without a unit", "timestamp,x,y,z\n" + (0...20).map { "\($0 * 2),0,0,9.8\n" }.joined(),

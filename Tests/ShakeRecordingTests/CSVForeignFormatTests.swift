@@ -27,6 +27,16 @@ import Testing
             options: .canonical,
             samples: [Sample(time: 0, x: 0.1234, y: -2.5, z: 9.81), Sample(time: 0.01002, x: 0.13, y: -2.4, z: 9.8)]),
         Case(
+            name: "Android SensorEvent dump: timestamp in ns since boot, values[0] to values[2]",
+            text: """
+                timestamp,values[0],values[1],values[2]
+                261234567890123,0.1,-0.2,9.8
+                261234577890123,0.2,-0.3,9.7
+
+                """,
+            options: CSVImportOptions(timeUnit: .nanoseconds, rebasesTime: true),
+            samples: [Sample(time: 0, x: 0.1, y: -0.2, z: 9.8), Sample(time: 0.01, x: 0.2, y: -0.3, z: 9.7)]),
+        Case(
             name: "Sensor Logger: ns epoch time, seconds_elapsed, z,y,x order",
             text: """
                 time,seconds_elapsed,z,y,x
