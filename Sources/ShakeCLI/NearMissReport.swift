@@ -196,7 +196,7 @@ struct NearMissReport: Encodable {
         // At most four peaks: the first three and how many more.
         var text = peaks.prefix(peaks.count > 4 ? 3 : 4).map { fixed($0, 1) }.joined(separator: " ")
         if peaks.count > 4 { text += " +\(peaks.count - 3) more" }
-        return fixed(start, 3).leftPadded(10) + fixed(lastPeak, 3).leftPadded(13) + "  "
+        return fixed(start, 3).leftPadded(10) + " " + fixed(lastPeak, 3).leftPadded(12) + "  "
             + text.padding(toLength: 24) + "  " + why + "\n"
     }
 }

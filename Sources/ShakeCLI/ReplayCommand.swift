@@ -321,8 +321,10 @@ enum ReplayCommand: ShakeCommand {
     /// One event as a row of the text table, with its line end.
     static func line(_ event: ShakeEvent) -> String {
         var line = fixed(event.time, 3).leftPadded(10) + "  " + event.phase.rawValue.padding(toLength: 9)
-        line += fixed(event.startTime, 3).leftPadded(9) + fixed(event.endTime, 3).leftPadded(9)
-        line += fixed(event.peakAcceleration, 1).leftPadded(11) + String(event.reversals).leftPadded(11)
+        // A space before each column, whatever its width: times since 1970 or since boot
+        // (62637.504) overflow the 9 characters, and had run into the next column.
+        line += " " + fixed(event.startTime, 3).leftPadded(8) + " " + fixed(event.endTime, 3).leftPadded(8)
+        line += " " + fixed(event.peakAcceleration, 1).leftPadded(10) + " " + String(event.reversals).leftPadded(10)
         line += "     " + event.dominantAxis.rawValue
         if let reason = event.cancellationReason { line += "  (\(reason.rawValue))" }
         return line + "\n"

@@ -140,6 +140,40 @@ enum CommittedFixture {
         #expect(run.out.contains("  cancelled "), "\(run.out)")
     }
 
+    /// Times since 1970 (or since a device started) are wider than the table's columns: every
+    /// column stays its own field, with the same numbers as at times from 0.
+    @Test func largeTimesKeepTheTableColumnsApart() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let original = try String(contentsOfFile: CommittedFixture.path("shakes_100hz.csv"), encoding: .utf8)
+        var shifted = ""
+        for line in original.split(separator: "\n", omittingEmptySubsequences: false) {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            if let time = Double(fields.first ?? ""), fields.count >= 4 {
+                shifted += String(format: "%.6f", time + 1_700_000_000) + "," + fields.dropFirst().joined(separator: ",") + "\n"
+            } else if !line.isEmpty {
+                shifted += line + "\n"
+            }
+        }
+        let path = try folder.write("epoch.csv", shifted)
+        let (plain, epoch) = (runShake("replay", CommittedFixture.path("shakes_100hz.csv")), runShake("replay", path))
+        #expect(plain.status == 0 && epoch.status == 0, "\(epoch.err)")
+        func rows(_ text: String) -> [[Substring]] {
+            text.split(separator: "\n").map { $0.split(separator: " ") }.filter { ["began", "ended"].contains($0.dropFirst().first ?? "") }
+        }
+        let (plainRows, epochRows) = (rows(plain.out), rows(epoch.out))
+        #expect(plainRows.count == 10 && epochRows.count == plainRows.count, "\(epoch.out)")
+        for (a, b) in zip(plainRows, epochRows) {
+            #expect(b.count == 7, "\(b.joined(separator: " "))")
+            guard a.count == 7, b.count == 7 else { continue }
+            for column in [0, 2, 3] {
+                let difference = (Double(b[column]) ?? 0) - (Double(a[column]) ?? 0) - 1_700_000_000
+                #expect(abs(difference) < 0.0011, "\(a.joined(separator: " ")) / \(b.joined(separator: " "))")
+            }
+            #expect(a[4...] == b[4...])
+        }
+    }
+
     /// A folder stands for its *.csv recordings, sorted, as in evaluate and tune: the same output as
     /// naming them (a folder without recordings: `BadInputRecordingTests.directoryExits66`).
     @Test func replayingAFolderReplaysItsRecordings() throws {
