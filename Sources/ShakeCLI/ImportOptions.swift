@@ -20,16 +20,18 @@ enum ImportOptions {
         .flag("ignore-labels", help: "Read the file without shake labels (a 'label' column of an export's activity names, say)."),
         .flag("no-header", help: "The file has no header row: columns are time, x, y, z unless given."),
         .flag("skip-rows-without-acceleration",
-              help: "Skip rows whose x, y and z are all empty (other sensors' rows in a merged export, as edge-ml writes)."),
+              help: "Skip rows whose x, y and z are all empty (other sensors' rows in a merged export, as edge-ml writes); their shake labels go with them."),
     ]
 
     static let discussion = """
         Recordings are CSV: optional '# key: value' lines, a header, one row per sample. Header \
         names match case-insensitively, ignoring quotes and a unit in parentheses, so exports of \
-        phyphox, Sensor Logger, Physics Toolbox, AndroSensor and SensorLog (iOS) load as they are \
-        or with a flag or two (--units g, --time-units ns --rebase-time, --separator semicolon \
-        --decimal-comma; edge-ml's with --skip-rows-without-acceleration --time-units ms \
-        --rebase-time). Use an export whose acceleration includes gravity: Sensor Logger's \
+        phyphox, Sensor Logger, Physics Toolbox, AndroSensor, SensorLog (iOS) and MATLAB Mobile load \
+        as they are or with a flag or two: --units g for values in g; --time-units ns --rebase-time for \
+        nanosecond stamps (Android's SensorEvent dumps, timestamp,values[0],values[1],values[2], count \
+        from the phone's start); --time-units ms for Science Journal; --decimal-comma (with ';' or tab \
+        separators) for decimal commas; edge-ml's with --skip-rows-without-acceleration --time-units ms \
+        --rebase-time. Errors name the flag a file needs. Use an export whose acceleration includes gravity: Sensor Logger's \
         TotalAcceleration.csv (on iOS, which writes none, 'shake convert Accelerometer.csv \
         --add-gravity Gravity.csv -o OUT' makes one; \
         Accelerometer.csv alone has gravity taken out, and Gyroscope.csv, Magnetometer.csv and \
@@ -37,8 +39,8 @@ enum ImportOptions {
         Toolbox's g-Force Meter (of its multi-record file the gFx columns are read). Times are numbers, or dates and clock times (2024-01-31 13:05:10.25, \
         31-Jan-2024 13:05:10.250, 13:05:10.25, 13:05:10:250, 05:10.25; read as seconds since the \
         first row's midnight, or hour). CRLF line ends, a \
-        UTF-8 byte-order mark, blank lines, lines starting with # (comments, anywhere) and repeated \
-        timestamps are accepted; anything else \
+        UTF-8 byte-order mark, blank lines, lines starting with # (comments, anywhere), Excel's \
+        'sep=;' line before the header (it sets the separator) and repeated timestamps are accepted; anything else \
         unexpected is an error naming the file, line and column. Recordings sampled more than \
         10 % slower than 25 Hz, the slowest rate the detector is made for, are flagged by \
         replay (on the file's line), evaluate and tune (a warning on stderr). Recordings whose |a| \

@@ -34,6 +34,8 @@ final class CSVRecordParser {
     private let roles: UnsafeMutablePointer<Role>
     private var columnCount = 0
     private var separator = UInt8(ascii: ",")
+    /// The separator a first line `sep=;` names (Excel's hint, written by some sensor apps).
+    private var separatorLine: UInt8?
     private let point: UInt8
     private let maximumLineBytes: Int
     /// Time units in a second (1, 1e3, 1e6, 1e9): times are divided by it, which gives the
@@ -219,10 +221,31 @@ final class CSVRecordParser {
                 continue
             }
             inLeadingComments = false
+            if separatorLine == nil, let named = try Self.separatorLine(bytes, path: path, line: line.number) {
+                separatorLine = named
+                continue
+            }
             try setUp(header: bytes, line: line)
             canonicalLayout = isCanonicalLayout()
             return
         }
+    }
+
+    /// Excel's separator line, `sep=;` (also `sep=,` and `sep=` with a tab), before the header:
+    /// the separator it names; nil for any other line. A separator ShakeKit does not read is
+    /// an error naming the line.
+    private static func separatorLine(_ bytes: [UInt8], path: String, line: Int) throws(RecordingError) -> UInt8? {
+        guard bytes.count <= 5, bytes.count >= 4,
+              String(decoding: bytes.prefix(4), as: UTF8.self).lowercased() == "sep=" else { return nil }
+        // A tab at the line's end was trimmed with the spaces.
+        let named = bytes.count == 5 ? bytes[4] : UInt8(ascii: "\t")
+        guard [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")].contains(named) else {
+            throw RecordingError(
+                path: path, line: line, column: 5, kind: .header,
+                message: "the separator line names '\(Character(Unicode.Scalar(named)))', and only ',', ';' and tab "
+                    + "separate fields here: replace it in the file (e.g. tr) and remove the line")
+        }
+        return named
     }
 
     /// The line's bytes without the line end and surrounding spaces.
@@ -266,6 +289,8 @@ final class CSVRecordParser {
     private func setUp(header bytes: [UInt8], line: CSVLineSource.Line) throws(RecordingError) {
         if let explicit = options.separator.byte {
             separator = explicit
+        } else if let separatorLine {
+            separator = separatorLine
         } else if let detected = CSVHeader.detectSeparator(bytes, allowComma: options.decimalSeparator == .point) {
             separator = detected
         } else {

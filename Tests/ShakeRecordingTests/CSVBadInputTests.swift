@@ -79,6 +79,8 @@ import Testing
         Case("epoch nanoseconds in seconds, rebased, past the limit", "time_s,x,y,z\n1700000000000000000,0,0,9.8\n1700020000000000000,0,0,9.8\n",
              .outOfRange, line: 3, column: 1, says: ["time 20000000000000.0 s", "nanoseconds since 1970, not the s its header states: correct the unit in the header to ns"],
              options: CSVImportOptions(rebasesTime: true)),
+        Case("a separator line naming a separator not read", "sep=|\ntime_s|x|y|z\n0|0|0|9.8\n", .header, line: 1, column: 5,
+             says: ["the separator line names '|', and only ',', ';' and tab separate fields here"]),
         Case("time going backwards", header + "1,0,0,9.8\n1.5,0,0,9.8\n0.5,0,0,9.8\n", .timeBackwards, line: 4, column: 1, says: ["time goes backwards", "0.5 s after 1.5 s on line 3"]),
         Case("truncated last line", header + "0,1,2,3\n0.01,1,2", .fieldCount, line: 3, column: 9, says: ["3 fields", "truncated"]),
         Case("last line cut inside a number", header + "0,1,2,3\n0.01,1,2,3e", .notANumber, line: 3, column: 10, says: ["'3e'", "truncated"]),

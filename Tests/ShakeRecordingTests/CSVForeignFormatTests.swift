@@ -78,6 +78,18 @@ import Testing
                 """,
             options: .canonical,
             samples: [Sample(time: 0, x: 0.12, y: -0.3, z: 9.79), Sample(time: 0.02, x: 4.5, y: -1.25, z: 11.0)]),
+        // Excel's separator line before the header: it names the separator, here with decimal
+        // commas, where the header alone would be split at its commas.
+        Case(
+            name: "Excel's sep=; line, then semicolons and decimal commas",
+            text: "sep=;\nTime (s);Acceleration x (m/s^2);Acceleration y (m/s^2);Acceleration z (m/s^2)\n0,0;0,5;-0,25;9,75\n0,01;1,5;0;9,5\n",
+            options: CSVImportOptions(decimalSeparator: .comma),
+            samples: [Sample(time: 0, x: 0.5, y: -0.25, z: 9.75), Sample(time: 0.01, x: 1.5, y: 0, z: 9.5)]),
+        Case(
+            name: "Excel's SEP=, line, comments before it",
+            text: "# source: logger\nSEP=,\ntime_s,x,y,z\n0,1,2,9\n0.01,1,2,9.5\n",
+            options: .canonical,
+            samples: [Sample(time: 0, x: 1, y: 2, z: 9), Sample(time: 0.01, x: 1, y: 2, z: 9.5)]),
         Case(
             name: "SensorLog (iOS): accelerometerAccelerationX(G), timestamp since reboot, motion columns beside",
             text: """
