@@ -41,7 +41,9 @@ enum BunchedTimes {
         guard intervals >= SampleStreamCheck.intervalsChecked, 2 * repeated >= intervals, repeated < intervals else {
             return nil
         }
-        return Double(intervals) / Double(intervals - repeated)
+        // Samples over distinct times: 2384 samples at 596 times are 4 per time (intervals over
+        // new times, 2383 / 595, had said 4.01).
+        return Double(samples) / Double(samples - repeated)
     }
 
     /// `repeatsPerTime` of a replayed file.
