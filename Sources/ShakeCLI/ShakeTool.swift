@@ -81,8 +81,9 @@ public enum ShakeTool {
             io.out("\(name) \(version)\n")
             return ExitStatus.success
         case "help":
-            // `shake help`, `shake help --help`: the tool's help, which says what `help` does.
-            guard arguments.count > 1, !["-h", "--help"].contains(arguments[1]) else {
+            // `shake help`, `shake help --help`, `shake help help`: the tool's help, which says
+            // what `help` does (`help` is listed among the subcommands).
+            guard arguments.count > 1, !["-h", "--help", "help"].contains(arguments[1]) else {
                 io.out(mainHelp())
                 return ExitStatus.success
             }

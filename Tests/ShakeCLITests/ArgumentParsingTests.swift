@@ -77,7 +77,7 @@ import Testing
 
 @Suite struct ToolTests {
     @Test func noArgumentsAndHelpPrintOverviewToStdout() {
-        for arguments in [[], ["--help"], ["help"]] as [[String]] {
+        for arguments in [[], ["--help"], ["help"], ["help", "help"]] as [[String]] {
             let run = runShake(arguments)
             #expect(run.status == 0)
             #expect(run.out.contains("USAGE: shake <subcommand>"))

@@ -90,6 +90,17 @@ import Testing
         #expect(shaken.out.contains("  no near misses\n"), "\(shaken.out)")
     }
 
+    /// The README quotes the line for the walking fixture; it must stay what replay prints (it
+    /// had gone stale at 4.8 when the detector changed).
+    @Test func readmeQuotesTheWalkingFixturesLineAsPrinted() throws {
+        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        let run = runShake("replay", "--explain", repositoryRoot + "/Fixtures/walking_hand_50hz.csv")
+        #expect(run.status == 0, "\(run.err)")
+        let line = try #require(run.out.split(separator: "\n").first { $0.contains("no near misses: no half-wave") })
+        #expect(readme.contains("(`" + line.trimmingCharacters(in: .whitespaces) + "`)"), "\(line)")
+    }
+
     /// A shake is no near miss; what the rules measured as it began is listed instead, in text
     /// and in JSON.
     @Test func aShakeIsNotANearMissButSaysWhatItMeasured() throws {
