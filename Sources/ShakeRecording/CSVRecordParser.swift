@@ -513,17 +513,23 @@ final class CSVRecordParser {
     /// Sensor Logger writes each sensor to its own file, all with the accelerometer's header
     /// `time,seconds_elapsed,z,y,x`: for a file of that header named as one of its other sensors'
     /// (`Gyroscope.csv`, `Magnetometer.csv`, `Gravity.csv` and their uncalibrated versions), the
-    /// file's name and what it holds; nil for any other file.
+    /// file's name and what it holds; nil for any other file. The sensor's name is looked for as
+    /// a word of a `.csv` file's name, so copies and renamed files (`Gravity (1).csv`,
+    /// `2024-01-31_Magnetometer.csv`) are told too; naming the axis columns reads one anyway.
     private static func sensorLoggerOtherSensor(_ path: String, _ header: CSVHeader) -> (file: String, what: String)? {
         guard header.fields.map(\.name) == ["time", "seconds_elapsed", "z", "y", "x"] else { return nil }
         let file = String(path.split(separator: "/").last ?? "")
-        let base = file.lowercased().hasSuffix(".csv") ? String(file.lowercased().dropLast(4)) : file.lowercased()
-        switch base {
-        case "gyroscope", "gyroscopeuncalibrated": return (file, "gyroscope export (rotation rate, rad/s)")
-        case "magnetometer", "magnetometeruncalibrated": return (file, "magnetometer export (magnetic field, µT)")
-        case "gravity": return (file, "gravity export (gravity alone, without the motion)")
-        default: return nil
+        guard file.lowercased().hasSuffix(".csv") else { return nil }
+        let words = file.lowercased().dropLast(4).split(whereSeparator: { !($0.isLetter || $0.isNumber) })
+        for word in words {
+            switch word {
+            case "gyroscope", "gyroscopeuncalibrated": return (file, "gyroscope export (rotation rate, rad/s)")
+            case "magnetometer", "magnetometeruncalibrated": return (file, "magnetometer export (magnetic field, µT)")
+            case "gravity": return (file, "gravity export (gravity alone, without the motion)")
+            default: continue
+            }
         }
+        return nil
     }
 
     private static func timeUnit(fromName name: String) -> CSVImportOptions.TimeUnit? {

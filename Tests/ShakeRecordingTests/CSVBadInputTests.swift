@@ -228,7 +228,10 @@ import Testing
 
     /// Sensor Logger writes every sensor with the accelerometer's header: its gyroscope,
     /// magnetometer and gravity files would read as acceleration without a word.
-    @Test(arguments: [("Gyroscope.csv", "gyroscope"), ("export/MagnetometerUncalibrated.csv", "magnetometer"), ("GRAVITY.CSV", "gravity")])
+    @Test(arguments: [("Gyroscope.csv", "gyroscope"), ("export/MagnetometerUncalibrated.csv", "magnetometer"), ("GRAVITY.CSV", "gravity"),
+                      // Copies and renamed files: a browser's download copy, a prefix, a date.
+                      ("Gravity (1).csv", "gravity"), ("SL_Gravity.csv", "gravity"), ("2024-01-31_Magnetometer.csv", "magnetometer"),
+                      ("walk 3 - Gyroscope.csv", "gyroscope")])
     func sensorLoggersOtherSensorsAreNotReadAsAcceleration(name: String, what: String) throws {
         let bytes = Array("time,seconds_elapsed,z,y,x\n1700000000000000000,0.00,0.01,-0.02,0.03\n".utf8)
         do {
@@ -243,7 +246,8 @@ import Testing
         }
         let chosen = CSVImportOptions(x: .named("x"), y: .named("y"), z: .named("z"))
         #expect(try RecordingReader.readAll(bytes: bytes, name: name, options: chosen).samples.count == 1)
-        for acceleration in ["TotalAcceleration.csv", "Accelerometer.csv", "gravity.csv.bak", "<stdin>"] {
+        for acceleration in ["TotalAcceleration.csv", "Accelerometer.csv", "gravity.csv.bak", "<stdin>", "antigravity.csv",
+                             "Accelerometer (1).csv"] {
             #expect(try RecordingReader.readAll(bytes: bytes, name: acceleration).samples.count == 1)
         }
     }
