@@ -8,12 +8,15 @@
 /// 2. Trailing punctuation (see `trailingPunctuation`: full stops, commas, colons, semicolons,
 ///    exclamation and question marks, ellipses, dashes) is removed ("Delete Name." and
 ///    "Delete Name!" become "Delete Name"), repeatedly, together with any whitespace it leaves at
-///    the end. Closing brackets and quotes stay, so "Rename (Draft)" keeps its parenthesis;
+///    the end; a Spanish opening mark (¿, ¡) whose closing mark went with it goes too. Closing
+///    brackets and quotes stay, so "Rename (Draft)" keeps its parenthesis;
 ///    punctuation inside the name (an apostrophe, a hyphen) is kept.
 /// 3. Title-style capitalisation, word by word (a word is what lies between spaces):
 ///    - a *minor word* (see `minorWords`: articles, coordinating conjunctions, prepositions of
-///      four or fewer letters) is written in lower case, unless it is the first or last word;
-///    - every other word, and the first and last word, gets an upper-case first letter;
+///      four or fewer letters) is written in lower case, unless it is the last word; the first
+///      word of the name is not the title's first word ("Undo" is), so "the address" becomes
+///      "the Address" ("Undo the Address", not "Undo The Address");
+///    - every other word, and the last word, gets an upper-case first letter;
 ///      the rest of the word is kept as written, so "URL" and "iPhone" survive. A word written
 ///      in lower case is capitalised ("name" → "Name"); a word that already contains a capital
 ///      letter after its first letter ("iPhone", "macOS") is left exactly as written.
@@ -41,7 +44,7 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
     /// Longest normalised name accepted, in characters (grapheme clusters). Default 24.
     public static let maximumLength = 24
 
-    /// Words written in lower case unless first or last (compared case-insensitively):
+    /// Words written in lower case unless last (compared case-insensitively):
     /// the articles *a, an, the*; the coordinating conjunctions *and, but, or, nor, for, so, yet*;
     /// and the prepositions of four or fewer letters *as, at, by, down, for, from, in, into,
     /// like, near, of, off, on, onto, out, over, past, per, than, till, to, unto, up, upon, via,
@@ -95,12 +98,21 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
                 break
             }
         }
+        // Spanish opening marks whose closing mark went with the trailing punctuation:
+        // "¿Borrar nombre?" → "Borrar nombre", not "¿Borrar nombre".
+        for (opening, closing) in [("¿", "?"), ("¡", "!")] as [(Character, Character)] {
+            if let first = words.first, first.first == opening, !words.contains(where: { $0.contains(closing) }) {
+                let rest = String(first.dropFirst())
+                if rest.isEmpty { words.removeFirst() } else { words[0] = rest }
+            }
+        }
         guard titleCase else { return words.joined(separator: " ") }
         let lastIndex = words.count - 1
         for index in words.indices {
             let word = words[index]
             let lower = word.lowercased()
-            if index != 0 && index != lastIndex && minorWords.contains(lower) {
+            // Not the first word's exception: the name follows "Undo " or "Redo " in its title.
+            if index != lastIndex && minorWords.contains(lower) {
                 words[index] = lower
             } else {
                 words[index] = capitalisingFirstLetter(word)

@@ -147,6 +147,11 @@ public final class ShakeToUndo: ShakeHandler {
         return nil
     }
 
+    /// How long the preparation made as a prompt appears is taken to last, s: an answer given
+    /// later prepares the feedback again first. 2 s: a device readies its haptic and sound
+    /// hardware for a second or two.
+    public static let preparationLifetimeSeconds = 2.0
+
     /// Applies the user's choice to the prompt on screen and closes it.
     ///
     /// - Parameters:
@@ -161,8 +166,13 @@ public final class ShakeToUndo: ShakeHandler {
         promptedStack = nil
         onOutcome?(prompt, choice, outcome)
         // Prepared when the prompt appeared; prepared again should the host have delivered other
-        // feedback through the same center meanwhile.
-        if let feedback, !feedback.isPrepared, outcome != .cancelled { feedback.prepare() }
+        // feedback through the same center meanwhile, or should the answer come so long after
+        // (a prompt left on screen) that the preparation is stale: feedback is prepared
+        // shortly before it is given.
+        if let feedback, outcome != .cancelled,
+           !feedback.isPrepared || !(time - prompt.time <= Self.preparationLifetimeSeconds) {
+            feedback.prepare()
+        }
         switch outcome {
         case .undone, .redone:
             feedback?.deliver(.notificationSuccess, at: time, initiatedByUser: true)

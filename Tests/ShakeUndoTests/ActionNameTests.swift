@@ -6,7 +6,9 @@ import ShakeUndo
         ("delete name", "Delete Name"),
         ("address change.", "Address Change"),
         ("  move   the\tpicture \n", "Move the Picture"),
-        ("the end", "The End"),
+        // The name's first word is not the title's: "Undo the End", as title style writes it.
+        ("the end", "the End"),
+        ("a note", "a Note"),
         ("save as", "Save As"),
         ("paste and match style", "Paste and Match Style"),
         ("Copy From Disk Onto Card", "Copy from Disk onto Card"),
@@ -43,6 +45,10 @@ import ShakeUndo
     // became "Namen Löschen widerrufen" under the German titles of `UndoTitles`' example).
     @Test func aLocalisedNameIsKeptAsWrittenWithTitleCaseOff() throws {
         #expect(try ActionName("  Namen   löschen. ", titleCase: false).text == "Namen löschen")
+        // The opening mark goes with the closing one, never left unbalanced.
+        #expect(try ActionName("¿Borrar nombre?", titleCase: false).text == "Borrar nombre")
+        #expect(try ActionName("¡Borrar todo!", titleCase: false).text == "Borrar todo")
+        #expect(try ActionName("¿Qué? borrar", titleCase: false).text == "¿Qué? borrar")
         #expect(throws: ActionNameError.empty(raw: " … ")) { try ActionName(" … ", titleCase: false) }
         let stack = UndoStack(titles: UndoTitles { kind, name in
             switch kind {
@@ -59,11 +65,22 @@ import ShakeUndo
     }
 
     @Test(arguments: ActionName.minorWords.sorted())
-    func minorWordIsLowerInTheMiddleAndCapitalAtEitherEnd(word: String) throws {
+    func minorWordIsLowerUnlessLast(word: String) throws {
         let capital = word.prefix(1).uppercased() + word.dropFirst()
         #expect(try ActionName("look \(word.uppercased()) there").text == "Look \(word) There")
-        #expect(try ActionName("\(word) here").text == "\(capital) Here")
+        // First in the name is second in the title ("Undo the Address").
+        #expect(try ActionName("\(word) here").text == "\(word) Here")
         #expect(try ActionName("go \(word)").text == "Go \(capital)")
+    }
+
+    /// The button title reads as one title: "Undo the Address", "Redo a Note".
+    @Test func aNameStartingWithAnArticleReadsRightInItsTitle() throws {
+        let stack = UndoStack()
+        stack.registerUndo { _ in }
+        try stack.setActionName("the address")
+        #expect(stack.undoMenuItemTitle == "Undo the Address")
+        try stack.setActionName("an attachment")
+        #expect(stack.undoMenuItemTitle == "Undo an Attachment")
     }
 
     @Test func minorWordsAreArticlesConjunctionsAndShortPrepositions() {

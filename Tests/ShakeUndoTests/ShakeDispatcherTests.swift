@@ -354,6 +354,23 @@ import ShakeUndo
         #expect(host.letter.text == "")
     }
 
+    /// A prompt left on screen: the answer's feedback is prepared again shortly before it is
+    /// given, not only when the prompt appeared a minute earlier; a quick answer uses the
+    /// preparation the prompt made.
+    @Test func aLateAnswerPreparesItsFeedbackAgain() throws {
+        for (answerAt, preparations) in [(60.0, 2), (6.5, 1)] {
+            let host = try Host()
+            host.answer = nil
+            try host.letter.setText("Dear Ada,", name: "type text")
+            host.shake(endingAt: 5)
+            host.log.entries.removeAll()
+            #expect(host.shakeToUndo.answer(.undo, at: answerAt) == .undone(try ActionName("Type Text")))
+            let speaker = host.log.entries.filter { $0.hasPrefix("speaker") }
+            #expect(speaker == Array(repeating: "speaker prepare", count: preparations - 1) + ["speaker notification success"],
+                    "answered at \(answerAt): \(host.log.entries)")
+        }
+    }
+
     @Test func settingOffIgnoresShakes() throws {
         let host = try Host()
         try host.letter.setText("Dear Ada,", name: "type text")
