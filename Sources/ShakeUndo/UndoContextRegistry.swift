@@ -50,6 +50,20 @@ public final class UndoContextRegistry {
         return stack
     }
 
+    /// Makes `stack`, which the app made and owns (a document's own `UndoStack`), the history
+    /// of `id`. Does not change the active context. Registering the same stack again does
+    /// nothing; a context that already has another stack keeps it, and the call throws rather
+    /// than drop that history.
+    /// - Throws: `UndoContextError.alreadyHasAStack` when `id` has another stack.
+    public func register(_ stack: UndoStack, for id: UndoContextID) throws(UndoContextError) {
+        if let existing = stacks[id] {
+            guard existing === stack else { throw .alreadyHasAStack(id) }
+            return
+        }
+        stacks[id] = stack
+        contextIDs.append(id)
+    }
+
     /// The stack of `id` if it has been used, without creating one.
     public func existingStack(for id: UndoContextID) -> UndoStack? { stacks[id] }
 
@@ -59,5 +73,19 @@ public final class UndoContextRegistry {
         guard stacks.removeValue(forKey: id) != nil else { return }
         contextIDs.removeAll { $0 == id }
         if activeContextID == id { activeContextID = nil }
+    }
+}
+
+/// Why `UndoContextRegistry.register(_:for:)` refused a stack.
+public enum UndoContextError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The context already has another stack (its history is kept; remove the context first
+    /// to replace it).
+    case alreadyHasAStack(UndoContextID)
+
+    public var description: String {
+        switch self {
+        case .alreadyHasAStack(let id):
+            "undo context '\(id)' already has a stack; remove the context first to give it another"
+        }
     }
 }

@@ -371,6 +371,28 @@ import ShakeUndo
         }
     }
 
+    /// A document that owns its `UndoStack` (as `UndoStack`'s own example has it) registers it
+    /// as a context: a shake then offers its steps. A context's history is never replaced
+    /// behind the app's back.
+    @Test func anAppsOwnStackCanBeAContext() throws {
+        let host = try Host()
+        let own = UndoStack()
+        let notes = TextDocument("", stack: own)
+        try host.contexts.register(own, for: "notes")
+        try host.contexts.register(own, for: "notes")  // again: nothing changes
+        #expect(host.contexts.existingStack(for: "notes") === own)
+        #expect(host.contexts.contextIDs.filter { $0 == "notes" }.count == 1)
+        #expect(throws: UndoContextError.alreadyHasAStack("letter")) { try host.contexts.register(own, for: "letter") }
+        #expect(host.contexts.existingStack(for: "letter") === host.letter.stack)
+        try notes.setText("buy milk", name: "type note")
+        host.contexts.activate("notes")
+        host.shake(endingAt: 5)
+        #expect(host.prompts.map(\.undoTitle) == ["Undo Type Note"])
+        #expect(notes.text == "")
+        #expect("\(UndoContextError.alreadyHasAStack("letter"))"
+            == "undo context 'letter' already has a stack; remove the context first to give it another")
+    }
+
     @Test func settingOffIgnoresShakes() throws {
         let host = try Host()
         try host.letter.setText("Dear Ada,", name: "type text")
