@@ -9,13 +9,15 @@ enum ConvertCommand: ShakeCommand {
         abstract: "Write a recording as a canonical CSV, and mark where its shakes are.",
         discussion: """
             Reads FILE as replay does (an app's export, with the import options below) and writes \
-            it as a canonical recording: its '# key: value' lines, a 'converted_from' line, then \
+            it as a canonical recording: its '# key: value' lines (other comment lines are not \
+            kept; a shakes_s line written with --shakes replaces the file's own), a \
+            'converted_from' line (one per conversion, oldest first), then \
             time_s,x,y,z[,shake], time in seconds (6 decimals) and acceleration in m/s² including \
             gravity (5 decimals). This is how a recording of your own becomes a labelled one for \
             'shake evaluate' and 'shake tune'.
 
-            With --shakes the output is labelled: shake=1 for each sample whose time lies in one of \
-            the ranges (ends included), 0 for every other, replacing any labels the file had. \
+            With --shakes the output is labelled: shake=1 for each sample whose time as written \
+            (to the microsecond) lies in one of the ranges (ends included), 0 for every other, replacing any labels the file had. \
             Times are the output's (after --rebase-time), as 'shake plot' and 'shake replay' show \
             them (for an export stamped with dates or epoch times, pass --rebase-time to both, and \
             the times are seconds from the first sample); a labelled shake should run from the \
@@ -62,10 +64,16 @@ enum ConvertCommand: ShakeCommand {
             }
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
                 let ends = part.trimmingWhitespace().split(separator: "-", omittingEmptySubsequences: false)
-                guard ends.count == 2, let start = Double(ends[0]), let end = Double(ends[1]),
-                      start.isFinite, end.isFinite
-                else {
-                    throw invalid("expected START-END in seconds (times of 0 or more), several separated by commas, like 3.2-4.5,10-11.25, or none (a recording without shakes)")
+                    .map { String($0).trimmingWhitespace() }
+                // Plain decimals only: Double() would take 0x3 or 1e1, which nobody means here.
+                func number(_ text: String) -> Double? {
+                    guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
+                    return Double(text)
+                }
+                guard ends.count == 2, let start = number(ends[0]), let end = number(ends[1]) else {
+                    let which = part.trimmingWhitespace().isEmpty ? "an empty range" : "'\(part.trimmingWhitespace())'"
+                    throw invalid("\(which) is not START-END in seconds (times of 0 or more); give ranges separated by "
+                        + "commas, like 3.2-4.5,10-11.25, or none (a recording without shakes)")
                 }
                 guard end > start else {
                     throw invalid("the range \(part) " + (end == start ? "is empty: its end must come after its start" : "ends before it starts"))
@@ -124,6 +132,24 @@ enum ConvertCommand: ShakeCommand {
         }
     }
 
+    /// `text` on one line, as a metadata line can hold it: every character that ends a line
+    /// (form feed, U+0085, U+2028…) and NUL a space, no spaces or tabs at the ends.
+    static func oneLine(_ text: String) -> String {
+        let joined = String(text.map { $0.isNewline || $0 == "\0" ? " " : $0 })
+        // Scalars, as the writer checks them: a space before a combining mark is a space too.
+        let scalars = joined.unicodeScalars
+        guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
+              let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        return String(Substring(scalars[first...last]))
+    }
+
+    /// A file's name for a metadata line: as it is, or, when it would not stay as it is on one
+    /// line (spaces at its ends, a line break), in Swift's quoted form ("\" sp.csv \"").
+    static func fileName(_ path: String) -> String {
+        let name = RecordingError.displayName(ofPath: path)
+        return oneLine(name) == name ? name : name.debugDescription
+    }
+
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         guard let output = arguments.value("output") else {
             throw UsageError("Missing the output file: '-o <file>' (the recording to write)")
@@ -155,15 +181,23 @@ enum ConvertCommand: ShakeCommand {
                   let unit = CSVImportOptions.AccelerationUnit(argument: entry.value), unit != .metersPerSecondSquared else { return entry }
             return (key: entry.key, value: "m/s^2")
         }
-        metadata.append(("converted_from", RecordingError.displayName(ofPath: input)))
-        if let gravityPath { metadata.append(("gravity_added_from", RecordingError.displayName(ofPath: gravityPath))) }
+        // What the reader took as one line may hold characters the writer counts as line breaks
+        // (a form feed, U+2028): written as spaces, as a file name is written in quotes.
+        metadata = metadata.map { (key: Self.oneLine($0.key), value: Self.oneLine($0.value)) }.filter { !$0.key.isEmpty && !$0.value.isEmpty }
+        var added: [(key: String, value: String)] = [("converted_from", Self.fileName(input))]
+        if let gravityPath { added.append(("gravity_added_from", Self.fileName(gravityPath))) }
         var spreader = arguments.flag("spread-batches") ? BatchTimeSpreader() : nil
         if spreader != nil {
-            metadata.append(("times_spread", "where the samples came in FIFO batches (shake convert --spread-batches)"))
+            added.append(("times_spread", "where the samples came in FIFO batches (shake convert --spread-batches)"))
         }
         if let ranges {
-            metadata.append(("shakes_s", ranges.ranges.isEmpty ? "none" : ranges.ranges.map(ShakeRanges.text).joined(separator: ",")))
+            added.append(("shakes_s", ranges.ranges.isEmpty ? "none" : ranges.ranges.map(ShakeRanges.text).joined(separator: ",")))
         }
+        // A line that says what the rows are now replaces the input's line of that key (a
+        // converted file labelled again: shakes_s says the labels now written, not both);
+        // converted_from and gravity_added_from add up, one per conversion, oldest first.
+        let replaced: Set<String> = ["shakes_s", "times_spread"]
+        metadata = metadata.filter { !replaced.contains($0.key.lowercased()) } + added
         let writer: RecordingWriter
         do {
             writer = try RecordingWriter(path: output, metadata: metadata, labelled: labelled, overwrite: force)
@@ -186,7 +220,9 @@ enum ConvertCommand: ShakeCommand {
                 if first == nil { first = time }
                 last = time
                 var isShake = row.isShake
-                if let inRange = labeller?.isShake(at: time) { isShake = inRange }
+                // Labelled by the time as written (to the microsecond), which is what the file
+                // will say: 1.5099999 (1.51 after --rebase-time) is a row at 1.510000.
+                if let inRange = labeller?.isShake(at: RecordingWriter.writtenTime(time)) { isShake = inRange }
                 do {
                     try writer.write(row.sample, isShake: labelled ? isShake : nil)
                 } catch {

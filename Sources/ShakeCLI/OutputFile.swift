@@ -13,6 +13,9 @@ enum OutputFile {
     /// written to `<path>.partial` first), that file must not exist either. `-` is a usage error
     /// (exit 64): outputs are files, written whole or not at all, never standard output.
     static func check(_ path: String, force: Bool, partial: Bool = false) throws {
+        if path.isEmpty {
+            throw UsageError("an empty output file name: give the file to write")
+        }
         if partial, let error = RecordingWriter.leftoverPartialError(for: path) {
             throw CommandFailure(text(error), exitStatus: ExitStatus.cannotCreate)
         }
@@ -51,6 +54,13 @@ enum OutputFile {
     static func checkNotAnInput(_ output: String, inputs: [String], writing what: String) throws(UsageError) {
         for input in inputs where input != "-" && isSameFile(input, output) {
             throw UsageError("'\(output)' is the recording being read: write \(what) to another file")
+        }
+        // A recording is written to `<output>.partial` first: reading that file (one a killed
+        // `shake record` left, being recovered) would have it overwritten as it is read.
+        let workFile = output + RecordingWriter.partialSuffix
+        for input in inputs where input != "-" && namesSameFile(input, workFile) {
+            throw UsageError("'\(input)' is the recording being read, and writing '\(output)' goes through "
+                + "'\(workFile)' first: write \(what) to another file")
         }
     }
 

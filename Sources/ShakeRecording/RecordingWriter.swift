@@ -38,8 +38,11 @@ import ShakeDetection
 public final class RecordingWriter {
     /// The destination file.
     public let path: String
+    /// What is appended to the path for the file written first: `.partial`.
+    public static let partialSuffix = ".partial"
+
     /// Where rows are written until `finish()`: `path` + `.partial`.
-    public var partialPath: String { path + ".partial" }
+    public var partialPath: String { path + Self.partialSuffix }
     /// Whether rows carry a `shake` label.
     public let isLabelled: Bool
     /// Samples accepted by `write` so far (flushed or still buffered).
@@ -105,7 +108,7 @@ public final class RecordingWriter {
                     optionHint: .overwrite)
             }
         }
-        let partial = path + ".partial"
+        let partial = path + Self.partialSuffix
         var fd: CInt
         repeat {
             fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -168,6 +171,18 @@ public final class RecordingWriter {
     /// - Throws: `RecordingError` for a value that would not read back (non-finite, |time| >
     ///   10¹³ s, time going backwards, |a| > 2000 m/s², label missing or unexpected) or a failed
     ///   write.
+    /// The time a reader reads back for a sample written at `time` s: `time` to 6 decimals, as
+    /// the row holds it (1.5099999999 is written, and read, as 1.51). A label decided by time
+    /// is decided on this, so that the row says what the file will mean.
+    /// - Precondition: `time` is finite.
+    public static func writtenTime(_ time: Double) -> Double {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DecimalFormatter.maximumBytes) { buffer in
+            let start = buffer.baseAddress!
+            let end = DecimalFormatter.write(time, decimals: 6, to: start)
+            return DecimalParser.parse(UnsafePointer(start), UnsafePointer(end), point: UInt8(ascii: "."))?.value ?? time
+        }
+    }
+
     public func write(_ sample: Sample, isShake: Bool? = nil) throws(RecordingError) {
         guard case .open(let fd) = state else { throw notOpen() }
         guard sample.time.isFinite, sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else {
@@ -259,7 +274,7 @@ public final class RecordingWriter {
     /// recording in progress, or one that stopped), or nil when it is not: for a tool that checks
     /// before it starts work that would end in that error.
     public static func leftoverPartialError(for path: String) -> RecordingError? {
-        access(path + ".partial", F_OK) == 0 ? leftoverPartial(of: path) : nil
+        access(path + partialSuffix, F_OK) == 0 ? leftoverPartial(of: path) : nil
     }
 
     private static func leftoverPartial(of path: String) -> RecordingError {

@@ -165,8 +165,15 @@ import Testing
                 says: "The value '0.01-0.01' is invalid for '--shakes': the range 0.01-0.01 is empty: its end must come "
                     + "after its start"),
         Refusal(name: "not a range", arguments: ["--shakes", "1..2"], status: 64,
-                says: "The value '1..2' is invalid for '--shakes': expected START-END in seconds (times of 0 or more), "
-                    + "several separated by commas, like 3.2-4.5,10-11.25, or none (a recording without shakes)"),
+                says: "The value '1..2' is invalid for '--shakes': '1..2' is not START-END in seconds (times of 0 or "
+                    + "more); give ranges separated by commas, like 3.2-4.5,10-11.25, or none (a recording without shakes)"),
+        // The part that is wrong is named; hexadecimal and exponents (which Double() reads) are no times here.
+        Refusal(name: "a hexadecimal range among good ones", arguments: ["--shakes", "0-0.01, 0x3-5"], status: 64,
+                says: "The value '0-0.01, 0x3-5' is invalid for '--shakes': '0x3-5' is not START-END in seconds"),
+        Refusal(name: "an empty range", arguments: ["--shakes", "0-0.01,,0.02-0.03"], status: 64,
+                says: "The value '0-0.01,,0.02-0.03' is invalid for '--shakes': an empty range is not START-END"),
+        Refusal(name: "an empty output name", arguments: ["-o", ""], status: 64,
+                says: "an empty output file name: give the file to write"),
         Refusal(name: "a bad row after good ones", text: "time_s,x,y,z\n0,0,0,9.8\n0.01,0,zero,9.8\n",
                 arguments: [], status: 65, says: "IN:3:8: 'zero' is not a number in column 'y'"),
         Refusal(name: "a header and no samples", text: "time_s,x,y,z,shake\n", arguments: [], status: 65,
@@ -188,10 +195,72 @@ import Testing
         let run = runShake(arguments)
         #expect(run.status == refusal.status)
         let said = refusal.says.replacingOccurrences(of: "IN", with: input)
-        #expect(run.err.hasPrefix("Error: \(said)\n"), "\(run.err)")
+        #expect(run.err.hasPrefix("Error: \(said)"), "\(run.err)")
         #expect(run.out.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["in.csv"])
         #expect(try String(contentsOfFile: input, encoding: .utf8) == refusal.text)
+    }
+
+    /// Spaces around the dash are read; a sample on a range's end, after --rebase-time's
+    /// subtraction left it a hair under (1700000010.017 − 1700000000.007 = 10.00999…), is
+    /// labelled by its time as written (10.010000), so converting again changes nothing.
+    @Test func labelsFollowTheTimesAsWritten() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        var text = "time,x,y,z\n"
+        for i in 0..<2000 { text += String(format: "%d.%02d7,0.1,0.2,9.8\n", 1_700_000_000 + i / 100, i % 100) }
+        let input = try folder.write("epoch.csv", text)
+        let (first, second) = (folder.file("first.csv"), folder.file("second.csv"))
+        let ranges = "3.21 - 4.5, 10.01-11.25"
+        let run = runShake("convert", input, "--rebase-time", "--shakes", ranges, "-o", first)
+        #expect(run.status == 0, "\(run.err)")
+        let rows = try String(contentsOfFile: first, encoding: .utf8).split(separator: "\n").filter { $0.first?.isNumber == true }
+        for edge in ["3.210000", "4.500000", "10.010000", "11.250000"] {
+            let row = try #require(rows.first { $0.hasPrefix(edge + ",") }, "\(edge)")
+            #expect(row.hasSuffix(",1"), "\(row)")
+        }
+        for outside in ["3.200000", "4.510000", "10.000000", "11.260000"] {
+            let row = try #require(rows.first { $0.hasPrefix(outside + ",") }, "\(outside)")
+            #expect(row.hasSuffix(",0"), "\(row)")
+        }
+        let again = runShake("convert", first, "--shakes", ranges, "-o", second)
+        #expect(again.status == 0, "\(again.err)")
+        let rowsAgain = try String(contentsOfFile: second, encoding: .utf8).split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(rowsAgain == rows)
+    }
+
+    /// A converted file labelled again: the shakes_s of the labels now written, not the old
+    /// ones beside them (converted_from lines add up, one per conversion); a comment value holding a form
+    /// feed or U+2028 (one line to the reader, a line break to the writer) is carried as spaces,
+    /// and a file name with spaces at its ends in quotes, instead of failing the run.
+    @Test func metadataIsReplacedNotPiledUpAndStaysOnItsLine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let input = try folder.write(" in.csv ", "# note: a\u{0C}b\u{2028}c\ntime_s,x,y,z\n0,0,0,9.8\n0.01,0,0,9.8\n0.02,0,0,9.8\n")
+        let (first, second) = (folder.file("first.csv"), folder.file("second.csv"))
+        #expect(runShake("convert", input, "--shakes", "0-0.005", "-o", first).status == 0)
+        let relabel = runShake("convert", first, "--shakes", "0.015-0.02", "-o", second)
+        #expect(relabel.status == 0, "\(relabel.err)")
+        let comments = try String(contentsOfFile: second, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#") }
+        #expect(comments == ["# note: a b c", "# converted_from: \(input.debugDescription)", "# converted_from: \(first)",
+                             "# shakes_s: 0.015-0.02"], "\(comments)")
+        let firstComments = try String(contentsOfFile: first, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#") }
+        #expect(firstComments.contains("# converted_from: \(input.debugDescription)"), "\(firstComments)")
+    }
+
+    /// A `.partial` that a killed `shake record` left is recovered by converting it, to another
+    /// name: the work file of `-o rec.csv` would be the input itself.
+    @Test func aLeftoverPartialConvertsToAnotherNameOnly() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let text = "time_s,x,y,z\n0,0,0,9.8\n0.01,0,0,9.8\n"
+        let partial = try folder.write("rec.csv.partial", text)
+        let refused = runShake("convert", partial, "-o", folder.file("rec.csv"), "--force")
+        #expect(refused.status == 64)
+        #expect(refused.err.hasPrefix("Error: '\(partial)' is the recording being read, and writing '\(folder.file("rec.csv"))' "
+            + "goes through '\(partial)' first: write the converted recording to another file\n"), "\(refused.err)")
+        #expect(try String(contentsOfFile: partial, encoding: .utf8) == text)
+        #expect(runShake("convert", partial, "-o", folder.file("recovered.csv")).status == 0)
     }
 
     @Test func anExistingOutputIsKeptWithoutForceAndReplacedWithIt() throws {
