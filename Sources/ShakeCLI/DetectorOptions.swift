@@ -52,7 +52,8 @@ enum DetectorOptions {
         help: "Give each sample of a FIFO batch its own time when the samples come in batches (a batch stamped with "
             + "one time, or its samples microseconds apart as read out), as BatchTimeSpreader does in a program: "
             + "each sample after a batch's first gets the time before it plus 0.98 of the sample period, measured "
-            + "over the last 8 batches (events come up to a batch later). Other recordings are read as they are.")
+            + "over the last 8 batches (events come up to a batch later; labels are scored at the same times, as "
+            + "'shake convert --spread-batches' writes them). Other recordings are read as they are.")
 
     static let formatSpec = OptionSpec.option(
         "format", value: "format", help: "Output format.", values: ["text", "json"], default: "text")

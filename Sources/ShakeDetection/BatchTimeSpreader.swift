@@ -219,6 +219,8 @@ public struct BatchSpreadingDetector<Detector: ShakeDetecting>: ShakeDetecting {
     public var spreader: BatchTimeSpreader
     // The latest time given to `detector`.
     private var latest = -Double.infinity
+    /// The time the last sample was given to `detector` at (after spreading); nil before the first.
+    public private(set) var lastProcessedTime: Double?
 
     public init(_ detector: Detector, gapLimit: Double = BatchTimeSpreader.defaultGapLimit) {
         self.detector = detector
@@ -234,6 +236,7 @@ public struct BatchSpreadingDetector<Detector: ShakeDetecting>: ShakeDetecting {
     /// counts the times returned here as given.
     public mutating func spread(_ sample: Sample) -> Sample {
         let spread = spreader.spread(sample)
+        lastProcessedTime = spread.time
         // The latest time on the samples' clock; after a clock reset, on the new one.
         if spread.time > latest || spread.time < latest - BatchTimeSpreader.clockResetSeconds { latest = spread.time }
         return spread

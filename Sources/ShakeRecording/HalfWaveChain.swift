@@ -182,8 +182,8 @@ extension RecordingReplay {
     /// half-waves included) until the end: memory grows with the half-waves, not the samples.
     ///
     /// With `spreadingBatches`, the samples go through a `BatchTimeSpreader` first, as in `run`
-    /// with a `BatchSpreadingDetector`: the events, chains and half-waves carry the spread times,
-    /// while the labels are scored at the file's own.
+    /// with a `BatchSpreadingDetector`: the events, chains, half-waves and labels are timed by
+    /// the spread times (the gaps and the time span stay the file's own).
     public static func runExplaining(
         path: String, options: CSVImportOptions = .canonical, configuration: ShakeConfiguration,
         readAhead: Bool = false, spreadingBatches: Bool = false
@@ -199,7 +199,7 @@ extension RecordingReplay {
             var explanation = ShakeExplanation()
             let given = spreadingBatches ? detector.spread(labelledSample.sample) : labelledSample.sample
             let event = detector.detector.process(given, explanation: &explanation)
-            replay.record(labelledSample, event: event)
+            replay.record(labelledSample, event: event, scoredAt: given.time)
             collector.add(explanation, event: event)
             let l = detector.detector.linearAcceleration
             let magnitude = (l.x * l.x + l.y * l.y + l.z * l.z).squareRoot()
@@ -208,7 +208,7 @@ extension RecordingReplay {
                 runStart = nil
                 return
             }
-            let start = runStart ?? labelledSample.sample.time
+            let start = runStart ?? given.time
             runStart = start
             largest[start] = max(largest[start] ?? 0, magnitude)
         }

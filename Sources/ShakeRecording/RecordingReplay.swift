@@ -184,7 +184,8 @@ public enum RecordingReplay {
         mutating func add<Detector: ShakeDetecting>(
             _ labelledSample: LabeledSample, to detector: inout Detector
         ) {
-            record(labelledSample, event: detector.process(labelledSample.sample))
+            let event = detector.process(labelledSample.sample)
+            record(labelledSample, event: event, scoredAt: detector.lastProcessedTime)
         }
 
         /// The result, after cancelling a shake still in progress at the last sample.
@@ -199,13 +200,16 @@ public enum RecordingReplay {
                 samplesPerBurst: SampleStreamCheck.samplesPerBurst(firstIntervals))
         }
 
-        /// Takes in a sample and the event the detector returned for it.
+        /// Takes in a sample and the event the detector returned for it. `scoredAt` is the time
+        /// the detector took the sample at when it re-times samples (spread FIFO batches): the
+        /// label is scored there, on the events' clock, as `shake convert --spread-batches`
+        /// writes it; the gaps and the time span stay the file's own.
         @inlinable @inline(__always)
-        mutating func record(_ labelledSample: LabeledSample, event: ShakeEvent?) {
+        mutating func record(_ labelledSample: LabeledSample, event: ShakeEvent?, scoredAt: Double? = nil) {
             let sample = labelledSample.sample
             if let isShake = labelledSample.isShake {
                 labelled = true
-                scorer.addSample(time: sample.time, isShake: isShake)
+                scorer.addSample(time: scoredAt ?? sample.time, isShake: isShake)
             } else if labelled == nil {
                 labelled = false
             }

@@ -91,6 +91,37 @@ import Testing
         return (try #require(total["detected"] as? Int), try #require(total["shakes"] as? Int), run.err)
     }
 
+    /// Labels are scored on the clock of the events: `evaluate --spread-batches` on a batched
+    /// recording scores as `evaluate` on the recording `convert --spread-batches` wrote from it
+    /// (and as `tune --spread-batches` scores it). It had scored the labels at the stamped times
+    /// and the detections at the spread ones: latencies, negative time and windows were off by
+    /// up to a batch. `replay --explain` times the missed shakes the same way.
+    @Test(arguments: [true, false])
+    func spreadLabelsScoreAsTheConvertedRecording(readOut: Bool) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let (_, batched) = try Self.recordings(in: folder, readOut: readOut, batch: 10)
+        let converted = folder.file("converted.csv")
+        let convert = runShake("convert", "--spread-batches", batched, "-o", converted)
+        try #require(convert.status == 0, "\(convert.err)")
+        func total(_ arguments: String...) throws -> [String: Any] {
+            let run = runShake(["evaluate", "--format", "json"] + arguments)
+            try #require(run.status == 0, "\(run.err)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+            return try #require(object["total"] as? [String: Any])
+        }
+        let spread = try total("--spread-batches", batched)
+        let written = try total(converted)
+        #expect(spread["shakes"] as? Int == 5)
+        for key in ["shakes", "detected", "duplicates", "false_shakes"] {
+            #expect(spread[key] as? Int == written[key] as? Int, "\(key)")
+        }
+        for key in ["negative_hours", "latency_median_s", "latency_p95_s"] {
+            let (a, b) = (spread[key] as? Double ?? .nan, written[key] as? Double ?? .nan)
+            #expect(abs(a - b) <= 1e-6, "\(key): \(a) against \(b)")
+        }
+    }
+
     /// `--spread-batches` gives each sample of a batch its own time: the batched recordings, read
     /// out or stamped once, give the shakes the evenly stamped one gives, and replay says how many
     /// times it moved; an evenly stamped recording is read as it is.
