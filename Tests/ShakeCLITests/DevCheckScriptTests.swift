@@ -83,7 +83,7 @@ import Testing
         let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let table = lines.prefix { !$0.isEmpty }
         #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "harder", "walks", "turned", "clips", "vigorous", "others",
+                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "dev@2g", "harder", "walks", "turned", "clips", "vigorous", "others",
                     "others-vig"])
         // The dev row: two labelled shakes, none found.
         #expect(table.dropFirst().first?.split(separator: " ").prefix(3) == ["dev", "2", "0"])
@@ -100,11 +100,11 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: kept + "/" + fields[1]), "\(line)")
         }
         // Each variant of the two labelled recordings once: 9 + 9 harder, 10 + 10 turned, 10 clips
-        // and 12 vigorous (Wiimote only), one each at 50, 25 and 400 Hz and in FIFO batches, the
+        // and 12 vigorous (Wiimote only), one each at 50, 25 and 400 Hz, in FIFO batches and clipped at ±2 g, the
         // two others recordings' 40 vigorous variants each; the dev and others rows and the unlabelled walks list nothing.
-        #expect(perRow == ["dev@50Hz": 2, "dev@25Hz": 2, "dev@400Hz": 2, "dev@fifo16": 2, "harder": 18, "turned": 20, "clips": 10,
+        #expect(perRow == ["dev@50Hz": 2, "dev@25Hz": 2, "dev@400Hz": 2, "dev@fifo16": 2, "dev@2g": 2, "harder": 18, "turned": 20, "clips": 10,
                            "vigorous": 12, "others-vig": 80])
-        #expect(listing(kept) == ["clips", "fast", "fifo16", "harder", "harder-microbit", "others-vig", "others-vig-other-devices",
+        #expect(listing(kept) == ["clip2g", "clips", "fast", "fifo16", "harder", "harder-microbit", "others-vig", "others-vig-other-devices",
                                   "rates", "turned", "turned-microbit", "vigorous", "walks"])
         // dev@400Hz: the Wiimote and micro:bit sessions (not the walk) at 400 Hz, jittered.
         #expect(listing(kept + "/fast") == ["microbit_a_r400_n0.03_q0.0192_j0.2.csv", "wiimote_a_r400_n0.03_q0.0192_j0.2.csv"])
@@ -117,6 +117,10 @@ import Testing
         let batched = try RecordingReader.readAll(path: kept + "/fifo16/wiimote_a_native_fifo16same.csv").samples
         #expect(batched.count == 1200 && Set(batched.map(\.sample.time)).count == 1200 / 16,
                 "\(batched.count) samples, \(Set(batched.map(\.sample.time)).count) times")
+        // dev@2g: the same sessions with every axis clipped at ±19.6 m/s² (a ±2 g sensor).
+        #expect(listing(kept + "/clip2g") == ["microbit_a_native_c19.6.csv", "wiimote_a_native_c19.6.csv"])
+        let clipped = try RecordingReader.readAll(path: kept + "/clip2g/wiimote_a_native_c19.6.csv").samples
+        #expect(clipped.count == 1200 && clipped.allSatisfy { max(abs($0.sample.x), abs($0.sample.y), abs($0.sample.z)) <= 19.6 })
         // The micro:bit's variants are clipped at its ±2.04 g on every axis; the phone's keep the knock.
         let microbit = try Self.largestMagnitudes(in: kept + "/others-vig")
         let phone = try Self.largestMagnitudes(in: kept + "/others-vig-other-devices")
@@ -141,7 +145,7 @@ import Testing
         let (table, listed, totals) = try Self.tableListingAndTotals(
             ["--dev", dev, "--others", others, "--shake", shake, "--wiimote-extra", folder.file("extra")])
         #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "harder", "walks", "turned", "clips", "vigorous", "others",
+                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "dev@2g", "harder", "walks", "turned", "clips", "vigorous", "others",
                     "others-vig", "extra", "extra-clips"])
         // The session's one labelled shake, not found; and its ten turned variants.
         #expect(table.suffix(2).map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
@@ -153,7 +157,7 @@ import Testing
         let extraClips = listed.filter { $0.first == "extra-clips" }
         #expect(extraClips.count == 10 && extraClips.allSatisfy { $0[1].hasPrefix("extra-clips/wiimote_extra_session01_") },
                 "\(extraClips)")
-        #expect(totals.count == 14 && totals["extra"]?["shakes"] as? Int == 1
+        #expect(totals.count == 15 && totals["extra"]?["shakes"] as? Int == 1
                 && totals["extra-clips"]?["shakes"] as? Int == 10, "\(totals)")
 
         try Self.expectMissingFolderIsAUsageError("--wiimote-extra", writtenBy: "wiimote-extra", dev: dev, shake: shake,
@@ -179,7 +183,7 @@ import Testing
         let (table, listed, totals) = try Self.tableListingAndTotals(
             ["--dev", dev, "--others", others, "--shake", shake, "--everyday", folder.file("everyday")])
         #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "harder", "walks", "turned", "clips", "vigorous", "others",
+                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "dev@2g", "harder", "walks", "turned", "clips", "vigorous", "others",
                     "others-vig", "everyday"])
         // shakes, detected, recall, duplicates, false shakes
         #expect(table.last?.split(separator: " ").prefix(6).joined(separator: " ") == "everyday 0 0 - 0 1", "\(table)")
@@ -187,7 +191,7 @@ import Testing
         #expect(everyday.count == 1 && everyday.first?[1] == recording
                 && everyday.first?[2].trimmingCharacters(in: .whitespaces).hasPrefix("false shake   began at ") == true,
                 "\(everyday)")
-        #expect(totals.count == 13 && totals["everyday"]?["false_shakes"] as? Int == 1
+        #expect(totals.count == 14 && totals["everyday"]?["false_shakes"] as? Int == 1
                 && totals["everyday"]?["shakes"] as? Int == 0, "\(totals)")
 
         try Self.expectMissingFolderIsAUsageError("--everyday", writtenBy: "everyday-extra", dev: dev, shake: shake,
@@ -233,7 +237,7 @@ import Testing
     @Test func helpDescribesEveryRow() throws {
         let run = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--help"])
         #expect(run.status == 0, "\(run.err)")
-        for row in ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "harder", "walks", "turned", "clips", "vigorous", "others",
+        for row in ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "dev@2g", "harder", "walks", "turned", "clips", "vigorous", "others",
                     "others-vig", "extra", "extra-clips", "everyday"] {
             #expect(run.out.contains("\n  " + row.padding(toLength: 14, withPad: " ", startingAt: 0)),
                     "\(row): \(run.out)")
