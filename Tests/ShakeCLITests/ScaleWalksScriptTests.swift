@@ -227,6 +227,32 @@ func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z
 
     /// `--help` prints the whole docstring, as written (the options' meaning and the commands the
     /// README's figures were made with), not only its first sentence.
+    /// SIGTERM (a `timeout`, a service stopping) and SIGHUP (a closed terminal) stop the script
+    /// as Ctrl-C does: exit 130, no traceback, and neither the output folder nor the hidden
+    /// folder it was being written in is left behind (it had left `.scale-walks-*` folders).
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func aStopSignalLeavesNothingBehind(signal: Int32) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: repositoryRoot + "/Scripts/scale-walks")
+        process.arguments = [repositoryRoot + "/../shared/data/dev", folder.file("out"), "--turns", "10"]
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        // Under way: its hidden folder is there (a few seconds' work in all).
+        let deadline = Date().addingTimeInterval(20)
+        while listing(folder.path).isEmpty && Date() < deadline { usleep(20_000) }
+        #expect(listing(folder.path).contains { $0.hasPrefix(".scale-walks-") }, "\(listing(folder.path))")
+        kill(process.processIdentifier, signal)
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(process.terminationStatus)")
+        #expect(!said.contains("Traceback"), "\(said)")
+        #expect(listing(folder.path).isEmpty, "\(listing(folder.path))")
+    }
+
     @Test func helpPrintsTheWholeDocstring() throws {
         let run = try runProcess(repositoryRoot + "/Scripts/scale-walks", ["--help"])
         #expect(run.status == 0, "\(run.err)")

@@ -155,6 +155,34 @@ import ShakeRecording
         #expect(listing(folder.path) == ["no-still.json", "no-waggle.json", "only-still.json"])
     }
 
+    /// Values no reader takes (NaN, and 1e400 read as infinity), a rest class named as the shake
+    /// class (nothing would be labelled), a dataset that is not UTF-8 and recordings that are no
+    /// list: each an error naming what is wrong, no traceback and no file.
+    @Test func badValuesAndClassesAreRefusedWithoutAFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let still = "{\"name\": \"still\", \"recordings\": [{\"data\": {\"x\": [0, 0, 0], \"y\": [0, 0, 0], \"z\": [1, 1, 1]}}]}"
+        let nan = try folder.write("nan.json", "[\(still), {\"name\": \"shake\", \"recordings\": [{\"data\": {\"x\": [0.5, NaN], \"y\": [0, 0], \"z\": [1, 1]}}]}]")
+        let huge = try folder.write("huge.json", "[\(still), {\"name\": \"shake\", \"recordings\": [{\"data\": {\"x\": [0.5, 1e400], \"y\": [0, 0], \"z\": [1, 1]}}]}]")
+        let good = try folder.write("good.json", "[\(still), {\"name\": \"shake\", \"recordings\": [{\"data\": {\"x\": [0.5, -0.5], \"y\": [0, 0], \"z\": [1, 1]}}]}]")
+        let noList = try folder.write("no-list.json", "[{\"name\": \"still\", \"recordings\": null}]")
+        let binary = folder.file("binary.json")
+        try Data([0xFF, 0xFE, 0x00, 0x5B]).write(to: URL(fileURLWithPath: binary))
+        let cases: [([String], String)] = [
+            ([nan, "--shake-class", "shake"], "Error: \(nan): class \"shake\", recording 1, sample 2: (nan, 0.0, 1.0) is not a finite number on every axis\n"),
+            ([huge, "--shake-class", "shake"], "Error: \(huge): class \"shake\", recording 1, sample 2: (inf, 0.0, 1.0) is not a finite number on every axis\n"),
+            ([good, "--shake-class", "still"], "Error: \(good): \"still\" is the rest class: its clips are cut into rests, not spliced, so none would be labelled a shake; choose another --rest-class (or --rest-from)\n"),
+            ([noList], "Error: \(noList): class \"still\": \"recordings\" is a NoneType, not a list\n"),
+            ([binary], "Error: \(binary): not UTF-8 text (byte 1): not a JSON dataset\n"),
+        ]
+        for (arguments, message) in cases {
+            let run = try runProcess(repositoryRoot + "/Scripts/splice-clips", arguments + ["-o", folder.file("out.csv")])
+            #expect(run.status == 1, "\(arguments)")
+            #expect(run.err == message, "\(run.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.csv")))
+    }
+
     /// `--help` prints the whole docstring: the export's layout, the assumed rate, the comment lines.
     @Test func helpPrintsTheWholeDocstring() throws {
         let run = try runProcess(repositoryRoot + "/Scripts/splice-clips", ["--help"])
