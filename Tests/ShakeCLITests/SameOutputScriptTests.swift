@@ -48,6 +48,28 @@ import Testing
         #expect(count >= 60, "\(last)")
     }
 
+    /// In a repository whose path holds a space, every command still gets the Fixtures folder as
+    /// one argument (the paths had been split by eval, every command on them failed alike on both
+    /// sides, and the check passed while comparing nothing). The stand-ins log any path they are
+    /// given that does not exist.
+    @Test func aRepositoryPathWithASpaceStaysOneArgument() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let root = folder.file("my repo")
+        try FileManager.default.createDirectory(atPath: root + "/Scripts", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.script, toPath: root + "/Scripts/same-output")
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Fixtures", toPath: root + "/Fixtures")
+        let log = folder.file("missing.log")
+        let check = "for argument in \"$@\"; do case \"$argument\" in */*) [ -e \"$argument\" ] || echo \"$argument\" >> '\(log)';; esac; done"
+        let old = try Self.standIn(in: folder, named: "old-shake", tweak: check)
+        let new = try Self.standIn(in: folder, named: "new-shake", tweak: check)
+        let run = try runProcess(root + "/Scripts/same-output", ["--binaries", old, new])
+        #expect(run.status == 0, "\(run.out)\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: log),
+                "paths split: \((try? String(contentsOfFile: log, encoding: .utf8).prefix(300)) ?? "")")
+        #expect(run.out.contains("same-output: all "), "\(run.out)")
+    }
+
     @Test func aDifferenceInOutputFileOrStatusIsNamedWithItsCommand() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
