@@ -190,4 +190,21 @@ import Testing
         #expect(bad.status == 1 && bad.err.contains("b.csv:3: column 3 (y): not a finite number: 'zero'"), "\(bad.err)")
         #expect(listing(folder.path) == ["source", "taken"])
     }
+
+    /// Two outputs of one run with one name (sources of one name in two subfolders, or two rates
+    /// that print alike) are an error, not one file silently written over the other while the
+    /// summary counted both.
+    @Test func twoOutputsOfOneNameAreRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        for sub in ["two/a", "two/b"] {
+            try FileManager.default.createDirectory(atPath: folder.file(sub), withIntermediateDirectories: true)
+            _ = try folder.write(sub + "/s.csv", Self.ramp())
+        }
+        let run = try runProcess(Self.script, [folder.file("two"), folder.file("out"), "--pattern", "*/s.csv"])
+        #expect(run.status == 1 && run.err.contains("Error: two outputs would be named s_native.csv"), "\(run.err)")
+        let rates = try runProcess(Self.script, [folder.file("two/a"), folder.file("out"), "--rate", "400", "400.0000001"])
+        #expect(rates.status == 1 && rates.err.contains("Error: two outputs would be named s_r400.csv"), "\(rates.err)")
+        #expect(listing(folder.path) == ["two"])
+    }
 }
