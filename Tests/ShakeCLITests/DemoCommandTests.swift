@@ -66,6 +66,31 @@ import Testing
         #expect(run.out.hasPrefix(shown + "\n"), "README:\n\(shown)\n\nshake demo:\n\(run.out)")
     }
 
+    /// `Scripts/embed-demo-recording` builds only a recording with rows into the tool: a missing
+    /// fixture (exit 66) or an empty one (65) is an error, and the generated source is left as it
+    /// was, with no `.tmp` beside it. Run on a copy of the script in a scratch tree.
+    @Test func embeddingRefusesAMissingOrEmptyFixture() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        for sub in ["Scripts", "Fixtures", "Sources/ShakeCLI"] {
+            try FileManager.default.createDirectory(atPath: folder.file(sub), withIntermediateDirectories: true)
+        }
+        let script = folder.file("Scripts/embed-demo-recording")
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Scripts/embed-demo-recording", toPath: script)
+        let generated = try folder.write("Sources/ShakeCLI/DemoRecording.swift", "// as it was\n")
+        let missing = try runProcess(script, [])
+        #expect(missing.status == 66 && missing.err.contains("Fixtures/demo_session_50hz.csv: no such file"), "\(missing.err)")
+        _ = try folder.write("Fixtures/demo_session_50hz.csv", "")
+        let empty = try runProcess(script, [])
+        #expect(empty.status == 65 && empty.err.contains("not a recording with samples"), "\(empty.err)")
+        #expect(try String(contentsOfFile: generated, encoding: .utf8) == "// as it was\n")
+        #expect(listing(folder.file("Sources/ShakeCLI")) == ["DemoRecording.swift"])
+        _ = try folder.write("Fixtures/demo_session_50hz.csv", "time_s,x,y,z\n0,0,0,9.8\n0.02,0,0,9.8\n")
+        let good = try runProcess(script, [])
+        #expect(good.status == 0, "\(good.err)")
+        #expect(try String(contentsOfFile: generated, encoding: .utf8).contains("0.02,0,0,9.8\n"))
+    }
+
     @Test func choicesAreFollowedAndCancelLeavesTheDocument() throws {
         let run = runShake("demo", "--choices", "cancel")
         #expect(run.status == 0)
