@@ -55,6 +55,27 @@ import Testing
         #expect(result.err.hasPrefix("iio-emulator: " + message), "\(arguments): \(result.err)")
     }
 
+    /// A recording that is missing (66) or is no recording (65: not UTF-8, with the line and
+    /// column of the first bad byte, where it had been a Python traceback; a wrong header): a
+    /// clear error before any namespace is made.
+    @Test func aMissingOrBadRecordingIsNamed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-recording-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let binary = folder.appendingPathComponent("binary.csv").path
+        try Data("time_s,x,y,z\n0,0,0,9.8\n".utf8 + [0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: binary))
+        let header = folder.appendingPathComponent("header.csv").path
+        try Data("t,x,y,z\n0,0,0,9.8\n".utf8).write(to: URL(fileURLWithPath: header))
+        let missing = folder.appendingPathComponent("missing.csv").path
+        for (path, status, message) in [(missing, Int32(66), "\(missing): no such file"),
+                                        (binary, 65, "\(binary):3:1: not UTF-8 text (byte 0xff): not a recording"),
+                                        (header, 65, "\(header):1:1: expected the header 'time_s,x,y,z[,shake]'")] {
+            let result = try Self.run([path, "--", "true"])
+            #expect(result.status == status, "\(result.err)")
+            #expect(result.err == "iio-emulator: \(message)\n", "\(result.err)")
+        }
+    }
+
     // Defect: a COMMAND not on PATH (`-- shake live`, as the emulator's README once showed)
     // ended in a Python traceback from inside the namespace. Said before the namespace is made
     // (root is needed to get that far, as for every emulator run).
