@@ -17,7 +17,8 @@ enum ConvertCommand: ShakeCommand {
             'shake evaluate' and 'shake tune'.
 
             With --shakes the output is labelled: shake=1 for each sample whose time as written \
-            (to the microsecond) lies in one of the ranges (ends included), 0 for every other, replacing any labels the file had. \
+            (to the microsecond) lies in one of the ranges (ends included), 0 for every other, \
+            replacing any labels the file had (a label column of activity names is then not read). \
             Times are the output's (after --rebase-time), as 'shake plot' and 'shake replay' show \
             them (for an export stamped with dates or epoch times, pass --rebase-time to both, and \
             the times are seconds from the first sample); a labelled shake should run from the \
@@ -163,7 +164,10 @@ enum ConvertCommand: ShakeCommand {
         }
         try OutputFile.checkNotAnInput(output, inputs: [input] + (gravityPath.map { [$0] } ?? []), writing: "the converted recording")
         try OutputFile.check(output, force: force, partial: true)
-        let options = try ImportOptions.options(arguments)
+        var options = try ImportOptions.options(arguments)
+        // --shakes replaces the file's labels: a 'label' column of activity names, which would
+        // have to read as 0 and 1, is not read at all (unless named with --label-column).
+        if ranges != nil && options.label == nil { options.ignoresLabels = true }
 
         var reader: RecordingReader
         var gravity: RecordingReader?

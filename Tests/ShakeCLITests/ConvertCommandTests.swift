@@ -248,6 +248,22 @@ import Testing
         #expect(firstComments.contains("# converted_from: \(input.debugDescription)"), "\(firstComments)")
     }
 
+    /// --shakes replaces the file's labels, so a `label` column of activity names is not read
+    /// (it had to parse as 0 and 1, or be left out with --ignore-labels); without --shakes it
+    /// is still an error that names --ignore-labels.
+    @Test func rangesReplaceAnActivityLabelColumnWithoutReadingIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let input = try folder.write("act.csv", "time_s,x,y,z,label\n0,0,0,9.8,walking\n0.01,0,0,9.8,walking\n0.02,0,0,9.8,sitting\n")
+        let output = folder.file("out.csv")
+        let run = runShake("convert", input, "--shakes", "0-0.005", "-o", output)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasSuffix(
+            "time_s,x,y,z,shake\n0.000000,0.00000,0.00000,9.80000,1\n0.010000,0.00000,0.00000,9.80000,0\n0.020000,0.00000,0.00000,9.80000,0\n"))
+        let plain = runShake("convert", input, "-o", folder.file("plain.csv"))
+        #expect(plain.status == 65 && plain.err.contains("pass --ignore-labels"), "\(plain.err)")
+    }
+
     /// A `.partial` that a killed `shake record` left is recovered by converting it, to another
     /// name: the work file of `-o rec.csv` would be the input itself.
     @Test func aLeftoverPartialConvertsToAnotherNameOnly() throws {
