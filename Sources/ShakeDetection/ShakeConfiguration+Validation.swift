@@ -23,8 +23,9 @@ extension ShakeConfiguration {
     ///   much on its vertical axis, so no sensor clips below it; with a lower value every sample
     ///   of a device at rest counts as saturated and the onset falls to `releaseAcceleration`;
     ///   `+infinity` disables it);
-    /// - `gravityTimeConstantSeconds > 0`; `smoothingWindowSeconds ≥ 0` and
-    ///   `smoothingWindowSeconds < gravityTimeConstantSeconds`;
+    /// - `gravityTimeConstantSeconds > 0`; `smoothingWindowSeconds ≥ 0`,
+    ///   `smoothingWindowSeconds < gravityTimeConstantSeconds` and
+    ///   `smoothingWindowSeconds ≤ maximumSmoothingWindowSeconds` (0.16 s);
     /// - `onsetAcceleration > 0`; `releaseAcceleration > 0` and
     ///   `releaseAcceleration < onsetAcceleration`;
     /// - `reversalCosine` in [−1, 0);
@@ -91,6 +92,12 @@ extension ShakeConfiguration {
         if smoothingWindowSeconds >= gravityTimeConstantSeconds {
             throw bad("smoothingWindowSeconds",
                       "must be shorter than gravityTimeConstantSeconds (\(gravityTimeConstantSeconds) s), got \(smoothingWindowSeconds)")
+        }
+        if smoothingWindowSeconds > Self.maximumSmoothingWindowSeconds {
+            throw bad("smoothingWindowSeconds",
+                      "must be at most \(Self.maximumSmoothingWindowSeconds) s (the 256 sample intervals the detector "
+                        + "averages over, at 1.6 kHz: a longer window would be cut short at high rates, and the same "
+                        + "configuration would behave differently by rate), got \(smoothingWindowSeconds)")
         }
         if onsetAcceleration <= 0 {
             throw bad("onsetAcceleration", "must be > 0 m/s², got \(onsetAcceleration)")

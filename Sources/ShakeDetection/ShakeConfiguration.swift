@@ -27,7 +27,14 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// supported rate (25 Hz), so every rate sees the motion as a 25 Hz sensor does: a narrow
     /// peak that a 25 Hz sensor averages down is averaged down at 1.6 kHz too, and the same
     /// shakes begin at the same times. It also removes sensor noise. Zero disables smoothing.
+    /// At most `maximumSmoothingWindowSeconds` (0.16 s): the average holds the last 256 sample
+    /// intervals without allocating, 0.16 s at 1.6 kHz, and a longer window would be cut short
+    /// at high rates (validation refuses one).
     public var smoothingWindowSeconds: Double
+
+    /// The longest `smoothingWindowSeconds` that every supported rate (up to 1.6 kHz) averages
+    /// in full: 256 sample intervals at 1.6 kHz, 0.16 s.
+    public static let maximumSmoothingWindowSeconds = 0.16
 
     // MARK: Half-waves
 

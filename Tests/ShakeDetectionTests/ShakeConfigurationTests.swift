@@ -85,6 +85,32 @@ import ShakeDetection
         }
     }
 
+    /// The longest window validation accepts is averaged in full at every supported rate: an
+    /// 8 m/s² step reads the same 0.5 s on at 100 Hz and at 1.6 kHz. (A 0.35 s window, accepted
+    /// before, read 3.57 at 100 Hz and 2.81 at 1.6 kHz, cut to 0.16 s there.)
+    @Test func theLongestSmoothingWindowIsTheSameAtEveryRate() throws {
+        var configuration = ShakeConfiguration.medium
+        configuration.smoothingWindowSeconds = ShakeConfiguration.maximumSmoothingWindowSeconds
+        try configuration.validate()
+        configuration.smoothingWindowSeconds = 0.17
+        #expect(throws: ShakeConfigurationError.self) { try configuration.validate() }
+        configuration.smoothingWindowSeconds = ShakeConfiguration.maximumSmoothingWindowSeconds
+        func stepResponse(rate: Double) -> Double {
+            var detector = ShakeDetector(configuration: configuration)
+            var index = 0
+            var x = 0.0
+            while Double(index) / rate <= 2.5 {
+                let t = Double(index) / rate
+                _ = detector.process(Sample(time: t, x: t >= 2 ? 8 : 0, y: 0, z: standardGravity))
+                x = detector.linearAcceleration.x
+                index += 1
+            }
+            return x
+        }
+        let (slow, fast) = (stepResponse(rate: 100), stepResponse(rate: 1600))
+        #expect(abs(slow - fast) < 0.05 * abs(slow), "\(slow) at 100 Hz, \(fast) at 1.6 kHz")
+    }
+
     struct BadCase: CustomTestStringConvertible, Sendable {
         var field: String
         var change: @Sendable (inout ShakeConfiguration) -> Void
@@ -95,6 +121,8 @@ import ShakeDetection
         BadCase(field: "gravityTimeConstantSeconds") { $0.gravityTimeConstantSeconds = -1 },
         BadCase(field: "gravityTimeConstantSeconds") { $0.gravityTimeConstantSeconds = .nan },
         BadCase(field: "smoothingWindowSeconds") { $0.smoothingWindowSeconds = 1 },
+        // Longer than the 256 intervals held at 1.6 kHz, though shorter than the gravity filter.
+        BadCase(field: "smoothingWindowSeconds") { $0.smoothingWindowSeconds = 0.2 },
         BadCase(field: "onsetAcceleration") { $0.onsetAcceleration = .infinity },
         BadCase(field: "releaseAcceleration") { $0.releaseAcceleration = 12 },
         BadCase(field: "saturationAcceleration") { $0.saturationAcceleration = 0 },
