@@ -35,9 +35,15 @@ def run(main):
 
 
 def missing(path, folder):
-    """Why `path` is not the folder (`folder`) or file asked for: not there, or the other kind."""
+    """Why `path` is not the folder (`folder`) or file asked for: not there (or a broken
+    symbolic link), or another kind of file."""
+    kind = "folder" if folder else "file"
     if not os.path.lexists(path):
-        return "no such folder" if folder else "no such file"
-    if folder and not os.path.isdir(path):
+        return f"no such {kind}"
+    if not os.path.exists(path):
+        return f"no such {kind} (a broken symbolic link)"
+    if folder:
         return "not a folder"
-    return "a folder, not a file" if os.path.isdir(path) else "not readable"
+    if os.path.isdir(path):
+        return "a folder, not a file"
+    return "not a regular file" if not os.path.isfile(path) else "not readable"

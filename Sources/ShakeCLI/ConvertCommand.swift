@@ -187,7 +187,7 @@ enum ConvertCommand: ShakeCommand {
         }
         // What the reader took as one line may hold characters the writer counts as line breaks
         // (a form feed, U+2028): written as spaces, as a file name is written in quotes.
-        metadata = metadata.map { (key: Self.oneLine($0.key), value: Self.oneLine($0.value)) }.filter { !$0.key.isEmpty && !$0.value.isEmpty }
+        metadata = metadata.map { (key: Self.oneLine($0.key), value: Self.oneLine($0.value)) }.filter { !$0.key.isEmpty }
         var added: [(key: String, value: String)] = [("converted_from", Self.fileName(input))]
         if let gravityPath { added.append(("gravity_added_from", Self.fileName(gravityPath))) }
         var spreader = arguments.flag("spread-batches") ? BatchTimeSpreader() : nil
@@ -197,10 +197,11 @@ enum ConvertCommand: ShakeCommand {
         if let ranges {
             added.append(("shakes_s", ranges.ranges.isEmpty ? "none" : ranges.ranges.map(ShakeRanges.text).joined(separator: ",")))
         }
-        // A line that says what the rows are now replaces the input's line of that key (a
-        // converted file labelled again: shakes_s says the labels now written, not both);
-        // converted_from and gravity_added_from add up, one per conversion, oldest first.
-        let replaced: Set<String> = ["shakes_s", "times_spread"]
+        // A line that says what the rows are now replaces the input's line of that key when this
+        // run writes one (a converted file labelled again: shakes_s says the labels now written,
+        // not both); kept otherwise (the labels or times are still those). converted_from and
+        // gravity_added_from add up, one per conversion, oldest first.
+        let replaced = Set(added.map(\.key)).intersection(["shakes_s", "times_spread"])
         metadata = metadata.filter { !replaced.contains($0.key.lowercased()) } + added
         let writer: RecordingWriter
         do {

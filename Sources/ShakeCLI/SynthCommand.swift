@@ -31,7 +31,7 @@ enum SynthCommand: ShakeCommand {
                     help: "Round every value to a multiple of this step, m/s² (1e-9 to 100; e.g. 0.0096 for 1 mg).",
                     default: "none"),
             .option("duration", value: "s",
-                    help: "Length of the recording, s (0.01 to 86400): stretches the walk or run, otherwise cuts or pads with rest (a shake cut to less than one cycle is left out).",
+                    help: "Length of the recording, s (0.01 to 86400): stretches the walk or run, otherwise cuts or pads with rest (a shake cut to under two cycles is left out).",
                     default: "the scenario's"),
             .option("shake-g", value: "g",
                     help: "Peak of every scripted shake, in g (0.1 to 8): a product's gentle or vigorous shakes.",

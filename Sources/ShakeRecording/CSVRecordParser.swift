@@ -220,11 +220,12 @@ final class CSVRecordParser {
                 if inLeadingComments, let entry = Self.metadataEntry(bytes) { metadata.append(entry) }
                 continue
             }
-            inLeadingComments = false
+            // Excel's separator line comes first; comments after it are still leading ones.
             if separatorLine == nil, let named = try Self.separatorLine(bytes, path: path, line: line.number) {
                 separatorLine = named
                 continue
             }
+            inLeadingComments = false
             try setUp(header: bytes, line: line)
             canonicalLayout = isCanonicalLayout()
             return
@@ -513,23 +514,25 @@ final class CSVRecordParser {
     /// Sensor Logger writes each sensor to its own file, all with the accelerometer's header
     /// `time,seconds_elapsed,z,y,x`: for a file of that header named as one of its other sensors'
     /// (`Gyroscope.csv`, `Magnetometer.csv`, `Gravity.csv` and their uncalibrated versions), the
-    /// file's name and what it holds; nil for any other file. The sensor's name is looked for as
-    /// a word of a `.csv` file's name, so copies and renamed files (`Gravity (1).csv`,
-    /// `2024-01-31_Magnetometer.csv`) are told too; naming the axis columns reads one anyway.
+    /// file's name and what it holds; nil for any other file. The sensor's name is the last word
+    /// of a `.csv` file's name other than a number, so copies and renamed files (`Gravity (1).csv`,
+    /// `2024-01-31_Magnetometer.csv`) are told too, unless another word names acceleration
+    /// (`Accelerometer with gravity.csv`); naming the axis columns reads one anyway.
     private static func sensorLoggerOtherSensor(_ path: String, _ header: CSVHeader) -> (file: String, what: String)? {
         guard header.fields.map(\.name) == ["time", "seconds_elapsed", "z", "y", "x"] else { return nil }
         let file = String(path.split(separator: "/").last ?? "")
         guard file.lowercased().hasSuffix(".csv") else { return nil }
         let words = file.lowercased().dropLast(4).split(whereSeparator: { !($0.isLetter || $0.isNumber) })
-        for word in words {
-            switch word {
-            case "gyroscope", "gyroscopeuncalibrated": return (file, "gyroscope export (rotation rate, rad/s)")
-            case "magnetometer", "magnetometeruncalibrated": return (file, "magnetometer export (magnetic field, µT)")
-            case "gravity": return (file, "gravity export (gravity alone, without the motion)")
-            default: continue
-            }
+        let acceleration = ["acc", "accel", "accelerometer", "accelerometeruncalibrated", "acceleration",
+                            "totalacceleration"]
+        if words.contains(where: { acceleration.contains(String($0)) }) { return nil }
+        guard let last = words.last(where: { !$0.allSatisfy(\.isNumber) }) else { return nil }
+        switch last {
+        case "gyroscope", "gyroscopeuncalibrated": return (file, "gyroscope export (rotation rate, rad/s)")
+        case "magnetometer", "magnetometeruncalibrated": return (file, "magnetometer export (magnetic field, µT)")
+        case "gravity": return (file, "gravity export (gravity alone, without the motion)")
+        default: return nil
         }
-        return nil
     }
 
     private static func timeUnit(fromName name: String) -> CSVImportOptions.TimeUnit? {

@@ -168,8 +168,13 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// `script` cut or padded with rest to last `seconds`. A shake cut to less than one cycle
-    /// becomes rest, so that no sliver of motion is labelled a shake.
+    /// The fewest back-and-forth cycles a cut shake keeps, 2: the four half-waves every preset
+    /// needs (`minimumHalfWaves`).
+    static let shortestCutShakeCycles = 2.0
+
+    /// `script` cut or padded with rest to last `seconds`. A shake cut to fewer than
+    /// `shortestCutShakeCycles` cycles becomes rest, so that no sliver of motion is labelled a
+    /// shake.
     static func fitted(_ script: [MotionSegment], to seconds: Double) -> [MotionSegment] {
         var result: [MotionSegment] = []
         var elapsed = 0.0
@@ -178,9 +183,9 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
             guard remaining > 1e-9 else { break }
             if segment.seconds <= remaining {
                 result.append(segment)
-            } else if case .shake(let shake) = segment, remaining * shake.frequencyHertz < 1 {
-                // Less than one back-and-forth is no shake: labelling a sliver shake=1 would
-                // count a miss that no detector could avoid. It is held still instead.
+            } else if case .shake(let shake) = segment, remaining * shake.frequencyHertz < Self.shortestCutShakeCycles {
+                // A sliver of a shake, labelled shake=1, would count a miss that the presets
+                // could not avoid (they need four half-waves): it is held still instead.
                 result.append(.rest(seconds: remaining, held: true))
             } else {
                 result.append(segment.withSeconds(remaining))

@@ -89,8 +89,10 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
     public static func normalise(_ raw: String, titleCase: Bool = true) -> String {
         var words = raw.split(whereSeparator: { $0.isWhitespace }).map(String.init)
         // Strip trailing punctuation, repeatedly: "Delete Name ..." → "Delete Name".
+        var stripped: [Character] = []
         while let last = words.last {
             let trimmed = String(last.reversed().drop(while: trailingPunctuation.contains).reversed())
+            stripped += last.dropFirst(trimmed.count)
             if trimmed.isEmpty {
                 words.removeLast()
             } else {
@@ -101,7 +103,8 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
         // Spanish opening marks whose closing mark went with the trailing punctuation:
         // "¿Borrar nombre?" → "Borrar nombre", not "¿Borrar nombre".
         for (opening, closing) in [("¿", "?"), ("¡", "!")] as [(Character, Character)] {
-            if let first = words.first, first.first == opening, !words.contains(where: { $0.contains(closing) }) {
+            if let first = words.first, first.first == opening, stripped.contains(closing),
+               !words.contains(where: { $0.contains(closing) }) {
                 let rest = String(first.dropFirst())
                 if rest.isEmpty { words.removeFirst() } else { words[0] = rest }
             }

@@ -106,7 +106,10 @@ public final class ShakeToUndo: ShakeHandler {
     public func handleShake(_ event: ShakeEvent) {
         switch event.phase {
         case .began:
-            if isEnabled { feedback?.prepare() }
+            if isEnabled, let feedback {
+                feedback.prepare()
+                preparedAt = event.time
+            }
         case .cancelled:
             break
         case .ended:
@@ -135,11 +138,12 @@ public final class ShakeToUndo: ShakeHandler {
         if let feedback {
             // An `ended` whose `began` this handler did not see (attached mid-shake) found
             // nothing prepared: prepare now rather than lose the sign that the shake was seen.
+            // So does one whose `began` came longer ago than a preparation lasts.
             if let promptFeedback {
-                if !feedback.isPrepared { feedback.prepare() }
+                keepPrepared(feedback, at: time)
                 feedback.deliver(promptFeedback, at: time, initiatedByUser: true)
             }
-            if !feedback.isPrepared { feedback.prepare() }  // the answer's feedback comes next
+            keepPrepared(feedback, at: time)  // the answer's feedback comes next
         }
         if let choice = presenter.present(prompt) {
             answer(choice, at: time)
@@ -147,8 +151,20 @@ public final class ShakeToUndo: ShakeHandler {
         return nil
     }
 
-    /// How long the preparation made as a prompt appears is taken to last, s: an answer given
-    /// later prepares the feedback again first. 2 s: a device readies its haptic and sound
+    /// When this handler last prepared `feedback`, s (the events' clock); nil before.
+    private var preparedAt: Double?
+
+    /// Prepares `feedback` unless a preparation this handler made at most
+    /// `preparationLifetimeSeconds` before `time` is still unused.
+    private func keepPrepared(_ feedback: FeedbackCenter, at time: Double) {
+        if feedback.isPrepared, let preparedAt, time - preparedAt >= 0,
+           time - preparedAt <= Self.preparationLifetimeSeconds { return }
+        feedback.prepare()
+        preparedAt = time
+    }
+
+    /// How long a preparation (made as a shake begins, or as its prompt appears) is taken to
+    /// last, s: feedback given later is prepared again first. 2 s: a device readies its haptic and sound
     /// hardware for a second or two.
     public static let preparationLifetimeSeconds = 2.0
 
@@ -165,14 +181,11 @@ public final class ShakeToUndo: ShakeHandler {
         let outcome = apply(choice, to: prompt)
         promptedStack = nil
         onOutcome?(prompt, choice, outcome)
-        // Prepared when the prompt appeared; prepared again should the host have delivered other
-        // feedback through the same center meanwhile, or should the answer come so long after
-        // (a prompt left on screen) that the preparation is stale: feedback is prepared
-        // shortly before it is given.
-        if let feedback, outcome != .cancelled,
-           !feedback.isPrepared || !(time - prompt.time <= Self.preparationLifetimeSeconds) {
-            feedback.prepare()
-        }
+        // Prepared when the prompt appeared (or at `began`); prepared again should the host have
+        // delivered other feedback through the same center meanwhile, or should the answer come
+        // so long after (a prompt left on screen) that the preparation is stale: feedback is
+        // prepared shortly before it is given.
+        if let feedback, outcome != .cancelled { keepPrepared(feedback, at: time) }
         switch outcome {
         case .undone, .redone:
             feedback?.deliver(.notificationSuccess, at: time, initiatedByUser: true)

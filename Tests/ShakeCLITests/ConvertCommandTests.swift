@@ -246,6 +246,13 @@ import Testing
                              "# shakes_s: 0.015-0.02"], "\(comments)")
         let firstComments = try String(contentsOfFile: first, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#") }
         #expect(firstComments.contains("# converted_from: \(input.debugDescription)"), "\(firstComments)")
+        // Converted again without --shakes, the labels are still those ranges: shakes_s stays;
+        // a key with an empty value stays too.
+        let third = folder.file("third.csv")
+        let withEmpty = try folder.write("empty.csv", "# empty:\n" + (try String(contentsOfFile: second, encoding: .utf8)))
+        #expect(runShake("convert", withEmpty, "-o", third).status == 0)
+        let thirdComments = try String(contentsOfFile: third, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#") }
+        #expect(thirdComments.first == "# empty: " && thirdComments.contains("# shakes_s: 0.015-0.02"), "\(thirdComments)")
     }
 
     /// --shakes replaces the file's labels, so a `label` column of activity names is not read

@@ -246,7 +246,9 @@ import Testing
         }
         let chosen = CSVImportOptions(x: .named("x"), y: .named("y"), z: .named("z"))
         #expect(try RecordingReader.readAll(bytes: bytes, name: name, options: chosen).samples.count == 1)
+        // A word naming acceleration, or the sensor's word not last: the user's own file, read.
         for acceleration in ["TotalAcceleration.csv", "Accelerometer.csv", "gravity.csv.bak", "<stdin>", "antigravity.csv",
+                             "Accelerometer with gravity.csv", "no-gravity-accel.csv", "gravity test walk.csv",
                              "Accelerometer (1).csv"] {
             #expect(try RecordingReader.readAll(bytes: bytes, name: acceleration).samples.count == 1)
         }

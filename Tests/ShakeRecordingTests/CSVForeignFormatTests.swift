@@ -210,6 +210,14 @@ import Testing
             samples: [Sample(time: 0.5, x: 0.1, y: -0.2, z: 9.8), Sample(time: 0.51, x: 0.2, y: -0.3, z: 9.7)]),
     ]
 
+    /// `# key: value` lines after Excel's separator line are still before the header: metadata.
+    @Test func commentsAfterTheSeparatorLineAreMetadata() throws {
+        let text = "# source: logger\nsep=;\n# device: phone\ntime_s;x;y;z\n0;1;2;9\n"
+        let (metadata, rows) = try RecordingReader.readAll(bytes: Array(text.utf8), name: "sep.csv")
+        #expect(metadata.map(\.key) == ["source", "device"] && metadata.map(\.value) == ["logger", "phone"], "\(metadata)")
+        #expect(rows.count == 1)
+    }
+
     @Test(arguments: cases)
     func foreignExportsLoad(_ c: Case) throws {
         let (_, rows) = try RecordingReader.readAll(bytes: Array(c.text.utf8), name: c.name, options: c.options)

@@ -40,8 +40,10 @@ import Testing
         #expect(abs(Double(samples.count) - seconds * 50) <= 1)
     }
 
-    @Test func aShakeCutToLessThanOneCycleIsNotLabelled() throws {
-        // `shakes` holds still for 1.5 s, then shakes at 4 Hz: 0.1 s of it is under one cycle.
+    @Test func aShakeCutToUnderTwoCyclesIsNotLabelled() throws {
+        // `shakes` holds still for 1.5 s, then shakes at 4 Hz: 0.1 s of it is under one cycle,
+        // 0.3 s under the two cycles (four half-waves) every preset needs.
+        #expect(synthShakeSpans(SynthScenario.shakes.script(seconds: 1.8)).isEmpty)
         let sliver = SynthScenario.shakes.script(seconds: 1.6)
         #expect(synthShakeSpans(sliver).isEmpty)
         #expect(abs(sliver.reduce(0) { $0 + $1.seconds } - 1.6) < 1e-9)
@@ -49,8 +51,8 @@ import Testing
         #expect(samples.synthShakeRuns.isEmpty)
         let magnitudes = samples.map { ($0.sample.x * $0.sample.x + $0.sample.y * $0.sample.y + $0.sample.z * $0.sample.z).squareRoot() }
         #expect(magnitudes.allSatisfy { abs($0 - 9.80665) < 0.5 })
-        // 0.3 s is more than one cycle: a short shake, labelled.
-        let short = SynthScenario.shakes.script(seconds: 1.8)
+        // 0.6 s is more than two cycles: a short shake, labelled.
+        let short = SynthScenario.shakes.script(seconds: 2.1)
         #expect(synthShakeSpans(short).count == 1)
         #expect(try Synthesizer(seed: 1).render(script: short, sensor: SensorModel(rateHertz: 100)).synthShakeRuns.count == 1)
     }

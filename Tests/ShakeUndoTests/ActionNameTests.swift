@@ -49,6 +49,7 @@ import ShakeUndo
         #expect(try ActionName("¿Borrar nombre?", titleCase: false).text == "Borrar nombre")
         #expect(try ActionName("¡Borrar todo!", titleCase: false).text == "Borrar todo")
         #expect(try ActionName("¿Qué? borrar", titleCase: false).text == "¿Qué? borrar")
+        #expect(try ActionName("¡Hola", titleCase: false).text == "¡Hola")  // no closing mark went
         #expect(throws: ActionNameError.empty(raw: " … ")) { try ActionName(" … ", titleCase: false) }
         let stack = UndoStack(titles: UndoTitles { kind, name in
             switch kind {

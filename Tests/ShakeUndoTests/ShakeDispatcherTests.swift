@@ -371,6 +371,24 @@ import ShakeUndo
         }
     }
 
+    /// Without a prompt cue the preparation made at `began` would be the one the answer uses:
+    /// a long shake (9 s) makes it stale, and it is renewed as the prompt appears; a shake of
+    /// 1.5 s keeps the one from its beginning.
+    @Test func aPreparationFromALongShakesBeginningIsRenewed() throws {
+        for (end, renewed) in [(9.0, true), (1.5, false)] {
+            let host = try Host()
+            host.shakeToUndo.promptFeedback = nil
+            host.answer = nil
+            try host.letter.setText("Dear Ada,", name: "type text")
+            host.dispatcher.dispatch(shakeEvent(.began, at: 0))
+            host.log.entries.removeAll()
+            host.dispatcher.dispatch(shakeEvent(.ended, at: end))
+            #expect(host.shakeToUndo.answer(.undo, at: end + 0.25) == .undone(try ActionName("Type Text")))
+            #expect(host.log.entries.filter { $0.hasPrefix("speaker") }
+                    == (renewed ? ["speaker prepare"] : []) + ["speaker notification success"], "\(end): \(host.log.entries)")
+        }
+    }
+
     /// A document that owns its `UndoStack` (as `UndoStack`'s own example has it) registers it
     /// as a context: a shake then offers its steps. A context's history is never replaced
     /// behind the app's back.
