@@ -29,12 +29,18 @@
 ///   The batch is spread forwards from its stamp: its samples come out up to a batch's length
 ///   later than they were measured (for a batch stamped at its last sample), and events with
 ///   them (at most 30 ms for a batch of 4 at 100 Hz), the same for every batch. Nothing is held
-///   back: each sample is returned the moment it is given. Spreading begins two batches after
-///   the first 32 intervals.
+///   back: each sample is returned the moment it is given. Spreading begins once 32 intervals
+///   are in, from the next batch on (about a batch and a sample later: sample 37 for batches of
+///   4).
 /// - Batches of up to `largestBatch` (32) samples, and at most `gapLimit` long, are spread; a
 ///   longer run of samples close together is a change to a faster rate (a switch from 50 Hz to
 ///   1.6 kHz looks like batches for a while), and from its 33rd sample on its times are left as
-///   given.
+///   given. From a stream that was being spread, though, such a switch is placed badly: its
+///   first 32 samples were spread at the old batches' period, up to 32 of those periods ahead
+///   of their stamps (0.57 s from 50 Hz in batches of 4), and since times only go forward the
+///   samples after them are squeezed together until the stamps catch up (a shake in them began
+///   0.37 s late in a review's probe). A driver that changes its rate mid-stream should be read
+///   by a new spreader (`restart()`), as after a reconnection.
 /// - Should a batch run into the next all the same (its last batch cut short, say), a sample
 ///   whose time would not be after the previous one's new time gets that time plus 0.05 of the
 ///   mean interval, so times always go forward once spreading has begun.
@@ -251,3 +257,7 @@ public struct BatchSpreadingDetector<Detector: ShakeDetecting>: ShakeDetecting {
         return event
     }
 }
+
+/// Sendable when its detector is (`ShakeDetector` is): one spreading detector per stream, owned
+/// by an actor or a thread, as a `ShakeDetector` is.
+extension BatchSpreadingDetector: Sendable where Detector: Sendable {}

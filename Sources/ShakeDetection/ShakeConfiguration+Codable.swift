@@ -4,7 +4,10 @@
 /// key out). Decoding does not call `validate()`: call it after decoding (`ConfigurationFile`
 /// does). `+infinity`, which `saturationAcceleration` and `ongoingMotionPeakAcceleration` may
 /// hold and JSON cannot, is encoded as `encodedInfinity` (10⁶ m/s²), which decodes to a detector
-/// that gives the same events, so that `JSONEncoder` can write every valid configuration.
+/// that gives the same events, so that `JSONEncoder` can write every valid configuration whose
+/// thresholds are under 10⁶ m/s² (every one that can fire: samples beyond 10⁴ m/s² are ignored;
+/// with `onsetAcceleration` at 10⁶ or more, the decoded `ongoingMotionPeakAcceleration` fails
+/// validation).
 extension ShakeConfiguration: Codable {
     /// What `encode(to:)` writes for `+infinity`: 10⁶ m/s². No raw axis gets that far (samples
     /// beyond `ShakeDetector.implausibleAcceleration`, 10⁴ m/s², are ignored) and no peak of

@@ -222,7 +222,9 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// A shake ends (`ended`) when no half-wave has been active for this long, seconds. Default 0.4 s.
     public var quietSeconds: Double
 
-    /// After `ended`, no new shake may begin for this long, seconds. Default 0.3 s.
+    /// After `ended`, no new shake may begin for this long, seconds. Default 0.3 s. The same
+    /// holds after a shake cancelled as too long, counted from the end of the pause
+    /// (`quietSeconds`) that must follow it.
     public var refractorySeconds: Double
 
     /// A gap between two samples longer than this cancels a shake in progress (reason `.gap`) and

@@ -3,7 +3,8 @@
 /// A synchronous, causal state machine: feed every sample in time order to `process(_:)`; it
 /// returns at most one `ShakeEvent` per sample. No allocation, no clock of its own (time comes only
 /// from the samples), O(1) work per sample. A value of about 17 KB: the moving average keeps its
-/// last 256 sample intervals inline (see `MovingAverage`).
+/// last 256 sample intervals inline (so `smoothingWindowSeconds` is at most 0.16 s: 256
+/// intervals at 1.6 kHz).
 ///
 /// ## The rule
 /// 0. **Ongoing motion**: the spread of `|a|` per half-second block (see step 4).
@@ -55,7 +56,11 @@
 ///    `shortChainPeakIntervalSeconds` apart) or straight (`√(λ₂/λ₁) ≤ shortChainLinearity`);
 ///    otherwise it needs one half-wave more: circles, a move and its rebound, a push and pull make
 ///    three or four strong half-waves and stop, where a hand that shakes goes on.
-/// 5. **Ended** when no half-wave has been active for `quietSeconds`; **cancelled** with `.tooLong`
+/// 5. **Ended** when no half-wave has been active for `quietSeconds`, on the first sample at
+///    least `quietSeconds` after the last half-wave ended (the detector has no timer: a stream
+///    that stops, or pauses for more than `maximumGapSeconds`, before that sample comes has the
+///    shake cancelled instead, `.gap` or `.interrupted`, since the samples cannot say the hand
+///    stopped); **cancelled** with `.tooLong`
 ///    when `maximumShakeSeconds` after the first half-wave began the shake has not ended (so
 ///    shaking over `maximumShakeSeconds − quietSeconds` is cancelled; then the motion must pause
 ///    for `quietSeconds` before another shake can begin), with `.gap` when two samples are more than `maximumGapSeconds` apart, and
@@ -77,6 +82,10 @@
 /// - Time going further back (a clock reset) restarts the filters from that sample; a shake in
 ///   progress is cancelled (`.timeWentBackwards`, timed at the last sample before the jump), and
 ///   what was left of the refractory period carries over to the new clock.
+/// - A gap or a clock reset restarts everything but the refractory period: the gravity estimate
+///   starts from the sample after it, and the ongoing-motion history is empty, so for the first
+///   `ongoingMotionSeconds` after it (4 s in the presets) no motion counts as ongoing (a walk
+///   with a dropout of more than `maximumGapSeconds` is judged as after a pause).
 ///
 /// The configuration is assumed valid (see `ShakeConfiguration.validate()`); with one that is
 /// not, the events mean nothing, but nothing traps.

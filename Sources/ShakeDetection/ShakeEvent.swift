@@ -17,7 +17,7 @@ public enum ShakeAxis: String, Sendable, Hashable, Codable, CaseIterable {
 /// `cancelled`, the whole shake up to then. For instance a 1.5 s, 2 g shake at 4 Hz along x from
 /// 2 s, after the device lay still, sampled at 100 Hz: `began` at 2.41 s (start 2.04 s, peak 20.0 m/s², 3 reversals, `.x`), `ended` at
 /// 3.91 s (end 3.50 s, 11 reversals).
-public struct ShakeEvent: Sendable, Hashable {
+public struct ShakeEvent: Sendable, Hashable, Codable {
     /// Where in its life the shake is.
     public enum Phase: String, Sendable, Hashable, Codable {
         /// The motion has been recognised as a deliberate shake. Fired once per shake.
@@ -43,7 +43,8 @@ public struct ShakeEvent: Sendable, Hashable {
 
     public var phase: Phase
     /// When the event was emitted: the timestamp of the sample (or interruption) that caused it, s.
-    /// `ended` comes `quietSeconds` after `endTime`; a `cancelled` with `.timeWentBackwards` is
+    /// `ended` comes with the first sample `quietSeconds` or more after `endTime` (a gap or an
+    /// interruption before that sample cancels the shake instead); a `cancelled` with `.timeWentBackwards` is
     /// timed at the last sample before the jump (on the old clock), one with `.interrupted` after
     /// a configuration change at the last sample before the change, and one from
     /// `interrupt(at:)` at the time given.

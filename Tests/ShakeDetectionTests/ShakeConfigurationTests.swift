@@ -342,3 +342,30 @@ import ShakeDetection
         #expect(got == events(samples))
     }
 }
+
+/// What a program linking ShakeDetection can do with the values it gets: events encode and
+/// decode as they are (to log or send them), and a spreading detector can be held by an actor
+/// as a `ShakeDetector` can.
+@Suite struct DetectionValueConformanceTests {
+    @Test func eventsRoundTripThroughJSON() throws {
+        let events = [
+            ShakeEvent(phase: .began, time: 2.41, startTime: 2.04, endTime: 2.41, peakAcceleration: 19.97,
+                       reversals: 3, dominantAxis: .x),
+            ShakeEvent(phase: .cancelled, time: 9, startTime: 1, endTime: 8.5, peakAcceleration: 30,
+                       reversals: 40, dominantAxis: .z, cancellationReason: .tooLong),
+        ]
+        let decoded = try JSONDecoder().decode([ShakeEvent].self, from: JSONEncoder().encode(events))
+        #expect(decoded == events)
+    }
+
+    @Test func aSpreadingDetectorIsSendable() async {
+        actor Holder {
+            var detector = BatchSpreadingDetector(ShakeDetector())
+            func feed(_ sample: Sample) -> ShakeEvent? { detector.process(sample) }
+        }
+        let holder = Holder()
+        let sendable: any Sendable = BatchSpreadingDetector(ShakeDetector())
+        #expect(sendable is BatchSpreadingDetector<ShakeDetector>)
+        #expect(await holder.feed(Sample(time: 0, x: 0, y: 0, z: 9.8)) == nil)
+    }
+}
