@@ -59,7 +59,8 @@ public final class FeedbackCenter {
     ///
     /// - Parameters:
     ///   - type: the feedback type, used as intended.
-    ///   - time: now, s (same clock as the shake events).
+    ///   - time: now, s (same clock as the shake events); a NaN or infinite time is delivered
+    ///     as the other rules allow, but not counted for the rate limit.
     ///   - initiatedByUser: whether the feedback answers something the user did. Must be true.
     /// - Returns: what happened; only `.delivered` reaches the sinks and uses up the preparation.
     @discardableResult
@@ -70,7 +71,9 @@ public final class FeedbackCenter {
         if let last = lastDeliveryTime[type], time >= last, time - last < minimumIntervalSeconds {
             return .rateLimited(nextAllowedTime: last + minimumIntervalSeconds)
         }
-        lastDeliveryTime[type] = time
+        // A time that is not finite is no time: delivered, but not kept (kept, a NaN made the
+        // next delivery look like a new clock's, and let it through within the interval).
+        if time.isFinite { lastDeliveryTime[type] = time }
         isPrepared = false
         for sink in sinks { sink.deliver(type) }
         return .delivered(modes)

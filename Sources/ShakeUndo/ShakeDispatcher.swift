@@ -18,7 +18,9 @@ import ShakeDetection
 ///
 /// The dispatcher keeps a strong reference to the installed handler until an event shows that
 /// its ownership ended, or until the owner gives the gesture up through `release(_:)`, which
-/// lets go of the handler at once. So a handler that stores its own token (a screen that answers
+/// lets go of the handler at once, unless a shake it saw begin is under way: that handler is
+/// kept until the shake's next event (its `cancelled`) or the next shake's `began`, and with it
+/// what it holds (a stream stopped mid-shake keeps it until events come again). So a handler that stores its own token (a screen that answers
 /// shakes itself, `var ownership: GestureOwnership?`) would be kept alive by the dispatcher, and
 /// keep the gesture, after the app let go of it: install it as `WeakShakeHandler(self)`, which
 /// does not keep it alive (dropped, its token releases the gesture), or give the gesture up with
@@ -68,8 +70,9 @@ public final class ShakeDispatcher {
     }
 
     /// Gives the gesture up (as `registry.release(_:)` does) and, when `ownership`'s handler is
-    /// the one installed, lets go of it now rather than at the next event. A shake that handler
-    /// saw begin still ends for it with a `cancelled` event (see the type's documentation).
+    /// the one installed, lets go of it now rather than at the next event, unless it saw a shake
+    /// begin that has not ended: that shake still ends for it with a `cancelled` event at the
+    /// shake's next event (see the type's documentation), and it is kept until then.
     /// - Returns: true when the token was the current owner of this dispatcher's registry; false
     ///   for a stale token or one of another registry. The token is consumed either way, so one
     ///   of another registry that still owns its gesture gives that registry's gesture up, as

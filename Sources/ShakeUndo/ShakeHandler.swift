@@ -2,8 +2,12 @@ import ShakeDetection
 
 /// Answers shake events delivered by a `ShakeDispatcher` to the gesture's owner.
 public protocol ShakeHandler: AnyObject {
-    /// Called for every event while this handler's owner holds the gesture, on the dispatcher's
-    /// isolation domain.
+    /// Called on the dispatcher's isolation domain for each event of the shakes this handler saw
+    /// begin while its owner held the gesture: the `began`, and then the `ended`, or a
+    /// `cancelled` (`.interrupted`) if the gesture changed hands or handlers meanwhile. A handler
+    /// installed during a shake hears nothing of that shake; an `ended` or `cancelled` with no
+    /// `began` dispatched before it (a dispatcher attached mid-shake) comes to the handler
+    /// installed then.
     func handleShake(_ event: ShakeEvent)
 }
 
@@ -35,7 +39,7 @@ public final class ClosureShakeHandler: ShakeHandler {
 /// ```
 ///
 /// Events that come after `target` is gone (before the dispatcher sees the token released) go
-/// nowhere.
+/// nowhere, though the dispatcher counts them as delivered (it delivered them to this handler).
 public final class WeakShakeHandler: ShakeHandler {
     /// The handler events are passed on to; nil once it is gone.
     public private(set) weak var target: (any ShakeHandler)?

@@ -16,7 +16,9 @@ import ShakeDetection
 /// The choice, from the presenter at once or later through `answer(_:at:)`, is applied to the
 /// prompt's context, which must still be the active one, with its steps as they were when the
 /// prompt appeared (so a button titled "Undo Typing" never undoes a later edit): undo or redo is
-/// followed by `notificationSuccess` feedback, a choice that can no longer be applied
+/// followed by `notificationSuccess` feedback (unless the feedback rules refuse it: the same
+/// type within `FeedbackCenter.minimumIntervalSeconds` of the last, as when two prompts are
+/// answered 0.3 s apart), a choice that can no longer be applied
 /// (`.contextChanged`, `.stepsChanged`, `.unavailable`) by `notificationError`, cancel by
 /// nothing. A prompt stays pending until it is answered, also when the owner gives the gesture
 /// up meanwhile; `answer(.cancel, at:)` closes it.
@@ -106,7 +108,8 @@ public final class ShakeToUndo: ShakeHandler {
     public func handleShake(_ event: ShakeEvent) {
         switch event.phase {
         case .began:
-            if isEnabled, let feedback {
+            // A shake while a prompt shows is ignored: nothing is prepared for it either.
+            if isEnabled, pendingPrompt == nil, let feedback {
                 feedback.prepare()
                 preparedAt = event.time
             }

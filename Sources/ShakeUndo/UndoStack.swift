@@ -274,7 +274,8 @@ public final class UndoStack {
         return true
     }
 
-    /// Removes every step on both sides and closes any open group without adding it.
+    /// Removes every step on both sides and closes any open group without adding it: a caller's
+    /// matching `endUndoGrouping()` afterwards throws `noOpenGroup`.
     public func removeAllActions() {
         undoSteps.removeAll()
         redoSteps.removeAll()

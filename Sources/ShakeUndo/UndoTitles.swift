@@ -21,8 +21,9 @@ public enum UndoTitleKind: String, Sendable, Hashable, CaseIterable {
 /// }
 /// ```
 ///
-/// Whether there is anything to undo is decided before the hook is asked: it is never called
-/// for an undo title when nothing can be undone.
+/// Whether there is anything to undo is decided before the hook is asked: `undoMenuItemTitle`
+/// and `redoMenuItemTitle` never call it for a title when nothing can be undone or redone
+/// (`undoMenuTitle(forUndoActionName:)`, which makes a title for any name, does).
 public struct UndoTitles: Sendable {
     /// Makes the title for `kind`; the action name is `nil` when the action is unnamed, and
     /// always `nil` for `.cancel`.

@@ -32,6 +32,18 @@ import ShakeUndo
                                 "screen notification success", "screen prepare"])
     }
 
+    /// A NaN time is no time: delivered, but the next delivery is still limited by the last
+    /// finite one (kept, the NaN had let 1.1 through 0.1 s after 1.0).
+    @Test func aTimeThatIsNotFiniteDoesNotOpenTheRateLimit() throws {
+        let center = try FeedbackCenter(sinks: [RecordingSink("screen", modes: [.visual])])
+        center.prepare()
+        #expect(center.deliver(.selection, at: 1.0, initiatedByUser: true) == .delivered([.visual]))
+        center.prepare()
+        #expect(center.deliver(.selection, at: .nan, initiatedByUser: true) == .delivered([.visual]))
+        center.prepare()
+        #expect(center.deliver(.selection, at: 1.1, initiatedByUser: true) == .rateLimited(nextAllowedTime: 1.5))
+    }
+
     @Test func everyModeIsReachedAtOnceInSinkOrder() throws {
         let log = RecordingSink.Log()
         let center = try FeedbackCenter(sinks: [

@@ -389,6 +389,18 @@ import ShakeUndo
         }
     }
 
+    /// A shake while a prompt shows is ignored, and nothing is prepared for it either.
+    @Test func aShakeWhileAPromptShowsPreparesNothing() throws {
+        let host = try Host()
+        host.answer = nil
+        try host.letter.setText("Dear Ada,", name: "type text")
+        host.shake(endingAt: 5)
+        host.log.entries.removeAll()
+        host.shake(endingAt: 7)
+        #expect(host.log.entries.isEmpty, "\(host.log.entries)")
+        #expect(host.ignored == [.promptShowing])
+    }
+
     /// A document that owns its `UndoStack` (as `UndoStack`'s own example has it) registers it
     /// as a context: a shake then offers its steps. A context's history is never replaced
     /// behind the app's back.
