@@ -12,7 +12,7 @@
 ///   ignored; so is column order (Sensor Logger writes `z,y,x`).
 /// - **Units**: a unit in the header (`(s)`, `[ms]`, `(g)`, `(m/s^2)`, a name suffix `time_ms`,
 ///   `timestamp_ns`, g-force columns `gFx`, or for acceleration a `# units:` line before the
-///   header, as `RecordingWriter` writes) is used, and an option that names another unit for
+///   header, as `shake synth` and `shake record` write) is used, and an option that names another unit for
 ///   that column is an error (one of them is wrong); otherwise the option's; otherwise seconds and
 ///   m/s².
 ///   An unknown unit in a header is an error, never a guess. A time column whose unit was not
@@ -60,7 +60,8 @@
 ///   (`1,002000000E-2`), `;` or tab separated: `decimalSeparator: .comma`.
 /// - micro:bit data logger style: `Time (seconds),x,y,z` in mg: `accelerationUnit: .milliG`;
 ///   Wiimote style `timestamp_ms,accX,accY,accZ` in g: `accelerationUnit: .g` (without the unit,
-///   |a| of about 1000 or 1 at rest is an error asking for it).
+///   |a| of about 1000 or 1 at rest over the first 64 samples is an error asking for it; a file
+///   of fewer samples is read as m/s²).
 ///
 /// **Times written as dates or clock times** are recognised from the first row's time field
 /// (`WrittenTime` lists the forms: ISO 8601 dates and times with `T` or a space and an optional
@@ -230,10 +231,17 @@ public struct CSVImportOptions: Sendable, Hashable {
     public var hasHeader: Bool
     /// Largest acceleration accepted on any axis, m/s², after unit conversion: a larger value is
     /// an error naming it (a sensor reading 200 g is a corrupt file or a wrong unit). Default 2000.
+    /// Above 0 and at most 10⁶ (`largestMaximumAcceleration`); another value is an
+    /// `.invalidArgument` error when the reader starts.
     public var maximumAcceleration: Double
     /// Longest line accepted, bytes. The reader never buffers more than about this plus 256 KiB.
-    /// Default 1 MiB.
+    /// Default 1 MiB; a value under 64 is taken as 64, one over 1 GiB
+    /// (`largestMaximumLineBytes`) is an `.invalidArgument` error when a file is opened.
     public var maximumLineBytes: Int
+    /// The largest `maximumAcceleration`, m/s²: 10⁶.
+    public static let largestMaximumAcceleration = 1e6
+    /// The largest `maximumLineBytes`: 1 GiB.
+    public static let largestMaximumLineBytes = 1 << 30
     /// When true, a row whose x, y and z fields are all empty is skipped: an export that merges
     /// several sensors into one table (edge-ml) gives each sensor's reading its own row and
     /// leaves the others' columns empty. A row with only one or two of them empty is still an

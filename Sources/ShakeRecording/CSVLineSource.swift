@@ -64,6 +64,10 @@ final class CSVLineSource {
     ///   starts with a UTF-16/UTF-32 byte-order mark.
     init(path: String, maximumLineBytes: Int) throws(RecordingError) {
         self.path = path
+        guard maximumLineBytes <= CSVImportOptions.largestMaximumLineBytes else {
+            throw RecordingError(path: path, kind: .invalidArgument,
+                                 message: "maximumLineBytes \(maximumLineBytes) is beyond 1 GiB, the most a line buffer takes")
+        }
         self.maximumLineBytes = max(64, maximumLineBytes)
         var fd: CInt
         repeat {

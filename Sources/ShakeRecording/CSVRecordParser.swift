@@ -189,6 +189,13 @@ final class CSVRecordParser {
     // MARK: Header
 
     private func readHeader() throws(RecordingError) {
+        // NaN, 0 or less, or so large that limits derived from it overflow: no limit at all.
+        guard options.maximumAcceleration > 0, options.maximumAcceleration <= CSVImportOptions.largestMaximumAcceleration else {
+            throw RecordingError(
+                path: path, kind: .invalidArgument,
+                message: "maximumAcceleration \(options.maximumAcceleration) m/s² must be above 0 and at most "
+                    + "\(CSVImportOptions.largestMaximumAcceleration) m/s²")
+        }
         if options.decimalSeparator == .comma && options.separator == .comma {
             throw RecordingError(
                 path: path, kind: .invalidArgument,

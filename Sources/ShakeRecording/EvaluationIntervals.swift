@@ -10,8 +10,8 @@ import Darwin
 /// 95 % confidence intervals for `EvaluationSummary`'s `recall` and `falsePerHour`.
 ///
 /// A corpus of a few dozen shakes and an hour of other motion measures little: 36 of 36 shakes
-/// found is consistent with a true recall of 0.90, and no false shake in 0.68 h with a true rate
-/// of 5.5 per hour. These say how much.
+/// found is consistent with a true recall as low as 0.904, and no false shake in 0.68 h with a
+/// true rate as high as 5.4 per hour. These say how much.
 /// - **Recall**: the Wilson score interval for `detected` successes in `shakes` trials (it stays
 ///   within [0, 1] and is not degenerate at 0 or n successes, unlike p ± z·√(p(1−p)/n)).
 /// - **False shakes per hour**: the exact (Garwood) interval for a Poisson count of

@@ -41,8 +41,9 @@ public struct PlotThreshold: Sendable, Hashable {
 /// `ongoingMotionPeakAcceleration` to begin) are grey bands on the
 /// linear-acceleration panel.
 /// Long recordings are drawn as the minimum and maximum of each pixel column, so the file
-/// stays small (about 150 kB at most, plus about 130 bytes per half-wave dot, of which there
-/// are at most `maximumHalfWavesDrawn`) whatever the sample count.
+/// stays small whatever the sample count: about 150 kB at most for the curves, plus about 130
+/// bytes per half-wave dot (at most `maximumHalfWavesDrawn`) and a few hundred bytes per event
+/// marker and labelled shake, which are all drawn (2,000 events made 640 kB in a review's probe).
 public struct RecordingPlot: Sendable {
     public var title: String
     /// A second line under the title (detector, counts).

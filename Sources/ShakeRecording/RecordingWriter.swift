@@ -29,10 +29,14 @@ import ShakeDetection
 /// - `discard()` deletes the partial file. A writer released without `finish()` or `discard()`
 ///   flushes what it holds and leaves `<path>.partial` for recovery.
 ///
-/// Every value is checked before it is written, so the file always reads back: times must be
-/// within ±`CSVImportOptions.maximumTimeSeconds` (10¹³ s, as the reader requires) and must not
+/// Every value is checked before it is written, so the file reads back: times must be within
+/// ±`CSVImportOptions.maximumTimeSeconds` (10¹³ s, as the reader requires) and must not
 /// decrease, accelerations finite and within ±2000 m/s² (the reader's default limit), and
-/// `isShake` given exactly when the recording is labelled.
+/// `isShake` given exactly when the recording is labelled. One exception: a recording whose
+/// first 64 samples all have |a| between 0.8 and 1.25 m/s² (or 800 and 1250) reads as one in g
+/// (or mg), which the reader refuses without a unit, unless its metadata holds
+/// `units: m/s^2` (`shake synth` and `shake record` write that line; pass it in `metadata`
+/// for such samples).
 ///
 /// Not `Sendable`: use a writer from one task at a time.
 public final class RecordingWriter {
@@ -163,14 +167,6 @@ public final class RecordingWriter {
         }
     }
 
-    /// Appends one sample (buffered; written out every 64 KiB and by `flush()`).
-    ///
-    /// - Parameters:
-    ///   - sample: time in seconds, accelerations in m/s².
-    ///   - isShake: the label, required exactly when the writer is `labelled`.
-    /// - Throws: `RecordingError` for a value that would not read back (non-finite, |time| >
-    ///   10¹³ s, time going backwards, |a| > 2000 m/s², label missing or unexpected) or a failed
-    ///   write.
     /// The time a reader reads back for a sample written at `time` s: `time` to 6 decimals, as
     /// the row holds it (1.5099999999 is written, and read, as 1.51). A label decided by time
     /// is decided on this, so that the row says what the file will mean.
@@ -183,6 +179,14 @@ public final class RecordingWriter {
         }
     }
 
+    /// Appends one sample (buffered; written out every 64 KiB and by `flush()`).
+    ///
+    /// - Parameters:
+    ///   - sample: time in seconds, accelerations in m/s².
+    ///   - isShake: the label, required exactly when the writer is `labelled`.
+    /// - Throws: `RecordingError` for a value that would not read back (non-finite, |time| >
+    ///   10¹³ s, time going backwards, |a| > 2000 m/s², label missing or unexpected) or a failed
+    ///   write.
     public func write(_ sample: Sample, isShake: Bool? = nil) throws(RecordingError) {
         guard case .open(let fd) = state else { throw notOpen() }
         guard sample.time.isFinite, sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else {

@@ -19,7 +19,8 @@ public enum SynthScenario: Sendable, Hashable, CaseIterable {
     /// Three short shakes (4 Hz 2 g along x, 6 Hz 3 g diagonal, 3 Hz 2.5 g along z): the script
     /// to render at several rates. 13 s.
     case sameMotion
-    /// The shake-to-undo demo: holding the device while typing for 6 s, one clear shake, rest. 13 s.
+    /// The shake-to-undo demo: holding the device while typing for 6 s, a clear shake, rest, a
+    /// second shake, rest. 19 s.
     case demoSession
     /// A bit of everything: picked up, typing, walking, a shake, walking with the device in a
     /// pocket, taken out, a shake, put down, a tap. 42 s.

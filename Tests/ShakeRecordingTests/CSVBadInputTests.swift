@@ -226,6 +226,26 @@ import Testing
         }
     }
 
+    /// Options that mean no limit at all are an error when reading starts, not a trap: NaN, a
+    /// negative or a huge `maximumAcceleration`, a `maximumLineBytes` whose buffer overflowed.
+    @Test func meaninglessLimitsAreAnErrorNotATrap() throws {
+        let text = Array("time_s,x,y,z\n0,0,0,9.8\n".utf8)
+        for limit in [Double.nan, -1, 0, 1e20, .infinity] {
+            do {
+                _ = try RecordingReader.readAll(bytes: text, name: "r.csv", options: CSVImportOptions(maximumAcceleration: limit))
+                Issue.record("no error for \(limit)")
+            } catch {
+                #expect(error.kind == .invalidArgument && error.message.contains("maximumAcceleration"), "\(error)")
+            }
+        }
+        #expect(try RecordingReader.readAll(bytes: text, name: "r.csv", options: CSVImportOptions(maximumAcceleration: 1e6)).samples.count == 1)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("limits-\(UUID().uuidString).csv").path
+        try Data(text).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: RecordingError.self) { _ = try RecordingReader(path: path, options: CSVImportOptions(maximumLineBytes: .max)) }
+        #expect(try RecordingReader.readAll(path: path, options: CSVImportOptions(maximumLineBytes: 10)).samples.count == 1)
+    }
+
     /// Sensor Logger writes every sensor with the accelerometer's header: its gyroscope,
     /// magnetometer and gravity files would read as acceleration without a word.
     @Test(arguments: [("Gyroscope.csv", "gyroscope"), ("export/MagnetometerUncalibrated.csv", "magnetometer"), ("GRAVITY.CSV", "gravity"),
