@@ -231,15 +231,13 @@ public struct CSVImportOptions: Sendable, Hashable {
     public var hasHeader: Bool
     /// Largest acceleration accepted on any axis, m/s², after unit conversion: a larger value is
     /// an error naming it (a sensor reading 200 g is a corrupt file or a wrong unit). Default 2000.
-    /// Above 0 and at most 10⁶ (`largestMaximumAcceleration`); another value is an
-    /// `.invalidArgument` error when the reader starts.
+    /// Above 0 (`infinity` for no limit); NaN or 0 or less is an `.invalidArgument` error when the
+    /// reader starts.
     public var maximumAcceleration: Double
     /// Longest line accepted, bytes. The reader never buffers more than about this plus 256 KiB.
     /// Default 1 MiB; a value under 64 is taken as 64, one over 1 GiB
     /// (`largestMaximumLineBytes`) is an `.invalidArgument` error when a file is opened.
     public var maximumLineBytes: Int
-    /// The largest `maximumAcceleration`, m/s²: 10⁶.
-    public static let largestMaximumAcceleration = 1e6
     /// The largest `maximumLineBytes`: 1 GiB.
     public static let largestMaximumLineBytes = 1 << 30
     /// When true, a row whose x, y and z fields are all empty is skipped: an export that merges

@@ -188,13 +188,19 @@ final class CSVRecordParser {
 
     // MARK: Header
 
+    /// `value` rounded to a whole number, as text, for any finite value (`Int(_:)` traps beyond
+    /// `Int.max`).
+    static func wholeNumber(_ value: Double) -> String {
+        let rounded = value.rounded()
+        return rounded.magnitude < 1e18 ? String(Int(rounded)) : "\(rounded)"
+    }
+
     private func readHeader() throws(RecordingError) {
-        // NaN, 0 or less, or so large that limits derived from it overflow: no limit at all.
-        guard options.maximumAcceleration > 0, options.maximumAcceleration <= CSVImportOptions.largestMaximumAcceleration else {
+        // NaN or 0 or less: no limit that means anything (infinity is none, and is allowed).
+        guard options.maximumAcceleration > 0 else {
             throw RecordingError(
                 path: path, kind: .invalidArgument,
-                message: "maximumAcceleration \(options.maximumAcceleration) m/s² must be above 0 and at most "
-                    + "\(CSVImportOptions.largestMaximumAcceleration) m/s²")
+                message: "maximumAcceleration \(options.maximumAcceleration) m/s² must be above 0 (infinity for no limit)")
         }
         if options.decimalSeparator == .comma && options.separator == .comma {
             throw RecordingError(
@@ -1026,7 +1032,7 @@ final class CSVRecordParser {
                 if !value.isFinite { throw numberOutOfRange(line, start, end, role: role) }
                 throw RecordingError(
                     path: path, line: line.number, column: characterColumn(start, fieldStart(of: role, start, end)), kind: .outOfRange,
-                    message: "acceleration \(value) m/s² in column '\(columnNames[columnIndex(of: role)])' is beyond ±\(limit) m/s² (about \(Int(limit / standardGravity)) g): a corrupt value or a wrong unit\(truncationHint(line))")
+                    message: "acceleration \(value) m/s² in column '\(columnNames[columnIndex(of: role)])' is beyond ±\(limit) m/s² (about \(Self.wholeNumber(limit / standardGravity)) g): a corrupt value or a wrong unit\(truncationHint(line))")
             }
         }
         if t < previousTime {
