@@ -3,26 +3,41 @@ import ShakeDetection
 /// A labelled recording held in memory, so a tuner can replay it thousands of times after
 /// reading the file once.
 ///
-/// Memory: 32 bytes per sample (a 400 Hz hour is about 46 MB).
+/// Memory: 33 bytes per sample (a 400 Hz hour is about 48 MB).
 public struct TuningRecording: Sendable {
     /// The path it was read from (or a name given to synthesized data).
     public var path: String
-    /// Every sample, in time order.
-    public var samples: [Sample]
+    /// Every sample, in time order. Setting new samples (the same number: the recording re-timed,
+    /// its FIFO batches spread) scores the labels at their times, as the detector sees them.
+    public var samples: [Sample] {
+        didSet {
+            precondition(samples.count == labels.count, "one label per sample")
+            scoreLabels()
+        }
+    }
+    /// Whether each sample lies in a labelled shake.
+    private let labels: [Bool]
     /// The recording group used for cross-validation: see `group(ofPath:)`.
     public var group: String
     /// A scorer already fed every label: copied for each replay, which only adds detections.
     private var labelScorer: ShakeScorer
     /// Labelled shakes (runs of `shake = 1`) and time labelled `shake = 0`, s.
-    public let shakes: Int
-    public let negativeSeconds: Double
+    public private(set) var shakes = 0
+    public private(set) var negativeSeconds = 0.0
 
     /// Wraps samples and their labels (`labels[i]` is whether `samples[i]` lies in a shake).
     public init(path: String, samples: [Sample], labels: [Bool], group: String? = nil) {
         precondition(samples.count == labels.count, "one label per sample")
         self.path = path
         self.samples = samples
+        self.labels = labels
         self.group = group ?? Self.group(ofPath: path)
+        labelScorer = ShakeScorer()
+        scoreLabels()
+    }
+
+    /// Feeds a fresh scorer every label at its sample's time.
+    private mutating func scoreLabels() {
         var scorer = ShakeScorer()
         for (sample, isShake) in zip(samples, labels) { scorer.addSample(time: sample.time, isShake: isShake) }
         labelScorer = scorer
