@@ -21,13 +21,16 @@ public struct AccelerometerReadOptions: Hashable, Sendable {
     /// not negative.
     public var bufferDuration: Double
     /// Seconds without a sample after which reading ends with a `.timedOut` error (or
-    /// `.deviceGone` if the device turns out to have vanished); in polled mode also the longest
+    /// `.deviceGone` if the device turns out to have vanished; polled mode reads the attributes
+    /// on its own clock, so there a sensor whose values stop changing is not caught, only a read
+    /// that blocks); in polled mode also the longest
     /// a read of `in_accel_*_raw` may take (a stuck driver can block it for ever), and libiio's
     /// I/O timeout for the context. More than 0; `.infinity` never times out (a device that
     /// stalls, or an `iiod` that stops answering, then blocks reading until ``AccelerometerReader/stop()``).
     /// Default 2 s.
     public var readTimeout: Double
-    /// Mount matrix to apply instead of the device's own; nil uses the device's, or none.
+    /// Mount matrix to apply instead of the device's own; nil uses the device's, or none. A
+    /// rotation (a mirrored axis allowed), as the device's must be: another is refused (`problem`).
     public var mountMatrix: MountMatrix?
     /// Name of a trigger to attach before reading; nil keeps the device's current trigger.
     public var trigger: String?
@@ -76,6 +79,11 @@ public struct AccelerometerReadOptions: Hashable, Sendable {
         }
         if !(streamBufferDuration >= 0) {
             return "streamBufferDuration is \(streamBufferDuration) s; it must be 0 s or more (.infinity: no limit)"
+        }
+        // As the device's own matrix is checked: a zero or scaling matrix would silence or
+        // distort every sample.
+        if let mountMatrix, let problem = mountMatrix.rotationProblem {
+            return "mountMatrix \(mountMatrix): \(problem)"
         }
         return nil
     }

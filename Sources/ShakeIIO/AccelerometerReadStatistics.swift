@@ -1,6 +1,7 @@
 /// Counters kept while reading, so that lost samples are reported, never hidden.
 public struct AccelerometerReadStatistics: Hashable, Sendable, Codable {
-    /// Samples handed to the caller.
+    /// Samples handed on: to `onSample`, or into an async stream's queue, from which
+    /// `consumerOverruns` were dropped unseen when the consumer fell behind.
     public var samplesDelivered = 0
     /// Buffer refills (buffered mode) or attribute polls (polled mode) that returned data.
     public var reads = 0

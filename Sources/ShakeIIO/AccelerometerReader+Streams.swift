@@ -28,8 +28,13 @@ extension AccelerometerReader {
     }
 
     /// The samples as an async sequence, read on a background thread. It finishes after
-    /// ``stop()`` or when the consumer stops iterating (which stops the reader), and throws the
-    /// ``IIOError`` that ended reading. When the consumer falls more than
+    /// ``stop()``, when the task iterating it is cancelled, or when the stream itself is released
+    /// (the loop ends and nothing else holds it: leaving the loop alone does not stop a stream
+    /// kept in a variable). The device is then released, and a rate this reader set put back,
+    /// on the reading thread shortly after, not before the loop's next statement: another reader
+    /// of the same device made at once may see its rate changed back under it (call ``stop()``
+    /// and give the thread a moment, or read with ``run(_:)``, which returns after the release).
+    /// It throws the ``IIOError`` that ended reading. When the consumer falls more than
     /// ``AccelerometerReadOptions/streamBufferDuration`` seconds behind, the oldest queued
     /// samples are dropped and counted in ``AccelerometerReadStatistics/consumerOverruns``.
     ///

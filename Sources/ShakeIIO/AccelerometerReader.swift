@@ -110,6 +110,14 @@ public final class AccelerometerReader: @unchecked Sendable {
         }
 
         var rateBefore: Double?
+        // A rate set here is put back should `init` fail after setting it (a trigger not found, a
+        // rate of 0 read back): the reader that would have put it back never exists.
+        var initialised = false
+        defer {
+            if !initialised, rateBefore != nil, let rate = options.rateToRestore ?? rateBefore {
+                try? attributes.setSamplingFrequency(rate)
+            }
+        }
         if let requested = options.rateHertz {
             if description.samplingFrequencyHertz != nil {
                 let chosen = SamplingFrequencies.nearest(to: requested, in: description.availableSamplingFrequenciesHertz)
@@ -172,6 +180,7 @@ public final class AccelerometerReader: @unchecked Sendable {
         self.wakeRead = fds[0]
         self.wakeWrite = fds[1]
         self.rateBefore = options.rateToRestore ?? rateBefore
+        initialised = true
     }
 
     deinit {
@@ -209,7 +218,8 @@ public final class AccelerometerReader: @unchecked Sendable {
     /// Reads until ``stop()`` or a failure, calling `onSample` for each sample in order on the
     /// calling thread. Call it once per reader. A sampling frequency this reader set
     /// (``AccelerometerReadOptions/rateHertz``) is put back as it was when reading ends, unless it
-    /// ends in a device failure (the device may be gone, or reset).
+    /// ends because the device is gone (`.deviceGone`: it may come back after a reset with its
+    /// own rate); also after a stall, a permission error or an error `onSample` throws.
     /// - Throws: ``IIOError`` when the device vanishes, stalls or fails; whatever `onSample` throws.
     public func run(_ onSample: (Sample) throws -> Void) throws {
         try run(onStart: {}, onSample)
@@ -245,8 +255,8 @@ public final class AccelerometerReader: @unchecked Sendable {
             case .polled: try runPolled(onStart: onStart, onSample)
             default: try runBuffered(onStart: onStart, onSample)
             }
-        } catch let error as IIOError {
-            // The device failed: it may be gone, or back after a reset with its own rate.
+        } catch let error as IIOError where error.kind == .deviceGone {
+            // The device is gone: it may come back after a reset with its own rate.
             throw error
         } catch {
             restoreRate()

@@ -36,8 +36,10 @@ extension ReconnectingAccelerometerReader {
 
     /// The samples and connection events as an async sequence, read on a background thread, as
     /// ``AccelerometerReader/samples()`` gives an ``AccelerometerReader``'s. It finishes after
-    /// ``stop()`` or when the consumer stops iterating (which stops reading), and throws the
-    /// ``IIOError`` that ended reading. The queue holds
+    /// ``stop()``, when the task iterating it is cancelled, or when the stream itself is released
+    /// (as ``AccelerometerReader/samples()`` says, the device is released on the reading thread
+    /// shortly after), and throws the ``IIOError`` that ended reading. Updates, connection
+    /// events among them, beyond the queue are dropped as samples are. The queue holds
     /// ``AccelerometerReadOptions/streamBufferDuration`` seconds of updates at
     /// ``AccelerometerReadOptions/rateHertz`` (400 Hz when nil); when the consumer falls
     /// further behind, the oldest are dropped and counted in

@@ -15,7 +15,9 @@ import Synchronization
 /// the first one comes the outage's wall-clock length (at least one sample period) after the
 /// last one before it. Each outage is reported through `onEvent`, so a detector can be
 /// interrupted (`ShakeDetector.interrupt(at:)`) and a recording can note it, and counted in
-/// ``statistics`` (``AccelerometerReadStatistics/outages``).
+/// ``statistics`` (``AccelerometerReadStatistics/outages``). A device that opens but delivers
+/// nothing (a stalled sensor) is one outage until samples come again, though each attempt is
+/// reported (`connected`, then `lost` after ``AccelerometerReadOptions/readTimeout``).
 ///
 /// Opening the device runs on a helper thread: ``stop()`` (a signal) ends the wait for it at
 /// once, and it is given up after ``AccelerometerReadOptions/readTimeout`` seconds. libiio 0.24

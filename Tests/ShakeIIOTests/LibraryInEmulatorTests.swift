@@ -28,6 +28,7 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
 
     @Test func aReaderNeverRunPutsTheRateBack() throws { try runInside("aReaderNeverRunPutsTheRateBack") }
     @Test func aSecondRunSaysTheReaderHasFinished() throws { try runInside("aSecondRunSaysTheReaderHasFinished") }
+    @Test func aReaderThatFailsToOpenPutsTheRateBack() throws { try runInside("aReaderThatFailsToOpenPutsTheRateBack") }
     @Test func readingWithoutATimeoutReads() throws { try runInside("readingWithoutATimeoutReads") }
     @Test func readerThreadsAreNamed() throws { try runInside("readerThreadsAreNamed") }
     @Test func cancellingTheStreamReleasesTheDevice() throws { try runInside("cancellingTheStreamReleasesTheDevice") }
@@ -94,6 +95,19 @@ struct ShakeIIOInEmulator {
         #expect(try Self.deviceRate() == before)
         // As after reading.
         try Self.read(try AccelerometerReader(options: AccelerometerReadOptions(rateHertz: 25)), count: 3)
+        #expect(try Self.deviceRate() == before)
+    }
+
+    // Defect: a reader that set the rate and then failed to open (a trigger not found) left the
+    // device at that rate: no reader existed to put it back.
+    @Test func aReaderThatFailsToOpenPutsTheRateBack() throws {
+        let before = try #require(try Self.deviceRate())
+        do {
+            _ = try AccelerometerReader(options: AccelerometerReadOptions(rateHertz: 25, trigger: "nosuch"))
+            Issue.record("a reader opened with a trigger that is not there")
+        } catch {
+            #expect(error.kind == .notFound, "\(error)")
+        }
         #expect(try Self.deviceRate() == before)
     }
 

@@ -25,6 +25,12 @@ import Testing
         (options { $0.streamBufferDuration = -1 }, "streamBufferDuration is -1.0 s"),
         (options { $0.rateHertz = 0 }, "rateHertz is 0.0 Hz; it must be a finite number of hertz over 0"),
         (options { $0.rateHertz = .infinity }, "rateHertz is inf Hz"),
+        // A zero or scaling matrix, refused on the device, silenced or scaled every sample when
+        // given as the option.
+        (options { $0.mountMatrix = try? MountMatrix(parsing: "0, 0, 0; 0, 0, 0; 0, 0, 0") },
+         "mountMatrix 0, 0, 0; 0, 0, 0; 0, 0, 0: the matrix is singular"),
+        (options { $0.mountMatrix = try? MountMatrix(parsing: "2, 0, 0; 0, 2, 0; 0, 0, 2") },
+         "mountMatrix 2, 0, 0; 0, 2, 0; 0, 0, 2: the matrix is not a rotation"),
     ])
     func optionsThatCannotWorkAreAnErrorNamingTheOption(options: AccelerometerReadOptions, message: String) {
         #expect(options.problem?.hasPrefix(message) == true, "\(options.problem ?? "nil")")
@@ -44,6 +50,8 @@ import Testing
         options { $0.readTimeout = .infinity }, options { $0.readTimeout = 1e10 }, options { $0.readTimeout = 0.001 },
         options { $0.bufferDuration = 0 }, options { $0.streamBufferDuration = .infinity },
         options { $0.streamBufferDuration = 0 }, AccelerometerReadOptions(),
+        options { $0.mountMatrix = try? MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1") },
+        options { $0.mountMatrix = try? MountMatrix(parsing: "-1, 0, 0; 0, 1, 0; 0, 0, 1") },
     ])
     func limitsThatCanWorkAreAccepted(options: AccelerometerReadOptions) {
         #expect(options.problem == nil)
