@@ -78,10 +78,22 @@ enum PlotCommand: ShakeCommand {
                                  exitStatus: ExitStatus.dataError)
         }
         if let from, from > last.time {
-            throw UsageError("'--from' (\(shortestDecimal(from)) s) is after the recording's last sample (\(fixed(last.time, 3)) s)")
+            throw UsageError("'--from' (\(shortestDecimal(from)) s) is after the recording's last sample (\(shortestDecimal(last.time)) s)")
         }
         if let to, to < first.time {
-            throw UsageError("'--to' (\(shortestDecimal(to)) s) is before the recording's first sample (\(fixed(first.time, 3)) s)")
+            throw UsageError("'--to' (\(shortestDecimal(to)) s) is before the recording's first sample (\(shortestDecimal(first.time)) s)")
+        }
+        // The range actually drawn, with the recording's own ends for what is not given: one of
+        // no length (--to 0 on a recording from 0), or one between two samples, draws nothing.
+        let (start, end) = (max(from ?? first.time, first.time), min(to ?? last.time, last.time))
+        guard end > start else {
+            throw UsageError("the range drawn, \(shortestDecimal(start)) to \(shortestDecimal(end)) s, has no length: "
+                + "give '--from' and '--to' around the part to see (the recording runs from \(fixed(first.time, 3)) to "
+                + "\(fixed(last.time, 3)) s)")
+        }
+        guard samples.contains(where: { $0.time >= start && $0.time <= end }) else {
+            throw UsageError("no sample lies between \(shortestDecimal(start)) and \(shortestDecimal(end)) s: widen the "
+                + "range (the recording runs from \(fixed(first.time, 3)) to \(fixed(last.time, 3)) s)")
         }
         // ShakeKit's detector: one pass gives its events, |l|, half-waves and ongoing motion.
         var view: RecordingPlot.DetectorView?

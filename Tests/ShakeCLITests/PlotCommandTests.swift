@@ -241,7 +241,11 @@ import Testing
     @Test(arguments: [
         (["--from", "5", "--to", "2.25"], "Error: '--to' (2.25 s) must be after '--from' (5 s)\n"),
         (["--from", "500"], "Error: '--from' (500 s) is after the recording's last sample ("),
-        (["--to", "-3.5"], "Error: '--to' (-3.5 s) is before the recording's first sample (0.000 s)\n"),
+        (["--to", "-3.5"], "Error: '--to' (-3.5 s) is before the recording's first sample (0 s)\n"),
+        // A range of no length with the recording's own start, and one between two samples,
+        // drew an empty chart with exit 0.
+        (["--to", "0"], "Error: the range drawn, 0 to 0 s, has no length: give '--from' and '--to' around the part to see"),
+        (["--from", "1.001", "--to", "1.009"], "Error: no sample lies between 1.001 and 1.009 s: widen the range"),
     ])
     func rangeMessagesGiveTimesInSeconds(extra: [String], message: String) throws {
         let folder = try PlantedFolder(files: [("planted_1.csv", 1, 1)])
