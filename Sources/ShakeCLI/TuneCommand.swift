@@ -65,7 +65,8 @@ enum TuneCommand: ShakeCommand {
             'tradeoff' ([{max_false_per_hour, met_budget, summary, configuration}], one per budget), \
             'configurations_evaluated' (configurations replayed), 'recordings' and 'samples' (read), \
             'search_seconds' (the search's wall-clock time, s), 'jobs' (replays run at once) and \
-            'warnings' (the text's WARNING lines: held-out figures over the budget, no labelled shake, \
+            'warnings' (the text's WARNING lines: no configuration meeting the budget, held-out figures \
+            over the budget, no labelled shake, \
             too little time labelled shake=0 for the budget to be measured, a fold tuned on no shakes).
 
             """ + "\n" + ImportOptions.discussion,
@@ -169,7 +170,10 @@ enum TuneCommand: ShakeCommand {
             } catch {
                 throw OutputFile.writeFailure(error)
             }
-            progress.note("wrote \(output) (load it with --config)")
+            // Written as asked, but never as if it met the budget: said on the line that names it.
+            progress.note("wrote \(output) (load it with --config)" + (result.metBudget ? ""
+                : "; it does NOT meet the budget of \(number(result.maximumFalsePerHour)) false shakes per hour (the text's "
+                    + "WARNING says what it fires)"))
         }
         if let report {
             var plot = TradeoffPlot(result: result, title: "shake tune: recall and false shakes per hour")
@@ -328,10 +332,6 @@ enum TuneCommand: ShakeCommand {
                 return axis.name + " " + axis.values.map(number).joined(separator: ", ") + (unit.isEmpty ? "" : " " + unit)
             }.joined(separator: "; ") + ".\n"
         }
-        if !result.metBudget {
-            text += "WARNING: no configuration tried met the budget; showing the one with the fewest false shakes "
-                + "and duplicates.\n"
-        }
         text += "\nChosen configuration (tuned parameters; the rest as in \(base)):\n"
         let nameWidth = axes.map(\.name.count).max() ?? 0
         let unitWidth = axes.map { unit(of: $0.name).count }.max() ?? 0
@@ -373,6 +373,10 @@ enum TuneCommand: ShakeCommand {
     /// little shake-free time for the budget to be measured, folds tuned without shakes.
     static func warnings(_ result: TuningResult, base: String = "medium") -> [String] {
         var warnings: [String] = []
+        if !result.metBudget {
+            warnings.append("no configuration tried met the budget of \(number(result.maximumFalsePerHour)) false shakes "
+                + "per hour; the one chosen has the fewest false shakes and duplicates")
+        }
         let budget = result.maximumFalsePerHour
         let medium = result.referenceSummary
         let mediumMeetsBudget = medium.duplicates == 0

@@ -287,6 +287,26 @@ struct PlantedFolder {
         #expect(said.count == 1 && said.first?.contains("over the budget of 0:") == true, "\(said)")
     }
 
+    /// A budget no configuration tried meets: the -o file is still written (it was asked for),
+    /// but the line naming it says it does not meet the budget, and the JSON's warnings say so
+    /// as the text's WARNING does (the JSON had only `met_budget: false`).
+    @Test func anUnmetBudgetIsSaidWhereTheFileIsNamedAndInTheJSON() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let output = folder.file("tuned.json")
+        let fixtures = ["mixed_100hz.csv", "running_100hz.csv"].map { repositoryRoot + "/Fixtures/" + $0 }
+        let run = runShake(["tune", "--format", "json", "--range", "onsetAcceleration=3", "--range", "minimumHalfWaves=2",
+                            "--max-false-per-hour", "0", "-o", output] + fixtures)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(FileManager.default.fileExists(atPath: output))
+        #expect(run.err.contains("wrote \(output) (load it with --config); it does NOT meet the budget of 0 false shakes "
+            + "per hour"), "\(run.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        #expect(report["met_budget"] as? Bool == false)
+        let warnings = try #require(report["warnings"] as? [String])
+        #expect(warnings.first?.hasPrefix("no configuration tried met the budget of 0 false shakes per hour") == true, "\(warnings)")
+    }
+
     /// A group that holds every shake leaves its fold nothing to learn shakes from: said.
     @Test func aFoldTunedWithoutShakesIsWarnedOf() throws {
         let folder = try PlantedFolder(files: [("shake_1.csv", 3, 0), ("walk_1.csv", 0, 2), ("bag_1.csv", 0, 1)])
