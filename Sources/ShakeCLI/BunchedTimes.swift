@@ -21,7 +21,7 @@ enum BunchedTimes {
             + "read out?): shakes may be missed or begin late" + (hinting ? " \(hint)" : "")
     }
 
-    /// `evaluate`'s and `tune`'s warning, with its line end: the library check's own words.
+    /// `evaluate`'s, `tune`'s and `plot`'s warning, with its line end: the library check's own words.
     /// `hinting`: false when `--spread-batches` was given (and spread nothing).
     static func fileWarning(_ path: String, samplesPerBurst: Double, hinting: Bool = true) -> String {
         "Warning: \(RecordingError.displayName(ofPath: path)): "

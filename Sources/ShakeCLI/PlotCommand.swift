@@ -67,6 +67,16 @@ enum PlotCommand: ShakeCommand {
         } catch {
             throw recordingFailure(error)
         }
+        // As replay, evaluate and tune say: samples in FIFO batches, read as they are, are drawn
+        // (and detected) bunched.
+        if !arguments.flag("spread-batches") {
+            let gapLimit = ShakeConfiguration.medium.maximumGapSeconds
+            if let repeats = BunchedTimes.repeatsPerTime(samples: samples) {
+                io.err(BunchedTimes.fileWarning(path, samplesPerTime: repeats))
+            } else if let burst = BunchedTimes.flagged(samples: samples, gapLimit: gapLimit) {
+                io.err(BunchedTimes.fileWarning(path, samplesPerBurst: burst))
+            }
+        }
         var spreadSamples: Int?
         if arguments.flag("spread-batches") {
             var spreader = BatchTimeSpreader()
@@ -108,7 +118,7 @@ enum PlotCommand: ShakeCommand {
             detectorName = "Seismic rule, |a| above \(fixed(seismic.thresholdMetersPerSecondSquared, 0)) m/s² (\(preset))"
         }
         let shown = events.filter { $0.phase == .began && $0.time >= (from ?? first.time) && $0.time <= (to ?? last.time) }
-        var subtitle = "detector: \(detectorName) · \(samples.count) samples, \(fixed(last.time - first.time, 1)) s"
+        var subtitle = "detector: \(detectorName) · \(counted(samples.count, "sample")), \(fixed(last.time - first.time, 1)) s"
         if labelled {
             let runs = zip(labels, [false] + labels).filter { $0 && !$1 }.count
             subtitle += " · \(runs) labelled shake\(runs == 1 ? "" : "s")"

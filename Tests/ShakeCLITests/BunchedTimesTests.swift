@@ -122,6 +122,21 @@ import Testing
         }
     }
 
+    /// `plot` warns of batched times as replay, evaluate and tune do (it drew them bunched, and
+    /// detected fewer shakes, without a word); with --spread-batches it draws them spread.
+    @Test(arguments: [true, false])
+    func plotWarnsOfBatchesAsTheOthersDo(readOut: Bool) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let (_, batched) = try Self.recordings(in: folder, readOut: readOut)
+        let plain = runShake("plot", batched, "-o", folder.file("plain.svg"))
+        #expect(plain.status == 0, "\(plain.err)")
+        let warnings = plain.err.split(separator: "\n").filter { $0.hasPrefix("Warning: ") }
+        #expect(warnings.count == 1 && warnings[0].hasSuffix("(--spread-batches spreads them)"), "\(plain.err)")
+        let spread = runShake("plot", "--spread-batches", batched, "-o", folder.file("spread.svg"))
+        #expect(spread.status == 0 && !spread.err.contains("Warning: "), "\(spread.err)")
+    }
+
     /// `tune --spread-batches` scores as `evaluate --spread-batches` does: the labels at the
     /// spread times too (they had stayed at the stamped ones: its latency and negative time
     /// differed from evaluate's for the configuration it wrote, 0.382 against 0.353 s in a
