@@ -65,6 +65,15 @@ enum BunchedTimes {
         return (spread, spreader.spreadSamples)
     }
 
+    /// The warning for samples in memory (`tune`'s, `plot`'s), with its line end: for bursts,
+    /// else for shared times; nil when they come in neither. `hinting` as for bursts above.
+    static func fileWarning(_ path: String, samples: [Sample], gapLimit: Double, hinting: Bool = true) -> String? {
+        if let burst = flagged(samples: samples, gapLimit: gapLimit) {
+            return fileWarning(path, samplesPerBurst: burst, hinting: hinting)
+        }
+        return repeatsPerTime(samples: samples).map { fileWarning(path, samplesPerTime: $0) }
+    }
+
     /// The burst size of samples in memory (`tune`'s), as `RecordingReplay.Result.samplesPerBurst`
     /// finds it for a replayed file: over the first 16 intervals up to `gapLimit` among the first 64
     /// samples, repeats left out.

@@ -69,13 +69,9 @@ enum PlotCommand: ShakeCommand {
         }
         // As replay, evaluate and tune say: samples in FIFO batches, read as they are, are drawn
         // (and detected) bunched.
-        if !arguments.flag("spread-batches") {
-            let gapLimit = ShakeConfiguration.medium.maximumGapSeconds
-            if let repeats = BunchedTimes.repeatsPerTime(samples: samples) {
-                io.err(BunchedTimes.fileWarning(path, samplesPerTime: repeats))
-            } else if let burst = BunchedTimes.flagged(samples: samples, gapLimit: gapLimit) {
-                io.err(BunchedTimes.fileWarning(path, samplesPerBurst: burst))
-            }
+        if !arguments.flag("spread-batches"),
+           let warning = BunchedTimes.fileWarning(path, samples: samples, gapLimit: ShakeConfiguration.medium.maximumGapSeconds) {
+            io.err(warning)
         }
         var spreadSamples: Int?
         if arguments.flag("spread-batches") {

@@ -148,10 +148,9 @@ enum TuneCommand: ShakeCommand {
             }
             if let moved, moved.moved > 0 {
                 recordings[index].samples = moved.samples
-            } else if let burst = BunchedTimes.flagged(samples: recording.samples, gapLimit: gapLimit) {
-                io.err(BunchedTimes.fileWarning(recording.path, samplesPerBurst: burst, hinting: !spreading))
-            } else if let repeats {
-                io.err(BunchedTimes.fileWarning(recording.path, samplesPerTime: repeats))
+            } else if let warning = BunchedTimes.fileWarning(recording.path, samples: recording.samples, gapLimit: gapLimit,
+                                                             hinting: !spreading) {
+                io.err(warning)
             }
             if let warning = ImportOptions.gravityFreeWarning(path: recording.path, EarlyMagnitude(recording.samples)) {
                 io.err(warning)

@@ -150,9 +150,11 @@ public struct SampleStreamCheck: Sendable {
         /// microseconds up to 316 228, nanoseconds (as Linux IIO and `CLOCK_MONOTONIC` give them)
         /// beyond.
         static func likelyTimeUnit(firstInterval interval: Double) -> String {
-            if interval < 316 { return "milliseconds; divide them by 1000" }
-            if interval < 316_228 { return "microseconds; divide them by 1000000 (1e6)" }
-            return "nanoseconds; divide them by 1000000000 (1e9)"
+            switch SampleStreamCheck.likelyTimeDivisor(firstInterval: interval) {
+            case 1000: "milliseconds; divide them by 1000"
+            case 1e6: "microseconds; divide them by 1000000 (1e6)"
+            default: "nanoseconds; divide them by 1000000000 (1e9)"
+            }
         }
 
         /// `figures` significant figures (all the digits of a whole number that has more),
@@ -167,6 +169,14 @@ public struct SampleStreamCheck: Sendable {
             let text = "\((value * scale).rounded() / scale)"
             return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
         }
+    }
+
+    /// For times whose intervals are too long to be seconds: what to divide them by, 1000, 10⁶
+    /// or 10⁹, whichever puts `firstInterval` nearest 100 Hz on a log scale (milliseconds up to
+    /// 316, microseconds up to 316 228, nanoseconds beyond). The CSV reader names a file's
+    /// likely time unit by the same rule.
+    public static func likelyTimeDivisor(firstInterval interval: Double) -> Double {
+        interval < 316 ? 1000 : interval < 316_228 ? 1e6 : 1e9
     }
 
     /// Under this |a| at rest, m/s², an off-scale stream holds no gravity at all (a sensor that

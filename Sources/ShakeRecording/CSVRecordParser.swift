@@ -1172,10 +1172,14 @@ final class CSVRecordParser {
         if timeUnitGuessed && slowIntervalsWhileGuessing > 0 { throw guessedTimeUnitError() }
     }
 
-    /// The unit that puts an interval written as `interval` nearest 100 Hz on a log scale (the
-    /// rule of `SampleStreamCheck`'s time problem): ms up to 316, µs up to 316 228, ns beyond.
+    /// The unit that puts an interval written as `interval` nearest 100 Hz on a log scale:
+    /// `SampleStreamCheck.likelyTimeDivisor`'s rule, so the reader and the stream check agree.
     static func likelyUnit(interval: Double) -> CSVImportOptions.TimeUnit {
-        interval < 316 ? .milliseconds : interval < 316_228 ? .microseconds : .nanoseconds
+        switch SampleStreamCheck.likelyTimeDivisor(firstInterval: interval) {
+        case 1000: .milliseconds
+        case 1e6: .microseconds
+        default: .nanoseconds
+        }
     }
 
     /// ", but nanoseconds (100 Hz)": the likely unit and the rate it gives.

@@ -84,11 +84,27 @@ import Testing
 
     /// The shakes of the evenly stamped recording, as `evaluate --format json` counts them.
     static func detected(_ arguments: String...) throws -> (detected: Int, shakes: Int, err: String) {
-        let run = runShake(["evaluate", "--format", "json"] + arguments)
+        let (total, err) = try Self.total(["evaluate", "--format", "json"] + arguments)
+        return (try #require(total["detected"] as? Int), try #require(total["shakes"] as? Int), err)
+    }
+
+    /// The `total` object (`in_sample` for tune) of a JSON run of `arguments`, and its stderr.
+    static func total(_ arguments: [String], key: String = "total") throws -> (total: [String: Any], err: String) {
+        let run = runShake(arguments)
         try #require(run.status == 0, "\(run.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
-        let total = try #require(object["total"] as? [String: Any])
-        return (try #require(total["detected"] as? Int), try #require(total["shakes"] as? Int), run.err)
+        return (try #require(object[key] as? [String: Any]), run.err)
+    }
+
+    /// The scores two runs must share: the counts exactly, the times to the microsecond.
+    static func expectSameScores(_ a: [String: Any], _ b: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) {
+        for key in ["shakes", "detected", "duplicates", "false_shakes"] {
+            #expect(a[key] as? Int == b[key] as? Int, "\(key)", sourceLocation: sourceLocation)
+        }
+        for key in ["negative_hours", "latency_median_s", "latency_p95_s"] {
+            let (x, y) = (a[key] as? Double ?? .nan, b[key] as? Double ?? .nan)
+            #expect(abs(x - y) <= 1e-6, "\(key): \(x) against \(y)", sourceLocation: sourceLocation)
+        }
     }
 
     /// Labels are scored on the clock of the events: `evaluate --spread-batches` on a batched
@@ -104,22 +120,10 @@ import Testing
         let converted = folder.file("converted.csv")
         let convert = runShake("convert", "--spread-batches", batched, "-o", converted)
         try #require(convert.status == 0, "\(convert.err)")
-        func total(_ arguments: String...) throws -> [String: Any] {
-            let run = runShake(["evaluate", "--format", "json"] + arguments)
-            try #require(run.status == 0, "\(run.err)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
-            return try #require(object["total"] as? [String: Any])
-        }
-        let spread = try total("--spread-batches", batched)
-        let written = try total(converted)
+        let spread = try Self.total(["evaluate", "--format", "json", "--spread-batches", batched]).total
+        let written = try Self.total(["evaluate", "--format", "json", converted]).total
         #expect(spread["shakes"] as? Int == 5)
-        for key in ["shakes", "detected", "duplicates", "false_shakes"] {
-            #expect(spread[key] as? Int == written[key] as? Int, "\(key)")
-        }
-        for key in ["negative_hours", "latency_median_s", "latency_p95_s"] {
-            let (a, b) = (spread[key] as? Double ?? .nan, written[key] as? Double ?? .nan)
-            #expect(abs(a - b) <= 1e-6, "\(key): \(a) against \(b)")
-        }
+        Self.expectSameScores(spread, written)
     }
 
     /// `plot` warns of batched times as replay, evaluate and tune do (it drew them bunched, and
@@ -146,21 +150,11 @@ import Testing
         defer { folder.cleanUp() }
         let (_, batched) = try Self.recordings(in: folder, readOut: false, batch: 10)
         let configuration = folder.file("tuned.json")
-        let tune = runShake("tune", "--format", "json", "--spread-batches", "--jobs", "1", "-o", configuration, batched)
-        try #require(tune.status == 0, "\(tune.err)")
-        let tuned = try #require(try JSONSerialization.jsonObject(with: Data(tune.out.utf8)) as? [String: Any])
-        let inSample = try #require(tuned["in_sample"] as? [String: Any])
-        let evaluate = runShake("evaluate", "--format", "json", "--spread-batches", "--config", configuration, batched)
-        try #require(evaluate.status == 0, "\(evaluate.err)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(evaluate.out.utf8)) as? [String: Any])
-        let total = try #require(object["total"] as? [String: Any])
-        for key in ["shakes", "detected", "false_shakes"] {
-            #expect(inSample[key] as? Int == total[key] as? Int, "\(key)")
-        }
-        for key in ["negative_hours", "latency_median_s", "latency_p95_s"] {
-            let (a, b) = (inSample[key] as? Double ?? .nan, total[key] as? Double ?? .nan)
-            #expect(abs(a - b) <= 1e-6, "\(key): tune \(a), evaluate \(b)")
-        }
+        let inSample = try Self.total(["tune", "--format", "json", "--spread-batches", "--jobs", "1", "-o", configuration,
+                                       batched], key: "in_sample").total
+        let evaluated = try Self.total(["evaluate", "--format", "json", "--spread-batches", "--config", configuration,
+                                        batched]).total
+        Self.expectSameScores(inSample, evaluated)
     }
 
     /// `--spread-batches` gives each sample of a batch its own time: the batched recordings, read
