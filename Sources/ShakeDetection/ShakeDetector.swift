@@ -60,7 +60,9 @@
 ///    least `quietSeconds` after the last half-wave ended (the detector has no timer: a stream
 ///    that stops, or pauses for more than `maximumGapSeconds`, before that sample comes has the
 ///    shake cancelled instead, `.gap` or `.interrupted`, since the samples cannot say the hand
-///    stopped); **cancelled** with `.tooLong`
+///    stopped). The quiet must be seen: of a dropout under the gap limit (two samples more
+///    than `quietSeconds / 2` apart) only `quietSeconds / 2` counts, so a shake whose samples are
+///    lost for a moment between two strokes is not ended and begun again; **cancelled** with `.tooLong`
 ///    when `maximumShakeSeconds` after the first half-wave began the shake has not ended (so
 ///    shaking over `maximumShakeSeconds − quietSeconds` is cancelled; then the motion must pause
 ///    for `quietSeconds` before another shake can begin), with `.gap` when two samples are more than `maximumGapSeconds` apart, and
@@ -183,7 +185,16 @@ public struct ShakeDetector: Sendable {
     // `ongoingMotionPeakAcceleration`.
     private var chainStrong: UInt64 = 0
     private var chainEnergyX = 0.0, chainEnergyY = 0.0, chainEnergyZ = 0.0
-    private var lastActivity = -Double.infinity
+    private var lastActivity = -Double.infinity {
+        didSet { unseenAtLastActivity = unseen }
+    }
+    // Of the time since the filters started, how much no sample saw, s: the part of each
+    // interval beyond `quietSeconds / 2` (a dropout under the gap limit), summed over the
+    // samples that reach step 2 (all while a shake is under way). The quiet that ends a shake
+    // leaves it out, since no sample says the hand was still then; `unseenAtLastActivity` is
+    // the sum when `lastActivity` was last set.
+    private var unseen = 0.0
+    private var unseenAtLastActivity = 0.0
 
     // The shake.
     @usableFromInline var shaking = false
@@ -406,6 +417,8 @@ public struct ShakeDetector: Sendable {
     ) -> ShakeEvent? {
         let t = sample.time
         let release2 = releaseSquared
+        let unseenPart = dt - 0.5 * configuration.quietSeconds
+        if unseenPart > 0 { unseen += unseenPart }
         if t - momentTime > 1.5 * dt {
             decayMoments(over: t - momentTime - dt)
         }
@@ -488,9 +501,11 @@ public struct ShakeDetector: Sendable {
             }
         }
 
-        // 5. Ended, too long.
+        // 5. Ended, too long. The quiet must be seen: a dropout since the last activity counts
+        // only up to `quietSeconds / 2`.
+        let quiet = t - lastActivity - (unseen - unseenAtLastActivity)
         if shaking {
-            if t - lastActivity > configuration.quietSeconds {
+            if quiet > configuration.quietSeconds {
                 let event = makeEvent(.ended, at: t)
                 endShake(refractoryFrom: t)
                 return event
@@ -501,7 +516,7 @@ public struct ShakeDetector: Sendable {
                 exhausted = true
                 return event
             }
-        } else if exhausted && t - lastActivity > configuration.quietSeconds {
+        } else if exhausted && quiet > configuration.quietSeconds {
             endShake(refractoryFrom: t)
         }
         return nil

@@ -292,6 +292,48 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(result.count >= 2 && abs(result[1].time - 2.7) < 0.02)
     }
 
+    /// A dropout under the gap limit but longer than the quiet that ends a shake (samples lost
+    /// for 0.25 to 0.48 s) is not a pause of the hand: the quiet must be seen. One long shake with
+    /// a dropout anywhere in it is one `began` and one `ended` (before, the first sample after a
+    /// dropout that fell between two half-waves ended the shake, and the next strokes began it
+    /// again: one shake fired twice), at 25, 100 and 400 Hz.
+    @Test(arguments: [25.0, 100, 400])
+    func aDropoutInsideAShakeDoesNotSplitIt(rate: Double) throws {
+        let c = ShakeCase(frequency: 4, amplitudeG: 2.5, up: (0, 0, 1), direction: (1, 0, 0))
+        let samples = Self.motion(c, duration: 5).samples(duration: 8, rate: rate)
+        for dropout in [0.25, 0.35, 0.42, 0.45, 0.48] where dropout + 2 / rate < 0.5 {
+            for k in 0..<16 {
+                let from = 2.0 + Double(k) * 0.19
+                let kept = samples.filter { $0.time <= from || $0.time >= from + dropout }
+                let longest = zip(kept, kept.dropFirst()).map { $1.time - $0.time }.max() ?? 0
+                try #require(longest < ShakeConfiguration.default.maximumGapSeconds)
+                let result = events(kept)
+                #expect(result.map(\.phase) == [.began, .ended],
+                        "at \(rate) Hz, samples lost from \(from) s for \(longest) s")
+            }
+        }
+    }
+
+    /// A shake that stops just before a dropout still ends, and its `endTime` is still its last
+    /// half-wave's end; only the dropout's first `quietSeconds / 2` (0.2 s) counts as quiet, so
+    /// `ended` comes that much later than the dropout's length would have made it: 0.4 s after
+    /// `endTime` plus the dropout's length beyond 0.2 s.
+    @Test(arguments: [25.0, 100, 400])
+    func aShakeThatStopsBeforeADropoutEndsAfterIt(rate: Double) throws {
+        let c = ShakeCase(frequency: 4, amplitudeG: 2.5, up: (0, 0, 1), direction: (1, 0, 0))
+        let stop = Self.shakeStart + Self.shakeDuration
+        let samples = Self.motion(c).samples(duration: 6, rate: rate)
+            .filter { $0.time <= stop + 0.05 || $0.time >= stop + 0.45 }
+        let dropout = zip(samples, samples.dropFirst()).map { $1.time - $0.time }.max() ?? 0
+        let result = events(samples)
+        #expect(result.map(\.phase) == [.began, .ended])
+        let ended = try #require(result.last)
+        #expect(ended.endTime > stop - 0.2 && ended.endTime <= stop + 0.05, "endTime \(ended.endTime)")
+        let expected = ended.endTime + 0.4 + (dropout - 0.2)
+        #expect(ended.time >= expected && ended.time <= expected + 1 / rate + 1e-9,
+                "ended at \(ended.time), expected \(expected) (dropout \(dropout) s)")
+    }
+
     @Test func tooLongShakeIsCancelledOnce() {
         var configuration = ShakeConfiguration.default
         configuration.maximumShakeSeconds = 2
