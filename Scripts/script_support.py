@@ -2,19 +2,81 @@
 
 `run(main)`: SIGTERM and SIGHUP stop a script as Ctrl-C does, so its own clean-up runs (a
 half-written output folder or `.partial` removed, nothing left for a later run to take as
-whole), and an interrupted script exits 130 without a traceback. `missing(path, folder)`: the
+whole), and an interrupted script exits 130 without a traceback; a `Failure` raised out of
+`main` is said as `Error: MESSAGE` and exits with its status. `missing(path, folder)`: the
 words for a path that is not the folder or file asked for.
+
+Exit statuses are the `shake` tool's (sysexits.h): 64 a usage error, 65 bad data in an input,
+66 an input missing or unreadable, 73 an output that cannot be made or written, 130 interrupted.
+`ArgumentParser` is argparse's with them: a usage error exits 64 (argparse's own is 2), and
+--help ends with the list of statuses.
 
     sys.dont_write_bytecode = True   # no __pycache__ in the repository
     sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
     import script_support
     ...
+    parser = script_support.ArgumentParser(description=__doc__)
+    ...
     if __name__ == "__main__":
         script_support.run(main)
 """
+import argparse
 import os
 import signal
 import sys
+
+USAGE = 64           # EX_USAGE: the command line is wrong
+DATA = 65            # EX_DATAERR: an input is not what it should be
+NO_INPUT = 66        # EX_NOINPUT: an input is missing or cannot be read
+CANNOT_CREATE = 73   # EX_CANTCREAT: an output exists already, or cannot be made or written
+INTERRUPTED = 130    # Ctrl-C, SIGTERM or SIGHUP (128 + SIGINT, as a shell reports Ctrl-C)
+
+STATUSES = {
+    0: "done",
+    USAGE: "usage error: an unknown option, a value that means nothing, options that do not go together",
+    DATA: "an input is not what it should be (the message names the file, and the line where there is one)",
+    NO_INPUT: "an input is missing or cannot be read",
+    CANNOT_CREATE: "an output exists already (nothing is overwritten), or cannot be made or written",
+    INTERRUPTED: "interrupted (Ctrl-C, SIGTERM or SIGHUP)",
+}
+
+
+def exit_statuses(statuses=None):
+    """The `exit status:` section of a script's --help: `STATUSES`, with `statuses` (status:
+    text, or None to leave one out) changing or adding lines."""
+    table = {**STATUSES, **(statuses or {})}
+    lines = [f"  {status:<4} {text}" for status, text in sorted(table.items()) if text is not None]
+    return "exit status:\n" + "\n".join(lines)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser with the `shake` tool's exit statuses: `error` (argparse's own usage
+    errors, and the script's) exits 64, or `status` when given; --help ends with the statuses
+    (`statuses` as `exit_statuses` takes them). Help text is shown as written."""
+
+    def __init__(self, statuses=None, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        kwargs.setdefault("epilog", exit_statuses(statuses))
+        super().__init__(**kwargs)
+
+    def error(self, message, status=USAGE):
+        self.print_usage(sys.stderr)
+        self.exit(status, f"{self.prog}: error: {message}\n")
+
+
+class Failure(Exception):
+    """An error that ends a script: said as `Error: MESSAGE` (by `run`), exiting `status`
+    (default 65, bad data)."""
+
+    def __init__(self, message, status=DATA):
+        super().__init__(message)
+        self.status = status
+
+
+def fail(message, status):
+    """Says `Error: MESSAGE` on stderr and exits `status`."""
+    print(f"Error: {message}", file=sys.stderr)
+    sys.exit(status)
 
 
 def _stop(signum, frame):
@@ -22,7 +84,8 @@ def _stop(signum, frame):
 
 
 def run(main):
-    """Calls `main` with SIGTERM and SIGHUP raising KeyboardInterrupt; exits 130 on one."""
+    """Calls `main` with SIGTERM and SIGHUP raising KeyboardInterrupt; exits 130 on one, and
+    with a `Failure`'s status (its message said) on one."""
     for name in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(name, _stop)
     # A parent may have started the script with them blocked (a blocked signal never reaches
@@ -31,7 +94,9 @@ def run(main):
     try:
         main()
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
+    except Failure as failure:
+        fail(failure, failure.status)
 
 
 def missing(path, folder):

@@ -57,13 +57,13 @@ import Testing
         return (Array(lines.prefix { !$0.isEmpty }), listed, totals)
     }
 
-    /// `option MISSING` (a folder that is not there) is a usage error that names it and the
-    /// script that writes such a folder.
+    /// `option MISSING` (a folder that is not there) is an error that names it and the script
+    /// that writes such a folder, exit 66 (shake's missing input).
     static func expectMissingFolderIsAUsageError(_ option: String, writtenBy script: String, dev: String, shake: String,
                                                  in folder: TemporaryFolder) throws {
         let missing = folder.file("no-such-folder")
         let usage = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--dev", dev, "--shake", shake, option, missing])
-        #expect(usage.status == 2)
+        #expect(usage.status == 66)
         #expect(usage.err.contains("dev-check: error: \(missing): no such folder (write one with Scripts/\(script))"),
                 "\(usage.err)")
     }
@@ -199,25 +199,27 @@ import Testing
     }
 
     /// A step that fails with `--keep DIR`: the error, then a line saying DIR was removed, and no
-    /// half-written DIR left behind.
-    @Test func keepIsRemovedWhenAStepFails() throws {
+    /// half-written DIR left behind. dev-check exits with the step's status when it names bad
+    /// or missing input (65, 66) or an output not made (73), else 70.
+    @Test(arguments: [(Int32(1), Int32(70)), (65, 65), (64, 70)])
+    func keepIsRemovedWhenAStepFails(step: Int32, expected: Int32) throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let dev = try Self.devCorpus(in: folder)
-        let failing = try folder.write("failing-shake", "#!/bin/sh\necho 'Error: boom' >&2\nexit 1\n")
+        let failing = try folder.write("failing-shake", "#!/bin/sh\necho 'Error: boom' >&2\nexit \(step)\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: failing)
         let kept = folder.file("kept")
         let run = try runProcess(repositoryRoot + "/Scripts/dev-check",
                                  ["--dev", dev, "--others", try Self.others(in: folder), "--shake", failing,
                                   "--keep", kept])
-        #expect(run.status == 1)
-        #expect(run.err.contains("failed (exit 1):\nError: boom\n"), "\(run.err)")
+        #expect(run.status == expected)
+        #expect(run.err.contains("failed (exit \(step)):\nError: boom\n"), "\(run.err)")
         #expect(run.err.hasSuffix("dev-check: removed \(kept): the run did not finish, so its variants were incomplete\n"),
                 "\(run.err)")
         #expect(!FileManager.default.fileExists(atPath: kept))
     }
 
-    /// `--shake PATH` that is not there, or not executable, is a usage error naming it (the
+    /// `--shake PATH` that is not there, or not executable, is an error naming it, exit 66 (the
     /// default binary alone is built when missing).
     @Test func shakeMustBeAnExecutableFile() throws {
         let folder = try TemporaryFolder()
@@ -227,7 +229,7 @@ import Testing
         let plain = try folder.write("plain-shake", "not a program\n")
         for (shake, message) in [(missing, "no such file"), (plain, "not executable"), (folder.path, "no such file")] {
             let run = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--dev", dev, "--shake", shake])
-            #expect(run.status == 2, "\(shake): \(run.err)")
+            #expect(run.status == 66, "\(shake): \(run.err)")
             #expect(run.err.contains("dev-check: error: --shake \(shake): \(message)"), "\(run.err)")
             #expect(!run.err.contains("Traceback"), "\(run.err)")
         }
@@ -253,7 +255,7 @@ import Testing
         let notes = try folder.write("mine/notes.txt", "keep me\n")
         let run = try runProcess(repositoryRoot + "/Scripts/dev-check",
                                  ["--dev", dev, "--shake", "/nonexistent/shake", "--keep", folder.file("mine")])
-        #expect(run.status == 2)
+        #expect(run.status == 73)
         #expect(run.err.contains("\(folder.file("mine")): already exists"), "\(run.err)")
         #expect(listing(folder.file("mine")) == ["notes.txt"])
         #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me\n")

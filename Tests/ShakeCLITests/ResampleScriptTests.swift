@@ -175,19 +175,25 @@ import Testing
             (["--switch", "400"], "--switch needs --rate"),
             (["--fifo", "1"], "--fifo must be 2 or more"),
             (["--rate", "0"], "--rate and --switch must be numbers above 0"),
+            (["--rate", "fast"], "argument --rate: invalid float value: 'fast'"),
         ] {
             let run = try runProcess(Self.script, [folder.file("source"), folder.file("out")] + options)
-            #expect(run.status == 2 && run.err.contains(message), "\(options): \(run.status) \(run.err)")
+            #expect(run.status == 64 && run.err.contains(message), "\(options): \(run.status) \(run.err)")
         }
+        // shake's statuses: a missing input 66, an output that is there already 73.
+        let missing = try runProcess(Self.script, [folder.file("nowhere"), folder.file("out")])
+        #expect(missing.status == 66 && missing.err.contains("nowhere: no such folder"), "\(missing.err)")
+        let none = try runProcess(Self.script, [folder.file("source"), folder.file("out"), "--pattern", "*.tsv"])
+        #expect(none.status == 66 && none.err.contains("no file matching *.tsv in"), "\(none.err)")
         let taken = try runProcess(Self.script, [folder.file("source"), folder.file("taken"), "--rate", "400"])
-        #expect(taken.status == 2 && taken.err.contains("exists; give a new folder"), "\(taken.err)")
+        #expect(taken.status == 73 && taken.err.contains("exists; give a new folder"), "\(taken.err)")
         #expect(listing(folder.file("taken")) == ["mine.csv"])
         #expect(try String(contentsOfFile: folder.file("taken/mine.csv"), encoding: .utf8) == "kept")
 
         // A bad row: the error names the file and line; no output folder, no staging folder.
         _ = try folder.write("source/b.csv", "time_s,x,y,z\n0,0,0,9.8\n0.01,0,zero,9.8\n")
         let bad = try runProcess(Self.script, [folder.file("source"), folder.file("out"), "--rate", "400"])
-        #expect(bad.status == 1 && bad.err.contains("b.csv:3: column 3 (y): not a finite number: 'zero'"), "\(bad.err)")
+        #expect(bad.status == 65 && bad.err.contains("b.csv:3: column 3 (y): not a finite number: 'zero'"), "\(bad.err)")
         #expect(listing(folder.path) == ["source", "taken"])
     }
 
@@ -202,9 +208,9 @@ import Testing
             _ = try folder.write(sub + "/s.csv", Self.ramp())
         }
         let run = try runProcess(Self.script, [folder.file("two"), folder.file("out"), "--pattern", "*/s.csv"])
-        #expect(run.status == 1 && run.err.contains("Error: two outputs would be named s_native.csv"), "\(run.err)")
+        #expect(run.status == 73 && run.err.contains("Error: two outputs would be named s_native.csv"), "\(run.err)")
         let rates = try runProcess(Self.script, [folder.file("two/a"), folder.file("out"), "--rate", "400", "400.0000001"])
-        #expect(rates.status == 1 && rates.err.contains("Error: two outputs would be named s_r400.csv"), "\(rates.err)")
+        #expect(rates.status == 73 && rates.err.contains("Error: two outputs would be named s_r400.csv"), "\(rates.err)")
         #expect(listing(folder.path) == ["two"])
     }
 }

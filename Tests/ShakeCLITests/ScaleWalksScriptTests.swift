@@ -151,7 +151,7 @@ func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z
     }
 
     /// A recording the script cannot use is one line on stderr naming the file and the line at
-    /// fault (blank and comment lines counted), exit 1, no Python traceback, and nothing written:
+    /// fault (blank and comment lines counted), exit 65, no Python traceback, and nothing written:
     /// neither the output folder nor its staging folder.
     @Test func badInputIsOneLineNamingFileAndLineAndWritesNothing() throws {
         let cases: [(file: String, text: String, message: String)] = [
@@ -176,7 +176,7 @@ func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z
             _ = try folder.write("source/" + file, text)
             let run = try runProcess(repositoryRoot + "/Scripts/scale-walks", [
                 folder.file("source"), folder.file("out"), "--pattern", "*.csv", "--gain", "1", "--tempo", "1"])
-            #expect(run.status == 1, "\(file): \(run.err)")
+            #expect(run.status == 65, "\(file): \(run.err)")
             let errors = run.err.split(separator: "\n").map(String.init)
                 .filter { !$0.hasPrefix(folder.file("source/a_good.csv")) }
             #expect(errors == ["Error: " + folder.file("source/" + file) + message], "\(file): \(run.err)")
@@ -191,13 +191,22 @@ func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z
         try Data("time_s,x,y,z\n0,1,2,9.8\n".utf8 + [0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: binary))
         let run = try runProcess(repositoryRoot + "/Scripts/scale-walks", [
             folder.file("source"), folder.file("out"), "--pattern", "*.csv", "--gain", "1", "--tempo", "1"])
-        #expect(run.status == 1)
+        #expect(run.status == 65)
         #expect(run.err == "Error: \(binary):3: not UTF-8 text\n", "\(run.err)")
+        #expect(listing(folder.path) == ["source"])
+        // One that cannot be read (a folder of a recording's name): 66, shake's missing input.
+        try FileManager.default.removeItem(atPath: binary)
+        try FileManager.default.createDirectory(atPath: folder.file("source/folder.csv"), withIntermediateDirectories: true)
+        let unreadable = try runProcess(repositoryRoot + "/Scripts/scale-walks", [
+            folder.file("source"), folder.file("out"), "--pattern", "*.csv", "--gain", "1", "--tempo", "1"])
+        #expect(unreadable.status == 66, "\(unreadable.err)")
+        #expect(unreadable.err == "Error: \(folder.file("source/folder.csv")): cannot be read: Is a directory\n",
+                "\(unreadable.err)")
         #expect(listing(folder.path) == ["source"])
     }
 
-    /// Factors and rates that mean nothing are usage errors naming the option; the output's
-    /// folder must be in one that exists (it is not made).
+    /// Factors and rates that mean nothing are usage errors naming the option (64); the output's
+    /// folder must be in one that exists (it is not made: 73, an output that cannot be made).
     @Test func meaninglessNumbersAndAMissingParentAreUsageErrors() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
@@ -214,13 +223,13 @@ func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z
         for (options, message) in cases {
             let run = try runProcess(repositoryRoot + "/Scripts/scale-walks",
                                      [folder.file("source"), folder.file("out"), "--pattern", "*.csv"] + options)
-            #expect(run.status == 2, "\(options)")
+            #expect(run.status == 64, "\(options)")
             #expect(run.err.hasSuffix("scale-walks: error: \(message)\n"), "\(options): \(run.err)")
         }
         let nested = folder.file("missing/out")
         let run = try runProcess(repositoryRoot + "/Scripts/scale-walks",
                                  [folder.file("source"), nested, "--pattern", "*.csv", "--gain", "1", "--tempo", "1"])
-        #expect(run.status == 2)
+        #expect(run.status == 73)
         #expect(run.err.hasSuffix("error: \(nested): its parent folder \(folder.file("missing")) does not exist\n"), "\(run.err)")
         #expect(listing(folder.path) == ["source"])
     }
@@ -270,7 +279,7 @@ func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z
         defer { folder.cleanUp() }
         let run = try runProcess(repositoryRoot + "/Scripts/scale-walks", [
             folder.path, folder.file("out"), "--clips"])
-        #expect(run.status == 2)
+        #expect(run.status == 64)
         #expect(run.err.contains("--clips needs --turns"), "\(run.err)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
     }

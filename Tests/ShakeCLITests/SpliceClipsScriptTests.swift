@@ -114,7 +114,7 @@ import ShakeRecording
         let tooMany = try folder.write("too-many.json", session(waggles: 13, pokes: 11))
         let refused = try runProcess(repositoryRoot + "/Scripts/splice-clips",
                                      [tooMany, "--shake-class", "waggle", "-o", folder.file("too-many.csv")])
-        #expect(refused.status == 1)
+        #expect(refused.status == 65)
         #expect(refused.err.contains("too many shake clips (13) to keep another clip between every two of them (there are 11 others)"),
                 "\(refused.err)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("too-many.csv")))
@@ -145,19 +145,20 @@ import ShakeRecording
         ]
         for (arguments, message) in cases {
             let run = try runProcess(repositoryRoot + "/Scripts/splice-clips", arguments + ["-o", folder.file("out.csv")])
-            #expect(run.status == 1, "\(arguments)")
+            #expect(run.status == 65, "\(arguments)")
             #expect(run.err == message, "\(run.err)")
         }
         let nested = folder.file("missing/out.csv")
         let run = try runProcess(repositoryRoot + "/Scripts/splice-clips", [noStill, "-o", nested])
-        #expect(run.status == 1)
+        #expect(run.status == 73)
         #expect(run.err == "Error: \(nested): its folder \(folder.file("missing")) does not exist\n", "\(run.err)")
         #expect(listing(folder.path) == ["no-still.json", "no-waggle.json", "only-still.json"])
     }
 
     /// Values no reader takes (NaN, and 1e400 read as infinity), a rest class named as the shake
     /// class (nothing would be labelled), a dataset that is not UTF-8 and recordings that are no
-    /// list: each an error naming what is wrong, no traceback and no file.
+    /// list: each an error naming what is wrong, no traceback and no file; bad data exits 65, the
+    /// contradictory options 64 (a usage error).
     @Test func badValuesAndClassesAreRefusedWithoutAFile() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
@@ -168,18 +169,21 @@ import ShakeRecording
         let noList = try folder.write("no-list.json", "[{\"name\": \"still\", \"recordings\": null}]")
         let binary = folder.file("binary.json")
         try Data([0xFF, 0xFE, 0x00, 0x5B]).write(to: URL(fileURLWithPath: binary))
-        let cases: [([String], String)] = [
-            ([nan, "--shake-class", "shake"], "Error: \(nan): class \"shake\", recording 1, sample 2: (nan, 0.0, 1.0) is not a finite number on every axis\n"),
-            ([huge, "--shake-class", "shake"], "Error: \(huge): class \"shake\", recording 1, sample 2: (inf, 0.0, 1.0) is not a finite number on every axis\n"),
-            ([good, "--shake-class", "still"], "Error: \(good): \"still\" is the rest class: its clips are cut into rests, not spliced, so none would be labelled a shake; choose another --rest-class (or --rest-from)\n"),
-            ([noList], "Error: \(noList): class \"still\": \"recordings\" is a NoneType, not a list\n"),
-            ([binary], "Error: \(binary): not UTF-8 text (byte 1): not a JSON dataset\n"),
+        let cases: [([String], Int32, String)] = [
+            ([nan, "--shake-class", "shake"], 65, "Error: \(nan): class \"shake\", recording 1, sample 2: (nan, 0.0, 1.0) is not a finite number on every axis\n"),
+            ([huge, "--shake-class", "shake"], 65, "Error: \(huge): class \"shake\", recording 1, sample 2: (inf, 0.0, 1.0) is not a finite number on every axis\n"),
+            ([good, "--shake-class", "still"], 64, "Error: \(good): \"still\" is the rest class: its clips are cut into rests, not spliced, so none would be labelled a shake; choose another --rest-class (or --rest-from)\n"),
+            ([noList], 65, "Error: \(noList): class \"still\": \"recordings\" is a NoneType, not a list\n"),
+            ([binary], 65, "Error: \(binary): not UTF-8 text (byte 1): not a JSON dataset\n"),
         ]
-        for (arguments, message) in cases {
+        for (arguments, status, message) in cases {
             let run = try runProcess(repositoryRoot + "/Scripts/splice-clips", arguments + ["-o", folder.file("out.csv")])
-            #expect(run.status == 1, "\(arguments)")
+            #expect(run.status == status, "\(arguments)")
             #expect(run.err == message, "\(run.err)")
         }
+        let missing = folder.file("missing.json")
+        let notThere = try runProcess(repositoryRoot + "/Scripts/splice-clips", [missing, "-o", folder.file("out.csv")])
+        #expect(notThere.status == 66 && notThere.err == "Error: \(missing): No such file or directory\n", "\(notThere.err)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.csv")))
     }
 
@@ -200,7 +204,7 @@ import ShakeRecording
         let json = try folder.write("export.json", Self.export())
         let mine = try folder.write("mine.csv", "keep me\n")
         let overwrite = try runProcess(repositoryRoot + "/Scripts/splice-clips", [json, "-o", mine])
-        #expect(overwrite.status == 1)
+        #expect(overwrite.status == 73)
         #expect(overwrite.err.contains("\(mine): exists (nothing is overwritten)"), "\(overwrite.err)")
         #expect(try String(contentsOfFile: mine, encoding: .utf8) == "keep me\n")
 
@@ -208,29 +212,29 @@ import ShakeRecording
         // broken symbolic link at it.
         let partial = try folder.write("new.csv.partial", "someone's\n")
         let overPartial = try runProcess(repositoryRoot + "/Scripts/splice-clips", [json, "-o", folder.file("new.csv")])
-        #expect(overPartial.status == 1)
+        #expect(overPartial.status == 73)
         #expect(overPartial.err.contains("\(partial): exists"), "\(overPartial.err)")
         #expect(try String(contentsOfFile: partial, encoding: .utf8) == "someone's\n")
         try FileManager.default.removeItem(atPath: partial)
         try FileManager.default.createSymbolicLink(atPath: folder.file("link.csv"), withDestinationPath: folder.file("nowhere"))
         let overLink = try runProcess(repositoryRoot + "/Scripts/splice-clips", [json, "-o", folder.file("link.csv")])
-        #expect(overLink.status == 1)
+        #expect(overLink.status == 73)
         #expect(overLink.err.contains("link.csv: exists (nothing is overwritten)"), "\(overLink.err)")
         try FileManager.default.removeItem(atPath: folder.file("link.csv"))
 
         let unknown = try runProcess(repositoryRoot + "/Scripts/splice-clips",
                                      [json, "--shake-class", "shake", "-o", folder.file("a.csv")])
-        #expect(unknown.status == 1)
+        #expect(unknown.status == 65)
         #expect(unknown.err.contains("no class 'shake' (classes: poke, still, waggle)"), "\(unknown.err)")
 
         let noRest = try runProcess(repositoryRoot + "/Scripts/splice-clips",
                                     [json, "--rest-class", "idle", "-o", folder.file("b.csv")])
-        #expect(noRest.status == 1)
+        #expect(noRest.status == 65)
         #expect(noRest.err.contains("no class \"idle\" to cut rests from"), "\(noRest.err)")
 
         let bad = try folder.write("bad.json", "[{\"name\": \"still\", \"recordings\": [\n  {\"data\": }]}]")
         let notJSON = try runProcess(repositoryRoot + "/Scripts/splice-clips", [bad, "-o", folder.file("c.csv")])
-        #expect(notJSON.status == 1)
+        #expect(notJSON.status == 65)
         #expect(notJSON.err.contains("\(bad):2:12: not JSON"), "\(notJSON.err)")
         #expect(listing(folder.path) == ["bad.json", "export.json", "mine.csv"])
     }

