@@ -50,6 +50,32 @@ final class DeviceAccessTests: EmulatorSuite {
 
     static let asNobodyInGroup = "setpriv --reuid=65534 --regid=65534 --groups=$gid"
 
+    // Defect: the rule's install steps (and the README's) made the group but never put the user
+    // in it, so following them left `shake live` denied as before.
+    /// The install steps, where the rule and the READMEs give them, are all a user needs to read
+    /// the device without root: make the group, join it, reload the rules, log in again.
+    @Test func theInstallStepsPutTheUserInTheGroup() throws {
+        let root = Emulator.repositoryRoot
+        let rule = try String(contentsOfFile: Self.rulePath, encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let iioReadme = try String(contentsOf: root.appendingPathComponent("Scripts/iio/README.md"), encoding: .utf8)
+        // Where each gives the steps: the rule's comment lines, the READMEs' paragraphs naming it.
+        let comment = rule.split(separator: "\n").filter { $0.hasPrefix("#") }.joined(separator: "\n")
+        func paragraph(_ text: String, holding marker: String) throws -> String {
+            let paragraphs = text.components(separatedBy: "\n\n")
+            return try #require(paragraphs.first { $0.contains(marker) }, "no paragraph with \(marker)")
+                .replacingOccurrences(of: "\n", with: " ")
+        }
+        for (name, steps) in [("the rule", comment.replacingOccurrences(of: "\n#", with: "")),
+                              ("README.md", try paragraph(readme, holding: "Permissions without root")),
+                              ("Scripts/iio/README.md", try paragraph(iioReadme, holding: "60-shakekit-iio.rules"))] {
+            for step in ["groupadd --system iio", "usermod -aG iio USER", "udevadm control --reload",
+                         "udevadm trigger --subsystem-match=iio", "log in again"] {
+                #expect(steps.contains(step), "\(name) lacks \(step): \(steps)")
+            }
+        }
+    }
+
     /// The RUN command must be what udev would run: `/bin/sh -c '...'`.
     @Test func theRuleRunsAShellCommand() throws {
         let rule = try Self.rule()
