@@ -21,7 +21,8 @@ enum ConvertCommand: ShakeCommand {
             replacing any labels the file had (a label column of activity names is then not read). \
             Times are the output's (after --rebase-time), as 'shake plot' and 'shake replay' show \
             them (for an export stamped with dates or epoch times, pass --rebase-time to both, and \
-            the times are seconds from the first sample); a labelled shake should run from the \
+            the times are seconds from the first sample; times before 0 are given with their minus \
+            sign, -3.5--2 for -3.5 to -2 s); a labelled shake should run from the \
             first stroke to the last. Each range must hold a sample, and a sample must lie between \
             one range and the next (else 'shake evaluate' would count the two as one shake); \
             otherwise nothing is written. Without --shakes the file's labels are kept, and a file \
@@ -40,7 +41,7 @@ enum ConvertCommand: ShakeCommand {
         options: [
             .option("output", short: "o", value: "file", help: "The canonical recording to write (required)."),
             .option("shakes", value: "ranges",
-                    help: "Where the shakes are: START-END in seconds, several separated by commas (3.2-4.5,10-11.25); none labels every sample 0 (a walk, say: other motion, on which false shakes are counted)."),
+                    help: "Where the shakes are: START-END in seconds, several separated by commas (3.2-4.5,10-11.25); a time before 0 keeps its minus sign, the dash between START and END follows it (-3.5--2, -0.5-1.25; write --shakes=-3.5--2 or --shakes -3.5--2); none labels every sample 0 (a walk, say: other motion, on which false shakes are counted)."),
             .option("add-gravity", value: "file",
                     help: "Add this file's x, y and z to the recording's, row by row, their times equal: gravity, for an app that writes it apart from acceleration without gravity (Sensor Logger on iOS: Accelerometer.csv --add-gravity Gravity.csv)."),
             .flag("force", help: "Overwrite the output file if it exists."),
@@ -53,7 +54,9 @@ enum ConvertCommand: ShakeCommand {
         var ranges: [ClosedRange<Double>]
 
         /// Parses `START-END[,START-END...]`, or `none` (no shake: every sample labelled 0, for a
-        /// recording of other motion).
+        /// recording of other motion). A time before 0 (a recording stamped so) has its minus
+        /// sign: the dash between START and END is the first after START's digits, so `-3.5--2`
+        /// is -3.5 to -2 s and `-1-2.5` is -1 to 2.5 s.
         init(argument text: String) throws(UsageError) {
             func invalid(_ why: String) -> UsageError {
                 UsageError("The value '\(text)' is invalid for '--shakes': \(why)")
@@ -64,17 +67,21 @@ enum ConvertCommand: ShakeCommand {
                 return
             }
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-                let ends = part.trimmingWhitespace().split(separator: "-", omittingEmptySubsequences: false)
-                    .map { String($0).trimmingWhitespace() }
-                // Plain decimals only: Double() would take 0x3 or 1e1, which nobody means here.
+                let range = part.trimmingWhitespace()
+                // START's own minus sign, if any, is not the dash that ends it.
+                let dash = range.dropFirst(range.hasPrefix("-") ? 1 : 0).firstIndex(of: "-")
+                let ends = dash.map { [String(range[..<$0]).trimmingWhitespace(),
+                                       String(range[range.index(after: $0)...]).trimmingWhitespace()] } ?? []
+                // Plain decimals, signed or not: Double() would take 0x3 or 1e1, which nobody means here.
                 func number(_ text: String) -> Double? {
-                    guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
+                    let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+                    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
                     return Double(text)
                 }
                 guard ends.count == 2, let start = number(ends[0]), let end = number(ends[1]) else {
-                    let which = part.trimmingWhitespace().isEmpty ? "an empty range" : "'\(part.trimmingWhitespace())'"
-                    throw invalid("\(which) is not START-END in seconds (times of 0 or more); give ranges separated by "
-                        + "commas, like 3.2-4.5,10-11.25, or none (a recording without shakes)")
+                    let which = range.isEmpty ? "an empty range" : "'\(range)'"
+                    throw invalid("\(which) is not START-END in seconds; give ranges separated by commas, like "
+                        + "3.2-4.5,10-11.25 (a time before 0 with its minus: -3.5--2), or none (a recording without shakes)")
                 }
                 guard end > start else {
                     throw invalid("the range \(part) " + (end == start ? "is empty: its end must come after its start" : "ends before it starts"))

@@ -165,8 +165,16 @@ import Testing
                 says: "The value '0.01-0.01' is invalid for '--shakes': the range 0.01-0.01 is empty: its end must come "
                     + "after its start"),
         Refusal(name: "not a range", arguments: ["--shakes", "1..2"], status: 64,
-                says: "The value '1..2' is invalid for '--shakes': '1..2' is not START-END in seconds (times of 0 or "
-                    + "more); give ranges separated by commas, like 3.2-4.5,10-11.25, or none (a recording without shakes)"),
+                says: "The value '1..2' is invalid for '--shakes': '1..2' is not START-END in seconds; give ranges "
+                    + "separated by commas, like 3.2-4.5,10-11.25 (a time before 0 with its minus: -3.5--2), or none "
+                    + "(a recording without shakes)"),
+        // A minus sign goes before a time's digits only: two before START, or one after them, are no range.
+        Refusal(name: "two minus signs before a start", arguments: ["--shakes=--1-2"], status: 64,
+                says: "The value '--1-2' is invalid for '--shakes': '--1-2' is not START-END in seconds"),
+        Refusal(name: "a dash too many", arguments: ["--shakes", "-1-2-3"], status: 64,
+                says: "The value '-1-2-3' is invalid for '--shakes': '-1-2-3' is not START-END in seconds"),
+        Refusal(name: "a negative range backwards", arguments: ["--shakes", "-1--2"], status: 64,
+                says: "The value '-1--2' is invalid for '--shakes': the range -1--2 ends before it starts"),
         // The part that is wrong is named; hexadecimal and exponents (which Double() reads) are no times here.
         Refusal(name: "a hexadecimal range among good ones", arguments: ["--shakes", "0-0.01, 0x3-5"], status: 64,
                 says: "The value '0-0.01, 0x3-5' is invalid for '--shakes': '0x3-5' is not START-END in seconds"),
@@ -227,6 +235,34 @@ import Testing
         #expect(again.status == 0, "\(again.err)")
         let rowsAgain = try String(contentsOfFile: second, encoding: .utf8).split(separator: "\n").filter { $0.first?.isNumber == true }
         #expect(rowsAgain == rows)
+    }
+
+    // Defect: --shakes took times of 0 or more only, so a recording stamped before 0 could be
+    // labelled only after --rebase-time had moved its times.
+    /// Times before 0 are given with their minus sign (`-1.5--1`: -1.5 to -1 s), with or without
+    /// `=` after the option, and label the samples at those times as written; the shakes_s line
+    /// says them so, and labelling the output again with it changes nothing.
+    @Test func negativeTimesAreLabelledAsWritten() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        var text = "time_s,x,y,z\n"
+        for i in -20...10 { text += String(format: "%.1f,0.1,0.2,9.8\n", Double(i) / 10) }
+        let input = try folder.write("before-zero.csv", text)
+        let (first, second) = (folder.file("first.csv"), folder.file("second.csv"))
+        let run = runShake("convert", input, "--shakes", "-1.5--1, -0.2 - 0.3", "-o", first)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "\(first): 31 samples, 3.0 s, 2 labelled shakes\n", "\(run.out)")
+        let written = try String(contentsOfFile: first, encoding: .utf8)
+        #expect(written.contains("# shakes_s: -1.5--1,-0.2-0.3\n"), "\(written)")
+        let labelled = written.split(separator: "\n").filter { $0.hasSuffix(",1") }.map { $0.prefix { $0 != "," } }
+        #expect(labelled == ["-1.500000", "-1.400000", "-1.300000", "-1.200000", "-1.100000", "-1.000000",
+                             "-0.200000", "-0.100000", "0.000000", "0.100000", "0.200000", "0.300000"], "\(labelled)")
+        let again = runShake("convert", first, "--shakes=-1.5--1,-0.2-0.3", "-o", second)
+        #expect(again.status == 0, "\(again.err)")
+        let rows = { (path: String) in
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        }
+        #expect(try rows(second) == rows(first))
     }
 
     /// A converted file labelled again: the shakes_s of the labels now written, not the old
