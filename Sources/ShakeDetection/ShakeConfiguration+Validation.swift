@@ -49,7 +49,9 @@ extension ShakeConfiguration {
     ///   minimumReversalIntervalSeconds`: the limit runs from the shake's first half-wave until
     ///   `ended`, which comes `quietSeconds` after the last one, and a shake takes at least
     ///   `(minimumHalfWaves − 1) × minimumReversalIntervalSeconds` to begin, so with a shorter
-    ///   limit every shake would be cancelled as `.tooLong` and none would ever end.
+    ///   limit every shake would be cancelled as `.tooLong` and none would ever end. The error
+    ///   names `quietSeconds` when it is the value out of line (too long for the default 10 s
+    ///   limit, where the default 0.4 s would fit the limit given), else `maximumShakeSeconds`.
     public func validate() throws(ShakeConfigurationError) {
         func bad(_ field: String, _ reason: String) -> ShakeConfigurationError {
             ShakeConfigurationError(field: field, reason: reason)
@@ -189,6 +191,21 @@ extension ShakeConfiguration {
         // shake takes (minimumHalfWaves − 1) reversal intervals to begin.
         let quickestBeginning = Double(minimumHalfWaves - 1) * minimumReversalIntervalSeconds
         let quickestEnd = quietSeconds + quickestBeginning
+        // The relation is broken by one side or the other: the error names quietSeconds when
+        // it alone is out of line (the default limit would not hold it, while the default
+        // quiet time would fit this limit: quietSeconds 1e300 with the limit at its 10 s),
+        // else maximumShakeSeconds. Both are named, with their values, in either message.
+        let standard = Self.default
+        if maximumShakeSeconds > 0 && !(quickestEnd < standard.maximumShakeSeconds)
+            && standard.quietSeconds + quickestBeginning < maximumShakeSeconds {
+            throw bad("quietSeconds",
+                      "must be below maximumShakeSeconds (\(maximumShakeSeconds) s) minus (minimumHalfWaves − 1) × "
+                        + "minimumReversalIntervalSeconds (\(minimumHalfWaves - 1) × \(minimumReversalIntervalSeconds) s, the "
+                        + "shortest time a shake can take to begin): \(Self.plain(maximumShakeSeconds - quickestBeginning)) s; "
+                        + "a shake ends quietSeconds after its last half-wave, and one that has not ended within "
+                        + "maximumShakeSeconds of its first is cancelled as too long, so a longer quiet time cancels "
+                        + "every shake, got \(quietSeconds)")
+        }
         if !(maximumShakeSeconds > 0 && maximumShakeSeconds > quickestEnd) {
             throw bad("maximumShakeSeconds",
                       "must be > 0 s and above (minimumHalfWaves − 1) × minimumReversalIntervalSeconds "

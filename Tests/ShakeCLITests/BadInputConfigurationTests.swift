@@ -103,6 +103,10 @@ import Testing
         Case("too few half-waves", "{\"minimumHalfWaves\": 1}", at: "1:2", says: "invalid configuration: minimumHalfWaves: must be from 2 (one reversal) to 64, got 1"),
         Case("a shake limit shorter than any shake", "{\"maximumShakeSeconds\": 0.01}",
              at: "1:2", says: "invalid configuration: maximumShakeSeconds: must be > 0 s and above (minimumHalfWaves − 1) × minimumReversalIntervalSeconds (3 × 0.04 s"),
+        // The quiet time is named (and found), not the limit the file leaves at its default.
+        Case("a quiet time longer than any shake may take", "{\"onsetAcceleration\": 12,\n \"quietSeconds\": 1e300}",
+             at: "2:2", says: "invalid configuration: quietSeconds: must be below maximumShakeSeconds (10.0 s) minus "
+                + "(minimumHalfWaves − 1) × minimumReversalIntervalSeconds (3 × 0.04 s"),
         Case("cosine out of range", "{\"reversalCosine\": 0.5}", at: "1:2", says: "invalid configuration: reversalCosine: must be in [-1, 0), got 0.5"),
         Case("negative saturation", "{\"saturationAcceleration\": -1}", at: "1:2", says: "invalid configuration: saturationAcceleration: must be above 9.80665 m/s²"),
         Case("binary garbage", [0x7F, 0x45, 0x4C, 0x46, 0x00, 0xFF, 0x0A], at: "1:1", says: "not valid JSON"),

@@ -173,7 +173,19 @@ import ShakeDetection
         // The limit runs until `ended`, quietSeconds after the last half-wave: every shake would
         // be cancelled as too long (validate() accepted these before).
         BadCase(field: "maximumShakeSeconds") { $0.maximumShakeSeconds = 0.5 },  // 0.4 + 3 × 0.04 s
-        BadCase(field: "maximumShakeSeconds") { $0.quietSeconds = 10 },
+        // The quiet time is what is out of line here, not the limit at its default: the error
+        // named maximumShakeSeconds, a key the user had not touched.
+        BadCase(field: "quietSeconds") { $0.quietSeconds = 10 },
+        BadCase(field: "quietSeconds") { $0.quietSeconds = 1e300 },
+        BadCase(field: "quietSeconds") {
+            $0.quietSeconds = 30
+            $0.maximumShakeSeconds = 20
+        },
+        // A limit no default quiet time fits either: the limit is named.
+        BadCase(field: "maximumShakeSeconds") {
+            $0.quietSeconds = 30
+            $0.maximumShakeSeconds = 0.3
+        },
     ]
 
     @Test(arguments: badCases)
@@ -204,20 +216,36 @@ import ShakeDetection
     }
 
     /// The error says what the limit is made of, with the numbers, so that the user sees which
-    /// of the three values to change.
+    /// of the three values to change; it names the one out of line: the limit when it is too
+    /// short for the default quiet time, the quiet time when it is too long for the default limit.
     @Test func aShakeLimitNoShakeCanEndWithinIsExplained() {
         var configuration = ShakeConfiguration.medium
-        configuration.quietSeconds = 9.9
+        configuration.maximumShakeSeconds = 0.5
         #expect(throws: ShakeConfigurationError(
             field: "maximumShakeSeconds",
             reason: "must be > 0 s and above (minimumHalfWaves − 1) × minimumReversalIntervalSeconds "
-                + "(3 × 0.04 s, the shortest time a shake can take to begin) plus quietSeconds (9.9 s, from its last "
-                + "half-wave to ended): 10.02 s, the soonest a shake can end; a shorter limit cancels every shake as "
-                + "too long, got 10.0")) {
+                + "(3 × 0.04 s, the shortest time a shake can take to begin) plus quietSeconds (0.4 s, from its last "
+                + "half-wave to ended): 0.52 s, the soonest a shake can end; a shorter limit cancels every shake as "
+                + "too long, got 0.5")) {
             try configuration.validate()
         }
-        configuration.quietSeconds = 0.4
         configuration.maximumShakeSeconds = 0.53
+        #expect(throws: Never.self) { try configuration.validate() }
+
+        configuration.maximumShakeSeconds = 10
+        for quiet in [9.9, 1e300] {
+            configuration.quietSeconds = quiet
+            #expect(throws: ShakeConfigurationError(
+                field: "quietSeconds",
+                reason: "must be below maximumShakeSeconds (10.0 s) minus (minimumHalfWaves − 1) × "
+                    + "minimumReversalIntervalSeconds (3 × 0.04 s, the shortest time a shake can take to begin): 9.88 s; "
+                    + "a shake ends quietSeconds after its last half-wave, and one that has not ended within "
+                    + "maximumShakeSeconds of its first is cancelled as too long, so a longer quiet time cancels every "
+                    + "shake, got \(quiet)")) {
+                try configuration.validate()
+            }
+        }
+        configuration.quietSeconds = 9.87
         #expect(throws: Never.self) { try configuration.validate() }
     }
 
