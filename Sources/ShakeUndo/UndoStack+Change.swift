@@ -2,7 +2,7 @@ extension UndoStack {
     /// What changed in an `UndoStack`, reported to observers after the change.
     public enum Change: Sendable, Hashable {
         /// An action was registered (as a step, into an open group, or into the step an undo or
-        /// redo is building).
+        /// redo is building; dropped with it when `removeAllActions()` ran during that undo or redo).
         case registered
         /// A group was opened; `level` is the new `groupingLevel`.
         case groupOpened(level: Int)

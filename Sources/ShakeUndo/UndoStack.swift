@@ -59,6 +59,9 @@ public final class UndoStack {
     private var openStep = Step()
     /// The step being built while an undo or redo runs.
     private var captureStep = Step()
+    /// Whether `removeAllActions()` ran during the current undo or redo: what the step's
+    /// actions register is then dropped, not kept as a step.
+    private var clearedDuringRun = false
     private var mode: Mode = .normal
     private var observers: [(token: UndoObserverToken, handler: (Change) -> Void)] = []
     private var nextObserverID: UInt64 = 0
@@ -276,26 +279,36 @@ public final class UndoStack {
 
     /// Removes every step on both sides and closes any open group without adding it: a caller's
     /// matching `endUndoGrouping()` afterwards throws `noOpenGroup`.
+    ///
+    /// Called by an action while `undo()` or `redo()` runs (a document reverted to its saved
+    /// state, say), it clears the history that undo or redo is part of: the step's remaining
+    /// actions still run, but nothing it registers is kept, so when `undo()` or `redo()`
+    /// returns neither side has a step, as `UndoManager.removeAllActions()` leaves both stacks
+    /// empty. (The inverses registered after the clear had made an unnamed step.)
     public func removeAllActions() {
         undoSteps.removeAll()
         redoSteps.removeAll()
         openStep = Step()
         captureStep = Step()
-        if mode == .normal { groupingLevel = 0 }
+        if mode == .normal { groupingLevel = 0 } else { clearedDuringRun = true }
         notify(.cleared)
     }
 
     private func run(_ step: Step, as newMode: Mode) {
         mode = newMode
+        clearedDuringRun = false
         captureStep = Step(actions: [], name: step.name)
         for action in step.actions.reversed() { action(self) }
         mode = .normal
         groupingLevel = 0  // a group an action left open ends with the undo or redo
     }
 
+    /// The step the undo or redo just run registered; an empty one when `removeAllActions()`
+    /// ran meanwhile.
     private func takeCapture() -> Step {
-        let step = captureStep
+        let step = clearedDuringRun ? Step() : captureStep
         captureStep = Step()
+        clearedDuringRun = false
         return step
     }
 

@@ -45,6 +45,45 @@ import ShakeUndo
         #expect(!stack.isUndoing && !stack.isRedoing)
     }
 
+    // Defect: an action that cleared the history while undoing left the inverses registered
+    // after it (by itself or by the step's older actions) as an unnamed redo step ("Redo").
+    /// `removeAllActions()` from an action while an undo or redo runs leaves both sides empty
+    /// when it returns, as UndoManager's leaves both stacks: the step's other actions still run.
+    @Test(arguments: [false, true])
+    func clearingFromAnActionLeavesNoStep(whileRedoing: Bool) throws {
+        let stack = UndoStack()
+        let document = TextDocument("a", stack: stack)
+        var clearing = !whileRedoing
+        var changes: [UndoStack.Change] = []
+        stack.beginUndoGrouping()
+        document.setText("b")
+        // The group's newest action (run first by undo, last by redo): once `clearing`, the
+        // document forgets its history, then registers its inverse as usual.
+        func forgetHistory(_ stack: UndoStack) {
+            if clearing { stack.removeAllActions() }
+            stack.registerUndo(forgetHistory)
+        }
+        stack.registerUndo(forgetHistory)
+        try stack.setActionName("Paste")
+        try stack.endUndoGrouping()
+        if whileRedoing {
+            stack.undo()
+            #expect(stack.redoMenuItemTitle == "Redo Paste")
+            clearing = true
+        }
+        stack.addObserver { changes.append($0) }
+        #expect(whileRedoing ? stack.redo() : stack.undo())
+        #expect(document.text == (whileRedoing ? "b" : "a"), "the step's other action ran")
+        #expect(!stack.canUndo && !stack.canRedo && stack.undoCount == 0 && stack.redoCount == 0)
+        #expect(stack.undoMenuItemTitle == nil && stack.redoMenuItemTitle == nil)
+        let name = try ActionName("Paste")
+        #expect(changes == (whileRedoing ? [.registered, .cleared, .registered, .redone(name)]
+                                         : [.cleared, .registered, .registered, .undone(name)]))
+        // The stack works on as before.
+        document.setText("c")
+        #expect(stack.undo() && document.text == (whileRedoing ? "b" : "a") && stack.redoMenuItemTitle == "Redo")
+    }
+
     @Test func nestedGroupsUndoAsOneStep() throws {
         let stack = UndoStack()
         let document = TextDocument("", stack: stack)
