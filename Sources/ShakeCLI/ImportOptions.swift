@@ -4,8 +4,8 @@ import ShakeRecording
 /// Options for reading foreign CSV exports, shared by every command that reads recordings.
 enum ImportOptions {
     static let specs: [OptionSpec] = [
-        .option("separator", value: "sep", help: "Field separator; auto picks the most frequent in the header.",
-                values: ["auto", "comma", "semicolon", "tab"], default: "auto"),
+        .option("separator", value: "sep", help: "Field separator; auto picks the most frequent of comma, semicolon and tab in the header, else pipe (|) if it has one.",
+                values: ["auto", "comma", "semicolon", "tab", "pipe"], default: "auto"),
         .flag("decimal-comma", help: "Numbers use a decimal comma (3,14), as in some European exports."),
         .option("units", value: "unit", help: "Acceleration unit of the file; converted to m/s². Default: the header's unit, else m/s^2 (another unit than the header's is an error).",
                 values: ["m/s^2", "g", "mg"]),
@@ -29,8 +29,8 @@ enum ImportOptions {
         phyphox, Sensor Logger, Physics Toolbox, AndroSensor, SensorLog (iOS) and MATLAB Mobile load \
         as they are or with a flag or two: --units g for values in g; --time-units ns --rebase-time for \
         nanosecond stamps (Android's SensorEvent dumps, timestamp,values[0],values[1],values[2], count \
-        from the phone's start); --time-units ms for Science Journal; --decimal-comma (with ';' or tab \
-        separators) for decimal commas; edge-ml's with --skip-rows-without-acceleration --time-units ms \
+        from the phone's start); --time-units ms for Science Journal; --decimal-comma (with ';', tab or \
+        '|' separators) for decimal commas; edge-ml's with --skip-rows-without-acceleration --time-units ms \
         --rebase-time. Errors name the flag a file needs. Use an export whose acceleration includes gravity: Sensor Logger's \
         TotalAcceleration.csv (on iOS, which writes none, 'shake convert Accelerometer.csv \
         --add-gravity Gravity.csv -o OUT' makes one; \
@@ -88,7 +88,7 @@ enum ImportOptions {
         options.label = arguments.value("label-column").map(CSVImportOptions.Column.init(argument:))
         options.ignoresLabels = arguments.flag("ignore-labels")
         if options.decimalSeparator == .comma && options.separator == .comma {
-            throw UsageError("'--decimal-comma' needs '--separator semicolon' or 'tab' (or none, to detect it), not 'comma'")
+            throw UsageError("'--decimal-comma' needs '--separator semicolon', 'tab' or 'pipe' (or none, to detect it), not 'comma'")
         }
         if !options.hasHeader {
             for name in ["time-column", "x-column", "y-column", "z-column", "label-column"] {

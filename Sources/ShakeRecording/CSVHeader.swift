@@ -37,9 +37,11 @@ struct CSVHeader {
     }
 
     /// Counts unquoted occurrences of each candidate separator and returns the most frequent
-    /// (ties: comma, then semicolon, then tab), or nil when none occurs.
+    /// (ties: comma, then semicolon, then tab); when none occurs, `|` if it does (a name such as
+    /// `|a|` in a line of commas does not outvote them); nil when none of the four occurs.
     static func detectSeparator(_ bytes: [UInt8], allowComma: Bool) -> UInt8? {
         var counts = [0, 0, 0]
+        var pipes = 0
         var quoted = false
         for b in bytes {
             switch b {
@@ -47,6 +49,7 @@ struct CSVHeader {
             case UInt8(ascii: ",") where !quoted: counts[0] += 1
             case UInt8(ascii: ";") where !quoted: counts[1] += 1
             case UInt8(ascii: "\t") where !quoted: counts[2] += 1
+            case UInt8(ascii: "|") where !quoted: pipes += 1
             default: break
             }
         }
@@ -54,7 +57,8 @@ struct CSVHeader {
         let candidates: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")]
         var best = -1
         for i in 0 ..< 3 where counts[i] > 0 && (best < 0 || counts[i] > counts[best]) { best = i }
-        return best < 0 ? nil : candidates[best]
+        if best < 0 { return pipes > 0 ? UInt8(ascii: "|") : nil }
+        return candidates[best]
     }
 
     init(line: [UInt8], separator: UInt8) {

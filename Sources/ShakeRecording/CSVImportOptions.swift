@@ -4,7 +4,8 @@
 /// The defaults (`.canonical`) read the project's canonical recordings (`time_s,x,y,z[,shake]`,
 /// seconds and m/s²) and detect most exports of phone sensor apps on their own:
 ///
-/// - **Separator**: detected from the header line (the most frequent of `,` `;` tab outside quotes).
+/// - **Separator**: detected from the header line (the most frequent of `,` `;` tab outside quotes,
+///   else `|` when the line holds none of them).
 /// - **Columns**: header names are compared after trimming spaces and quotes, dropping a trailing unit
 ///   in parentheses or brackets, lower-casing, and turning runs of other characters into `_`:
 ///   `"Acceleration x (m/s^2)"` becomes `acceleration_x` with unit `m/s^2`. Candidates, in order of
@@ -75,19 +76,23 @@
 public struct CSVImportOptions: Sendable, Hashable {
     /// The field separator.
     public enum Separator: String, Sendable, Hashable, CaseIterable {
-        /// Detect from the header line: the most frequent of `,` `;` tab outside quotes.
+        /// Detect from the header line: the most frequent of `,` `;` tab outside quotes, else `|`
+        /// when the line holds none of them (so a `|` inside a name, `|a|`, never outvotes them).
         case auto
         case comma = ","
         case semicolon = ";"
         case tab = "\t"
+        /// `|`, as some loggers and database dumps write.
+        case pipe = "|"
 
-        /// Parses a command-line spelling: `auto`, `,`/`comma`, `;`/`semicolon`, `\t`/`tab`.
+        /// Parses a command-line spelling: `auto`, `,`/`comma`, `;`/`semicolon`, `\t`/`tab`, `|`/`pipe`.
         public init?(argument: String) {
             switch argument.lowercased() {
             case "auto": self = .auto
             case ",", "comma": self = .comma
             case ";", "semicolon": self = .semicolon
             case "\t", "\\t", "tab": self = .tab
+            case "|", "pipe": self = .pipe
             default: return nil
             }
         }
@@ -98,6 +103,7 @@ public struct CSVImportOptions: Sendable, Hashable {
             case .comma: UInt8(ascii: ",")
             case .semicolon: UInt8(ascii: ";")
             case .tab: UInt8(ascii: "\t")
+            case .pipe: UInt8(ascii: "|")
             }
         }
     }
@@ -105,7 +111,7 @@ public struct CSVImportOptions: Sendable, Hashable {
     /// The character between the integer and fractional digits of a number.
     public enum DecimalSeparator: String, Sendable, Hashable, CaseIterable {
         case point = "."
-        /// `1,5`: only with a `;` or tab field separator.
+        /// `1,5`: only with a `;`, tab or `|` field separator.
         case comma = ","
 
         var byte: UInt8 { self == .point ? UInt8(ascii: ".") : UInt8(ascii: ",") }

@@ -205,7 +205,7 @@ final class CSVRecordParser {
         if options.decimalSeparator == .comma && options.separator == .comma {
             throw RecordingError(
                 path: path, kind: .invalidArgument,
-                message: "a decimal comma needs a ';' or tab field separator, not ','")
+                message: "a decimal comma needs a ';', tab or '|' field separator, not ','")
         }
         var inLeadingComments = true
         var sawAnything = false
@@ -245,7 +245,7 @@ final class CSVRecordParser {
         }
     }
 
-    /// Excel's separator line, `sep=;` (also `sep=,` and `sep=` with a tab), before the header:
+    /// Excel's separator line, `sep=;` (also `sep=,`, `sep=|` and `sep=` with a tab), before the header:
     /// the separator it names; nil for any other line. A separator ShakeKit does not read is
     /// an error naming the line.
     private static func separatorLine(_ bytes: [UInt8], path: String, line: Int) throws(RecordingError) -> UInt8? {
@@ -253,10 +253,10 @@ final class CSVRecordParser {
               String(decoding: bytes.prefix(4), as: UTF8.self).lowercased() == "sep=" else { return nil }
         // A tab at the line's end was trimmed with the spaces.
         let named = bytes.count == 5 ? bytes[4] : UInt8(ascii: "\t")
-        guard [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")].contains(named) else {
+        guard [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t"), UInt8(ascii: "|")].contains(named) else {
             throw RecordingError(
                 path: path, line: line, column: 5, kind: .header,
-                message: "the separator line names '\(Character(Unicode.Scalar(named)))', and only ',', ';' and tab "
+                message: "the separator line names '\(Character(Unicode.Scalar(named)))', and only ',', ';', tab and '|' "
                     + "separate fields here: replace it in the file (e.g. tr) and remove the line")
         }
         return named
@@ -320,7 +320,7 @@ final class CSVRecordParser {
             }
             throw RecordingError(
                 path: path, line: line.number, column: 1, kind: .header,
-                message: "cannot find the field separator (',', ';' or tab) in the \(which) line \(quotedForMessage(bytes))")
+                message: "cannot find the field separator (',', ';', tab or '|') in the \(which) line \(quotedForMessage(bytes))")
         }
         let header = CSVHeader(line: bytes, separator: separator)
         // A separator chosen that the line does not contain, where it holds another one: say so

@@ -109,7 +109,7 @@ import Testing
     /// even a missing one: the options alone are wrong.
     @Test(arguments: [
         (["--separator", "comma", "--decimal-comma"],
-         "'--decimal-comma' needs '--separator semicolon' or 'tab' (or none, to detect it), not 'comma'"),
+         "'--decimal-comma' needs '--separator semicolon', 'tab' or 'pipe' (or none, to detect it), not 'comma'"),
         (["--no-header", "--x-column", "acc_x"],
          "'--x-column acc_x' chooses a column by name, but --no-header is given: choose it by its position (1 for the first)"),
         (["--ignore-labels", "--label-column", "4"], "'--ignore-labels' and '--label-column' contradict each other"),

@@ -117,6 +117,26 @@ import Testing
         #expect(both.err.hasPrefix("Error: '--ignore-labels' and '--label-column' contradict each other"), "\(both.err)")
     }
 
+    /// A file separated by '|' reads as it is, and `--separator pipe` (listed in the help) chooses it.
+    @Test func aFileSeparatedByPipesIsRead() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let recording = try folder.write("pipes.csv", "time_s|x|y|z\n0.00|0.1|0.2|9.8\n0.01|0.1|0.2|9.8\n")
+        for options in [[], ["--separator", "pipe"]] {
+            let run = runShake(["replay"] + options + [recording])
+            #expect(run.status == 0, "\(options): \(run.err)")
+            #expect(run.out.contains("pipes.csv: 0 shakes in 2 samples"), "\(options): \(run.out)")
+        }
+        let help = runShake("replay", "--help")
+        let words = help.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("(values: auto, comma, semicolon, tab, pipe; default: auto)"), "\(help.out)")
+        let commas = try folder.write("commas.csv", "time_s,x,y,z\n0,0,0,9.8\n")
+        let wrong = runShake("replay", "--separator", "pipe", commas)
+        #expect(wrong.status == 65)
+        #expect(wrong.err == "Error: \(commas):1:1: the header line 'time_s,x,y,z' has no '|', the separator chosen; it seems "
+            + "to use ',': pass the --separator it uses, or leave --separator out to detect it\n", "\(wrong.err)")
+    }
+
     /// `synth` into an existing file: the recording writer's refusal in the tool's words.
     /// One sample, or one recording, is not "1 samples".
     @Test func countsOfOneAreSingular() throws {

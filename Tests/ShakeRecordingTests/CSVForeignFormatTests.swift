@@ -124,6 +124,32 @@ import Testing
             options: CSVImportOptions(separator: .tab),
             samples: [Sample(time: 0, x: 1, y: 2, z: 3), Sample(time: 0.5, x: 4, y: 5, z: 6)]),
         Case(
+            name: "pipe separator, detected",
+            text: "time_s|x|y|z\n0|1|2|3\n0.5|4|5|6\n",
+            options: .canonical,
+            samples: [Sample(time: 0, x: 1, y: 2, z: 3), Sample(time: 0.5, x: 4, y: 5, z: 6)]),
+        Case(
+            name: "pipe separator by option, quoted names, decimal commas",
+            text: "\"Time (s)\"|\"Acceleration x (m/s^2)\"|\"Acceleration y (m/s^2)\"|\"Acceleration z (m/s^2)\"\n0,0|0,5|-0,25|9,75\n0,01|1,5|0|9,5\n",
+            options: CSVImportOptions(separator: .pipe, decimalSeparator: .comma),
+            samples: [Sample(time: 0, x: 0.5, y: -0.25, z: 9.75), Sample(time: 0.01, x: 1.5, y: 0, z: 9.5)]),
+        Case(
+            name: "pipe separator with decimal commas, detected",
+            text: "time_s|x|y|z\n0,0|0,5|-0,25|9,75\n0,01|1,5|0|9,5\n",
+            options: CSVImportOptions(decimalSeparator: .comma),
+            samples: [Sample(time: 0, x: 0.5, y: -0.25, z: 9.75), Sample(time: 0.01, x: 1.5, y: 0, z: 9.5)]),
+        Case(
+            name: "Excel's sep=| line",
+            text: "sep=|\ntime_s|x|y|z\n0|1|2|9\n0.01|1|2|9.5\n",
+            options: .canonical,
+            samples: [Sample(time: 0, x: 1, y: 2, z: 9), Sample(time: 0.01, x: 1, y: 2, z: 9.5)]),
+        // A name holding pipes does not outvote the commas that separate the fields.
+        Case(
+            name: "a column named |a| in a comma-separated header",
+            text: "time_s,x,y,z,|a|\n0,1,2,3,3.74\n0.5,4,5,6,8.77\n",
+            options: .canonical,
+            samples: [Sample(time: 0, x: 1, y: 2, z: 3), Sample(time: 0.5, x: 4, y: 5, z: 6)]),
+        Case(
             name: "milli-g by option, epoch milliseconds rebased",
             text: "timestamp,accel_x,accel_y,accel_z\n1700000000000,0,-1000,0\n1700000000020,500,0,1000\n",
             options: CSVImportOptions(accelerationUnit: .milliG, timeUnit: .milliseconds, rebasesTime: true),
