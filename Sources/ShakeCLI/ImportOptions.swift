@@ -46,20 +46,29 @@ enum ImportOptions {
         replay (on the file's line), evaluate and tune (a warning on stderr). Recordings whose |a| \
         averages under 4.9 m/s² over their first 64 samples (gravity alone gives 9.8) look like \
         acceleration with gravity taken out, in which the detector misses shakes: replay, \
-        evaluate, tune, plot and convert warn on stderr.
+        evaluate, tune, plot and convert warn on stderr; Sensor Logger's Accelerometer.csv, told by its \
+        header and name, gets the warning whatever its values.
         """
 
     /// The warning for a recording at `path` whose acceleration looks like it has gravity taken
-    /// out (`EarlyMagnitude.looksGravityFree`), with its line end; nil for any other.
+    /// out (`EarlyMagnitude.looksGravityFree`), with its line end; nil for any other. Its |a| is
+    /// named when it says so; an export told by its header and name alone (Sensor Logger's
+    /// Accelerometer.csv beginning with a shake, whose |a| is a shake's) is named as that export.
     static func gravityFreeWarning(path: String, _ early: EarlyMagnitude) -> String? {
-        guard early.looksGravityFree, let mean = early.mean else { return nil }
-        return "Warning: \(RecordingError.displayName(ofPath: path)): |a| averages \(fixed(mean, 2)) m/s² over the first "
-            + "\(early.count) samples, where gravity alone gives "
-            + "\(fixed(standardGravity, 1)) m/s²: the acceleration looks like it has gravity taken out (a linear "
-            + "accelerometer's export, such as Sensor Logger's Accelerometer.csv), in which the detector misses shakes; "
-            + "use the export with gravity (Sensor Logger: TotalAcceleration.csv, or on iOS 'shake convert Accelerometer.csv "
-            + "--add-gravity Gravity.csv'; phyphox: Acceleration with g; "
-            + "Physics Toolbox: g-Force Meter), or pass --units g if the values are in g\n"
+        guard early.looksGravityFree else { return nil }
+        let advice = "in which the detector misses shakes; use the export with gravity (Sensor Logger: TotalAcceleration.csv, "
+            + "or on iOS 'shake convert Accelerometer.csv --add-gravity Gravity.csv'; phyphox: Acceleration with g; "
+            + "Physics Toolbox: g-Force Meter)"
+        if early.meanLooksGravityFree, let mean = early.mean {
+            return "Warning: \(RecordingError.displayName(ofPath: path)): |a| averages \(fixed(mean, 2)) m/s² over the first "
+                + "\(early.count) samples, where gravity alone gives "
+                + "\(fixed(standardGravity, 1)) m/s²: the acceleration looks like it has gravity taken out (a linear "
+                + "accelerometer's export, such as Sensor Logger's Accelerometer.csv), \(advice), or pass --units g if the "
+                + "values are in g\n"
+        }
+        guard let export = early.gravityFreeExport else { return nil }
+        return "Warning: \(RecordingError.displayName(ofPath: path)): its header and name are those of \(export), whose "
+            + "acceleration has gravity taken out, \(advice)\n"
     }
 
     /// The import options the flags ask for.

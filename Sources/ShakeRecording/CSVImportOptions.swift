@@ -26,7 +26,8 @@
 /// - Sensor Logger style: `time,seconds_elapsed,z,y,x`, where `time` is in nanoseconds since the
 ///   epoch: `seconds_elapsed` is preferred, and column order does not matter; no flag. Use the
 ///   export that includes gravity, `TotalAcceleration.csv` (its `Accelerometer.csv` has gravity
-///   taken out: `RecordingReader.earlyMagnitude` tells; on iOS, which writes no
+///   taken out: `RecordingReader.earlyMagnitude` tells, by the values or by the header and file
+///   name, `EarlyMagnitude.gravityFreeExport`; on iOS, which writes no
 ///   `TotalAcceleration.csv`, add `Gravity.csv` to it row by row, as `shake convert --add-gravity`
 ///   does), and pass `accelerationUnit` if its values are not in m/s². Its `Gyroscope.csv`,
 ///   `Magnetometer.csv` and `Gravity.csv` (and the uncalibrated ones), which share the

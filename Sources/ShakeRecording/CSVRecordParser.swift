@@ -23,6 +23,9 @@ final class CSVRecordParser {
     let options: CSVImportOptions
     private(set) var metadata: [(key: String, value: String)] = []
     private(set) var hasLabels = false
+    /// The export the file is by its header and name when that export's acceleration has gravity
+    /// taken out, whatever its values: "Sensor Logger's Accelerometer.csv"; nil for any other file.
+    private(set) var gravityFreeExport: String?
     /// Header text of each column (or `#n` without a header), for messages.
     private(set) var columnNames: [String] = []
     private(set) var samplesRead = 0
@@ -135,13 +138,16 @@ final class CSVRecordParser {
         var largestTimeGap = 0.0
         /// Whether the header has a label column (also known when no row follows it).
         var hasLabels = false
+        /// The header's `gravityFreeExport` (also known when no row follows it).
+        var gravityFreeExport: String?
     }
 
     /// The state after the last row read.
     var continuation: Continuation {
         Continuation(
             previousTime: previousTime, previousTimeLine: previousTimeLine, samplesRead: samplesRead,
-            duplicateTimestampCount: duplicateTimestampCount, largestTimeGap: largestTimeGap, hasLabels: hasLabels)
+            duplicateTimestampCount: duplicateTimestampCount, largestTimeGap: largestTimeGap, hasLabels: hasLabels,
+            gravityFreeExport: gravityFreeExport)
     }
 
     /// Whether rows may be parsed by `init(continuing:…)` parsers: the canonical layout, times not
@@ -172,6 +178,7 @@ final class CSVRecordParser {
         batch = .allocate(capacity: Self.batchCapacity)
         metadata = template.metadata
         hasLabels = template.hasLabels
+        gravityFreeExport = template.gravityFreeExport
         columnNames = template.columnNames
         columnCount = template.columnCount
         separator = template.separator
@@ -456,6 +463,7 @@ final class CSVRecordParser {
             }
         }
         try assign(time: t, x: x, y: y, z: z, label: label, fail: fail)
+        gravityFreeExport = Self.sensorLoggerGravityFreeExport(path, header)
         if options.x == nil && options.y == nil && options.z == nil, let sensor = Self.sensorLoggerOtherSensor(path, header) {
             throw fail("'\(sensor.file)' is Sensor Logger's \(sensor.what), not acceleration (its x, y and z columns are "
                 + "laid out as the accelerometer's): read TotalAcceleration.csv (acceleration with gravity), or "
@@ -532,10 +540,7 @@ final class CSVRecordParser {
     /// `2024-01-31_Magnetometer.csv`) are told too, unless another word names acceleration
     /// (`Accelerometer with gravity.csv`); naming the axis columns reads one anyway.
     private static func sensorLoggerOtherSensor(_ path: String, _ header: CSVHeader) -> (file: String, what: String)? {
-        guard header.fields.map(\.name) == ["time", "seconds_elapsed", "z", "y", "x"] else { return nil }
-        let file = String(path.split(separator: "/").last ?? "")
-        guard file.lowercased().hasSuffix(".csv") else { return nil }
-        let words = file.lowercased().dropLast(4).split(whereSeparator: { !($0.isLetter || $0.isNumber) })
+        guard let (file, words) = sensorLoggerFileWords(path, header) else { return nil }
         let acceleration = ["acc", "accel", "accelerometer", "accelerometeruncalibrated", "acceleration",
                             "totalacceleration"]
         if words.contains(where: { acceleration.contains(String($0)) }) { return nil }
@@ -546,6 +551,29 @@ final class CSVRecordParser {
         case "gravity": return (file, "gravity export (gravity alone, without the motion)")
         default: return nil
         }
+    }
+
+    /// Sensor Logger's `Accelerometer.csv`, whose acceleration has gravity taken out (its
+    /// `TotalAcceleration.csv` holds it with gravity): "Sensor Logger's Accelerometer.csv" for a file
+    /// of its header whose name's last word other than a number is `accelerometer`, as in copies and
+    /// renamed files (`Accelerometer (1).csv`, `2024-01-31_Accelerometer.csv`), and no word names
+    /// gravity or a total (`Accelerometer with gravity.csv`, `total_accelerometer.csv`); nil for any
+    /// other file. The values' early magnitude cannot tell it when a shake fills its first samples.
+    private static func sensorLoggerGravityFreeExport(_ path: String, _ header: CSVHeader) -> String? {
+        guard let (_, words) = sensorLoggerFileWords(path, header),
+              words.last(where: { !$0.allSatisfy(\.isNumber) }) == "accelerometer",
+              !words.contains(where: { $0.contains("gravity") || $0.contains("total") }) else { return nil }
+        return "Sensor Logger's Accelerometer.csv"
+    }
+
+    /// For a file of Sensor Logger's header `time,seconds_elapsed,z,y,x` whose name ends in
+    /// `.csv`: the name, and its words before `.csv`, lower-cased, split at anything but letters
+    /// and digits (`Gravity (1).csv`: gravity, 1); nil for any other file.
+    private static func sensorLoggerFileWords(_ path: String, _ header: CSVHeader) -> (file: String, words: [Substring])? {
+        guard header.fields.map(\.name) == ["time", "seconds_elapsed", "z", "y", "x"] else { return nil }
+        let file = String(path.split(separator: "/").last ?? "")
+        guard file.lowercased().hasSuffix(".csv") else { return nil }
+        return (file, file.lowercased().dropLast(4).split(whereSeparator: { !($0.isLetter || $0.isNumber) }))
     }
 
     private static func timeUnit(fromName name: String) -> CSVImportOptions.TimeUnit? {

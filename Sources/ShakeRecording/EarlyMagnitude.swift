@@ -14,7 +14,9 @@ import ShakeDetection
 ///
 /// It is `SampleStreamCheck`'s rule for a stream (`accelerationHoldsNoGravity`), with the same
 /// sample count and limit, made to judge a recording too short for the stream check (from
-/// `fewestSamples` on).
+/// `fewestSamples` on). A shake in the first samples raises the mean over the limit, so a file
+/// known by its header and name to hold acceleration without gravity (Sensor Logger's
+/// `Accelerometer.csv`) is told by those as well: `gravityFreeExport`.
 public struct EarlyMagnitude: Sendable, Hashable {
     /// Samples the mean is taken over: the first 64 (0.64 s at 100 Hz).
     public static let samples = SampleStreamCheck.samplesChecked
@@ -31,6 +33,13 @@ public struct EarlyMagnitude: Sendable, Hashable {
     @usableFromInline var counted = 0
     /// The samples counted: those added so far, up to `EarlyMagnitude.samples`.
     public var count: Int { counted }
+
+    /// The export the recording is, by its header and file name, when that export holds
+    /// acceleration with gravity taken out, whatever its values: "Sensor Logger's
+    /// Accelerometer.csv" (`time,seconds_elapsed,z,y,x` in a file named `Accelerometer.csv`,
+    /// `Accelerometer (1).csv`, …). Set by `RecordingReader` and `RecordingReplay`; nil for any
+    /// other file, and for samples counted from memory.
+    public var gravityFreeExport: String?
 
     public init() {}
 
@@ -52,8 +61,15 @@ public struct EarlyMagnitude: Sendable, Hashable {
 
     /// Whether the acceleration looks like it holds no gravity: `mean` is under
     /// `gravityFreeMean` over at least `fewestSamples` samples (all `samples` once that many were
-    /// read).
+    /// read), or `gravityFreeExport` names the export, whatever the mean.
     public var looksGravityFree: Bool {
+        if gravityFreeExport != nil { return true }
+        return meanLooksGravityFree
+    }
+
+    /// Whether `mean` alone says the acceleration holds no gravity: under `gravityFreeMean` over
+    /// at least `fewestSamples` samples (all `samples` once that many were read).
+    public var meanLooksGravityFree: Bool {
         guard count >= Self.fewestSamples, let mean else { return false }
         return mean < Self.gravityFreeMean
     }

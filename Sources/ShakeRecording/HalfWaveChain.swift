@@ -219,11 +219,13 @@ extension RecordingReplay {
             }
             replay.readerCounts = reader.timeCounts
             replay.fileHasLabels = reader.hasLabels
+            replay.early.gravityFreeExport = reader.gravityFreeExport
         } else {
             var reader = try RecordingReader(path: path, options: options)
             while let labelledSample = try reader.next() { add(labelledSample) }
             replay.readerCounts = (reader.duplicateTimestampCount, reader.largestTimeGap)
             replay.fileHasLabels = reader.hasLabels
+            replay.early.gravityFreeExport = reader.earlyMagnitude.gravityFreeExport
         }
         let result = replay.finish(path: path, interrupting: &detector)
         let chains = collector.finish()

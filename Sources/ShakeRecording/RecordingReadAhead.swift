@@ -87,6 +87,9 @@ import ShakeThreads
     /// Whether the header has a label column; false before the end of the recording.
     @usableFromInline var hasLabels: Bool { statistics?.hasLabels ?? false }
 
+    /// The header's `EarlyMagnitude.gravityFreeExport`; nil before the end of the recording.
+    @usableFromInline var gravityFreeExport: String? { statistics?.gravityFreeExport }
+
     /// Whether the file was split (known once the first batch after the first rows was taken).
     var wasSplit: Bool { plan != nil }
 

@@ -57,6 +57,7 @@ public struct RecordingReader {
     public init(path: String, options: CSVImportOptions = .canonical) throws(RecordingError) {
         let source = try CSVLineSource(path: path, maximumLineBytes: options.maximumLineBytes)
         parser = try CSVRecordParser(source: source, options: options)
+        earlyMagnitude.gravityFreeExport = parser.gravityFreeExport
     }
 
     /// Reads a recording held in memory (tests, fuzzing, network input); `name` stands for the
@@ -64,6 +65,7 @@ public struct RecordingReader {
     public init(bytes: [UInt8], name: String = "<memory>", options: CSVImportOptions = .canonical) throws(RecordingError) {
         let source = CSVLineSource(bytes: bytes, name: name, maximumLineBytes: options.maximumLineBytes)
         parser = try CSVRecordParser(source: source, options: options)
+        earlyMagnitude.gravityFreeExport = parser.gravityFreeExport
     }
 
     /// The next sample, or nil at the end of the recording.
@@ -78,8 +80,9 @@ public struct RecordingReader {
         return row
     }
 
-    /// The mean |a| over the first samples read (after unit conversion): whether the
-    /// acceleration looks like it has gravity taken out.
+    /// The mean |a| over the first samples read (after unit conversion), and the export the header
+    /// and file name tell (`EarlyMagnitude.gravityFreeExport`, known once the reader is open):
+    /// whether the acceleration looks like it has gravity taken out.
     public private(set) var earlyMagnitude = EarlyMagnitude()
 
     /// The leading `# key: value` lines, in file order (keys and values trimmed; comment lines

@@ -28,7 +28,8 @@ public enum RecordingReplay {
         public var largestTimeGap: Double
         /// The intervals `gaps` counts, added up, seconds.
         public var gapSeconds: Double
-        /// The mean |a| over the first samples: whether the acceleration looks like it has
+        /// The mean |a| over the first samples, and the export the file's header and name tell
+        /// (`EarlyMagnitude.gravityFreeExport`): whether the acceleration looks like it has
         /// gravity taken out, in which the detector misses shakes.
         public var earlyMagnitude: EarlyMagnitude
         /// The size of the bursts the samples come in, when their first intervals (16 among the
@@ -102,11 +103,13 @@ public enum RecordingReplay {
             }
             replay.readerCounts = reader.timeCounts
             replay.fileHasLabels = reader.hasLabels
+            replay.early.gravityFreeExport = reader.gravityFreeExport
         } else {
             var reader = try RecordingReader(path: path, options: options)
             while let labelledSample = try reader.next() { replay.add(labelledSample, to: &detector) }
             replay.readerCounts = (reader.duplicateTimestampCount, reader.largestTimeGap)
             replay.fileHasLabels = reader.hasLabels
+            replay.early.gravityFreeExport = reader.earlyMagnitude.gravityFreeExport
         }
         return replay.finish(path: path, interrupting: &detector)
     }

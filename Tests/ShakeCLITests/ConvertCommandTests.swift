@@ -418,6 +418,16 @@ import Testing
             (motion, short, "\(short):61: '--add-gravity' file ends after 60 samples (this line), where \(motion) goes on (line 62)"),
             (total, gravity, "\(total): |a| averages 9.84 m/s² over the first 64 samples: the recording already holds gravity"),
         ]
+        // A shake in Accelerometer.csv's first 0.64 s gives |a| of about gravity's there: it is told
+        // by its header and name, not refused as already holding gravity.
+        try FileManager.default.createDirectory(atPath: folder.file("shaking"), withIntermediateDirectories: true)
+        let shaking = try folder.write("shaking/Accelerometer.csv", rows(100) { i in
+            (0.125, -0.5, i < 60 ? 15 * sin(2 * Double.pi * 4 * Double(i) / 100) : 0.125) })
+        let added = runShake("convert", shaking, "--add-gravity", gravity, "-o", folder.file("shaking.csv"))
+        #expect(added.status == 0, "\(added.err)")
+        #expect(added.err.isEmpty, "\(added.err)")
+        let summed = (try? String(contentsOfFile: folder.file("shaking.csv"), encoding: .utf8)) ?? ""
+        #expect(summed.contains("\n0.010000,3.23035,2.00000,9.62500\n"), "\(summed.prefix(200))")
         for (recording, added, says) in cases {
             let refused = folder.file("refused.csv")
             let failed = runShake("convert", recording, "--add-gravity", added, "-o", refused)

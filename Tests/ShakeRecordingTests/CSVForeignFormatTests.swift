@@ -270,11 +270,12 @@ import Testing
 
     @Test func anExportWithGravityTakenOutIsReadAndFlagged() throws {
         var reader = try RecordingReader(bytes: Array(Self.sensorLoggerRows(100, gravity: false).utf8), name: "Accelerometer.csv")
-        #expect(!reader.earlyMagnitude.looksGravityFree)
+        #expect(!reader.earlyMagnitude.meanLooksGravityFree)
         #expect(reader.earlyMagnitude.mean == nil)
         var count = 0
         while try reader.next() != nil { count += 1 }
         #expect(count == 100)
+        #expect(reader.earlyMagnitude.meanLooksGravityFree)
         #expect(reader.earlyMagnitude.looksGravityFree)
         #expect(reader.earlyMagnitude.count == EarlyMagnitude.samples)
         let mean = try #require(reader.earlyMagnitude.mean)
@@ -287,6 +288,66 @@ import Testing
         while try reader.next() != nil {}
         #expect(reader.samplesRead == rows)
         #expect(!reader.earlyMagnitude.looksGravityFree)
+    }
+
+    /// `sensorLoggerRows` whose first 0.6 s hold a shake along x, 15 m/s² at 4 Hz: |a| averages
+    /// about 9 m/s² over the first 64 samples, as with gravity.
+    static func sensorLoggerRowsStartingWithAShake(_ count: Int) -> String {
+        var lines = sensorLoggerRows(count, gravity: false).split(separator: "\n").map(String.init)
+        for i in 0 ..< 60 {
+            var fields = lines[i + 1].split(separator: ",").map(String.init)
+            fields[4] = "\(15 * sin(2 * Double.pi * 4 * Double(i) / 100))"
+            lines[i + 1] = fields.joined(separator: ",")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Sensor Logger's Accelerometer.csv (gravity taken out) beginning with a shake: its |a| over
+    /// the first samples is a shake's, about what gravity gives, so only its header and name tell
+    /// it; the reader and both replays say so (before, nothing did, and `shake` gave no warning).
+    @Test func sensorLoggersAccelerometerStartingWithAShakeIsToldByItsHeaderAndName() throws {
+        let text = Self.sensorLoggerRowsStartingWithAShake(200)
+        var reader = try RecordingReader(bytes: Array(text.utf8), name: "rides/Accelerometer.csv")
+        while try reader.next() != nil {}
+        let mean = try #require(reader.earlyMagnitude.mean)
+        #expect(mean > EarlyMagnitude.gravityFreeMean, "\(mean)")
+        #expect(!reader.earlyMagnitude.meanLooksGravityFree)
+        #expect(reader.earlyMagnitude.gravityFreeExport == "Sensor Logger's Accelerometer.csv")
+        #expect(reader.earlyMagnitude.looksGravityFree)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sensor-logger-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("Accelerometer.csv").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        for readAhead in [false, true] {
+            var detector = ShakeDetector()
+            let result = try RecordingReplay.run(path: path, detector: &detector, readAhead: readAhead)
+            #expect(result.earlyMagnitude.gravityFreeExport == "Sensor Logger's Accelerometer.csv", "readAhead: \(readAhead)")
+            #expect(result.earlyMagnitude.looksGravityFree, "readAhead: \(readAhead)")
+            let explained = try RecordingReplay.runExplaining(
+                path: path, configuration: .medium, readAhead: readAhead)
+            #expect(explained.result.earlyMagnitude.looksGravityFree, "readAhead: \(readAhead)")
+        }
+    }
+
+    /// Only Sensor Logger's header in a file named as its accelerometer (copies and renamed files
+    /// too) is taken for it; its export with gravity, its uncalibrated accelerometer (gravity
+    /// included), another header or a name that speaks of gravity is not.
+    @Test func onlySensorLoggersAccelerometerIsToldByName() throws {
+        let text = Self.sensorLoggerRowsStartingWithAShake(100)
+        for name in ["Accelerometer.csv", "ACCELEROMETER.CSV", "Accelerometer (1).csv", "2024-01-31_Accelerometer.csv",
+                     "walk 3 - Accelerometer.csv"] {
+            let reader = try RecordingReader(bytes: Array(text.utf8), name: name)
+            #expect(reader.earlyMagnitude.gravityFreeExport == "Sensor Logger's Accelerometer.csv", "\(name)")
+        }
+        for name in ["TotalAcceleration.csv", "AccelerometerUncalibrated.csv", "Accelerometer with gravity.csv",
+                     "total_accelerometer.csv", "Accelerometer.csv.bak", "Accelerometer.txt", "<stdin>", "shake.csv"] {
+            let reader = try RecordingReader(bytes: Array(text.utf8), name: name)
+            #expect(reader.earlyMagnitude.gravityFreeExport == nil, "\(name)")
+        }
+        let canonical = "time_s,x,y,z\n0,0,0,0.1\n0.01,0,0,0.1\n"
+        #expect(try RecordingReader(bytes: Array(canonical.utf8), name: "Accelerometer.csv").earlyMagnitude.gravityFreeExport == nil)
     }
 
     @Test func aLabelColumnChosenByNameIsRead() throws {
