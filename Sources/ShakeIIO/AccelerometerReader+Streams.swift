@@ -1,3 +1,4 @@
+import Dispatch
 import ShakeDetection
 import ShakeThreads
 
@@ -30,10 +31,13 @@ extension AccelerometerReader {
     /// The samples as an async sequence, read on a background thread. It finishes after
     /// ``stop()``, when the task iterating it is cancelled, or when the stream itself is released
     /// (the loop ends and nothing else holds it: leaving the loop alone does not stop a stream
-    /// kept in a variable). The device is then released, and a rate this reader set put back,
-    /// on the reading thread shortly after, not before the loop's next statement: another reader
-    /// of the same device made at once may see its rate changed back under it (call ``stop()``
-    /// and give the thread a moment, or read with ``run(_:)``, which returns after the release).
+    /// kept in a variable). Once it has ended the device is released and a rate this reader set
+    /// put back, so another reader of the same device may be made at once: the stream's
+    /// termination, run by the thread that leaves the loop or cancels the task, blocks that
+    /// thread until the reading thread has done it (under 4 ms against the emulator, `local:` and
+    /// `ip:`), for at most twice ``AccelerometerReadOptions/readTimeout`` and 1 s (10 s at most)
+    /// should the device or `iiod` not answer. After ``stop()`` the stream finishes once the
+    /// device is released.
     /// It throws the ``IIOError`` that ended reading. When the consumer falls more than
     /// ``AccelerometerReadOptions/streamBufferDuration`` seconds behind, the oldest queued
     /// samples are dropped and counted in ``AccelerometerReadStatistics/consumerOverruns``.
@@ -48,17 +52,44 @@ extension AccelerometerReader {
         }
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Sample.self, throwing: (any Error).self, bufferingPolicy: options.streamBufferingPolicy(hertz: rateHertz))
-        continuation.onTermination = { [self] _ in stop() }
+        let released = ReadingEnd()
+        continuation.onTermination = { [self] termination in
+            stop()
+            // Finished by the reading thread, the release is done.
+            if case .cancelled = termination { released.wait(seconds: Self.releaseWaitSeconds(readTimeout: options.readTimeout)) }
+        }
         NamedThread.start("shake.iio-read") { [self] in
             do {
                 try runClaimed(onStart: {}) { sample in
                     if case .dropped = continuation.yield(sample) { countConsumerOverrun() }
                 }
+                released.signal()
                 continuation.finish()
             } catch {
+                released.signal()
                 continuation.finish(throwing: error)
             }
         }
         return stream
     }
+
+    /// The longest a stream ended by its consumer (``samples()``,
+    /// ``ReconnectingAccelerometerReader/updates()``) waits for the reading thread to release
+    /// the device, s: twice `readTimeout` and 1 s (the buffer closed and the rate put back over an
+    /// `iiod` that does not answer, each bounded by the read timeout), at most 10 s.
+    static func releaseWaitSeconds(readTimeout: Double) -> Double {
+        min(10, 1 + 2 * readTimeout)
+    }
+}
+
+/// The end of a stream's reading thread, signalled once it has released the device (its rate
+/// put back), for the stream's termination to wait for.
+final class ReadingEnd: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Reading has ended and the device is released.
+    func signal() { done.signal() }
+
+    /// Waits up to `seconds` for ``signal()``.
+    func wait(seconds: Double) { _ = done.wait(timeout: .now() + seconds) }
 }

@@ -36,9 +36,10 @@ extension ReconnectingAccelerometerReader {
 
     /// The samples and connection events as an async sequence, read on a background thread, as
     /// ``AccelerometerReader/samples()`` gives an ``AccelerometerReader``'s. It finishes after
-    /// ``stop()``, when the task iterating it is cancelled, or when the stream itself is released
-    /// (as ``AccelerometerReader/samples()`` says, the device is released on the reading thread
-    /// shortly after), and throws the ``IIOError`` that ended reading. Updates, connection
+    /// ``stop()``, when the task iterating it is cancelled, or when the stream itself is released,
+    /// and throws the ``IIOError`` that ended reading. As ``AccelerometerReader/samples()`` says,
+    /// once it has ended the device is released and its rate put back (ended while waiting for
+    /// the device, after one attempt to open it, which may take 2 s more). Updates, connection
     /// events among them, beyond the queue are dropped as samples are. The queue holds
     /// ``AccelerometerReadOptions/streamBufferDuration`` seconds of updates at
     /// ``AccelerometerReadOptions/rateHertz`` (400 Hz when nil); when the consumer falls
@@ -54,15 +55,25 @@ extension ReconnectingAccelerometerReader {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Update.self, throwing: (any Error).self,
             bufferingPolicy: options.streamBufferingPolicy(hertz: options.rateHertz ?? 400))
-        continuation.onTermination = { [self] _ in stop() }
+        let released = ReadingEnd()
+        continuation.onTermination = { [self] termination in
+            stop()
+            // Finished by the reading thread, the release is done. Stopped while waiting for the
+            // device, the thread tries to open it for up to 2 s to put the rate back.
+            if case .cancelled = termination {
+                released.wait(seconds: 2 + AccelerometerReader.releaseWaitSeconds(readTimeout: options.readTimeout))
+            }
+        }
         let yield: @Sendable (Update) -> Void = { [self] update in
             if case .dropped = continuation.yield(update) { countConsumerOverrun() }
         }
         NamedThread.start("shake.iio-read") { [self] in
             do {
                 try runClaimed(onEvent: { yield(.event($0)) }) { yield(.sample($0)) }
+                released.signal()
                 continuation.finish()
             } catch {
+                released.signal()
                 continuation.finish(throwing: error)
             }
         }

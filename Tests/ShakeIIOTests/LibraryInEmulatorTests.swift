@@ -57,6 +57,7 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
     @Test func aStoppedReconnectingReaderSaysSoWhenRunAgain() throws {
         try runInside("aStoppedReconnectingReaderSaysSoWhenRunAgain")
     }
+    @Test func aReaderMadeAsAStreamEndsKeepsItsRate() throws { try runInside("aReaderMadeAsAStreamEndsKeepsItsRate") }
 }
 
 /// Whether this test binary was started inside the emulator by ``ShakeIIOLibraryTests``.
@@ -66,7 +67,7 @@ enum InsideEmulator {
 }
 
 /// Run only inside the emulator, by ``ShakeIIOLibraryTests``: the emulated `shakekit-accel`
-/// at `local:`, reporting 100 Hz (the fixture's 50 Hz is its pace).
+/// at `local:`, reporting 50 Hz (the fixture's rate).
 @Suite(.serialized, .enabled(if: InsideEmulator.isInside, "runs inside Scripts/iio-emulator, started by ShakeIIOLibraryTests"))
 struct ShakeIIOInEmulator {
     static func deviceRate() throws -> Double? {
@@ -185,6 +186,67 @@ struct ShakeIIOInEmulator {
         #expect(more == 5)
     }
 
+    /// How a consumer ends a stream: leaving the loop, or cancelling the task that iterates it.
+    enum StreamEnding: String, CaseIterable { case leavingTheLoop, cancellingTheTask }
+
+    /// Reads `count` items of the stream `makeStream` makes, then ends it as `ending` says.
+    static func readStream<Element: Sendable>(_ makeStream: @escaping @Sendable () -> AsyncThrowingStream<Element, any Error>,
+                                              count: Int, ending: StreamEnding) async throws {
+        switch ending {
+        case .leavingTheLoop:
+            var seen = 0
+            for try await _ in makeStream() {
+                seen += 1
+                if seen == count { break }
+            }
+        case .cancellingTheTask:
+            let reached = AsyncStream.makeStream(of: Void.self)
+            let task = Task {
+                defer { reached.continuation.finish() }  // also should the stream end first
+                var seen = 0
+                for try await _ in makeStream() {
+                    seen += 1
+                    if seen == count { reached.continuation.yield() }
+                }
+            }
+            for await _ in reached.stream { break }
+            task.cancel()
+            try await task.value
+        }
+    }
+
+    // Defect: a stream's end (the loop left, its task cancelled) came before its reader had put
+    // the rate back, which its reading thread did shortly after: a reader made at once read the
+    // first one's rate as the device's own and, when done, put that rate back for good (in every
+    // case before the fix), and now and then had its own rate put back under it.
+    @Test(arguments: [AccelerometerReadOptions.Mode.buffered, .polled], StreamEnding.allCases)
+    func aReaderMadeAsAStreamEndsKeepsItsRate(mode: AccelerometerReadOptions.Mode, ending: StreamEnding) async throws {
+        // Each case from the emulator's rate, whatever an earlier one left.
+        try "\(Int(Fixture.rateHertz))\n".write(toFile: "/sys/bus/iio/devices/iio:device0/sampling_frequency",
+                                                 atomically: false, encoding: .utf8)
+        let before = try #require(try Self.deviceRate())
+        let (firstRate, secondRate) = (25.0, 200.0)
+        #expect(before != firstRate && before != secondRate)
+        for reconnecting in [false, true] {
+            for _ in 0..<3 {
+                let options = AccelerometerReadOptions(mode: mode, rateHertz: firstRate)
+                if reconnecting {
+                    let first = ReconnectingAccelerometerReader(options: options)
+                    try await Self.readStream({ first.updates() }, count: 3, ending: ending)
+                } else {
+                    let first = try AccelerometerReader(options: options)
+                    try await Self.readStream({ first.samples() }, count: 3, ending: ending)
+                }
+                let second = try AccelerometerReader(options: .init(mode: mode, rateHertz: secondRate))
+                #expect(second.rateHertz == secondRate)
+                try await Task.sleep(for: .milliseconds(100))  // the first reader's thread, had it gone on
+                #expect(try Self.deviceRate() == secondRate, "the rate set by the second reader was changed under it")
+                try Self.read(second, count: 3)
+                #expect(try Self.deviceRate() == before, "the device was left at another rate")
+            }
+        }
+    }
+
     /// Expects `stream` to throw at once an error saying the reader is already reading.
     static func expectAlreadyReading<Element>(_ stream: AsyncThrowingStream<Element, any Error>) async {
         do {
@@ -267,20 +329,10 @@ struct ShakeIIOInEmulator {
             if case .sample = update { count += 1 }
             if count == 20 { break }
         }
-        // The first run ends on the thread that reads; wait until it has.
-        for _ in 0..<100 {
-            do {
-                try reader.run(onEvent: { _ in }) { _ in Issue.record("a stopped reader delivered") }
-                Issue.record("a stopped reader ran again without an error")
-                return
-            } catch let error as IIOError where error.detail?.contains("already reading") == true {
-                try await Task.sleep(for: .milliseconds(20))
-            } catch {
-                #expect("\(error)".contains("this reader was stopped after reading; create a new one to read again"), "\(error)")
-                return
-            }
-        }
-        Issue.record("the first run never ended")
+        // The stream ended once its run had (it had said "already reading" for a while).
+        #expect {
+            try reader.run(onEvent: { _ in }) { _ in Issue.record("a stopped reader delivered") }
+        } throws: { "\($0)".contains("this reader was stopped after reading; create a new one to read again") }
     }
 
     // Defect: the permission error of a buffered read named no file (libiio does not say which).
