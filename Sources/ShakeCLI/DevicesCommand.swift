@@ -142,7 +142,9 @@ enum DevicesCommand: ShakeCommand {
             } else {
                 text += "    offset:         \(device.offset.map { "\($0) LSB" } ?? unknown ?? "0")\n"
             }
-            var rate = device.samplingFrequencyHertz.map { "\(hertzText($0)) Hz" } ?? "not adjustable"
+            let rateUnknown = device.attributeProblem?.contains("attribute \"sampling_frequency\"") == true
+            var rate = device.samplingFrequencyHertz.map { "\(hertzText($0)) Hz" }
+                ?? (rateUnknown ? "unknown (see the problem above)" : "not adjustable")
             if !device.availableSamplingFrequenciesHertz.isEmpty {
                 rate += " (available: " + device.availableSamplingFrequenciesHertz.map(hertzText).joined(separator: " ") + ")"
             }

@@ -19,7 +19,8 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     public var yzScales: [Double?]?
     /// The y and z axes' own offsets, as `yzScales` for `offset`; nil when the axes share one.
     public var yzOffsets: [Double?]?
-    /// Current `sampling_frequency` in hertz; nil when the device has none.
+    /// Current `sampling_frequency` in hertz; nil when the device has none (or, in a listing,
+    /// when it holds no number: ``attributeProblem`` says so).
     public var samplingFrequencyHertz: Double?
     /// `sampling_frequency_available` in hertz, ascending; empty when not published.
     public var availableSamplingFrequenciesHertz: [Double]
@@ -38,8 +39,10 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     /// attribute; nil when it is fine or absent. Reading such a device needs `--mount-matrix`.
     public var mountMatrixProblem: String?
     /// Why an attribute that should hold a number could not be read as one (`in_accel_scale`
-    /// holding `0.009576 (2g)`, say), naming the device and attribute: the value is then nil.
-    /// Only in a listing (``IIOContext/accelerometers()``); reading such a device fails with it.
+    /// holding `0.009576 (2g)`, `sampling_frequency` holding `100.000 Hz`, say), naming the
+    /// device, attribute and text (several joined by `; `): each such attribute's value is
+    /// then nil. Only in a listing (``IIOContext/accelerometers()``); reading such a device fails
+    /// with it.
     public var attributeProblem: String?
 
     /// Each axis's scale, m/s² per LSB (x, y, z): its own, or the shared `scale`; 1 when none.
@@ -88,12 +91,16 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
         name = LibIIO.name(ofDevice: device)
         label = LibIIO.label(ofDevice: device)
         var problem: String?
+        var problemKeys: Set<String> = []
         /// `read`, or nil with the problem noted when listing and the value is no number.
         func tolerant<T>(_ read: () throws(IIOError) -> T?) throws(IIOError) -> T? {
             do {
                 return try Self.unlessUnreadable(read)
             } catch where listing && error.kind == .badValue {
-                problem = problem ?? "\(error)"
+                // The axes' shared `in_accel_scale`, read for each axis, is said once.
+                if problemKeys.insert("\(error.attribute ?? "") \(error.detail ?? "")").inserted {
+                    problem = problem.map { "\($0); \(error)" } ?? "\(error)"
+                }
                 return nil
             }
         }
@@ -112,7 +119,7 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
         }
         yzScales = try others("scale", scale)
         yzOffsets = try others("offset", offset)
-        samplingFrequencyHertz = try Self.unlessUnreadable { () throws(IIOError) in try attributes.samplingFrequency() }
+        samplingFrequencyHertz = try tolerant { () throws(IIOError) in try attributes.samplingFrequency() }
         availableSamplingFrequenciesHertz = try Self.unlessUnreadable {
             () throws(IIOError) in try attributes.availableSamplingFrequencies()
         } ?? []

@@ -44,9 +44,17 @@ struct DeviceAttributes {
         return value
     }
 
+    /// `sampling_frequency` in hertz, nil when the device has none.
+    /// - Throws: ``IIOError`` of kind `.badValue`, naming the attribute and its text, when it
+    ///   holds no finite number (`100.000 Hz`, `abc`).
     func samplingFrequency() throws(IIOError) -> Double? {
-        guard let (text, _) = try text("sampling_frequency") else { return nil }
-        return Double(text)
+        guard let (text, onChannel) = try text("sampling_frequency") else { return nil }
+        guard let value = Double(text), value.isFinite else {
+            throw IIOError(code: .invalidArgument, function: onChannel ? "iio_channel_attr_read" : "iio_device_attr_read",
+                           device: label, channel: onChannel ? LibIIO.id(ofChannel: axes.x) : nil,
+                           attribute: "sampling_frequency", detail: "'\(text)' is not a number", kind: .badValue)
+        }
+        return value
     }
 
     func availableSamplingFrequencies() throws(IIOError) -> [Double] {

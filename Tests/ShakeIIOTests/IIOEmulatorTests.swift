@@ -127,6 +127,31 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(device["scale_m_s2_per_lsb"] is NSNull)
     }
 
+    // Defect: a sampling_frequency that was no number was listed as "not adjustable" with no
+    // problem, and read at 100 Hz (or --rate, never set) without a word.
+    /// A `sampling_frequency` that is no number: `devices` lists the device with the problem,
+    /// naming the device, attribute and what it held, and the rate as unknown; reading fails so.
+    @Test(arguments: ["100.000 Hz", "abc"])
+    func aSamplingFrequencyThatIsNoNumberIsAProblem(text: String) throws {
+        let shake = try Emulator.shake
+        let script = "\"$0\" devices; echo \"devices $?\"; \"$0\" devices --format json > \"$1.json\"; "
+            + "\"$0\" record --rate 25 --duration 1 -o \"$1\"; echo \"record $?\""
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--sysfs-attr", "sampling_frequency=\(text)"],
+            command: ["sh", "-c", script, shake, output()])
+        let problem = "iio_device_attr_read(device \"shakekit-accel\", attribute \"sampling_frequency\"): "
+            + "Invalid argument (EINVAL): '\(text)' is not a number"
+        #expect(result.stdout.contains("    problem:        \(problem) (reading it fails so)\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("    sampling:       unknown (see the problem above) (available: "), "\(result.stdout)")
+        #expect(result.stdout.contains("devices 0\nrecord 74\n"), "\(result.stdout)")
+        #expect(result.stderr.contains(problem), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output()))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output() + ".json"))) as? [String: Any])
+        let device = try #require((json["accelerometers"] as? [[String: Any]])?.first)
+        #expect((device["attribute_problem"] as? String)?.contains(problem) == true, "\(device)")
+        #expect(device["sampling_frequency_hz"] is NSNull)
+    }
+
     /// An axis's own scale that is no number: listed as unknown (null in JSON), not as 1.
     @Test func anAxisScaleThatIsNoNumberIsListedAsUnknown() throws {
         let shake = try Emulator.shake
