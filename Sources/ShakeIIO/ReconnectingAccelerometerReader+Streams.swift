@@ -46,6 +46,9 @@ extension ReconnectingAccelerometerReader {
     /// further behind, the oldest are dropped and counted in
     /// ``AccelerometerReadStatistics/consumerOverruns``.
     /// While a run is going on, the stream only throws that error, and ends nothing else.
+    /// A stream that ended in an error leaves the reader free to run again, as a run that threw
+    /// does; one ended by ``stop()`` or by its consumer (the loop left, the task cancelled)
+    /// stops the reader for good.
     public func updates() -> AsyncThrowingStream<Update, any Error> {
         do {
             try claimRun()
@@ -57,12 +60,13 @@ extension ReconnectingAccelerometerReader {
             bufferingPolicy: options.streamBufferingPolicy(hertz: options.rateHertz ?? 400))
         let released = ReadingEnd()
         continuation.onTermination = { [self] termination in
+            // Finished by the reading thread, reading has ended and the device is released; a
+            // stop would refuse a later run, which a run that threw is allowed.
+            guard case .cancelled = termination else { return }
             stop()
-            // Finished by the reading thread, the release is done. Stopped while waiting for the
-            // device, the thread tries to open it for up to 2 s to put the rate back.
-            if case .cancelled = termination {
-                released.wait(seconds: 2 + AccelerometerReader.releaseWaitSeconds(readTimeout: options.readTimeout))
-            }
+            // Stopped while waiting for the device, the thread tries to open it for up to 2 s to
+            // put the rate back.
+            released.wait(seconds: 2 + AccelerometerReader.releaseWaitSeconds(readTimeout: options.readTimeout))
         }
         let yield: @Sendable (Update) -> Void = { [self] update in
             if case .dropped = continuation.yield(update) { countConsumerOverrun() }

@@ -22,6 +22,22 @@ import Testing
         #expect(!String(describing: gone).contains("\n"))
     }
 
+    // Defect: a reconnecting reader whose updates() ended in an error refused every later run
+    // as "stopped after reading", though nothing stopped it (a run that throws may run again).
+    @Test func aReconnectingReaderWhoseStreamFailedMayReadAgain() async throws {
+        let reader = ReconnectingAccelerometerReader(options: AccelerometerReadOptions(rateHertz: -1))
+        let problem = "rateHertz is -1.0 Hz"
+        for _ in 0..<2 {
+            do {
+                for try await _ in reader.updates() { Issue.record("an update without a device") }
+                Issue.record("the stream ended without an error")
+            } catch {
+                #expect("\(error)".contains(problem), "\(error)")
+            }
+        }
+        #expect { try reader.run(onEvent: { _ in }) { _ in } } throws: { "\($0)".contains(problem) }
+    }
+
     @Test func permissionErrorNamesFunctionDeviceAttributeAndHowToGetAccess() {
         let error = IIOError(code: .permissionDenied, function: "iio_device_attr_read",
                              device: "accel0", attribute: "sampling_frequency")
