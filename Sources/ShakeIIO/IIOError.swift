@@ -13,17 +13,33 @@ import Musl
 public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of failure this is, for code that reacts to it.
     public enum Kind: String, Hashable, Sendable, Codable {
-        /// The device, its files or the connection to a remote `iiod` went away mid-use.
+        /// The device, its files or the connection to a remote `iiod` went away: a call failed
+        /// with a code meaning so (``IIOErrno/meansDeviceGone``: `ENODEV`, `ENOENT`, `EPIPE`,
+        /// `ECONNRESET`...), or with `EIO` while reading, or a stalled buffer's device turned out
+        /// to have vanished.
         case deviceGone
-        /// No permission to read sysfs or `/dev/iio:deviceN`.
+        /// No permission (`EACCES`, `EPERM`) to read or write the device's sysfs files
+        /// (`sampling_frequency`, the buffer and scan elements) or to open `/dev/iio:deviceN`.
         case permissionDenied
-        /// No samples arrived within the read timeout while the device was still present.
+        /// Something did not happen within its time: no samples within
+        /// ``AccelerometerReadOptions/readTimeout`` while the device was still present (buffered
+        /// mode); a read of `in_accel_*_raw` that has not returned within it (polled mode, a
+        /// stuck sensor or bus; also one an earlier reader gave up that is still blocked); a
+        /// context that ``ReconnectingAccelerometerReader`` could not open within it; and any
+        /// call failing with `ETIMEDOUT` (a host or `iiod` that does not answer in time).
         case timedOut
-        /// No such context, device or accelerometer.
+        /// What was asked for is not there: no context at the URI (no IIO devices on this
+        /// machine, no USB device), an `xml:` description file that does not exist (or is a
+        /// folder), no such accelerometer (or none at all), or no trigger of the name given
+        /// (``AccelerometerReadOptions/trigger``).
         case notFound
-        /// A value read from the device could not be understood.
+        /// A value that cannot be understood or used: one read from the device (an attribute
+        /// that is no number, a mount matrix that is none or no rotation, a sampling rate of 0 or
+        /// less), a mount matrix given as text, or options that cannot work
+        /// (``AccelerometerReadOptions/problem``, a negative timeout).
         case badValue
-        /// Anything else libiio reported.
+        /// Anything else libiio or the C library reported (``IIOError/code`` says what), and a
+        /// reader asked to read while it reads or after it has read (`EBUSY`).
         case other
     }
 
