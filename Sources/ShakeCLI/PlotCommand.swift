@@ -14,7 +14,9 @@ enum PlotCommand: ShakeCommand {
             raw panel). Each half-wave's peak is a dot: filled when it linked to the one before, \
             hollow when it started a chain (see 'shake replay --explain' for why a chain was no \
             shake). Labelled shakes (shake=1) are shaded bands; the shakes the detector finds are \
-            markers with their times (began ▲, ended ▼, cancelled ✕). Grey bands on the linear panel \
+            markers with their times (began ▲, ended ▼, cancelled ✕); markers closer than a label's \
+            width share one ('3 began, 10.00 to 10.40 s'), and those with no room for a label are \
+            counted in a note (draw a shorter range to see them). Grey bands on the linear panel \
             mark ongoing motion (a walk or run without a half-second pause: a shake then needs \
             ongoingMotionStrongHalfWaves half-waves of ongoingMotionPeakAcceleration to begin). \
             With --detector seismic the markers are the Seismic baseline's, the linear panel shows \

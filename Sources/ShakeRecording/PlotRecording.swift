@@ -36,7 +36,10 @@ public struct PlotThreshold: Sendable, Hashable {
 /// curve leaves no room along the line (a long walk drawn whole), at the end.
 ///
 /// Labelled shakes (runs of `shake = 1`) are shaded bands across both panels; the detector's
-/// events are markers with their times: `began` ▲, `ended` ▼, `cancelled` ✕. Spans of ongoing
+/// events are markers with their times: `began` ▲, `ended` ▼, `cancelled` ✕. Markers closer than
+/// a label's width share one label (`3 began, 10.00 to 10.40 s`); labels never overlap each other
+/// or a marker, and markers left without one for lack of room are counted in a note (see
+/// `PlotEventLabels`). Spans of ongoing
 /// motion (when a shake needs `ongoingMotionStrongHalfWaves` half-waves of
 /// `ongoingMotionPeakAcceleration` to begin) are grey bands on the
 /// linear-acceleration panel.
@@ -290,13 +293,30 @@ public struct RecordingPlot: Sendable {
         let thresholdYs = thresholds.map { linearY($0.metersPerSecondSquared) }
         let lineBoxes = thresholdYs.map { PlotLabelBox(minX: left, maxX: right, minY: $0 - 0.75, maxY: $0 + 0.75) }
         var taken: [PlotLabelBox] = []
-        for event in events where event.time >= start && event.time <= end {
+        let shownEvents = events.filter { $0.time >= start && $0.time <= end }.sorted { $0.time < $1.time }
+        let eventLabels = PlotEventLabels(events: shownEvents, xPosition: xPosition, panelTop: panel2.top,
+                                          minX: left, maxX: right)
+        for event in shownEvents {
             let x = xPosition(event.time)
             taken.append(PlotLabelBox(minX: x - 1, maxX: x + 1, minY: panel2.top, maxY: panel2.top + panel2.height))
-            let (text, row) = Self.eventLabel(event)
-            let y = panel2.top + row
-            taken.append(PlotLabelBox(minX: x - 7, maxX: x + 9 + Double(text.count) * PlotLabelBox.characterWidth * 11,
-                                      minY: y - 8, maxY: y + 8))
+            let y = panel2.top + PlotEventLabels.row(event.phase)
+            taken.append(PlotLabelBox(minX: x - 8, maxX: x + 8, minY: y - 8, maxY: y + 8))
+        }
+        taken += eventLabels.labels.map(\.box)
+        // Notes at the panel's lower left, one line each, kept clear too.
+        var notes: [(text: String, className: String)] = []
+        if !drawsHalfWaves {
+            notes.append(("\(shownHalfWaves.count) half-waves in view: too many to draw (choose a shorter --from/--to)",
+                          "half-waves-omitted"))
+        }
+        if eventLabels.unlabelledEvents > 0 {
+            let count = eventLabels.unlabelledEvents
+            notes.append(("\(count) event marker\(count == 1 ? "" : "s") without a label: no room beside "
+                + (count == 1 ? "it" : "them") + " (choose a shorter --from/--to)", "events-unlabelled"))
+        }
+        for (index, note) in notes.enumerated() {
+            taken.append(PlotLabelBox(text: note.text, size: 11, x: left + 4,
+                                      baseline: panel2.top + panel2.height - 6 - 15 * Double(index), anchor: "start"))
         }
         if drawsHalfWaves {
             taken += shownHalfWaves.map { halfWave in
@@ -331,62 +351,41 @@ public struct RecordingPlot: Sendable {
                                    ("stroke", Self.colors.linear), ("stroke-width", "1.2"),
                                    ("class", isLinked ? "half-wave half-wave-linked" : "half-wave half-wave-unlinked")])
             }
-        } else {
-            svg.text("\(shownHalfWaves.count) half-waves in view: too many to draw (choose a shorter --from/--to)",
-                     x: left + 4, y: panel2.top + panel2.height - 6, size: 11, fill: "#666666",
-                     className: "half-waves-omitted", halo: true)
+        }
+        for (index, note) in notes.enumerated() {
+            svg.text(note.text, x: left + 4, y: panel2.top + panel2.height - 6 - 15 * Double(index), size: 11,
+                     fill: "#666666", className: note.className, halo: true)
         }
 
-        // Detected events. A label that would run into the next marker of its row is left out, and
-        // the last of such a cluster says how many it stands for (the Seismic rule fires in bursts).
-        let shownEvents = events.filter { $0.time >= start && $0.time <= end }.sorted { $0.time < $1.time }
-        var labels: [String?] = Array(repeating: nil, count: shownEvents.count)
-        var unlabelled: [ShakeEvent.Phase: Int] = [:]
-        for (index, event) in shownEvents.enumerated() {
-            var (label, _) = Self.eventLabel(event)
-            let next = shownEvents[(index + 1)...].first { $0.phase == event.phase }
-            let width = Double(label.count) * PlotLabelBox.characterWidth * 11
-            if let next, xPosition(next.time) - 8 < xPosition(event.time) + 9 + width {
-                unlabelled[event.phase, default: 0] += 1
-                continue
-            }
-            if let skipped = unlabelled[event.phase], skipped > 0 {
-                label += ", \(skipped) more just before"
-                unlabelled[event.phase] = 0
-            }
-            labels[index] = label
-        }
-        for (event, label) in zip(shownEvents, labels) {
+        // Detected events: a line and a marker each; the labels as laid out above.
+        for event in shownEvents {
             let x = xPosition(event.time)
             svg.line(x1: x, y1: panel1.top, x2: x, y2: panel2.top + panel2.height, stroke: "#444444", width: 0.8,
                      dash: "2 3", className: "event-line")
-            let row = Self.eventLabel(event).row
-            let y = panel2.top + row
-            // A label that would run past the panel's right end goes to the marker's left.
-            func drawLabel(_ color: String) {
-                guard let label else { return }
-                let width = Double(label.count) * PlotLabelBox.characterWidth * 11
-                let fitsRight = x + 9 + width <= right
-                svg.text(label, x: fitsRight ? x + 9 : x - 9, y: y + 4, anchor: fitsRight ? "start" : "end", size: 11,
-                         fill: color, halo: true)
-            }
+            let y = panel2.top + PlotEventLabels.row(event.phase)
             switch event.phase {
             case .began:
                 svg.raw("path", [("d", "M\(PlotSVG.n(x - 7)),\(PlotSVG.n(y + 6)) L\(PlotSVG.n(x + 7)),\(PlotSVG.n(y + 6)) "
                                      + "L\(PlotSVG.n(x)),\(PlotSVG.n(y - 7)) Z"),
                                  ("fill", Self.colors.began), ("class", "event-began")])
-                drawLabel(Self.colors.began)
             case .ended:
                 svg.raw("path", [("d", "M\(PlotSVG.n(x - 7)),\(PlotSVG.n(y - 6)) L\(PlotSVG.n(x + 7)),\(PlotSVG.n(y - 6)) "
                                      + "L\(PlotSVG.n(x)),\(PlotSVG.n(y + 7)) Z"),
                                  ("fill", Self.colors.ended), ("class", "event-ended")])
-                drawLabel(Self.colors.ended)
             case .cancelled:
                 svg.raw("path", [("d", "M\(PlotSVG.n(x - 5)),\(PlotSVG.n(y - 5)) L\(PlotSVG.n(x + 5)),\(PlotSVG.n(y + 5)) "
                                      + "M\(PlotSVG.n(x - 5)),\(PlotSVG.n(y + 5)) L\(PlotSVG.n(x + 5)),\(PlotSVG.n(y - 5))"),
                                  ("stroke", Self.colors.cancelled), ("stroke-width", "2.5"), ("class", "event-cancelled")])
-                drawLabel(Self.colors.cancelled)
             }
+        }
+        for label in eventLabels.labels {
+            let color = switch label.phase {
+            case .began: Self.colors.began
+            case .ended: Self.colors.ended
+            case .cancelled: Self.colors.cancelled
+            }
+            svg.text(label.text, x: label.x, y: label.baseline, anchor: label.anchor, size: PlotEventLabels.size,
+                     fill: color, className: "event-label", halo: true)
         }
 
         svg.text("time (s)", x: (left + right) / 2, y: panel2.top + panel2.height + 44, anchor: "middle", size: 13,
@@ -498,19 +497,6 @@ public struct RecordingPlot: Sendable {
             if maximum[column] != minimum[column] { point(x, y(minimum[column])) }
         }
         return points
-    }
-
-    /// An event's label (`began 8.40 s`, `cancelled 3.10 s (gap)`) and its row: the offset of
-    /// its marker from the lower panel's top, px (each phase has its own row).
-    private static func eventLabel(_ event: ShakeEvent) -> (text: String, row: Double) {
-        let text = event.phase.rawValue + " " + FixedDecimals.format(event.time, decimals: 2) + " s"
-            + (event.cancellationReason.map { " (\($0.rawValue))" } ?? "")
-        let row: Double = switch event.phase {
-        case .began: 16
-        case .ended: 38
-        case .cancelled: 60
-        }
-        return (text, row)
     }
 
     /// An SVG path through `points`: `M x,y L x,y …`, coordinates to a tenth of a pixel.

@@ -134,22 +134,6 @@ final class SVGElements: NSObject, XMLParserDelegate {
         #expect(svg.texts.contains(String(format: "began %.2f s", inRange.first?.time ?? -1)))
     }
 
-    /// Events closer together than their labels are wide (the Seismic rule fires in bursts) keep
-    /// their markers, but only the last of the burst is labelled, saying how many it stands for;
-    /// an event on its own keeps its own label.
-    @Test func burstOfEventsIsLabelledOnce() throws {
-        var (plot, _, _) = Self.plot()
-        func began(_ time: Double) -> ShakeEvent {
-            ShakeEvent(phase: .began, time: time, startTime: time - 0.5, endTime: time, peakAcceleration: 20,
-                       reversals: 4, dominantAxis: .x)
-        }
-        plot.events = [began(10.0), began(10.2), began(10.4), began(16.0)]
-        let svg = try #require(SVGElements.parse(plot.svg()))
-        #expect(svg.withClass("event-began").count == 4)
-        let labels = svg.texts.filter { $0.hasPrefix("began") }
-        #expect(labels == ["began 10.40 s, 2 more just before", "began 16.00 s"], "\(labels)")
-    }
-
     /// A label that would run past the right end of the panel is drawn to the left of its marker.
     @Test func eventLabelNearTheEndStaysInside() throws {
         var (plot, _, _) = Self.plot()
