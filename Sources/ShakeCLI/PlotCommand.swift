@@ -16,7 +16,9 @@ enum PlotCommand: ShakeCommand {
             shake). Labelled shakes (shake=1) are shaded bands; the shakes the detector finds are \
             markers with their times (began ▲, ended ▼, cancelled ✕); markers closer than a label's \
             width share one ('3 began, 10.00 to 10.40 s'), and those with no room for a label are \
-            counted in a note (draw a shorter range to see them). Grey bands on the linear panel \
+            counted in a note (draw a shorter range to see them). A pause between samples longer than \
+            the detector's gap limit (maximumGapSeconds, 0.5 s in the presets) breaks the curves \
+            and is shaded, with its length where the band holds it. Grey bands on the linear panel \
             mark ongoing motion (a walk or run without a half-second pause: a shake then needs \
             ongoingMotionStrongHalfWaves half-waves of ongoingMotionPeakAcceleration to begin). \
             With --detector seismic the markers are the Seismic baseline's, the linear panel shows \
@@ -132,6 +134,7 @@ enum PlotCommand: ShakeCommand {
         var plot = RecordingPlot(title: name, subtitle: subtitle, samples: samples, labels: labelled ? labels : nil,
                                  events: events, thresholds: RecordingPlot.thresholds(of: configuration))
         plot.gravityTimeConstantSeconds = RecordingPlot.gravityTimeConstant(of: configuration)
+        plot.gapLimitSeconds = configuration.maximumGapSeconds
         plot.saturation = RecordingPlot.saturation(of: configuration)
         if let view {
             plot.linear = view.linear

@@ -29,7 +29,9 @@ public struct PlotThreshold: Sendable, Hashable {
 ///    of `halfWaves` are dots on it: filled when the half-wave linked to the one before, hollow
 ///    when it started a chain.
 ///
-/// When `saturation` is set, the raw panel shows ±saturation as dotted lines.
+/// When `saturation` is set, the raw panel shows ±saturation as dotted lines. A pause between
+/// samples longer than `gapLimitSeconds` breaks every curve (no line across it) and is a light
+/// band across both panels, labelled with its length (`no samples, 5.0 s`) where it is wide enough.
 ///
 /// Each threshold's label sits just above or below its line, at the panel's end or as near it
 /// as it is clear of the curve, the half-wave dots, the events and the other labels; where the
@@ -74,6 +76,11 @@ public struct RecordingPlot: Sendable {
     public var to: Double?
     /// Width of the picture in pixels. Default 1200.
     public var width = 1200.0
+    /// A pause between two samples longer than this, s, is drawn as a break in the curves (no
+    /// line across it) and shaded (at most `maximumGapsShaded` of them); the detector's
+    /// `maximumGapSeconds`, over which it cancels a shake and restarts. Default 0.5.
+    public var gapLimitSeconds = ShakeConfiguration.default.maximumGapSeconds
+    public static let maximumGapsShaded = 200
 
     public init(title: String, subtitle: String = "", samples: [Sample], labels: [Bool]? = nil,
                 events: [ShakeEvent] = [], thresholds: [PlotThreshold] = []) {
@@ -185,7 +192,7 @@ public struct RecordingPlot: Sendable {
     // MARK: Drawing
 
     static let colors = (x: "#d62728", y: "#2ca02c", z: "#1f77b4", linear: "#5b2a86", threshold: "#e6550d", secondThreshold: "#fd8d3c",
-                         band: "#fdd835", ongoing: "#7f7f7f", began: "#1a9850", ended: "#2166ac", cancelled: "#777777")
+                         band: "#fdd835", ongoing: "#7f7f7f", gap: "#000000", began: "#1a9850", ended: "#2166ac", cancelled: "#777777")
 
     public func svg() -> String {
         let height = 676.0
@@ -232,6 +239,23 @@ public struct RecordingPlot: Sendable {
                              ("fill", Self.colors.ongoing), ("fill-opacity", "0.18"), ("class", "ongoing-motion")])
         }
 
+        // Pauses in the samples longer than the gap limit: a light band across both panels, with
+        // its length where the band holds it; the curves break there.
+        let gaps = gaps(visible: visible).filter { $0.upperBound >= start && $0.lowerBound <= end }
+        if gaps.count <= Self.maximumGapsShaded {
+            for gap in gaps {
+                let x1 = xPosition(max(gap.lowerBound, start)), x2 = xPosition(min(gap.upperBound, end))
+                svg.raw("rect", [("x", PlotSVG.n(x1)), ("y", PlotSVG.n(panel1.top)), ("width", PlotSVG.n(max(1, x2 - x1))),
+                                 ("height", PlotSVG.n(panel2.top + panel2.height - panel1.top)),
+                                 ("fill", Self.colors.gap), ("fill-opacity", "0.08"), ("class", "sample-gap")])
+                let text = "no samples, " + FixedDecimals.format(gap.upperBound - gap.lowerBound, decimals: 1) + " s"
+                if PlotEventLabels.width(text) + 6 <= x2 - x1 {
+                    svg.text(text, x: (x1 + x2) / 2, y: panel1.top + 16, anchor: "middle", size: 11, fill: "#555555",
+                             className: "sample-gap-label", halo: true)
+                }
+            }
+        }
+
         // Panel 1: raw axes.
         var rawMinimum = Double.infinity, rawMaximum = -Double.infinity
         for index in visible {
@@ -255,7 +279,7 @@ public struct RecordingPlot: Sendable {
             let d = Self.pathData(envelope(visible: visible, start: start, end: end, left: left, right: right,
                                            value: { value(samples[$0]) }, y: rawY))
             svg.raw("path", [("d", d), ("fill", "none"), ("stroke", color), ("stroke-width", "1"),
-                             ("stroke-linejoin", "round"), ("class", "series series-\(name)")])
+                             ("stroke-linejoin", "round"), ("stroke-linecap", "round"), ("class", "series series-\(name)")])
         }
 
         if let saturation {
@@ -287,7 +311,8 @@ public struct RecordingPlot: Sendable {
         let linearPoints = envelope(visible: visible, start: start, end: end, left: left, right: right,
                                     value: { linear[$0] }, y: linearY)
         svg.raw("path", [("d", Self.pathData(linearPoints)), ("fill", "none"), ("stroke", Self.colors.linear),
-                         ("stroke-width", "1"), ("stroke-linejoin", "round"), ("class", "series series-linear")])
+                         ("stroke-width", "1"), ("stroke-linejoin", "round"), ("stroke-linecap", "round"),
+                         ("class", "series series-linear")])
         // Threshold labels keep clear of the curve, the half-wave dots, the events' lines and
         // labels (drawn below), the other threshold lines and each other.
         let thresholdYs = thresholds.map { linearY($0.metersPerSecondSquared) }
@@ -308,6 +333,10 @@ public struct RecordingPlot: Sendable {
         if !drawsHalfWaves {
             notes.append(("\(shownHalfWaves.count) half-waves in view: too many to draw (choose a shorter --from/--to)",
                           "half-waves-omitted"))
+        }
+        if gaps.count > Self.maximumGapsShaded {
+            notes.append(("\(gaps.count) pauses of over \(PlotSVG.n(gapLimitSeconds)) s between samples: the curves break "
+                + "at each; too many to shade", "sample-gaps-unshaded"))
         }
         if eventLabels.unlabelledEvents > 0 {
             let count = eventLabels.unlabelledEvents
@@ -471,49 +500,77 @@ public struct RecordingPlot: Sendable {
         svg.text(axisTitle, x: 18, y: top + height / 2, anchor: "middle", size: 12, rotate: -90, className: "axis-title")
     }
 
-    /// Path data of a series: every sample when there are few, else the minimum and maximum of
-    /// each pixel column (so the envelope looks the same and the path stays short).
+    /// Path data of a series, as pieces of line: every sample when there are few, else the
+    /// minimum and maximum of each pixel column (so the envelope looks the same and the path stays
+    /// short). A new piece starts after each gap between samples longer than `gapLimitSeconds`
+    /// (when its ends fall in different columns), so no line is drawn across it.
     private func envelope(visible: Range<Int>, start: Double, end: Double, left: Double, right: Double,
-                          value: (Int) -> Double, y: (Double) -> Double) -> [(x: Double, y: Double)] {
-        var points: [(x: Double, y: Double)] = []
-        func point(_ x: Double, _ yValue: Double) { points.append((x, yValue)) }
+                          value: (Int) -> Double, y: (Double) -> Double) -> [[(x: Double, y: Double)]] {
+        var pieces: [[(x: Double, y: Double)]] = []
+        func isGap(before index: Int) -> Bool {
+            index > visible.lowerBound && samples[index].time - samples[index - 1].time > gapLimitSeconds
+        }
         let span = end - start
         let columns = max(1, Int(right - left))
         if visible.count <= 2 * columns {
-            for index in visible { point(left + (samples[index].time - start) / span * (right - left), y(value(index))) }
-            return points
+            for index in visible {
+                if pieces.isEmpty || isGap(before: index) { pieces.append([]) }
+                pieces[pieces.count - 1].append((left + (samples[index].time - start) / span * (right - left), y(value(index))))
+            }
+            return pieces
         }
         var minimum = [Double](repeating: .infinity, count: columns)
         var maximum = [Double](repeating: -.infinity, count: columns)
+        var breaks = [Bool](repeating: false, count: columns)
+        var previousColumn = -1
         for index in visible {
             let column = min(columns - 1, max(0, Int((samples[index].time - start) / span * Double(columns))))
+            if column != previousColumn && isGap(before: index) { breaks[column] = true }
+            previousColumn = column
             let v = value(index)
             if v < minimum[column] { minimum[column] = v }
             if v > maximum[column] { maximum[column] = v }
         }
         for column in 0..<columns where minimum[column].isFinite {
+            if pieces.isEmpty || breaks[column] { pieces.append([]) }
             let x = left + Double(column) + 0.5
-            point(x, y(maximum[column]))
-            if maximum[column] != minimum[column] { point(x, y(minimum[column])) }
+            pieces[pieces.count - 1].append((x, y(maximum[column])))
+            if maximum[column] != minimum[column] { pieces[pieces.count - 1].append((x, y(minimum[column]))) }
         }
-        return points
+        return pieces
     }
 
-    /// An SVG path through `points`: `M x,y L x,y …`, coordinates to a tenth of a pixel.
-    private static func pathData(_ points: [(x: Double, y: Double)]) -> String {
+    /// The gaps between the samples in `visible` (and the ones just outside it) longer than
+    /// `gapLimitSeconds`, s.
+    private func gaps(visible: Range<Int>) -> [ClosedRange<Double>] {
+        guard !visible.isEmpty else { return [] }
+        var gaps: [ClosedRange<Double>] = []
+        for index in max(1, visible.lowerBound)..<min(samples.count, visible.upperBound + 1) {
+            let (a, b) = (samples[index - 1].time, samples[index].time)
+            if b - a > gapLimitSeconds { gaps.append(a...b) }
+        }
+        return gaps
+    }
+
+    /// An SVG path through each piece of `pieces`: `M x,y L x,y … M x,y …`, coordinates to a tenth
+    /// of a pixel. A piece of one point is a dot (a line of no length, which round caps draw).
+    private static func pathData(_ pieces: [[(x: Double, y: Double)]]) -> String {
         var d = ""
-        for point in points { d += (d.isEmpty ? "M" : "L") + short(point.x) + "," + short(point.y) }
+        for piece in pieces {
+            for (index, point) in piece.enumerated() { d += (index == 0 ? "M" : "L") + short(point.x) + "," + short(point.y) }
+            if piece.count == 1, let point = piece.first { d += "L" + short(point.x) + "," + short(point.y) }
+        }
         return d
     }
 
     /// Where a threshold's label goes: just above its line (baseline 5 px up) or else just below,
     /// at the panel's right end (`fromRight`, anchored at its end) or left end, or else as near
-    /// that end as the label is clear of `curve` (a polyline in order of x) and of `boxes`, in
+    /// that end as the label is clear of `curve` (polylines in order of x) and of `boxes`, in
     /// 16 px steps, inside `panel`. Where no place is clear (a curve filling the panel along the
     /// line), at that end, above or below the line, whichever the fewer segments of `curve` cross.
     private static func labelPlace(
         _ text: String, size: Double, lineY: Double, fromRight: Bool, within panel: PlotLabelBox,
-        clearOf curve: [(x: Double, y: Double)], and boxes: [PlotLabelBox]
+        clearOf curve: [[(x: Double, y: Double)]], and boxes: [PlotLabelBox]
     ) -> (x: Double, baseline: Double, anchor: String, box: PlotLabelBox) {
         let anchor = fromRight ? "end" : "start"
         let baselines = [lineY - 5, lineY + size + 3]
@@ -526,11 +583,14 @@ public struct RecordingPlot: Sendable {
             for baseline in baselines {
                 let box = PlotLabelBox(text: text, size: size, x: x, baseline: baseline, anchor: anchor)
                 guard panel.contains(box) else { continue }
-                if !boxes.contains(where: box.intersects) && !box.isCrossed(byPolyline: curve) {
+                if !boxes.contains(where: box.intersects) && !curve.contains(where: box.isCrossed(byPolyline:)) {
                     return (x, baseline, anchor, box)
                 }
                 if x == first {
-                    let crossings = box.crossings(byPolyline: curve, atMost: fewest)
+                    var crossings = 0
+                    for piece in curve where crossings < fewest {
+                        crossings += box.crossings(byPolyline: piece, atMost: fewest - crossings)
+                    }
                     if crossings < fewest { (best, fewest) = ((x, baseline, anchor, box), crossings) }
                 }
             }
