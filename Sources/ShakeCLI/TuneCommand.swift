@@ -17,7 +17,10 @@ enum TuneCommand: ShakeCommand {
             under one false shake per hour to be measured). Every file is read once into memory, \
             and each is replayed some 800 times: on dev (17 recordings, 0.7 h, 50 to 400 Hz) a run \
             takes about 4 s on 2 processors (measured 2026-12-04), and the time grows with the samples; progress, with \
-            the time left, goes to stderr. Then ship the -o file: it is what --config reads.
+            the time left, goes to stderr. Then ship the -o file: it is what --config reads. An \
+            output that cannot be written once the search is done (its folder removed meanwhile) \
+            costs neither the figures nor the other output: the error naming it follows them, \
+            with exit 73.
 
             The search tries a coarse grid over the onset threshold, release fraction, \
             reversal interval, half-wave count, linearity limit and gravity time constant, then \
@@ -163,27 +166,32 @@ enum TuneCommand: ShakeCommand {
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         progress.finish("searched \(result.configurationsEvaluated) configurations in \(fixed(seconds, 1)) s")
 
+        // Outputs that cannot be written now (a folder removed during the search) cost neither the
+        // figures, printed as ever, nor the other output: each failure is said after them (exit 73).
+        var written: [String] = []
+        var failures: [(failure: CommandFailure, what: String)] = []
         if let output {
             do {
                 try ConfigurationFile.save(result.configuration, to: output, overwrite: force)
+                written.append(output)
+                // Written as asked, but never as if it met the budget: said on the line that names it.
+                progress.note("wrote \(output) (load it with --config)" + (result.metBudget ? ""
+                    : "; it does NOT meet the budget of \(number(result.maximumFalsePerHour)) false shakes per hour (the text's "
+                        + "WARNING says what it fires)"))
             } catch {
-                throw OutputFile.writeFailure(error)
+                failures.append((OutputFile.writeFailure(error), "the configuration (-o)"))
             }
-            // Written as asked, but never as if it met the budget: said on the line that names it.
-            progress.note("wrote \(output) (load it with --config)" + (result.metBudget ? ""
-                : "; it does NOT meet the budget of \(number(result.maximumFalsePerHour)) false shakes per hour (the text's "
-                    + "WARNING says what it fires)"))
         }
         if let report {
             var plot = TradeoffPlot(result: result, title: "shake tune: recall and false shakes per hour")
             plot.referenceName = base
-            let svg = plot.svg()
             do {
-                try PlotFile.write(svg, to: report, overwrite: force)
+                try PlotFile.write(plot.svg(), to: report, overwrite: force)
+                written.append(report)
+                progress.note("wrote \(report)")
             } catch {
-                throw OutputFile.writeFailure(error)
+                failures.append((OutputFile.writeFailure(error), "the trade-off plot (--report)"))
             }
-            progress.note("wrote \(report)")
         }
         if wantsJSON(arguments) {
             io.out(jsonText(JSONReport(result: result, axes: options.axes, reference: options.reference, base: base,
@@ -191,6 +199,15 @@ enum TuneCommand: ShakeCommand {
         } else {
             io.out(text(result, axes: options.axes, reference: options.reference, base: base,
                         basePath: arguments.value("config"), seconds: seconds, jobs: options.jobs))
+        }
+        guard !failures.isEmpty else { return ExitStatus.success }
+        let kept = "the figures went to standard output" + (written.isEmpty ? "" : ", and " + written.joined(separator: " and ")
+            + (written.count == 1 ? " was" : " were") + " written")
+        for (index, item) in failures.enumerated() {
+            var failure = item.failure
+            failure.message += ": \(item.what) was not written (\(kept))"
+            if index == failures.count - 1 { throw failure }
+            io.err("Error: \(failure.message)\n")
         }
         return ExitStatus.success
     }
