@@ -92,7 +92,9 @@ enum TuneCommand: ShakeCommand {
                     help: "Write the chosen configuration as JSON (for --config of replay, evaluate, live)."),
             .option("report", value: "file",
                     help: "Draw the trade-off curve as an SVG file: recall against false shakes per hour at each "
-                        + "budget, the chosen configuration, its cross-validated figures and the base (medium) untuned."),
+                        + "budget, the chosen configuration, its cross-validated figures and the base (medium) untuned. "
+                        + "The axis follows the figures: a budget beyond twice the largest is named at its end, not "
+                        + "drawn to scale."),
             .flag("force", help: "Overwrite existing --output and --report files."),
             .option("jobs", short: "j", value: "n", help: "Replays run at once.",
                     default: "active processor count"),

@@ -5,6 +5,9 @@ import ShakeDetection
 /// (the best configuration within it, in sample), the chosen configuration highlighted, the
 /// budget as a dashed line, the cross-validated (held-out) figure as a diamond, and the
 /// reference configuration's untuned figures (the medium preset, or a base) as a grey square.
+/// The false-shake axis runs from 0 to the largest of these figures and of the budgets (5 %
+/// more, in round steps); a budget over `budgetAxisFactor` times that is not drawn to scale
+/// but named at the frame's lower right end, 'budget 1000000/h: beyond the axis →'.
 public struct TradeoffPlot: Sendable {
     public var result: TuningResult
     public var title: String
@@ -19,6 +22,10 @@ public struct TradeoffPlot: Sendable {
         self.title = title
     }
 
+    /// The budget is on the false-shake axis while it is at most this many times the largest
+    /// figure drawn (or 1 false shake per hour).
+    static let budgetAxisFactor = 2.0
+
     static let colors = (curve: "#1f77b4", chosen: "#d62728", budget: "#e6550d", validated: "#6a3d9a",
                          reference: "#636363")
 
@@ -28,11 +35,17 @@ public struct TradeoffPlot: Sendable {
         let points = result.tradeoff.sorted { $0.budget < $1.budget }
         let validated = result.crossValidation?.pooled
         let reference = result.referenceSummary
-        var xs = points.compactMap { $0.summary.falsePerHour } + [result.maximumFalsePerHour]
-        xs += result.tradeoff.map(\.budget)
+        var xs = points.compactMap { $0.summary.falsePerHour } + result.tradeoff.map(\.budget)
         // Only what is drawn: a point needs both figures (no recall without labelled shakes).
+        if let rate = result.inSample.falsePerHour, result.inSample.recall != nil { xs.append(rate) }
         if let rate = validated?.falsePerHour, validated?.recall != nil { xs.append(rate) }
         if let rate = reference.falsePerHour, reference.recall != nil { xs.append(rate) }
+        // The axis follows the figures; the budget joins them unless it would squeeze them into
+        // less than half the width (a budget of 10⁶ false shakes per hour), when a note at the
+        // frame's right end says where it lies instead of its line.
+        let dataMaximum = max(1, xs.max() ?? 1)
+        let budgetOnAxis = result.maximumFalsePerHour <= Self.budgetAxisFactor * dataMaximum
+        if budgetOnAxis { xs.append(result.maximumFalsePerHour) }
         var ys = points.compactMap { $0.summary.recall }
         if let recall = result.inSample.recall { ys.append(recall) }
         if let recall = validated?.recall { ys.append(recall) }
@@ -98,12 +111,17 @@ public struct TradeoffPlot: Sendable {
         svg.text("recall (share of labelled shakes detected)", x: 22, y: (top + bottom) / 2, anchor: "middle",
                  size: 13, rotate: -90, className: "axis-title")
 
-        // The budget.
-        let budgetX = px(result.maximumFalsePerHour)
-        svg.line(x1: budgetX, y1: top, x2: budgetX, y2: bottom, stroke: Self.colors.budget, width: 1.5, dash: "7 4",
-                 className: "budget-line")
-        svg.text("budget \(PlotSVG.n(result.maximumFalsePerHour))/h", x: budgetX + 5, y: bottom - 8, size: 11,
-                 fill: Self.colors.budget)
+        // The budget: its line, or where it lies beyond the axis.
+        if budgetOnAxis {
+            let budgetX = px(result.maximumFalsePerHour)
+            svg.line(x1: budgetX, y1: top, x2: budgetX, y2: bottom, stroke: Self.colors.budget, width: 1.5, dash: "7 4",
+                     className: "budget-line")
+            svg.text("budget \(PlotSVG.n(result.maximumFalsePerHour))/h", x: budgetX + 5, y: bottom - 8, size: 11,
+                     fill: Self.colors.budget)
+        } else {
+            svg.text("budget \(PlotSVG.n(result.maximumFalsePerHour))/h: beyond the axis →", x: right - 6, y: bottom - 8,
+                     anchor: "end", size: 11, fill: Self.colors.budget, className: "budget-off-axis", halo: true)
+        }
 
         // The curve: one point per budget, joined in budget order.
         let drawn = points.filter { $0.summary.falsePerHour != nil && $0.summary.recall != nil }
