@@ -61,8 +61,8 @@
 ///    that stops, or pauses for more than `maximumGapSeconds`, before that sample comes has the
 ///    shake cancelled instead, `.gap` or `.interrupted`, since the samples cannot say the hand
 ///    stopped). The quiet must be seen: of a dropout under the gap limit (two samples more
-///    than `quietSeconds / 2` apart) only `quietSeconds / 2` counts, so a shake whose samples are
-///    lost for a moment between two strokes is not ended and begun again; **cancelled** with `.tooLong`
+///    than `quietSeconds / 2`, and at least 0.1 s, apart) only that much counts, so a shake whose
+///    samples are lost for a moment between two strokes is not ended and begun again; **cancelled** with `.tooLong`
 ///    when `maximumShakeSeconds` after the first half-wave began the shake has not ended (so
 ///    shaking over `maximumShakeSeconds − quietSeconds` is cancelled; then the motion must pause
 ///    for `quietSeconds` before another shake can begin), with `.gap` when two samples are more than `maximumGapSeconds` apart, and
@@ -189,12 +189,16 @@ public struct ShakeDetector: Sendable {
         didSet { unseenAtLastActivity = unseen }
     }
     // Of the time since the filters started, how much no sample saw, s: the part of each
-    // interval beyond `quietSeconds / 2` (a dropout under the gap limit), summed over the
+    // interval beyond `seenIntervalSeconds` (a dropout under the gap limit), summed over the
     // samples that reach step 2 (all while a shake is under way). The quiet that ends a shake
     // leaves it out, since no sample says the hand was still then; `unseenAtLastActivity` is
     // the sum when `lastActivity` was last set.
     private var unseen = 0.0
     private var unseenAtLastActivity = 0.0
+    // The longest part of an interval between two samples that counts as seen quiet, s:
+    // `quietSeconds / 2`, and at least 0.1 s, so that a 25 Hz sensor's intervals (0.04 s, up to
+    // 0.076 s with heavy jitter) always count whole, whatever `quietSeconds` is.
+    private let seenIntervalSeconds: Double
 
     // The shake.
     @usableFromInline var shaking = false
@@ -246,6 +250,7 @@ public struct ShakeDetector: Sendable {
         pauseVariance = configuration.pauseDeviationAcceleration * configuration.pauseDeviationAcceleration
         ongoingPeakSquared = configuration.ongoingMotionPeakAcceleration * configuration.ongoingMotionPeakAcceleration
         strongNeeded = configuration.ongoingMotionStrongHalfWaves
+        seenIntervalSeconds = max(0.5 * configuration.quietSeconds, 0.1)
     }
 
     /// A detector in its initial state, after `configuration.validate()`.
@@ -417,7 +422,7 @@ public struct ShakeDetector: Sendable {
     ) -> ShakeEvent? {
         let t = sample.time
         let release2 = releaseSquared
-        let unseenPart = dt - 0.5 * configuration.quietSeconds
+        let unseenPart = dt - seenIntervalSeconds
         if unseenPart > 0 { unseen += unseenPart }
         if t - momentTime > 1.5 * dt {
             decayMoments(over: t - momentTime - dt)

@@ -44,8 +44,8 @@ public struct ShakeEvent: Sendable, Hashable, Codable {
     public var phase: Phase
     /// When the event was emitted: the timestamp of the sample (or interruption) that caused it, s.
     /// `ended` comes with the first sample `quietSeconds` or more after `endTime`, later by the
-    /// part beyond `quietSeconds / 2` of each interval between samples after it (a dropout: the
-    /// hand may have moved meanwhile); a gap or an
+    /// part beyond `quietSeconds / 2` (and at least 0.1 s) of each interval between samples after
+    /// it (a dropout: the hand may have moved meanwhile); a gap or an
     /// interruption before that sample cancels the shake instead; a `cancelled` with `.timeWentBackwards` is
     /// timed at the last sample before the jump (on the old clock), one with `.interrupted` after
     /// a configuration change at the last sample before the change, and one from

@@ -334,6 +334,21 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
                 "ended at \(ended.time), expected \(expected) (dropout \(dropout) s)")
     }
 
+    /// A short `quietSeconds` does not make a slow sensor's ordinary intervals dropouts: every
+    /// interval of up to 0.1 s counts whole as quiet, so at 25 Hz with `quietSeconds` 0.03 s
+    /// `ended` comes with the first sample over 0.03 s after the last half-wave, as at 400 Hz.
+    @Test(arguments: [25.0, 400])
+    func aShortQuietTimeEndsAsSoonAtEveryRate(rate: Double) throws {
+        var configuration = ShakeConfiguration.default
+        configuration.quietSeconds = 0.03
+        try configuration.validate()
+        let c = ShakeCase(frequency: 4, amplitudeG: 2.5, up: (0, 0, 1), direction: (1, 0, 0))
+        let result = events(Self.motion(c).samples(duration: 5, rate: rate), configuration: configuration)
+        let ended = try #require(result.first { $0.phase == .ended })
+        #expect(ended.time > ended.endTime + 0.03 && ended.time <= ended.endTime + 0.03 + 1 / rate + 1e-9,
+                "ended at \(ended.time), the last half-wave ended at \(ended.endTime)")
+    }
+
     @Test func tooLongShakeIsCancelledOnce() {
         var configuration = ShakeConfiguration.default
         configuration.maximumShakeSeconds = 2
