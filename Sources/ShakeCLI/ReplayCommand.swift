@@ -14,7 +14,7 @@ enum ReplayCommand: ShakeCommand {
             recording's time origin, peak acceleration in m/s² with gravity removed. Columns: \
             time_s (when the event fired), start_s and end_s (the shake's first half-wave's start \
             and its last half-wave's end so far: an ended event fires quietSeconds, 0.4 s in the \
-            presets, after end_s), peak_m/s², reversals (direction reversals so far: half-waves \
+            presets, after end_s, later after a pause in the samples), peak_m/s², reversals (direction reversals so far: half-waves \
             minus one, so a shake that began on 4 half-waves shows 3) and axis (the dominant \
             device axis). A file's line counts its shakes, and how many of them were cancelled \
             (\"1 shake (1 cancelled)\": no undo comes of those). It \

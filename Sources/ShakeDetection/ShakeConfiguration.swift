@@ -92,7 +92,9 @@ public struct ShakeConfiguration: Sendable, Hashable {
     public var maximumLinearity: Double
 
     /// Largest accepted ratio between the longest and the shortest peak-to-peak interval of the
-    /// linked half-waves that make a shake begin (dimensionless, ≥ 1). Default 4.
+    /// linked half-waves that make a shake begin (dimensionless, ≥ 1), over the chain's last 8
+    /// intervals (so one irregular interval, a dropout say, holds a long chain back only until
+    /// 8 steady ones have followed it). Default 4.
     ///
     /// A hand shakes with a steady rhythm; a heel strike felt in a pocket rings fast (0.06 s) and
     /// then pauses until the next step (0.2–0.4 s), which this rejects even when it is linear.
@@ -240,6 +242,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
     ///
     /// The time counts until `ended`, which comes `quietSeconds` after the last half-wave: with
     /// the defaults, shaking (first half-wave to last) of more than about 9.6 s is cancelled.
+    /// What a dropout after the last half-wave delays `ended` by (see `quietSeconds`) does not
+    /// count.
     /// `validate()` requires more than `quietSeconds + (minimumHalfWaves − 1) ×
     /// minimumReversalIntervalSeconds`, under which no shake could ever end.
     public var maximumShakeSeconds: Double

@@ -39,8 +39,8 @@
 ///    `√(λ₂/λ₁) ≤ maximumLinearity` (the motion is back-and-forth, not a circle or a gait; the
 ///    covariance, not the raw second moments, so that the gravity estimate's fading error after
 ///    a quick turn does not make a straight shake look bent), the longest peak-to-peak interval
-///    in the chain is at most `maximumIntervalRatio` times the shortest (a steady rhythm, not a
-///    heel strike's ringing and pause) and the last `minimumHalfWaves` half-waves peaked at most
+///    of the chain's last 8 is at most `maximumIntervalRatio` times the shortest (a steady
+///    rhythm, not a heel strike's ringing and pause) and the last `minimumHalfWaves` half-waves peaked at most
 ///    `maximumPeakIntervalSeconds` apart one after another (no stroke slower than a 1 Hz
 ///    shake's; both measured between the peaks as finally placed, and for the open half-wave to
 ///    its peak so far, not when each half-wave linked, which is often well before its peak),
@@ -173,7 +173,10 @@ public struct ShakeDetector: Sendable {
     private var chainCount = 0
     private var chainStart = 0.0
     // Between the peaks of its closed linked half-waves, s (∞ and 0 while there are none).
-    private var chainShortestInterval = Double.infinity, chainLongestInterval = 0.0
+    // Its last `recentIntervalCount` such intervals, in a ring (the rhythm rule's window).
+    private var recentIntervals = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    private var recentIntervalsStored = 0
+    private var recentIntervalsNext = 0
     // How many of the chain's latest closed links, in a row, have their peaks at most
     // `maximumPeakIntervalSeconds` apart.
     private var chainQuickLinks = 0
@@ -186,13 +189,16 @@ public struct ShakeDetector: Sendable {
     private var chainStrong: UInt64 = 0
     private var chainEnergyX = 0.0, chainEnergyY = 0.0, chainEnergyZ = 0.0
     private var lastActivity = -Double.infinity {
-        didSet { unseenAtLastActivity = unseen }
+        // Set within the latest interval (a release crossing placed between two samples), only
+        // the part of that interval after it may count as unseen since.
+        didSet { unseenAtLastActivity = unseen - max(0, lastTime - lastActivity - seenIntervalSeconds) }
     }
     // Of the time since the filters started, how much no sample saw, s: the part of each
     // interval beyond `seenIntervalSeconds` (a dropout under the gap limit), summed over the
     // samples that reach step 2 (all while a shake is under way). The quiet that ends a shake
-    // leaves it out, since no sample says the hand was still then; `unseenAtLastActivity` is
-    // the sum when `lastActivity` was last set.
+    // leaves out what of it came after the last activity, since no sample says the hand was
+    // still then, and so does the time that makes a shake too long; `unseenAtLastActivity` is
+    // the sum up to `lastActivity` when it was last set.
     private var unseen = 0.0
     private var unseenAtLastActivity = 0.0
     // The longest part of an interval between two samples that counts as seen quiet, s:
@@ -297,6 +303,10 @@ public struct ShakeDetector: Sendable {
         reset()
         return event
     }
+
+    /// How many of a chain's latest intervals between linked peaks the rhythm rule
+    /// (`maximumIntervalRatio`) compares.
+    static let recentIntervalCount = 8
 
     /// The slowest sample rate the detector is made for, Hz. Its 40 ms smoothing is one sample
     /// at this rate, and one configuration behaves the same from here to 1.6 kHz. Slower input is
@@ -506,16 +516,18 @@ public struct ShakeDetector: Sendable {
             }
         }
 
-        // 5. Ended, too long. The quiet must be seen: a dropout since the last activity counts
-        // only up to `quietSeconds / 2`.
-        let quiet = t - lastActivity - (unseen - unseenAtLastActivity)
+        // 5. Ended, too long. The quiet must be seen: of a dropout since the last activity only
+        // `seenIntervalSeconds` counts, and the time a dropout delays `ended` by does not make
+        // the shake too long.
+        let unseenSince = unseen - unseenAtLastActivity
+        let quiet = t - lastActivity - unseenSince
         if shaking {
             if quiet > configuration.quietSeconds {
                 let event = makeEvent(.ended, at: t)
                 endShake(refractoryFrom: t)
                 return event
             }
-            if t - shakeStart > configuration.maximumShakeSeconds {
+            if t - shakeStart - unseenSince > configuration.maximumShakeSeconds {
                 let event = makeEvent(.cancelled, at: t, reason: .tooLong)
                 shaking = false
                 exhausted = true
@@ -738,8 +750,9 @@ public struct ShakeDetector: Sendable {
         if explaining { explanation.halfWave = halfWaveReport() }
         if linked {
             let gap = peakTime - previousTime
-            chainShortestInterval = min(chainShortestInterval, gap)
-            chainLongestInterval = max(chainLongestInterval, gap)
+            withUnsafeMutableBytes(of: &recentIntervals) { $0.storeBytes(of: gap, toByteOffset: recentIntervalsNext * 8, as: Double.self) }
+            recentIntervalsNext = recentIntervalsNext == Self.recentIntervalCount - 1 ? 0 : recentIntervalsNext + 1
+            recentIntervalsStored = min(recentIntervalsStored + 1, Self.recentIntervalCount)
             if gap <= configuration.maximumPeakIntervalSeconds {
                 chainQuickLinks += 1
             } else {
@@ -752,8 +765,8 @@ public struct ShakeDetector: Sendable {
         } else {
             chainCount = 1
             chainStart = halfWaveStart
-            chainShortestInterval = .infinity
-            chainLongestInterval = 0
+            recentIntervalsStored = 0
+            recentIntervalsNext = 0
             chainQuickLinks = 0
             chainSlowInterval = 0
             chainPeakSquared = peakSquared
@@ -835,17 +848,26 @@ public struct ShakeDetector: Sendable {
         return nil
     }
 
-    /// The longest interval between linked peaks is at most `maximumIntervalRatio` times the
-    /// shortest, counting the open half-wave's interval to its peak so far when it has linked.
+    /// The longest of the chain's last `recentIntervalCount` intervals between linked peaks is at
+    /// most `maximumIntervalRatio` times the shortest, counting the open half-wave's interval to
+    /// its peak so far when it has linked.
     @inline(__always) private func rhythmIsSteady(withOpenHalfWave: Bool) -> Bool {
         let (shortest, longest) = chainIntervals(withOpenHalfWave: withOpenHalfWave)
         return longest <= configuration.maximumIntervalRatio * shortest
     }
 
-    /// The shortest and longest interval between the chain's linked peaks, s, counting the open
-    /// half-wave's interval to its peak so far when it has linked (∞ and 0 while there is none).
+    /// The shortest and longest of the chain's last `recentIntervalCount` intervals between
+    /// linked peaks, s, and the open half-wave's interval to its peak so far when it has linked
+    /// (∞ and 0 while there is none).
     @inline(__always) private func chainIntervals(withOpenHalfWave: Bool) -> (shortest: Double, longest: Double) {
-        var shortest = chainShortestInterval, longest = chainLongestInterval
+        var shortest = Double.infinity, longest = 0.0
+        withUnsafeBytes(of: recentIntervals) { bytes in
+            for i in 0..<recentIntervalsStored {
+                let gap = bytes.load(fromByteOffset: i * 8, as: Double.self)
+                shortest = min(shortest, gap)
+                longest = max(longest, gap)
+            }
+        }
         if withOpenHalfWave {
             let gap = peakTime - previousTime
             shortest = min(shortest, gap)

@@ -29,10 +29,10 @@ public struct ShakeExplanation: Sendable, Equatable {
         public var chainHalfWaves: Int
         /// `√(λ₂/λ₁)` (limit `maximumLinearity`).
         public var linearity: Double
-        /// The longest interval between the chain's peaks over the shortest (limit
-        /// `maximumIntervalRatio`).
+        /// The longest interval between the chain's peaks over the shortest, of its last 8
+        /// (limit `maximumIntervalRatio`).
         public var intervalRatio: Double
-        /// The longest interval between the chain's peaks, s (the open half-wave's to its peak so
+        /// The longest interval between the chain's peaks, of its last 8, s (the open half-wave's to its peak so
         /// far once it has linked); over `intervalRatio`, the shortest.
         public var longestIntervalSeconds: Double
         /// Whether the device was in ongoing motion (then `strongHalfWaves` of the last

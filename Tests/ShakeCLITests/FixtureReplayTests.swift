@@ -96,6 +96,36 @@ enum CommittedFixture {
         #expect(events.map(\.phase) == [.began, .ended])
     }
 
+    /// The long shake with its samples lost for 0.2 to 0.49 s (under the 0.5 s gap limit)
+    /// anywhere in its first 1.4 s, where its chain is forming, and for 0.3 to 0.49 s anywhere
+    /// after: always one `began` and one `ended`. Before, one long interval early in the chain
+    /// (among 0.1 s ones) refused the whole 6 s shake as an unsteady rhythm (the rule now compares
+    /// the chain's last 8 intervals), and a dropout after it began ended it and began it again
+    /// (410 of 2510 such runs; the quiet that ends a shake must now be seen).
+    @Test func aDropoutAnywhereInTheLongShakeFiresItOnce() throws {
+        var reader = try RecordingReader(path: CommittedFixture.path("long_shake_100hz.csv"))
+        var samples: [Sample] = []
+        while let row = try reader.next() { samples.append(row.sample) }
+        let runs = try CommittedFixture.labelledRuns("long_shake_100hz.csv")
+        let start = try #require(runs.first?.start)
+        var wrong: [String] = []
+        var tried = 0
+        for k in 0..<560 {
+            let from = start + Double(k) * 0.01
+            for dropout in k < 140 ? [0.2, 0.3, 0.4, 0.49] : [0.3, 0.45, 0.49] {
+                let kept = samples.filter { $0.time <= from || $0.time >= from + dropout }
+                let longest = zip(kept, kept.dropFirst()).map { $1.time - $0.time }.max() ?? 0
+                guard longest < ShakeConfiguration.medium.maximumGapSeconds else { continue }
+                var detector = ShakeDetector(configuration: .medium)
+                let phases = kept.compactMap { detector.process($0) }.map(\.phase)
+                tried += 1
+                if phases != [.began, .ended] { wrong.append("from \(from) s for \(dropout) s: \(phases)") }
+            }
+        }
+        #expect(tried > 1400)
+        #expect(wrong.isEmpty, "\(wrong.count) of \(tried): \(wrong.prefix(5))")
+    }
+
     @Test(arguments: CommittedFixture.sameMotionRates.filter { $0 != 100 })
     func sameMotionGivesTheSameShakesAtEveryRate(rateHertz: Int) throws {
         let reference = try CommittedFixture.events("same_motion_100hz.csv").filter { $0.phase == .began }

@@ -349,6 +349,21 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
                 "ended at \(ended.time), the last half-wave ended at \(ended.endTime)")
     }
 
+    /// The time a dropout after the last stroke delays `ended` by does not make the shake too
+    /// long: a 5.5 s shake with `maximumShakeSeconds` 6.1 (shaking over 6.1 − 0.4 s is
+    /// cancelled) followed by a dropout of about 0.48 s still ends.
+    @Test(arguments: [25.0, 100, 400])
+    func aDropoutAfterTheLastStrokeDoesNotMakeTheShakeTooLong(rate: Double) throws {
+        var configuration = ShakeConfiguration.default
+        configuration.maximumShakeSeconds = 6.1
+        let c = ShakeCase(frequency: 4, amplitudeG: 2.5, up: (0, 0, 1), direction: (1, 0, 0))
+        let stop = Self.shakeStart + 5.5
+        let samples = Self.motion(c, duration: 5.5).samples(duration: 9, rate: rate)
+            .filter { $0.time <= stop + 0.01 || $0.time >= stop + 0.49 - 2 / rate }
+        let result = events(samples, configuration: configuration)
+        #expect(result.map(\.phase) == [.began, .ended], "\(result.map { ($0.phase, $0.time) })")
+    }
+
     @Test func tooLongShakeIsCancelledOnce() {
         var configuration = ShakeConfiguration.default
         configuration.maximumShakeSeconds = 2
