@@ -96,7 +96,31 @@ enum ConvertCommand: ShakeCommand {
         }
 
         static func text(_ range: ClosedRange<Double>) -> String {
-            "\(shortestDecimal(range.lowerBound))-\(shortestDecimal(range.upperBound))"
+            "\(plainDecimal(range.lowerBound))-\(plainDecimal(range.upperBound))"
+        }
+
+        /// `shortestDecimal(value)` without an exponent (`1e-05` is `0.00001`, `1e+16`
+        /// `10000000000000000`), as `--shakes` reads it back.
+        static func plainDecimal(_ value: Double) -> String {
+            let text = shortestDecimal(value)
+            guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
+                  let exponent = Int(text[text.index(after: e)...]) else { return text }
+            var mantissa = text[..<e]
+            let negative = mantissa.hasPrefix("-")
+            if negative { mantissa = mantissa.dropFirst() }
+            let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
+            var digits = Array(mantissa.filter { $0 != "." })
+            var position = point + exponent  // where the point goes among `digits`
+            if position <= 0 {
+                digits.insert(contentsOf: repeatElement("0", count: 1 - position), at: 0)
+                position = 1
+            } else if position > digits.count {
+                digits.append(contentsOf: repeatElement("0", count: position - digits.count))
+            }
+            var integer = String(digits[..<position])
+            let fraction = String(digits[position...]).reversed().drop { $0 == "0" }.reversed()
+            if integer.isEmpty { integer = "0" }
+            return (negative ? "-" : "") + integer + (fraction.isEmpty ? "" : "." + String(fraction))
         }
     }
 
@@ -324,7 +348,9 @@ enum ConvertCommand: ShakeCommand {
             throw RecordingError(
                 path: reader.path, kind: .invalidArgument,
                 message: "|a| averages \(fixed(mean, 2)) m/s² over the first \(early.count) "
-                    + "samples: the recording already holds gravity, and '--add-gravity' would add it twice (leave it out)")
+                    + "samples: the recording already holds gravity, and '--add-gravity' would add it twice (leave it out; "
+                    + "Sensor Logger's Accelerometer.csv, gravity taken out, is told by its name whatever its first samples: "
+                    + "keep a name ending in 'Accelerometer', such as run1_Accelerometer.csv)")
         }
     }
 }

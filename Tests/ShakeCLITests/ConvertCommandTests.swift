@@ -265,6 +265,24 @@ import Testing
         #expect(try rows(second) == rows(first))
     }
 
+    /// A time Swift would print with an exponent (1e-05) is written in the shakes_s line as a
+    /// plain decimal, which --shakes reads back (it had written -1e-05-1, which --shakes refuses).
+    @Test func shakesLineTimesReadBackWithoutAnExponent() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        var text = "time_s,x,y,z\n"
+        for i in -10...20 { text += String(format: "%.2f,0.1,0.2,9.8\n", Double(i) / 10) }
+        let input = try folder.write("small.csv", text)
+        let run = runShake("convert", input, "--shakes=-0.00001-1,1.2000001-1.55", "-o", folder.file("out.csv"))
+        #expect(run.status == 0, "\(run.err)")
+        let written = try String(contentsOfFile: folder.file("out.csv"), encoding: .utf8)
+        let line = try #require(written.split(separator: "\n").first { $0.hasPrefix("# shakes_s: ") })
+        #expect(line == "# shakes_s: -0.00001-1,1.2000001-1.55", "\(line)")
+        let value = String(line.dropFirst("# shakes_s: ".count))
+        let again = runShake("convert", input, "--shakes", value, "-o", folder.file("again.csv"))
+        #expect(again.status == 0, "\(again.err)")
+    }
+
     /// A converted file labelled again: the shakes_s of the labels now written, not the old
     /// ones beside them (converted_from lines add up, one per conversion); a comment value holding a form
     /// feed or U+2028 (one line to the reader, a line break to the writer) is carried as spaces,
