@@ -60,6 +60,10 @@ class ArgumentParser(argparse.ArgumentParser):
         super().__init__(**kwargs)
 
     def error(self, message, status=USAGE):
+        # A usage error is said with the usage line, as argparse does; any other (a missing
+        # input, an output that exists) as the other scripts and `shake` say theirs.
+        if status != USAGE:
+            fail(message, status)
         self.print_usage(sys.stderr)
         self.exit(status, f"{self.prog}: error: {message}\n")
 

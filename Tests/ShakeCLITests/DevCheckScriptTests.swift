@@ -64,7 +64,7 @@ import Testing
         let missing = folder.file("no-such-folder")
         let usage = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--dev", dev, "--shake", shake, option, missing])
         #expect(usage.status == 66)
-        #expect(usage.err.contains("dev-check: error: \(missing): no such folder (write one with Scripts/\(script))"),
+        #expect(usage.err.contains("Error: \(missing): no such folder (write one with Scripts/\(script))"),
                 "\(usage.err)")
     }
 
@@ -230,7 +230,7 @@ import Testing
         for (shake, message) in [(missing, "no such file"), (plain, "not executable"), (folder.path, "no such file")] {
             let run = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--dev", dev, "--shake", shake])
             #expect(run.status == 66, "\(shake): \(run.err)")
-            #expect(run.err.contains("dev-check: error: --shake \(shake): \(message)"), "\(run.err)")
+            #expect(run.err.contains("Error: --shake \(shake): \(message)"), "\(run.err)")
             #expect(!run.err.contains("Traceback"), "\(run.err)")
         }
     }

@@ -378,7 +378,7 @@ import ShakeRecording
         let notes = try folder.write("mine/notes.txt", "keep me\n")
         let exists = try runProcess(Self.script, [good, folder.file("mine")])
         #expect(exists.status == 73)
-        #expect(exists.err.contains("everyday-extra: error: \(folder.file("mine")): already exists (nothing is overwritten)"),
+        #expect(exists.err.contains("Error: \(folder.file("mine")): already exists (nothing is overwritten)"),
                 "\(exists.err)")
         #expect(listing(folder.file("mine")) == ["notes.txt"])
         #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me\n")

@@ -230,7 +230,7 @@ func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z
         let run = try runProcess(repositoryRoot + "/Scripts/scale-walks",
                                  [folder.file("source"), nested, "--pattern", "*.csv", "--gain", "1", "--tempo", "1"])
         #expect(run.status == 73)
-        #expect(run.err.hasSuffix("error: \(nested): its parent folder \(folder.file("missing")) does not exist\n"), "\(run.err)")
+        #expect(run.err.hasSuffix("Error: \(nested): its parent folder \(folder.file("missing")) does not exist\n"), "\(run.err)")
         #expect(listing(folder.path) == ["source"])
     }
 
