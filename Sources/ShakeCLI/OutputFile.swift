@@ -146,7 +146,7 @@ enum OutputFile {
         case .overwrite: "pass --force"
         case .skipRowsWithoutAcceleration: "pass --skip-rows-without-acceleration"
         case .separator: "pass the --separator it uses, or leave --separator out to detect it"
-        case .commaIsDecimal: "pass --separator semicolon or tab, or leave out --decimal-comma"
+        case .commaIsDecimal: "pass --separator semicolon, tab or pipe, or leave out --decimal-comma"
         case .rebaseTime: "pass --rebase-time"
         case .ignoreLabels: "pass --ignore-labels"
         }

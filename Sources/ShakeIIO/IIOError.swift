@@ -115,7 +115,7 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "/dev/iio:deviceN only, so the sysfs files written (sampling_frequency, buffer/length, "
                 + "buffer/enable, scan_elements/*_en in /sys/bus/iio/devices/iio:deviceN) need a chgrp and "
                 + "chmod g+w from the rule's RUN+= too (ShakeKit's Scripts/device/60-shakekit-iio.rules does "
-                + "both); then add the user to the group"
+                + "both); then add the user to the group (usermod -aG GROUP USER) and log in again"
         case .deviceGone:
             return "it was unplugged, its driver unbound, or the connection to iiod closed"
         case .timedOut where function == "iio_create_context_from_uri":

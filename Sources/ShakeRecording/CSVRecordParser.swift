@@ -322,7 +322,7 @@ final class CSVRecordParser {
                 throw RecordingError(
                     path: path, line: line.number, column: 1, kind: .header,
                     message: "the comma is the decimal separator, so it cannot also separate the fields, and the "
-                        + "\(which) line \(quotedForMessage(bytes)) has no ';' or tab: \(hint.rawValue)",
+                        + "\(which) line \(quotedForMessage(bytes)) has no ';', tab or '|': \(hint.rawValue)",
                     optionHint: hint)
             }
             throw RecordingError(

@@ -80,7 +80,7 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         case separator = "set separator to the one the file uses"
         /// With a decimal comma the fields need another separator: `separator` (semicolon or
         /// tab), or `decimalSeparator = .point`.
-        case commaIsDecimal = "set separator to semicolon or tab, or leave decimalSeparator at .point"
+        case commaIsDecimal = "set separator to semicolon, tab or pipe, or leave decimalSeparator at .point"
         /// A column taken for the labels holds something else (an export's activity names, say):
         /// `ignoresLabels = true` reads the file without labels.
         case ignoreLabels = "set ignoresLabels: true"

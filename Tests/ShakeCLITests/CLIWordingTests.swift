@@ -77,7 +77,7 @@ import Testing
         HintCase(name: "a decimal comma in a comma-separated file", text: "time_s,x,y,z\n0,0,0,9.8\n",
                  options: ["--decimal-comma"],
                  says: ":1:1: the comma is the decimal separator, so it cannot also separate the fields, and the header "
-                     + "line 'time_s,x,y,z' has no ';' or tab: pass --separator semicolon or tab, or leave out --decimal-comma\n"),
+                     + "line 'time_s,x,y,z' has no ';', tab or '|': pass --separator semicolon, tab or pipe, or leave out --decimal-comma\n"),
         HintCase(name: "a separator the file does not use", text: "time_s,x,y,z\n0,0,0,9.8\n",
                  options: ["--separator", "semicolon"],
                  says: ":1:1: the header line 'time_s,x,y,z' has no ';', the separator chosen; it seems to use ',': "

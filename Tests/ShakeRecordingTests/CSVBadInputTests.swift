@@ -118,7 +118,7 @@ import Testing
         Case("no separator in the header", "time_s x y z\n", .header, line: 1, column: 1, says: ["cannot find the field separator (',', ';', tab or '|')"]),
         Case("decimal comma in a comma-separated file", "time_s,x,y,z\n0,1,2,3\n", .header, line: 1, column: 1,
              says: ["the comma is the decimal separator, so it cannot also separate the fields",
-                    "'time_s,x,y,z' has no ';' or tab", RecordingError.OptionHint.commaIsDecimal.rawValue],
+                    "'time_s,x,y,z' has no ';', tab or '|'", RecordingError.OptionHint.commaIsDecimal.rawValue],
              options: CSVImportOptions(decimalSeparator: .comma)),
         Case("separator chosen that the header does not use", "time_s,x,y,z\n0,1,2,3\n", .header, line: 1, column: 1,
              says: ["'time_s,x,y,z' has no ';', the separator chosen; it seems to use ','",
