@@ -146,6 +146,7 @@ enum OutputFile {
         case .overwrite: "pass --force"
         case .skipRowsWithoutAcceleration: "pass --skip-rows-without-acceleration"
         case .separator: "pass the --separator it uses, or leave --separator out to detect it"
+        case .pipeSeparator: "pass --separator pipe"
         case .commaIsDecimal: "pass --separator semicolon, tab or pipe, or leave out --decimal-comma"
         case .rebaseTime: "pass --rebase-time"
         case .ignoreLabels: "pass --ignore-labels"

@@ -420,6 +420,13 @@ final class CSVRecordParser {
             guard let index = found else {
                 let wanted = column.map { "column \($0)" } ?? "a column named \(candidates.prefix(6).joined(separator: ", ")), …"
                 let message = "no \(role) column: expected \(wanted) in header \(quotedForMessage(bytes))"
+                // A '|'-separated header with a comma inside a name ("Acc X (m/s^2, raw)") is
+                // detected as comma-separated: say that '|' may be the separator.
+                let pipes = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "|") ? 1 : 0) }
+                if separator != UInt8(ascii: "|"), pipes >= 3 {
+                    throw fail(message + "; the header holds '|' \(pipes) times: if '|' separates its fields, "
+                        + RecordingError.OptionHint.pipeSeparator.rawValue, kind: .missingColumn, hint: .pipeSeparator)
+                }
                 // phyphox's "Linear Acceleration x (m/s^2)", SensorLog's "motionUserAccelerationX(G)":
                 // acceleration with gravity taken out, which no default name matches on purpose.
                 if column == nil, role.count == 1, let gravityFree = header.fields.first(where: {

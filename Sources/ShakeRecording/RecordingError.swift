@@ -78,6 +78,8 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         /// The separator chosen is not the file's: `separator` should be the one it uses (or
         /// `.automatic`).
         case separator = "set separator to the one the file uses"
+        /// A header read with another separator holds '|' between its names: `separator = .pipe`.
+        case pipeSeparator = "set separator to .pipe"
         /// With a decimal comma the fields need another separator: `separator` (semicolon or
         /// tab), or `decimalSeparator = .point`.
         case commaIsDecimal = "set separator to semicolon, tab or pipe, or leave decimalSeparator at .point"

@@ -133,6 +133,10 @@ import Testing
         Case("pipe chosen, commas used", "time_s,x,y,z\n0,1,2,3\n", .header, line: 1, column: 1,
              says: ["has no '|', the separator chosen; it seems to use ','"],
              options: CSVImportOptions(separator: .pipe)),
+        // A comma inside a name outvotes the '|' separator: the missing column's error says so.
+        Case("pipes with a comma inside a name", "Time (s)|Acc X (m/s^2, raw)|Acc Y|Acc Z\n0|1|2|9.8\n", .missingColumn, line: 1, column: 1,
+             says: ["no time column", "the header holds '|' 3 times: if '|' separates its fields, "
+                    + RecordingError.OptionHint.pipeSeparator.rawValue]),
         Case("column named twice", "time_s,x,x,y,z\n", .header, line: 1, column: 1, says: ["'x' appears 2 times"]),
         Case("unknown acceleration unit", "time_s,x (ft/s^2),y (ft/s^2),z (ft/s^2)\n", .header, line: 1, column: 8, says: ["unknown acceleration unit 'ft/s^2'"]),
         Case("unknown time unit", "Time (h),x,y,z\n", .header, line: 1, column: 1, says: ["unknown time unit 'h'"]),
