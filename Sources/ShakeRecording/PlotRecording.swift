@@ -218,7 +218,8 @@ public struct RecordingPlot: Sendable {
         // Title, subtitle, legend.
         svg.text(title, x: left, y: 26, size: 17, weight: "bold", className: "title")
         if !subtitle.isEmpty { svg.text(subtitle, x: left, y: 46, size: 12, fill: "#555555", className: "subtitle") }
-        legend(&svg, x: left, y: 70)
+        let gaps = gaps(visible: visible).filter { $0.upperBound >= start && $0.lowerBound <= end }
+        legend(&svg, x: left, y: 70, shadesGaps: !gaps.isEmpty && gaps.count <= Self.maximumGapsShaded)
 
         // Labelled shakes: one band per run across both panels.
         if let labels {
@@ -241,7 +242,6 @@ public struct RecordingPlot: Sendable {
 
         // Pauses in the samples longer than the gap limit: a light band across both panels, with
         // its length where the band holds it; the curves break there.
-        let gaps = gaps(visible: visible).filter { $0.upperBound >= start && $0.lowerBound <= end }
         if gaps.count <= Self.maximumGapsShaded {
             for gap in gaps {
                 let x1 = xPosition(max(gap.lowerBound, start)), x2 = xPosition(min(gap.upperBound, end))
@@ -422,7 +422,9 @@ public struct RecordingPlot: Sendable {
         return svg.document(title: title)
     }
 
-    private func legend(_ svg: inout PlotSVG, x: Double, y: Double) {
+    /// `shadesGaps`: pauses between samples are drawn as bands (the legend names them, since a
+    /// narrow band has no room for its own label).
+    private func legend(_ svg: inout PlotSVG, x: Double, y: Double, shadesGaps: Bool) {
         var x = x
         func item(_ text: String, swatch: (inout PlotSVG, Double) -> Void) {
             swatch(&svg, x)
@@ -458,6 +460,12 @@ public struct RecordingPlot: Sendable {
             item("labelled shake") {
                 $0.raw("rect", [("x", PlotSVG.n($1)), ("y", PlotSVG.n(y - 7)), ("width", "20"), ("height", "14"),
                                 ("fill", Self.colors.band), ("fill-opacity", "0.45")])
+            }
+        }
+        if shadesGaps {
+            item("no samples") {
+                $0.raw("rect", [("x", PlotSVG.n($1)), ("y", PlotSVG.n(y - 7)), ("width", "20"), ("height", "14"),
+                                ("fill", Self.colors.gap), ("fill-opacity", "0.08"), ("stroke", "#bbbbbb")])
             }
         }
         if !ongoingMotion.isEmpty {

@@ -42,6 +42,17 @@ import Testing
         let x = try #require(band["x"].flatMap(Double.init)), width = try #require(band["width"].flatMap(Double.init))
         #expect(abs(x - gapStart) < 2 && abs(x + width - gapEnd) < 2, "band \(x), \(width)")
         #expect(svg.texts.contains("no samples, 5.0 s"))
+        #expect(svg.texts.contains("no samples"), "the legend names the bands")
+    }
+
+    /// A pause too short on screen for its band's own label (0.6 s of 20 s: 33 px) is still
+    /// named: the legend has an entry for the bands.
+    @Test func aNarrowPauseIsNamedInTheLegend() throws {
+        let samples = Self.recording(rate: 50, pause: 0.6)
+        let svg = try #require(SVGElements.parse(RecordingPlot(title: "pause.csv", samples: samples).svg()))
+        #expect(svg.withClass("sample-gap").count == 1)
+        #expect(!svg.texts.contains { $0.hasPrefix("no samples, ") })
+        #expect(svg.texts.contains("no samples"))
     }
 
     /// A pause within the gap limit (0.4 s, under the default 0.5 s) is drawn joined, as the
@@ -53,5 +64,6 @@ import Testing
             #expect(Self.pieces(path["d"] ?? "").count == 1)
         }
         #expect(svg.withClass("sample-gap").isEmpty)
+        #expect(!svg.texts.contains("no samples"), "no legend entry without a band")
     }
 }
