@@ -12,29 +12,13 @@ import Musl
 ///
 /// Buffered mode enables the `accel_x/y/z` scan elements (and `timestamp`, whose nanoseconds
 /// give the sample times, the samples of a FIFO batch stamped with one time spread over it:
-/// ``AccelerometerReadOptions/spreadsBatchedTimes``), refills a buffer of
+/// ``AccelerometerReadOptions/spreadsBatchedTimes``; without it a monotonic clock does), refills a buffer of
 /// ``AccelerometerReadOptions/bufferDuration`` seconds of samples, converts each scan with
 /// libiio's `iio_channel_convert` (endianness, sign, shift) and computes
 /// `a = (raw + offset) · scale` (each axis with its own scale and offset when the driver gives
 /// them: `in_accel_y_scale`). Polled mode reads `in_accel_*_raw` at the sampling rate, on a
 /// thread of its own: a read that does not return within the read timeout (a stuck sensor or
 /// bus) ends reading with `.timedOut` and is left to finish there.
-///
-/// Samples of a buffered device without a timestamp channel are timed by their count: a
-/// sample period (1 / ``rateHertz``) after the one before, from the arrival of the first
-/// refill on the monotonic clock, so that a backlog read at once after a pause (a slow
-/// `onSample`, the process descheduled) keeps its samples' spacing instead of bunching them at
-/// its arrival. The count is kept within what the arrival allows: never after a refill arrived
-/// (a device faster than its rate: the refill's samples spread up to its arrival, at least
-/// half a period apart), never earlier than the kernel buffer (`buffer/length` samples, 4
-/// refills with libiio 0.24) and one refill could have held before it (the time then jumps:
-/// samples were lost, and are counted as dropped), and a refill that came as it was
-/// measured more than one refill behind catches up with it, its samples up to 1.1 periods
-/// apart (a device slower than its rate). Samples lost within a backlog the buffer holds are
-/// not seen: their time goes to the samples after them, which catch up. When the rate is a
-/// guess (100 Hz: no `sampling_frequency` and no ``AccelerometerReadOptions/rateHertz``), each
-/// refill's samples are spread evenly from the sample before to the refill's arrival. Polled
-/// samples are timed when read.
 ///
 /// Use ``run(_:)`` (blocking, callback per sample), ``start(onSample:onFinish:)`` (a
 /// background thread) or ``samples()`` (an async sequence). Reading ends normally after
@@ -192,7 +176,6 @@ public final class AccelerometerReader: @unchecked Sendable {
         self.uri = uri
         self.mode = mode
         self.rateHertz = rate
-        self.rateIsKnown = description.samplingFrequencyHertz != nil || options.rateHertz != nil
         self.mountMatrix = options.mountMatrix ?? description.mountMatrix ?? .identity
         self.samplesPerRead = mode == .polled ? 1 : max(1, Int((rate * options.bufferDuration).rounded()))
         self.options = options
@@ -330,15 +313,9 @@ public final class AccelerometerReader: @unchecked Sendable {
     static let rateCheckIntervals = 32
     private var firstTimestampNanoseconds: Int64?
     private var firstMonotonic: Double?
-    /// Buffered mode without a timestamp channel: times the samples by their count at the rate,
-    /// within what their arrival allows. Nil otherwise.
-    private var countClock: SampleCountClock?
-    /// Whether ``rateHertz`` is the device's (read back) or one given: not a guess of 100 Hz.
-    private let rateIsKnown: Bool
 
     /// Seconds from the first sample, for samples timed by the monotonic clock (polled mode, or
-    /// a buffer without timestamp channel, by ``SampleCountClock``): the first sample is at
-    /// exactly 0, as with timestamps.
+    /// a buffer without timestamp channel): the first sample is at exactly 0, as with timestamps.
     private func secondsSinceFirstSample(monotonic: Double) -> Double {
         let origin = firstMonotonic ?? monotonic
         firstMonotonic = origin
@@ -662,14 +639,6 @@ public final class AccelerometerReader: @unchecked Sendable {
         let formats = axes.axes.map { LibIIO.dataFormat($0)! }
         let timestampFormat = axes.timestamp.flatMap(LibIIO.dataFormat)
         if options.spreadsBatchedTimes && timestampFormat != nil { spreader = BatchTimeSpreader() }
-        if timestampFormat == nil {
-            // libiio 0.24 sizes the kernel buffer at 4 refills; a device may say otherwise.
-            let length = (try? LibIIO.readBufferAttribute(devicePointer, "length", deviceLabel: attributes.label))
-                .flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 4 * samplesPerRead
-            countClock = SampleCountClock(periodSeconds: rateIsKnown ? 1 / rateHertz : nil,
-                                          backlogSeconds: Double(length + samplesPerRead) / rateHertz,
-                                          guessedPeriodSeconds: 1 / rateHertz)
-        }
         // Drops among the first samples are counted once 32 intervals are in: reading may end before.
         defer { if !rateChecked { checkRate(final: true) } }
         var lastData = Self.monotonicSeconds()
@@ -717,8 +686,6 @@ public final class AccelerometerReader: @unchecked Sendable {
         let zFirst = LibIIO.layout(buffer, first: axes.z).first!
         let timestampFirst = axes.timestamp.flatMap { LibIIO.layout(buffer, first: $0).first }
         let count = (end - xFirst + x.step - 1) / x.step
-        // Without a timestamp channel: by count, within what the arrival clock allows.
-        let counted = timestampFirst == nil && count > 0 ? countClock?.refill(of: count, receivedAt: received) : nil
         for index in 0..<count {
             let offset = index * x.step
             let raw = (LibIIO.convert(axes.x, from: xFirst + offset, format: formats[0]),
@@ -730,8 +697,6 @@ public final class AccelerometerReader: @unchecked Sendable {
                 let origin = firstTimestampNanoseconds ?? nanoseconds
                 firstTimestampNanoseconds = origin
                 time = followingOn(Double(nanoseconds &- origin) / 1e9 + clockShift)
-            } else if let counted {
-                time = secondsSinceFirstSample(monotonic: counted.first + Double(index) * counted.step)
             } else {
                 time = secondsSinceFirstSample(monotonic: received - Double(count - 1 - index) / rateHertz)
             }
