@@ -133,7 +133,7 @@ struct NearMissReport: Encodable {
             return ("refractory", at + "too soon after the last shake ended, until \(fixed(until, 3)) s "
                     + "(refractorySeconds \(fixed(configuration.refractorySeconds, 2)))")
         case .unsteadyRhythm(let ratio, let limit):
-            return ("unsteady_rhythm", at + "unsteady rhythm: the longest interval between peaks is "
+            return ("unsteady_rhythm", at + "unsteady rhythm: of the chain's last intervals between peaks (8 at most), the longest is "
                     + "\(fixed(ratio, 1)) times the shortest (maximumIntervalRatio \(fixed(limit, 1)))")
         case .slowStroke(let interval, let limit):
             return ("slow_stroke", at + "a slow stroke: \(fixed(interval, 2)) s between peaks "

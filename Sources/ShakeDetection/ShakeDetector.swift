@@ -173,8 +173,14 @@ public struct ShakeDetector: Sendable {
     private var chainCount = 0
     private var chainStart = 0.0
     // Between the peaks of its closed linked half-waves, s (∞ and 0 while there are none).
-    // Its last `recentIntervalCount` such intervals, in a ring (the rhythm rule's window).
-    private var recentIntervals = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    // Its last `recentIntervalCount` such intervals, in a ring (the rhythm rule's window), and
+    // the start of each one's earlier half-wave, s.
+    private var recentIntervals = InlineArray<8, Double>(repeating: 0)
+    private var recentIntervalStarts = InlineArray<8, Double>(repeating: 0)
+    // The rhythm rule refused the chain: a shake it makes later starts where the window does.
+    private var chainRhythmRefused = false
+    // The start of the latest closed half-wave, s.
+    private var previousStart = 0.0
     private var recentIntervalsStored = 0
     private var recentIntervalsNext = 0
     // How many of the chain's latest closed links, in a row, have their peaks at most
@@ -306,7 +312,7 @@ public struct ShakeDetector: Sendable {
 
     /// How many of a chain's latest intervals between linked peaks the rhythm rule
     /// (`maximumIntervalRatio`) compares.
-    static let recentIntervalCount = 8
+    static let recentIntervalCount = 8  // the rings' InlineArray count
 
     /// The slowest sample rate the detector is made for, Hz. Its 40 ms smoothing is one sample
     /// at this rate, and one configuration behaves the same from here to 1.6 kHz. Slower input is
@@ -506,8 +512,9 @@ public struct ShakeDetector: Sendable {
             } else {
                 if explaining { explanation.began = beganReport(at: t, withOpenHalfWave: open > 0) }
                 shaking = true
-                shakeStart = chainStart
-                shakeReversals = chainCount - 1
+                let beginning = beginningChain(withOpenHalfWave: open > 0)
+                shakeStart = beginning.start
+                shakeReversals = beginning.halfWaves - 1
                 shakePeakSquared = max(chainPeakSquared, open * peakSquared)
                 shakeEnergyX = chainEnergyX + open * peakX * peakX
                 shakeEnergyY = chainEnergyY + open * peakY * peakY
@@ -750,7 +757,8 @@ public struct ShakeDetector: Sendable {
         if explaining { explanation.halfWave = halfWaveReport() }
         if linked {
             let gap = peakTime - previousTime
-            withUnsafeMutableBytes(of: &recentIntervals) { $0.storeBytes(of: gap, toByteOffset: recentIntervalsNext * 8, as: Double.self) }
+            recentIntervals[recentIntervalsNext] = gap
+            recentIntervalStarts[recentIntervalsNext] = previousStart
             recentIntervalsNext = recentIntervalsNext == Self.recentIntervalCount - 1 ? 0 : recentIntervalsNext + 1
             recentIntervalsStored = min(recentIntervalsStored + 1, Self.recentIntervalCount)
             if gap <= configuration.maximumPeakIntervalSeconds {
@@ -767,6 +775,7 @@ public struct ShakeDetector: Sendable {
             chainStart = halfWaveStart
             recentIntervalsStored = 0
             recentIntervalsNext = 0
+            chainRhythmRefused = false
             chainQuickLinks = 0
             chainSlowInterval = 0
             chainPeakSquared = peakSquared
@@ -780,6 +789,16 @@ public struct ShakeDetector: Sendable {
         previousX = peakX; previousY = peakY; previousZ = peakZ
         previousNorm = peakSquared.squareRoot()
         previousTime = peakTime
+        previousStart = halfWaveStart
+    }
+
+    /// Where a shake that begins now starts, and on how many half-waves: the chain's, or, once
+    /// the rhythm rule has refused the chain, the part in its window (the last
+    /// `recentIntervalCount` intervals, from the earlier half-wave of the oldest), so that a
+    /// shake after irregular motion is not dated from that motion, nor made too long by it.
+    private func beginningChain(withOpenHalfWave open: Bool) -> (start: Double, halfWaves: Int) {
+        guard chainRhythmRefused, recentIntervalsStored == Self.recentIntervalCount else { return (chainStart, chainCount) }
+        return (recentIntervalStarts[recentIntervalsNext], min(chainCount, recentIntervalsStored + 1 + (open ? 1 : 0)))
     }
 
     /// The half-wave that is closing, as `process(_:explanation:)` reports it; called before the
@@ -807,8 +826,9 @@ public struct ShakeDetector: Sendable {
     /// What step 4's rules measure as a shake begins at `t`, as `process(_:explanation:)` reports it.
     private mutating func beganReport(at t: Double, withOpenHalfWave open: Bool) -> ShakeExplanation.Began {
         let (shortest, longest) = chainIntervals(withOpenHalfWave: open)
+        let beginning = beginningChain(withOpenHalfWave: open)
         return ShakeExplanation.Began(
-            time: t, chainStartTime: chainStart, chainHalfWaves: chainCount, linearity: linearity(),
+            time: t, chainStartTime: beginning.start, chainHalfWaves: beginning.halfWaves, linearity: linearity(),
             intervalRatio: shortest.isFinite && shortest > 0 ? longest / shortest : 1,
             longestIntervalSeconds: longest, ongoingMotion: inOngoingMotion,
             strongHalfWaves: strongHalfWaves(withOpenHalfWave: open))
@@ -823,6 +843,7 @@ public struct ShakeDetector: Sendable {
         if exhausted { return .pauseNeeded }
         if t < refractoryUntil { return .refractory(until: refractoryUntil) }
         if !rhythmIsSteady(withOpenHalfWave: open) {
+            chainRhythmRefused = true
             let (shortest, longest) = chainIntervals(withOpenHalfWave: open)
             return .unsteadyRhythm(ratio: longest / shortest, limit: configuration.maximumIntervalRatio)
         }
@@ -861,12 +882,9 @@ public struct ShakeDetector: Sendable {
     /// (∞ and 0 while there is none).
     @inline(__always) private func chainIntervals(withOpenHalfWave: Bool) -> (shortest: Double, longest: Double) {
         var shortest = Double.infinity, longest = 0.0
-        withUnsafeBytes(of: recentIntervals) { bytes in
-            for i in 0..<recentIntervalsStored {
-                let gap = bytes.load(fromByteOffset: i * 8, as: Double.self)
-                shortest = min(shortest, gap)
-                longest = max(longest, gap)
-            }
+        for i in 0..<recentIntervalsStored {
+            shortest = min(shortest, recentIntervals[i])
+            longest = max(longest, recentIntervals[i])
         }
         if withOpenHalfWave {
             let gap = peakTime - previousTime
