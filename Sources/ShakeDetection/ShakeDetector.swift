@@ -172,9 +172,10 @@ public struct ShakeDetector: Sendable {
     // The chain of linked half-waves.
     private var chainCount = 0
     private var chainStart = 0.0
-    // Between the peaks of its closed linked half-waves, s (∞ and 0 while there are none).
-    // Its last `recentIntervalCount` such intervals, in a ring (the rhythm rule's window), and
-    // the start of each one's earlier half-wave, s.
+    // The intervals between the peaks of its closed linked half-waves, s: the last
+    // `recentIntervalCount` of them, in a ring (the rhythm rule's window; `recentIntervalsStored`
+    // of them, the oldest at `recentIntervalsNext` once it is full), and the start of each one's
+    // earlier half-wave, s.
     private var recentIntervals = InlineArray<8, Double>(repeating: 0)
     private var recentIntervalStarts = InlineArray<8, Double>(repeating: 0)
     // The rhythm rule refused the chain: a shake it makes later starts where the window does.
@@ -197,7 +198,11 @@ public struct ShakeDetector: Sendable {
     private var lastActivity = -Double.infinity {
         // Set within the latest interval (a release crossing placed between two samples), only
         // the part of that interval after it may count as unseen since.
-        didSet { unseenAtLastActivity = unseen - max(0, lastTime - lastActivity - seenIntervalSeconds) }
+        // (An assignment of the same value, a crossing that could not be placed, changes nothing.)
+        didSet {
+            guard lastActivity != oldValue else { return }
+            unseenAtLastActivity = unseen - max(0, lastTime - lastActivity - seenIntervalSeconds)
+        }
     }
     // Of the time since the filters started, how much no sample saw, s: the part of each
     // interval beyond `seenIntervalSeconds` (a dropout under the gap limit), summed over the
