@@ -51,7 +51,8 @@ def exit_statuses(statuses=None):
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse's parser with the `shake` tool's exit statuses: `error` (argparse's own usage
-    errors, and the script's) exits 64, or `status` when given; --help ends with the statuses
+    errors, and the script's) exits 64 after the usage line, or, given another `status`, says
+    `Error: MESSAGE` as `fail` does and exits with it; --help ends with the statuses
     (`statuses` as `exit_statuses` takes them). Help text is shown as written."""
 
     def __init__(self, statuses=None, **kwargs):

@@ -101,7 +101,7 @@ enum CommittedFixture {
     /// after: always one `began` and one `ended`. Before, one long interval early in the chain
     /// (among 0.1 s ones) refused the whole 6 s shake as an unsteady rhythm (the rule now compares
     /// the chain's last 8 intervals), and a dropout after it began ended it and began it again
-    /// (410 of 2510 such runs; the quiet that ends a shake must now be seen).
+    /// (410 of the README's 2,511 such runs, a sweep of its own; the quiet that ends a shake must now be seen).
     @Test func aDropoutAnywhereInTheLongShakeFiresItOnce() throws {
         var reader = try RecordingReader(path: CommittedFixture.path("long_shake_100hz.csv"))
         var samples: [Sample] = []
