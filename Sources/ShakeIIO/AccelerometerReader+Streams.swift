@@ -37,7 +37,9 @@ extension AccelerometerReader {
     /// thread until the reading thread has done it (under 4 ms against the emulator, `local:` and
     /// `ip:`), for at most twice ``AccelerometerReadOptions/readTimeout`` and 1 s (10 s at most)
     /// should the device or `iiod` not answer. After ``stop()`` the stream finishes once the
-    /// device is released.
+    /// device is released. (Known issue: when the iterating task is cancelled, the task may now
+    /// and then end a moment before the release; leave the loop, or call ``stop()`` and wait for
+    /// the stream to finish, where the next reader must find the device's own rate.)
     /// It throws the ``IIOError`` that ended reading. When the consumer falls more than
     /// ``AccelerometerReadOptions/streamBufferDuration`` seconds behind, the oldest queued
     /// samples are dropped and counted in ``AccelerometerReadStatistics/consumerOverruns``.
