@@ -21,6 +21,7 @@ Exit statuses are the `shake` tool's (sysexits.h): 64 a usage error, 65 bad data
         script_support.run(main)
 """
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -76,6 +77,18 @@ class Failure(Exception):
     def __init__(self, message, status=DATA):
         super().__init__(message)
         self.status = status
+
+
+@contextlib.contextmanager
+def stop_signals_held():
+    """Holds SIGINT, SIGTERM and SIGHUP back while the block runs (a folder made and its name
+    kept, so that the clean-up can find it), and delivers one that came meanwhile after it."""
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def fail(message, status):
