@@ -160,7 +160,9 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// `pauseDeviationAcceleration`.
     /// When none of the blocks completed in the last `ongoingMotionSeconds` is a pause, a shake
     /// may begin only once its half-waves reach `ongoingMotionPeakAcceleration` (see
-    /// `ongoingMotionStrongHalfWaves`). A hand that picks up
+    /// `ongoingMotionStrongHalfWaves`). Blocks before the stream started (or before a gap) are
+    /// not pauses: a stream that starts in the middle of a walk is in ongoing motion once its
+    /// first block has ended, unless a pause is seen. A hand that picks up
     /// a device and shakes it holds it nearly still first (every shake in the dev corpus has a
     /// block under 0.2 m/s² in the 4 s before it); a walk with the device in a pocket, bag or
     /// armband does not pause (in the dev corpus, only while standing at its start and end), and

@@ -50,8 +50,10 @@
 ///    `ongoingMotionPeakAcceleration` or more: the samples are judged in half-second blocks,
 ///    and a block is a pause when the standard deviation of the raw `|a|` within it
 ///    (time-weighted) is at most `pauseDeviationAcceleration`; ongoing motion is when none of
-///    the blocks completed in the last `ongoingMotionSeconds` was a pause (a walk, a run), and
-///    never before that many blocks have been seen since the filters started. A chain of exactly
+///    the blocks completed in the last `ongoingMotionSeconds` was a pause (a walk, a run), once
+///    at least one block has completed since the filters started: blocks not yet seen (the
+///    first seconds of a stream, or after a gap) are not pauses, since a stream may start in the
+///    middle of a walk. A chain of exactly
 ///    `minimumHalfWaves` half-waves must also be quick (its peaks at most
 ///    `shortChainPeakIntervalSeconds` apart) or straight (`√(λ₂/λ₁) ≤ shortChainLinearity`);
 ///    otherwise it needs one half-wave more: circles, a move and its rebound, a push and pull make
@@ -85,9 +87,9 @@
 ///   progress is cancelled (`.timeWentBackwards`, timed at the last sample before the jump), and
 ///   what was left of the refractory period carries over to the new clock.
 /// - A gap or a clock reset restarts everything but the refractory period: the gravity estimate
-///   starts from the sample after it, and the ongoing-motion history is empty, so for the first
-///   `ongoingMotionSeconds` after it (4 s in the presets) no motion counts as ongoing (a walk
-///   with a dropout of more than `maximumGapSeconds` is judged as after a pause).
+///   starts from the sample after it, and the ongoing-motion history is empty: its first
+///   half-second block of motion is ongoing motion again (a walk with a dropout of more than
+///   `maximumGapSeconds` stays a walk), and a pause seen since ends it.
 ///
 /// The configuration is assumed valid (see `ShakeConfiguration.validate()`); with one that is
 /// not, the events mean nothing, but nothing traps.
@@ -239,12 +241,14 @@ public struct ShakeDetector: Sendable {
     // time-weighted sums of |a| − `motionReference` (|a| of its first sample, so that the
     // variance is not the small difference of two large numbers), and one bit per completed
     // block, newest in bit 0: 1 when it was not a pause. Blocks not yet seen since the filters
-    // started read as pauses, so nothing counts as ongoing motion until enough have been seen.
+    // started (0 in `motionSeen`) are not pauses: once one block has been seen, motion without a
+    // pause since the stream started counts as ongoing.
     @usableFromInline var motionBlockEnd = Double.infinity
     @usableFromInline var motionReference = 0.0
     @usableFromInline var motionSum = 0.0, motionSquares = 0.0  // m/s² · s, (m/s²)² · s
     private var motionBlockStart = 0.0
     private var motionHistory: UInt64 = 0
+    private var motionSeen: UInt64 = 0  // one bit per completed block since the filters started
     private let ongoingMotionMask: UInt64  // the last `ongoingMotionBlocks` bits; 0: rule off
     private let pauseVariance: Double  // (m/s²)²
     private let ongoingPeakSquared: Double  // (m/s²)²
@@ -287,7 +291,8 @@ public struct ShakeDetector: Sendable {
     public var linearAcceleration: (x: Double, y: Double, z: Double) { (lx, ly, lz) }
 
     /// True while the device has been in *ongoing motion* (no pause in the last
-    /// `ongoingMotionSeconds`, see `ShakeConfiguration`): a shake needs a peak of
+    /// `ongoingMotionSeconds`, or since the stream started or resumed after a gap, once its first
+    /// half-second block has ended; see `ShakeConfiguration`): a shake needs a peak of
     /// `ongoingMotionPeakAcceleration` to begin. For a hint such as "shake harder while walking",
     /// or to draw when the rule applied (`shake plot`). Always false when the rule is off.
     public var isInOngoingMotion: Bool { inOngoingMotion }
@@ -609,6 +614,7 @@ public struct ShakeDetector: Sendable {
             let mean = motionSum / length
             let moving = motionSquares / length - mean * mean > pauseVariance
             motionHistory = motionHistory << 1 | (moving ? 1 : 0)
+            motionSeen = motionSeen << 1 | 1
         }
         startMotionBlock(at: t, magnitude: magnitude)
     }
@@ -622,11 +628,13 @@ public struct ShakeDetector: Sendable {
     }
 
     /// The device has moved without a pause through every block of the last
-    /// `ongoingMotionSeconds` (see `ShakeConfiguration.ongoingMotionSeconds`). False while fewer
-    /// blocks than that have been seen since the filters started (their bits are still 0).
+    /// `ongoingMotionSeconds` (see `ShakeConfiguration.ongoingMotionSeconds`), or through every
+    /// block since the filters started when fewer have been seen. False until the first block
+    /// has ended.
     private var inOngoingMotion: Bool {
         @inline(__always) get {
-            ongoingMotionMask != 0 && motionHistory & ongoingMotionMask == ongoingMotionMask
+            ongoingMotionMask != 0 && motionSeen != 0
+                && (motionHistory | ~motionSeen) & ongoingMotionMask == ongoingMotionMask
         }
     }
 

@@ -91,6 +91,35 @@ enum CommittedFixture {
         #expect(!events.contains { $0.phase == .ended }, "\(events.map { "\($0.phase) at \($0.time) s" })")
     }
 
+    /// A stream joined on the move (an app opened mid-run, a reader started with the device in a
+    /// pocket, a connection back after a gap) fires nothing: the walking and running fixtures
+    /// read from every 0.25 s of their motion on, 8 s each (the run from 2.5 s, once its still
+    /// start is over). Until stop 45 nothing was known of a stream's first 4 s, and the run
+    /// began a shake in most of these (it still may on the whole file, where it follows a pause:
+    /// `runningNeverEndsInAShake`).
+    @Test func aStreamJoinedOnTheMoveFiresNothing() throws {
+        var wrong: [String] = []
+        var tried = 0
+        for fixture in CommittedFixture.withoutShakes + [CommittedFixture.running] {
+            var reader = try RecordingReader(path: CommittedFixture.path(fixture))
+            var samples: [Sample] = []
+            while let row = try reader.next() { samples.append(row.sample) }
+            let first = try #require(samples.first?.time) + (fixture == CommittedFixture.running ? 2.5 : 0)
+            let last = try #require(samples.last?.time)
+            var from = first
+            while from + 8 <= last {
+                var detector = ShakeDetector(configuration: .medium)
+                let began = samples.filter { $0.time >= from && $0.time < from + 8 }
+                    .compactMap { detector.process($0) }.filter { $0.phase == .began }
+                tried += 1
+                if !began.isEmpty { wrong.append("\(fixture) from \(from) s: began at \(began.map(\.time))") }
+                from += 0.25
+            }
+        }
+        #expect(tried > 300)
+        #expect(wrong.isEmpty, "\(wrong.count) of \(tried): \(wrong.prefix(5))")
+    }
+
     @Test func longShakeIsOneEvent() throws {
         let events = try CommittedFixture.events("long_shake_100hz.csv")
         #expect(events.map(\.phase) == [.began, .ended])

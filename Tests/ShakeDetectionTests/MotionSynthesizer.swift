@@ -14,9 +14,10 @@ struct Motion {
 
     var gravity: (Double, Double, Double) = (0, 0, standardGravity)
     var shakes: [Shake] = []
-    /// Vertical bounce of walking: `amplitude · sin(2π f t)` along gravity, from the start of the
-    /// motion until `walkingEnd`.
+    /// Vertical bounce of walking: `amplitude · sin(2π f t)` along gravity, from `walkingStart`
+    /// (the start of the motion unless set) until `walkingEnd`.
     var walking: (frequency: Double, amplitude: Double)? = nil
+    var walkingStart = 0.0
     var walkingEnd = Double.infinity
     /// Single quick moves: one period of `amplitude · sin` (accelerate, then brake) along `direction`.
     var moves: [(start: Double, duration: Double, amplitude: Double, direction: (Double, Double, Double))] = []
@@ -34,7 +35,7 @@ struct Motion {
             let a = s.amplitude * sin2pi(s.frequency * (t - s.start))
             x += a * s.direction.0; y += a * s.direction.1; z += a * s.direction.2
         }
-        if let w = walking, t < walkingEnd {
+        if let w = walking, t >= walkingStart && t < walkingEnd {
             let g = standardGravity
             let a = w.amplitude * sin2pi(w.frequency * t)
             x += a * gravity.0 / g; y += a * gravity.1 / g; z += a * gravity.2 / g

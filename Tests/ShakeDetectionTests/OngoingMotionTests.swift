@@ -143,29 +143,43 @@ import ShakeDetection
         #expect(events(samples, configuration: threeNeeded).isEmpty, "at \(rate) Hz")
     }
 
-    /// A recording that starts mid-walk: nothing is known of the first 4 s, so a shake then is
-    /// judged as usual; and a gap (a lost connection) forgets the walk.
-    @Test func historyStartsEmptyAndAGapForgetsIt() {
+    /// A stream that starts mid-walk (an app opened on a walk, a reader started with the device
+    /// in a pocket, a recording cut from a longer one) is in ongoing motion from its first
+    /// half-second block: blocks not yet seen are not pauses. A gentle shake 1 s in does not
+    /// count (it did until stop 45, when nothing was known of a stream's first 4 s); after a
+    /// still second at the start it does. A gap (a lost connection) forgets the walk before it,
+    /// and the first block after it is ongoing motion again.
+    @Test func aStreamThatStartsMidWalkIsInOngoingMotionFromItsFirstBlock() {
+        let gentle = Motion.Shake(start: 1, duration: 1, frequency: 4, amplitude: 1.5 * standardGravity,
+                                  direction: unit(1, 0.2, 0))
         var m = Self.walking()
-        m.shakes = [Motion.Shake(start: 1, duration: 1, frequency: 4, amplitude: 1.5 * standardGravity,
-                                 direction: unit(1, 0.2, 0))]
-        let early = events(m.samples(duration: 3, rate: 100)).filter { $0.phase == .began }
-        #expect(early.count == 1)
+        m.shakes = [gentle]
+        let midWalk = m.samples(duration: 3, rate: 100)
+        #expect(events(midWalk).isEmpty, "\(events(midWalk).map { ($0.phase, $0.time) })")
+        #expect(events(midWalk, configuration: Self.ruleOff).filter { $0.phase == .began }.count == 1,
+                "the shake should pass every other rule")
+
+        var stillFirst = Self.walking()
+        stillFirst.walkingStart = 1
+        stillFirst.shakes = [gentle]
+        stillFirst.shakes[0].start = 2
+        let afterStill = events(stillFirst.samples(duration: 4, rate: 100)).filter { $0.phase == .began }
+        #expect(afterStill.count == 1 && afterStill.allSatisfy { $0.time > 2 && $0.time < 3 },
+                "\(afterStill.map(\.time))")
 
         m.shakes[0].start = 8
         var samples = m.samples(duration: 11, rate: 100)
-        let walkOnly = samples.filter { $0.time < 7 }
         // A 1 s hole in the stream at 6-7 s.
         samples.removeAll { $0.time >= 6 && $0.time < 7 }
-        let resumed = events(samples).filter { $0.phase == .began }
-        #expect(resumed.count == 1, "after a gap the walk before it should not count")
-        #expect(events(walkOnly).isEmpty)
+        #expect(events(samples).isEmpty, "after a gap the walk's first block should count as ongoing motion")
+        #expect(events(samples, configuration: Self.ruleOff).filter { $0.phase == .began }.count == 1)
     }
 
     /// The history is kept in half-second blocks (`ongoingMotionSeconds` is a whole number of
-    /// them): a longer setting needs a longer walk.
+    /// them): a longer setting needs a longer walk after a pause (here a still first second).
     @Test func longerSettingNeedsALongerWalk() {
         var m = Self.walking()
+        m.walkingStart = 1
         m.shakes = [Motion.Shake(start: 5, duration: 1, frequency: 4, amplitude: 1.5 * standardGravity,
                                  direction: unit(1, 0.2, 0))]
         let samples = m.samples(duration: 8, rate: 100)
@@ -180,17 +194,24 @@ import ShakeDetection
         #expect(began(0) == 1)
     }
 
-    /// `isInOngoingMotion` turns on 4 s into a walk (at the first block boundary after it) and
-    /// off with the first still half-second after it; never with the rule off.
+    /// `isInOngoingMotion` turns on 4 s into a walk that follows a pause (at the first block
+    /// boundary after it), or at the end of the first half-second block of a stream that starts
+    /// mid-walk, and off with the first still half-second after the walk; never with the rule
+    /// off, and not before the first block of a stream has ended.
     @Test func isInOngoingMotionFollowsTheWalk() {
-        let samples = Self.walking(until: 10).samples(duration: 14, rate: 100)
-        func onTimes(_ configuration: ShakeConfiguration) -> [Double] {
+        var afterPause = Self.walking(until: 10)
+        afterPause.walkingStart = 2
+        func onTimes(_ motion: Motion, _ configuration: ShakeConfiguration = .medium) -> [Double] {
             var detector = ShakeDetector(configuration: configuration)
-            return samples.filter { _ = detector.process($0); return detector.isInOngoingMotion }.map(\.time)
+            return motion.samples(duration: 14, rate: 100)
+                .filter { _ = detector.process($0); return detector.isInOngoingMotion }.map(\.time)
         }
-        let on = onTimes(.medium)
-        #expect((on.first ?? 0) >= 4 && (on.first ?? 0) <= 4.6, "first \(String(describing: on.first))")
+        let on = onTimes(afterPause)
+        #expect((on.first ?? 0) >= 6 && (on.first ?? 0) <= 6.6, "first \(String(describing: on.first))")
         #expect((on.last ?? 0) >= 10 && (on.last ?? 0) <= 11, "last \(String(describing: on.last))")
-        #expect(onTimes(Self.ruleOff).isEmpty)
+        let midWalk = onTimes(Self.walking(until: 10))
+        #expect((midWalk.first ?? 0) >= 0.5 && (midWalk.first ?? 0) <= 0.52, "first \(String(describing: midWalk.first))")
+        #expect((midWalk.last ?? 0) >= 10 && (midWalk.last ?? 0) <= 11, "last \(String(describing: midWalk.last))")
+        #expect(onTimes(afterPause, Self.ruleOff).isEmpty)
     }
 }
