@@ -12,7 +12,8 @@ import Musl
 ///
 /// Buffered mode enables the `accel_x/y/z` scan elements (and `timestamp`, whose nanoseconds
 /// give the sample times, the samples of a FIFO batch stamped with one time spread over it:
-/// ``AccelerometerReadOptions/spreadsBatchedTimes``; without it a monotonic clock does), refills a buffer of
+/// ``AccelerometerReadOptions/spreadsBatchedTimes``; without it the refills' arrival on the
+/// monotonic clock does, at the rate measured from them: ``ArrivalRateClock``), refills a buffer of
 /// ``AccelerometerReadOptions/bufferDuration`` seconds of samples, converts each scan with
 /// libiio's `iio_channel_convert` (endianness, sign, shift) and computes
 /// `a = (raw + offset) · scale` (each axis with its own scale and offset when the driver gives
@@ -313,6 +314,11 @@ public final class AccelerometerReader: @unchecked Sendable {
     static let rateCheckIntervals = 32
     private var firstTimestampNanoseconds: Int64?
     private var firstMonotonic: Double?
+    /// Buffered mode without a timestamp channel: times the samples by their count, at the rate
+    /// measured from the refills' arrivals. Nil otherwise.
+    private var arrivalClock: ArrivalRateClock?
+    /// The times ``arrivalClock`` gave the samples of the refill being decoded (monotonic s).
+    private var arrivalTimes: [Double] = []
 
     /// Seconds from the first sample, for samples timed by the monotonic clock (polled mode, or
     /// a buffer without timestamp channel): the first sample is at exactly 0, as with timestamps.
@@ -639,6 +645,12 @@ public final class AccelerometerReader: @unchecked Sendable {
         let formats = axes.axes.map { LibIIO.dataFormat($0)! }
         let timestampFormat = axes.timestamp.flatMap(LibIIO.dataFormat)
         if options.spreadsBatchedTimes && timestampFormat != nil { spreader = BatchTimeSpreader() }
+        if timestampFormat == nil {
+            // libiio 0.24 sizes the kernel buffer at 4 refills; a device may say otherwise.
+            let length = (try? LibIIO.readBufferAttribute(devicePointer, "length", deviceLabel: attributes.label))
+                .flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 4 * samplesPerRead
+            arrivalClock = ArrivalRateClock(statedPeriodSeconds: 1 / rateHertz, bufferLength: length)
+        }
         // Drops among the first samples are counted once 32 intervals are in: reading may end before.
         defer { if !rateChecked { checkRate(final: true) } }
         var lastData = Self.monotonicSeconds()
@@ -686,6 +698,9 @@ public final class AccelerometerReader: @unchecked Sendable {
         let zFirst = LibIIO.layout(buffer, first: axes.z).first!
         let timestampFirst = axes.timestamp.flatMap { LibIIO.layout(buffer, first: $0).first }
         let count = (end - xFirst + x.step - 1) / x.step
+        // Without a timestamp channel: by their count, at the rate the arrivals measure.
+        let counted = timestampFirst == nil && count > 0 && arrivalClock != nil
+        if counted { _ = arrivalClock!.refill(of: count, arrivedAt: received, into: &arrivalTimes) }
         for index in 0..<count {
             let offset = index * x.step
             let raw = (LibIIO.convert(axes.x, from: xFirst + offset, format: formats[0]),
@@ -697,6 +712,8 @@ public final class AccelerometerReader: @unchecked Sendable {
                 let origin = firstTimestampNanoseconds ?? nanoseconds
                 firstTimestampNanoseconds = origin
                 time = followingOn(Double(nanoseconds &- origin) / 1e9 + clockShift)
+            } else if counted {
+                time = secondsSinceFirstSample(monotonic: arrivalTimes[index])
             } else {
                 time = secondsSinceFirstSample(monotonic: received - Double(count - 1 - index) / rateHertz)
             }

@@ -126,6 +126,13 @@ enum LibIIO {
         }
     }
 
+    /// The corresponding C function is `iio_device_buffer_attr_read`.
+    static func readBufferAttribute(_ device: OpaquePointer, _ attribute: String, deviceLabel: String) throws(IIOError) -> String {
+        try readText(function: "iio_device_buffer_attr_read", device: deviceLabel, channel: nil, attribute: "buffer/\(attribute)") {
+            iio_device_buffer_attr_read(device, attribute, $0, $1)
+        }
+    }
+
     /// The corresponding C function is `iio_device_buffer_attr_write`.
     static func writeBufferAttribute(_ device: OpaquePointer, _ attribute: String, _ value: String, deviceLabel: String) throws(IIOError) {
         let result = iio_device_buffer_attr_write(device, attribute, value)

@@ -1,0 +1,222 @@
+/// Times the samples of a buffered device without a timestamp channel, which carry no time of
+/// their own, from their count and the arrival of the refills that bring them, at the rate the
+/// device really delivers at, measured from those arrivals.
+///
+/// Each sample is taken to be measured on a line, `offset + index · period`, where `index`
+/// counts the samples delivered (and those found lost), and:
+/// - `period` is measured, not the rate the device states: the slope of the lower envelope of
+///   the refills' arrivals (the index of each refill's last sample against its arrival) over
+///   the last ``windowSeconds``, found as the line through the earliest-arriving refill (for
+///   that slope) of the older half of the window and that of the newer half. A paused reader's
+///   backlog arrives late, above the envelope, and does not move it; refills read as they come
+///   make it, to within their wake-up jitter over half the window (1 ms over 5 s: 0.02 %).
+///   With fewer than two refills, the period is the stated one.
+/// - `offset` puts the line as late as the arrivals allow: no sample after its refill arrived,
+///   so the line passes through the earliest-arriving refill of the window, the current one
+///   included (the time is then never ahead of the arrival clock, and a device faster than
+///   the line is followed at once).
+///
+/// A refill's samples go evenly from the sample before to the line's time for its last one,
+/// their step kept between 0.5 and 1.25 periods (or less, to stay before the arrival), so that a
+/// line that moved (a new earliest refill, a measured period) is followed without a gap or a
+/// jump back. A backlog read at once after a pause thus keeps the spacing the device gave it.
+///
+/// Samples lost show as a line behind the arrivals. A refill *waited for* (more than half a
+/// period after the one before: its last sample was measured after that one arrived) counts the
+/// samples missing into the index (its lateness over the period, rounded), its samples then timed
+/// back a period apart from its arrival, the time jumping over the loss just before them, when:
+/// - the line has its last sample more than 1.5 periods and ``lossToleranceSeconds`` before the
+///   refill before arrived (the first refill waited for after a pause beyond the kernel buffer:
+///   the samples the buffer kept, measured as the pause began, came before it on the line, and
+///   the gap follows them, where the kernel lost the newer samples);
+/// - it came as refills come (0.5 to 1.5 refill durations after the one before) later than the
+///   line by that much, and so did the refill before (an overrun, samples the device never sent:
+///   placed before the second late refill, one refill after the samples were lost; a refill late
+///   alone is a reader woken late, not a loss);
+/// - three refills in a row came as refills come later than the line by half a period and
+///   ``lossToleranceSeconds`` (a lone sample lost: placed before the third).
+/// And in a *burst* (refills read without waiting after one that waited), the samples beyond the
+/// kernel buffer's length (``bufferLength``, counted from the burst's first sample) were measured
+/// after the burst began: when the line has them more than 1.5 periods and the tolerance earlier,
+/// samples were lost just before them (the buffer was full), counted so. A gap the line cannot
+/// place so is left to the samples' spacing (at most 1.25 periods): the time catches up, and no
+/// loss is counted.
+///
+/// Times are monotonic seconds, as the arrivals given. Within ``windowSeconds`` of a refill read
+/// as it came, each sample's time is at most its refill's arrival, and behind the time it was
+/// measured by no more than that refill's latency and the period's error over the window.
+struct ArrivalRateClock {
+    /// The period the device states, s (1 / `sampling_frequency`): used until two refills came.
+    let statedPeriodSeconds: Double
+    /// The arrivals over the last this many seconds measure the period: 10.
+    static let windowSeconds = 10.0
+    /// The most refills kept in the window (at 25 refills a second, 10 s: 250).
+    static let maximumRefills = 1024
+    /// A refill read as it came may arrive this much later than the earliest one, s, its
+    /// reader woken late, without samples being taken as lost: 2 ms, beyond 1.5 periods.
+    static let lossToleranceSeconds = 0.002
+
+    /// The measured period, s.
+    private(set) var periodSeconds: Double
+    /// Samples lost so far (counted into the index).
+    private(set) var lostSamples = 0
+
+    /// The index (the samples delivered and lost before it) of each refill's last sample, and
+    /// the refill's arrival, oldest first, from `head` on.
+    private var refills: [(index: Double, arrival: Double)] = []
+    private var head = 0
+    /// Samples delivered so far.
+    private var delivered = 0
+    /// The time of the last sample timed, and the arrival of its refill.
+    private var last: Double?
+    private var lastArrival = 0.0
+    /// How much later than the line the refill before arrived, s.
+    private var previousLateness = 0.0
+    /// The arrival of the first refill of the burst the last refill belongs to (refills read
+    /// without waiting), and the samples the burst brought so far.
+    private var burst = (start: 0.0, samples: 0)
+    /// Refills in a row that came as refills come, later than the line by more than half a period.
+    private var lateRefills = 0
+
+    /// The kernel buffer's length, samples (`buffer/length`); nil when not known.
+    let bufferLength: Int?
+
+    init(statedPeriodSeconds: Double, bufferLength: Int? = nil) {
+        self.statedPeriodSeconds = statedPeriodSeconds
+        self.periodSeconds = statedPeriodSeconds
+        self.bufferLength = bufferLength
+    }
+
+    /// The times of a refill of `count` samples (at least 1) that arrived at `arrival`, into
+    /// `times` (emptied first, its capacity kept); returns the samples found lost just before
+    /// the refill's sample at `gapBefore` (0 for most).
+    /// - Complexity: O(refills in the window).
+    mutating func refill(of count: Int, arrivedAt arrival: Double,
+                         into times: inout [Double]) -> (lost: Int, gapBefore: Int) {
+        times.removeAll(keepingCapacity: true)
+        let samples = max(1, count)
+        defer {
+            delivered += samples
+            lastArrival = arrival
+        }
+        guard let last else {
+            let period = periodSeconds
+            for position in 0..<samples { times.append(arrival - Double(samples - 1 - position) * period) }
+            self.last = arrival
+            burst = (arrival, samples)
+            append(index: Double(samples - 1), arrival: arrival)
+            return (0, 0)
+        }
+        measurePeriod()
+        let period = periodSeconds
+        let threshold = 1.5 * period + Self.lossToleranceSeconds
+        let offset = earliestOffset(period: period)
+        let lastIndex = Double(delivered + lostSamples + samples - 1)
+        let lateness = arrival - (offset + lastIndex * period)
+        let wait = arrival - lastArrival
+        // Waited: the samples were not all there when the refill before was read, so its last
+        // one was measured after that refill arrived. Otherwise it is part of a burst.
+        let waited = wait > 0.5 * period
+        burst = waited ? (arrival, samples) : (burst.start, burst.samples + samples)
+        let cameAsRefillsCome = wait >= 0.5 * Double(samples) * period && wait <= 1.5 * Double(samples) * period
+        let late = cameAsRefillsCome && lateness > 0.5 * period + Self.lossToleranceSeconds
+        lateRefills = late ? lateRefills + 1 : 0
+
+        // Samples lost before the sample at `gapBefore`, measured at `measuredBy` at the latest.
+        var lost = 0
+        var gapBefore = 0
+        if waited && (offset + lastIndex * period < lastArrival - threshold
+                      || late && (lateness > threshold && previousLateness > threshold || lateRefills >= 3)) {
+            lost = max(1, Int((lateness / period).rounded()))
+        } else if !waited, let bufferLength, burst.samples > bufferLength {
+            // The samples of a burst beyond the kernel buffer's length were measured after the
+            // burst's first refill was read: when the line has them earlier, samples were lost
+            // before them (the buffer was full).
+            let fresh = min(samples, burst.samples - bufferLength)
+            let freshFirst = min(burst.start, arrival - Double(fresh - 1) * period)
+            let lineFreshFirst = offset + (lastIndex - Double(fresh - 1)) * period
+            if freshFirst - lineFreshFirst > threshold {
+                lost = Int(((freshFirst - lineFreshFirst) / period).rounded())
+                gapBefore = samples - fresh
+            }
+        }
+        let index = lastIndex + Double(lost)
+        // The line through the earliest refill, this one included: never after its arrival.
+        let lineLast = min(arrival, min(offset, arrival - index * period) + index * period)
+        let afterGap = lineLast - Double(samples - 1 - gapBefore) * period
+        if lost > 0 && afterGap - Double(lost + gapBefore) * period > last {
+            // Before the gap: on the line; after it: a period apart up to the line's last.
+            let beforeLast = afterGap - Double(lost + 1) * period
+            let step = gapBefore > 0 ? (beforeLast - last) / Double(gapBefore) : 0
+            for position in 0..<gapBefore { times.append(last + Double(position + 1) * step) }
+            for position in gapBefore..<samples { times.append(afterGap + Double(position - gapBefore) * period) }
+            lostSamples += lost
+            previousLateness = 0
+            lateRefills = 0
+        } else {
+            lost = 0
+            gapBefore = 0
+            var step = min((lineLast - last) / Double(samples), 1.25 * period)
+            if !(step >= 0.5 * period) { step = min(0.5 * period, (arrival - last) / Double(samples)) }
+            if !(step > 0) { step = Double.ulpOfOne * max(1, abs(last)) }
+            for position in 0..<samples { times.append(last + Double(position + 1) * step) }
+            previousLateness = lateness
+        }
+        append(index: lastIndex + Double(lost), arrival: arrival)
+        self.last = times[samples - 1]
+        return (lost, gapBefore)
+    }
+
+    /// The latest offset no refill of the window arrived before: `min(arrival − index · period)`.
+    private func earliestOffset(period: Double) -> Double {
+        var offset = Double.infinity
+        for position in head..<refills.count {
+            offset = min(offset, refills[position].arrival - refills[position].index * period)
+        }
+        return offset
+    }
+
+    private mutating func append(index: Double, arrival: Double) {
+        refills.append((index, arrival))
+        while refills.count - head > 2
+                && (refills[head].arrival < arrival - Self.windowSeconds || refills.count - head > Self.maximumRefills) {
+            head += 1
+        }
+        if head > 256 && head * 2 > refills.count {
+            refills.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// The slope of the arrivals' lower envelope: the line through the earliest-arriving refill
+    /// (for the slope so far) of the window's older half and that of its newer half, three times.
+    private mutating func measurePeriod() {
+        let count = refills.count - head
+        guard count >= 2 else { return }
+        let middle = head + count / 2
+        var period = periodSeconds
+        for _ in 0..<3 {
+            let older = earliest(in: head..<middle, period: period)
+            let newer = earliest(in: middle..<refills.count, period: period)
+            let samples = refills[newer].index - refills[older].index
+            guard samples > 0 else { return }
+            let measured = (refills[newer].arrival - refills[older].arrival) / samples
+            guard measured > 0, measured.isFinite else { return }
+            period = measured
+        }
+        periodSeconds = period
+    }
+
+    private func earliest(in range: Range<Int>, period: Double) -> Int {
+        var best = range.lowerBound
+        var bestOffset = Double.infinity
+        for position in range {
+            let offset = refills[position].arrival - refills[position].index * period
+            if offset < bestOffset {
+                bestOffset = offset
+                best = position
+            }
+        }
+        return best
+    }
+}

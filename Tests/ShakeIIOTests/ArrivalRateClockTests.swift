@@ -1,0 +1,157 @@
+import Testing
+@testable import ShakeIIO
+
+/// ``ArrivalRateClock`` fed made-up refills: a device that measures a sample every `truePeriod`
+/// seconds (its stated rate may be another), through a kernel buffer of 16 samples that loses the
+/// newer ones when full, read in refills of `perRefill` samples by a reader woken 0.1 to 1.1 ms
+/// after a refill's last sample was measured, but for a pause now and then (it then reads what
+/// waited at once, 10 µs a refill). The times the clock gives, against those of measurement.
+@Suite struct ArrivalRateClockTests {
+    struct Run {
+        var given: [Double] = []
+        var measured: [Double] = []
+        var arrivals: [Double] = []
+        /// The samples the clock counted as lost before each sample (0 for most).
+        var lostBefore: [Int] = []
+        /// Samples the full buffer lost.
+        var bufferLost = 0
+        var clock: ArrivalRateClock
+
+        var intervals: [Double] { zip(given.dropFirst(), given).map { $0 - $1 } }
+        /// Given minus measured, s, of the samples after the first `seconds`.
+        func offsets(after seconds: Double) -> [Double] {
+            zip(given, measured).filter { $0.1 >= seconds }.map { $0.0 - $0.1 }
+        }
+    }
+
+    /// `seconds` of samples; the reader pauses `pause` s at the end of every `every` s; samples
+    /// whose index is in `neverSent` are not sent by the device.
+    /// `freshJoinsBacklog`: the sample measured as the reader resumes is read with the backlog,
+    /// after those the buffer kept (as the emulator delivers it).
+    static func run(truePeriod: Double, statedPeriod: Double, perRefill: Int = 4, seconds: Double = 20,
+                    pause: Double = 0, every: Double = 0.5, neverSent: Range<Int> = 0..<0,
+                    freshJoinsBacklog: Bool = false) -> Run {
+        var run = Run(clock: ArrivalRateClock(statedPeriodSeconds: statedPeriod, bufferLength: 16))
+        var times: [Double] = []
+        var queue: [Double] = []
+        var random: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let count = Int(seconds / truePeriod)
+        for index in 0..<count {
+            let now = Double(index) * truePeriod
+            let paused = now.truncatingRemainder(dividingBy: every) >= every - pause
+            if !neverSent.contains(index) {
+                if queue.count < 16 || freshJoinsBacklog && !paused { queue.append(now) } else { run.bufferLost += 1 }
+            }
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            var arrival = now + 0.0001 + Double(random >> 40) / Double(1 << 24) * 0.001
+            while !paused && queue.count >= perRefill {
+                let (lost, gapBefore) = run.clock.refill(of: perRefill, arrivedAt: arrival, into: &times)
+                for (offset, time) in queue.prefix(perRefill).enumerated() {
+                    run.given.append(times[offset])
+                    run.measured.append(time)
+                    run.arrivals.append(arrival)
+                    run.lostBefore.append(offset == gapBefore ? lost : 0)
+                }
+                queue.removeFirst(perRefill)
+                arrival += 1e-5
+            }
+        }
+        return run
+    }
+
+    /// Times strictly increasing, never after their refill arrived.
+    static func expectOrderly(_ run: Run, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.intervals.allSatisfy { $0 > 0 }, "\(run.intervals.min() ?? 0) s apart", sourceLocation: sourceLocation)
+        let after = zip(run.given, run.arrivals).map { $0 - $1 }.max() ?? 0
+        #expect(after <= 1e-9, "a sample \(after) s after its refill arrived", sourceLocation: sourceLocation)
+    }
+
+    /// Pauses of 0.12 s every 0.5 s (12 samples waiting, which the buffer holds): every sample
+    /// a period after the one before, within 1.2 ms of when it was measured; none lost.
+    @Test func aBacklogTheBufferHoldsKeepsTheDevicesSpacing() {
+        let run = Self.run(truePeriod: 0.01, statedPeriod: 0.01, pause: 0.12)
+        Self.expectOrderly(run)
+        #expect(run.clock.lostSamples == 0)
+        let intervals = run.intervals
+        #expect(intervals.allSatisfy { $0 > 0.008 && $0 < 0.012 }, "\(intervals.min() ?? 0) to \(intervals.max() ?? 0) s apart")
+        let offsets = run.offsets(after: 1)
+        #expect(offsets.allSatisfy { abs($0) < 0.0012 }, "\(offsets.min() ?? 0) to \(offsets.max() ?? 0) s off")
+    }
+
+    /// A device 4 times faster than it states (25 Hz, refills of 1), twice slower (50 Hz for
+    /// 100), 3 % faster or slower, with pauses of 0.12 s: its rate is measured, no sample is
+    /// counted lost, none more than 1.5 of its periods from the one before (no drop counted),
+    /// and after the first second each is within 1.2 ms of when it was measured (the first
+    /// refill is timed at the stated rate).
+    @Test(arguments: [(0.01, 0.04, 1), (0.02, 0.01, 4), (0.0097, 0.01, 4), (0.0103, 0.01, 4)])
+    func aDeviceOffItsStatedRateIsTimedAtItsOwn(truePeriod: Double, statedPeriod: Double, perRefill: Int) {
+        let run = Self.run(truePeriod: truePeriod, statedPeriod: statedPeriod, perRefill: perRefill, pause: 0.1)
+        Self.expectOrderly(run)
+        #expect(run.bufferLost == 0 && run.clock.lostSamples == 0)
+        #expect(abs(run.clock.periodSeconds - truePeriod) < 1e-5 * truePeriod * 100, "\(run.clock.periodSeconds) s")
+        let intervals = run.intervals
+        #expect(intervals.allSatisfy { $0 < 1.5 * truePeriod }, "\(intervals.max() ?? 0) s apart")
+        let offsets = run.offsets(after: 1)
+        #expect(offsets.allSatisfy { abs($0) < 0.0012 }, "\(offsets.min() ?? 0) to \(offsets.max() ?? 0) s off")
+    }
+
+    /// An hour at a rate 0.3 % under the stated one, pauses of 0.12 s: the time neither runs
+    /// ahead of the arrivals nor falls behind the device's clock.
+    @Test func anHourStaysWithRealTime() {
+        let run = Self.run(truePeriod: 0.01003, statedPeriod: 0.01, seconds: 3600, pause: 0.12)
+        Self.expectOrderly(run)
+        #expect(run.clock.lostSamples == 0)
+        let offsets = run.offsets(after: 1)
+        #expect(offsets.allSatisfy { abs($0) < 0.0012 }, "\(offsets.min() ?? 0) to \(offsets.max() ?? 0) s off")
+    }
+
+    /// Pauses of 0.5 s every second, beyond the buffer: of each pause's 50 samples the buffer
+    /// keeps the first 16; the rest are lost. The kept ones are timed as measured, and the gap
+    /// comes after them, where the samples were lost, with as many counted lost as were; also
+    /// when the sample measured as the reader resumed is read with the backlog (beyond the
+    /// buffer's 16: found in the burst itself).
+    @Test(arguments: [false, true])
+    func aPauseBeyondTheBufferIsAGapAfterTheSamplesKept(freshJoinsBacklog: Bool) {
+        let run = Self.run(truePeriod: 0.01, statedPeriod: 0.01, pause: 0.5, every: 1, freshJoinsBacklog: freshJoinsBacklog)
+        Self.expectOrderly(run)
+        let measuredGaps = zip(run.measured.dropFirst(), run.measured).enumerated()
+            .filter { $0.element.0 - $0.element.1 > 0.015 }.map { $0.offset }
+        let givenGaps = run.intervals.enumerated().filter { $0.element > 0.015 }.map { $0.offset }
+        #expect(measuredGaps.count == 19 && givenGaps == measuredGaps, "\(givenGaps) for \(measuredGaps)")
+        let lost = zip(run.measured.dropFirst(), run.measured).map { Int((($0 - $1) / 0.01).rounded()) - 1 }
+        #expect(run.lostBefore.dropFirst().elementsEqual(lost), "\(run.clock.lostSamples) counted, \(lost.reduce(0, +)) lost")
+        let offsets = run.offsets(after: 1)
+        #expect(offsets.allSatisfy { abs($0) < 0.0012 }, "\(offsets.min() ?? 0) to \(offsets.max() ?? 0) s off")
+    }
+
+    /// A device 3 % faster than it states, pauses of 0.12 s: now and then the buffer is full for
+    /// a sample's time and loses it. A lone sample lost is found once three refills in a row came
+    /// a period late (the time a period behind until then), and counted.
+    @Test func aLoneSampleLostInABacklogIsCounted() {
+        let run = Self.run(truePeriod: 0.0097, statedPeriod: 0.01, pause: 0.12)
+        Self.expectOrderly(run)
+        #expect(run.bufferLost >= 4 && run.clock.lostSamples == run.bufferLost, "\(run.clock.lostSamples) of \(run.bufferLost)")
+        let offsets = run.offsets(after: 1)
+        #expect(offsets.allSatisfy { abs($0) < 0.0097 + 0.0012 }, "\(offsets.min() ?? 0) to \(offsets.max() ?? 0) s off")
+    }
+
+    /// Samples the device never sent (an overrun of 10), read as they come: the gap is found by
+    /// the refill after the one that waited for them, and placed before it (one refill late),
+    /// with the 10 counted lost.
+    @Test func samplesNeverSentAreAGapOneRefillLate() {
+        let run = Self.run(truePeriod: 0.01, statedPeriod: 0.01, seconds: 5, neverSent: 200..<210)
+        Self.expectOrderly(run)
+        #expect(run.clock.lostSamples == 10)
+        let gaps = run.intervals.enumerated().filter { $0.element > 0.015 }
+        #expect(gaps.count == 1 && gaps[0].offset == 199 + 4 && abs(gaps[0].element - 0.11) < 0.002, "\(gaps)")
+    }
+
+    /// The first refill, before any arrival measured the rate: timed back from its arrival at
+    /// the stated rate.
+    @Test func theFirstRefillIsTimedBackFromItsArrivalAtTheStatedRate() {
+        var clock = ArrivalRateClock(statedPeriodSeconds: 0.01)
+        var times: [Double] = []
+        let lost = clock.refill(of: 4, arrivedAt: 10, into: &times)
+        #expect(zip(times, [9.97, 9.98, 9.99, 10]).allSatisfy { abs($0 - $1) < 1e-9 } && lost.lost == 0)
+    }
+}
