@@ -5,12 +5,12 @@ import ShakeRecording
 enum ImportOptions {
     static let specs: [OptionSpec] = [
         .option("separator", value: "sep", help: "Field separator; auto picks the most frequent of comma, semicolon and tab in the header, else pipe (|) if it has one.",
-                values: ["auto", "comma", "semicolon", "tab", "pipe"], default: "auto"),
+                values: ["auto", "comma", "semicolon", "tab", "pipe"], canonical: separatorName, default: "auto"),
         .flag("decimal-comma", help: "Numbers use a decimal comma (3,14), as in some European exports."),
         .option("units", value: "unit", help: "Acceleration unit of the file; converted to m/s². Default: the header's unit, else m/s^2 (another unit than the header's is an error).",
-                values: ["m/s^2", "g", "mg"]),
+                values: ["m/s^2", "g", "mg"], canonical: { CSVImportOptions.AccelerationUnit(argument: $0)?.rawValue }),
         .option("time-units", value: "unit", help: "Time unit of the file; converted to seconds. Default: the header's unit, else s (another unit than the header's is an error).",
-                values: ["s", "ms", "us", "ns"]),
+                values: ["s", "ms", "us", "ns"], canonical: { CSVImportOptions.TimeUnit(argument: $0)?.rawValue }),
         .flag("rebase-time", help: "Shift times so the first sample is at 0 s (for epoch or boot-time stamps)."),
         .option("time-column", value: "name|n", help: "Column holding time: a header name or a 1-based position."),
         .option("x-column", value: "name|n", help: "Column holding x acceleration."),
@@ -22,6 +22,18 @@ enum ImportOptions {
         .flag("skip-rows-without-acceleration",
               help: "Skip rows whose x, y and z are all empty (other sensors' rows in a merged export, as edge-ml writes); their shake labels go with them."),
     ]
+
+    /// The listed name of a separator given as the reader spells it (`;` for `semicolon`).
+    @Sendable static func separatorName(_ text: String) -> String? {
+        switch CSVImportOptions.Separator(argument: text) {
+        case .auto?: "auto"
+        case .comma?: "comma"
+        case .semicolon?: "semicolon"
+        case .tab?: "tab"
+        case .pipe?: "pipe"
+        case nil: nil
+        }
+    }
 
     static let discussion = """
         Recordings are CSV: optional '# key: value' lines, a header, one row per sample. Header \

@@ -137,6 +137,32 @@ import Testing
             + "to use ',': pass the --separator it uses, or leave --separator out to detect it\n", "\(wrong.err)")
     }
 
+    /// The import options' values are taken as the reader's `init?(argument:)` spells them, as a
+    /// user copies them from a phone app's header or from the help's own units: a `;`-separated
+    /// export in milliseconds and g reads with `--separator ';' --time-units msec --units G`, and
+    /// `--units m/s²` is m/s^2 (each had been refused as not among the listed values, exit 64).
+    @Test func importOptionValuesTakeTheReadersSpellings() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let phone = try folder.write("phone.csv", "t;ax;ay;az\n0;0;0;1\n10;0;0;1\n20;0;0;1\n")
+        for options in [["--separator", ";", "--time-units", "msec", "--units", "G"],
+                        ["--separator", "semicolon", "--time-units", "ms", "--units", "g"]] {
+            let run = runShake(["replay", "--format", "json"] + options + [phone])
+            #expect(run.status == 0, "\(options): \(run.err)")
+            #expect(run.out.contains("\"sample_rate_hz\" : 100"), "\(options): \(run.out)")
+        }
+        let metres = try folder.write("metres.csv", "time,x,y,z\n0,0,0,9.8\n0.01,0,0,9.8\n")
+        for unit in ["m/s²", "m/s2", "m/s^2"] {
+            let run = runShake("replay", "--units", unit, metres)
+            #expect(run.status == 0, "\(unit): \(run.err)")
+            #expect(run.out.hasPrefix("\(metres): 0 shakes in 2 samples"), "\(unit): \(run.out)")
+        }
+        let wrong = runShake("replay", "--units", "furlongs", metres)
+        #expect(wrong.status == 64)
+        #expect(wrong.err.hasPrefix("Error: The value 'furlongs' is invalid for '--units <unit>' (values: m/s^2, g, mg)"),
+                "\(wrong.err)")
+    }
+
     /// `synth` into an existing file: the recording writer's refusal in the tool's words.
     /// One sample, or one recording, is not "1 samples".
     @Test func countsOfOneAreSingular() throws {

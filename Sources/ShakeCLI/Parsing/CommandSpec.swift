@@ -9,6 +9,9 @@ public struct OptionSpec: Sendable {
     public var help: String
     /// Allowed values, checked while parsing and listed in help.
     public var allowedValues: [String]?
+    /// Another spelling of an allowed value (`;` for `semicolon`, `m/s²` for `m/s^2`), mapped to
+    /// the value it names; nil when it names none. The parser keeps the allowed value.
+    public var canonicalValue: (@Sendable (String) -> String?)?
     /// Shown in help as `default: …`.
     public var defaultValue: String?
     /// Whether the option may be given more than once.
@@ -18,15 +21,16 @@ public struct OptionSpec: Sendable {
 
     public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: nil, help: help, allowedValues: nil,
-                   defaultValue: nil, repeats: false)
+                   canonicalValue: nil, defaultValue: nil, repeats: false)
     }
 
     public static func option(
         _ name: String, short: Character? = nil, value: String, help: String,
-        values: [String]? = nil, default defaultValue: String? = nil, repeats: Bool = false
+        values: [String]? = nil, canonical: (@Sendable (String) -> String?)? = nil,
+        default defaultValue: String? = nil, repeats: Bool = false
     ) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: value, help: help, allowedValues: values,
-                   defaultValue: defaultValue, repeats: repeats)
+                   canonicalValue: canonical, defaultValue: defaultValue, repeats: repeats)
     }
 
     /// `option`, accepted but not shown in help (swift-argument-parser's `.hidden` visibility).

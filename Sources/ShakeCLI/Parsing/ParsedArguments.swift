@@ -62,7 +62,7 @@ public struct ParsedArguments: Sendable {
                 flags.insert(option.name)
                 continue
             }
-            let value: String
+            var value: String
             if let inlineValue {
                 value = inlineValue
             } else if index < arguments.count {
@@ -78,10 +78,14 @@ public struct ParsedArguments: Sendable {
                 throw UsageError("Missing value for '\(argument) <\(option.valueName ?? "value")>'")
             }
             if let allowed = option.allowedValues, !allowed.contains(value) {
-                throw UsageError(
-                    "The value '\(value)' is invalid for '--\(option.name) <\(option.valueName ?? "value")>'"
-                        + " (values: \(allowed.joined(separator: ", ")))"
-                )
+                if let canonical = option.canonicalValue?(value), allowed.contains(canonical) {
+                    value = canonical
+                } else {
+                    throw UsageError(
+                        "The value '\(value)' is invalid for '--\(option.name) <\(option.valueName ?? "value")>'"
+                            + " (values: \(allowed.joined(separator: ", ")))"
+                    )
+                }
             }
             if values[option.name] != nil && !option.repeats {
                 throw UsageError("The option '--\(option.name)' was given more than once")
