@@ -33,6 +33,30 @@ enum DetectorOptions {
             + "the rest is the same ('shake config --preset NAME' prints all of it)."
     }
 
+    /// For an unknown option that names a detector parameter (`--onset`, `--quietSeconds=0.3`,
+    /// `--minimum-half-waves`: a configuration key, or the start of only one, in any case, with
+    /// or without dashes), where that parameter is set instead; nil for any other option.
+    /// `tuning`: the command is `tune`, which also holds or limits a parameter with `--range`.
+    static func parameterHint(forOption option: String, tuning: Bool) -> String? {
+        let word = option.drop { $0 == "-" }.filter { $0 != "-" && $0 != "_" }.lowercased()
+        guard word.count >= 4 else { return nil }
+        let keys = ConfigCommand.values(.medium).keys.sorted()
+        let startingSo = keys.filter { $0.lowercased().hasPrefix(word) }
+        guard let key = keys.first(where: { $0.lowercased() == word }) ?? (startingSo.count == 1 ? startingSo[0] : nil)
+        else { return nil }
+        let unit = TuneCommand.unit(of: key)
+        let named = unit.isEmpty ? key : "\(key) (\(unit))"
+        guard tuning else {
+            return "\(named) is a detector parameter, set in a configuration file given with --config "
+                + "('shake config --preset medium -o my.json' writes one to edit)"
+        }
+        guard ParameterAxis.standard.contains(where: { $0.isNamed(key) }) else {
+            return "\(named) is a detector parameter, set in the base configuration given with --config (tune does not search it)"
+        }
+        return "\(named) is a detector parameter: hold it with --range \(key)=VALUE, limit it with --range "
+            + "\(key)=LOW..HIGH, or set it in the base configuration given with --config"
+    }
+
     /// The detector chosen by `--detector` with its `--preset` or `--config`.
     static func detector(_ arguments: ParsedArguments) throws -> SelectedDetector {
         guard arguments.value("detector") == "seismic" else {

@@ -21,6 +21,24 @@ import Testing
     /// `OUT` in the arguments stands for an output path in a fresh folder.
     static let cases: [Case] = [
         Case("unknown option", ["replay", "--treshold", "9", "r.csv"], says: "Unknown option '--treshold'"),
+        // A detector parameter given as an option (the help lists none): the error says where it
+        // goes, instead of only that the option is unknown.
+        Case("a detector parameter as an option", ["replay", "--onset", "12", "r.csv"],
+             says: "Unknown option '--onset': onsetAcceleration (m/s²) is a detector parameter, set in a configuration "
+                + "file given with --config ('shake config --preset medium -o my.json' writes one to edit)\n"),
+        Case("a detector parameter by its key", ["evaluate", "--quietSeconds=0.3", "r.csv"],
+             says: "Unknown option '--quietSeconds': quietSeconds (s) is a detector parameter, set in a configuration "
+                + "file given with --config"),
+        Case("a detector parameter in dashes", ["plot", "--minimum-half-waves", "3", "r.csv", "-o", "OUT"],
+             says: "Unknown option '--minimum-half-waves': minimumHalfWaves is a detector parameter"),
+        Case("a detector parameter to tune", ["tune", "--onsetAcceleration", "12", "r.csv"],
+             says: "Unknown option '--onsetAcceleration': onsetAcceleration (m/s²) is a detector parameter: hold it with "
+                + "--range onsetAcceleration=VALUE, limit it with --range onsetAcceleration=LOW..HIGH, or set it in "
+                + "the base configuration given with --config\n"),
+        Case("a detector parameter tune does not search", ["tune", "--maximum-gap-seconds", "1", "r.csv"],
+             says: "Unknown option '--maximum-gap-seconds': maximumGapSeconds (s) is a detector parameter, set in the "
+                + "base configuration given with --config (tune does not search it)\n"),
+        Case("unknown option with a value", ["replay", "--treshold=9", "r.csv"], says: "Unknown option '--treshold'\n"),
         Case("unknown short option", ["synth", "shakes", "-x", "-o", "OUT"], says: "Unknown option '-x'"),
         Case("missing option value", ["synth", "shakes", "-o"], says: "Missing value for '-o <file>'"),
         Case("missing option value at the end", ["replay", "r.csv", "--preset"], says: "Missing value for '--preset <name>'"),

@@ -121,8 +121,12 @@ public struct ParsedArguments: Sendable {
     }
 
     private static func unknownOptionMessage(_ argument: String, spec: CommandSpec) -> String {
-        var message = "Unknown option '\(argument)'"
         let name = argument.split(separator: "=").first.map(String.init) ?? argument
+        var message = "Unknown option '\(name)'"
+        if spec.options.contains(where: { $0.name == "config" }),
+           let hint = DetectorOptions.parameterHint(forOption: name, tuning: spec.options.contains { $0.name == "range" }) {
+            return message + ": " + hint
+        }
         let candidates = spec.options.filter { !$0.isHidden }.map { "--\($0.name)" } + ["--help"]
         let best = candidates.map { ($0, editDistance($0, name)) }.min { $0.1 < $1.1 }
         if let best, best.1 <= max(2, name.count / 3) {
