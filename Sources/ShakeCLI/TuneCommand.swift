@@ -237,7 +237,15 @@ enum TuneCommand: ShakeCommand {
             guard named.insert(axis.name).inserted else { throw UsageError("'--range' names \(axis.name) twice") }
             func value(_ text: String) throws(UsageError) -> Double {
                 guard let number = Double(text), number.isFinite else {
-                    throw UsageError("'--range \(range)': '\(text)' is not a number")
+                    var message = "'--range \(range)': '\(text)' is not a number"
+                    if let number = ParsedArguments.numberBeforeUnit(text) {
+                        message += ": give it without its unit (\(number))"
+                    } else if let dash = text.dropFirst().firstIndex(of: "-"),
+                              let low = Double(text[..<dash]), let high = Double(text[text.index(after: dash)...]),
+                              low.isFinite, high.isFinite {
+                        message += ": write a range as LOW..HIGH (\(text[..<dash])..\(text[text.index(after: dash)...]))"
+                    }
+                    throw UsageError(message)
                 }
                 if case .whole = axis.field, number != number.rounded() {
                     throw UsageError("'--range \(range)': \(axis.name) is a count: give whole numbers")

@@ -148,7 +148,8 @@ public struct ParsedArguments: Sendable {
     public func double(_ name: String, range: ClosedRange<Double>? = nil) throws(UsageError) -> Double? {
         guard let text = value(name) else { return nil }
         guard let number = Double(text), number.isFinite else {
-            throw UsageError("The value '\(text)' is invalid for '--\(name)': expected a number")
+            throw UsageError("The value '\(text)' is invalid for '--\(name)': expected a number"
+                + (Self.numberBeforeUnit(text).map { ", without its unit (--\(name) \($0))" } ?? ""))
         }
         if let range, !range.contains(number) {
             throw UsageError("The value '\(text)' is invalid for '--\(name)': expected "
@@ -161,13 +162,30 @@ public struct ParsedArguments: Sendable {
     public func int(_ name: String, range: ClosedRange<Int>? = nil) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text) else {
-            throw UsageError("The value '\(text)' is invalid for '--\(name)': expected a whole number")
+            throw UsageError("The value '\(text)' is invalid for '--\(name)': expected a whole number"
+                + (Self.numberBeforeUnit(text).flatMap { Int($0) }.map { ", without its unit (--\(name) \($0))" } ?? ""))
         }
         if let range, !range.contains(number) {
             throw UsageError(
                 "The value '\(text)' is invalid for '--\(name)': expected \(range.lowerBound) to \(range.upperBound)")
         }
         return number
+    }
+}
+
+extension ParsedArguments {
+    /// The number a value begins with when a unit follows it (`200Hz`, `5 s`, `12m/s2`, `2g`):
+    /// the number as written; nil for a value that is no number followed by a unit.
+    static func numberBeforeUnit(_ text: String) -> String? {
+        let characters = Array(text)
+        for end in stride(from: characters.count - 1, through: 1, by: -1) {
+            let number = String(characters[..<end]).trimmingWhitespace()
+            let unit = characters[end...].drop { $0 == " " }
+            guard let first = unit.first, first.isLetter || "/°%".contains(first),
+                  let value = Double(number), value.isFinite else { continue }
+            return number
+        }
+        return nil
     }
 }
 
