@@ -48,7 +48,8 @@ enum ConfigCommand: ShakeCommand {
                     reference = try ConfigurationFile.load(path: other)
                 } catch {
                     throw CommandFailure(
-                        "\(error)", exitStatus: error.kind == .unreadable ? ExitStatus.noInput : ExitStatus.dataError)
+                        "\(error)\(notAPresetNote(other, error))",
+                        exitStatus: error.kind == .unreadable ? ExitStatus.noInput : ExitStatus.dataError)
                 }
                 otherName = other == "-" ? "the configuration from standard input" : "the configuration in \(other)"
             }
@@ -70,6 +71,20 @@ enum ConfigCommand: ShakeCommand {
         }
         io.err("config: wrote \(output)\n")
         return ExitStatus.success
+    }
+
+    /// For `--diff NAME` where NAME is no file: when it is a bare name (no `/` or `.`), that it
+    /// is no preset either, with the preset it is closest to (`medum`: did you mean 'medium'?).
+    static func notAPresetNote(_ name: String, _ error: ConfigurationFileError) -> String {
+        guard error.kind == .unreadable, !name.contains("/"), !name.contains("."), name != "-",
+              !FileManager.default.fileExists(atPath: name) else { return "" }
+        let presets = ShakeConfiguration.presetNames
+        var note = ", nor a preset (\(presets.joined(separator: ", ")))"
+        if let closest = presets.min(by: { editDistance($0, name.lowercased()) < editDistance($1, name.lowercased()) }),
+           editDistance(closest, name.lowercased()) <= 2 {
+            note += ": did you mean '\(closest)'?"
+        }
+        return note
     }
 
     /// The values of `configuration` that differ from `reference`, one per line, in key order:

@@ -97,6 +97,13 @@ import ShakeCLI
         let missing = runShake("config", "--diff", folder.file("none.json"))
         #expect(missing.status == 66)
         #expect(missing.err == "Error: \(folder.file("none.json")): no such file\n")
+        // A bare name that is neither a file nor a preset: a preset's name mistyped, most likely.
+        let typo = runShake("config", "--preset", "light", "--diff", "medum")
+        #expect(typo.status == 66)
+        #expect(typo.err == "Error: medum: no such file, nor a preset (light, medium, hard): did you mean 'medium'?\n", "\(typo.err)")
+        let neither = runShake("config", "--diff", "factory")
+        #expect(neither.status == 66)
+        #expect(neither.err == "Error: factory: no such file, nor a preset (light, medium, hard)\n", "\(neither.err)")
         let writing = runShake("config", "--diff", "hard", "-o", folder.file("out.json"))
         #expect(writing.status == 64)
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.json")))
