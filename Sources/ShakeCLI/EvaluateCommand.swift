@@ -315,9 +315,10 @@ enum EvaluateCommand: ShakeCommand {
             }
             let base = path.hasSuffix("/") && path != "/" ? String(path.dropLast()) : path
             var found: [String] = []
-            try collectRecordings(in: base, into: &found)
+            var others: [String] = []
+            try collectRecordings(in: base, into: &found, others: &others)
             if found.isEmpty {
-                throw CommandFailure("\(path): folder holds no .csv recordings", exitStatus: ExitStatus.noInput)
+                throw CommandFailure("\(path): folder holds no .csv recordings\(otherFilesNote(others))", exitStatus: ExitStatus.noInput)
             }
             files += found.sorted().map { base == "/" ? "/" + $0 : base + "/" + $0 }
         }
@@ -334,15 +335,27 @@ enum EvaluateCommand: ShakeCommand {
     /// figure without a word.
     /// Folders are read one at a time, each closed before the next (a tree thousands deep
     /// needs neither a deep stack nor a descriptor per level).
-    private static func collectRecordings(in base: String, into found: inout [String]) throws {
+    /// `others` gets the paths of the other files (not *.csv, not hidden), for the error of a
+    /// folder without recordings.
+    private static func collectRecordings(in base: String, into found: inout [String], others: inout [String]) throws {
         var pending = [""]
         while let relative = pending.popLast() {
-            try collectRecordings(in: base, relative: relative, into: &found, subfolders: &pending)
+            try collectRecordings(in: base, relative: relative, into: &found, others: &others, subfolders: &pending)
         }
     }
 
+    /// For a folder without recordings: what it holds instead, and how to read such a file;
+    /// empty when it holds nothing else.
+    static func otherFilesNote(_ others: [String]) -> String {
+        guard !others.isEmpty else { return "" }
+        let how = "name a recording of another extension on the command line to read it"
+        if others.count == 1 { return " (it holds 1 other file: \(others[0]); \(how))" }
+        let examples = others.sorted().prefix(3).joined(separator: ", ")
+        return " (it holds \(others.count) other files, such as \(examples); \(how))"
+    }
+
     private static func collectRecordings(in base: String, relative: String, into found: inout [String],
-                                          subfolders: inout [String]) throws {
+                                          others: inout [String], subfolders: inout [String]) throws {
         let prefix = base == "/" ? "" : base
         let folder = relative.isEmpty ? base : prefix + "/" + relative
         func failure(_ path: String, _ message: String) -> CommandFailure {
@@ -384,7 +397,10 @@ enum EvaluateCommand: ShakeCommand {
                 subfolders.append(path)
                 continue
             }
-            guard isCSV else { continue }
+            guard isCSV else {
+                if type == DT_REG || type == DT_LNK { others.append(path) }
+                continue
+            }
             if type == DT_LNK {
                 var info = stat()
                 // A link that leads nowhere (or in a loop) is kept: reading it says why.

@@ -108,6 +108,26 @@ import Testing
         #expect(run.err == "Error: \(folder.path): \(says)\n")
     }
 
+    /// A folder of exports under another extension (a logger's .txt): the error names what it
+    /// holds and how to read it, instead of only that it holds no .csv recordings.
+    @Test(arguments: ["replay", "evaluate", "tune"])
+    func aFolderOfOtherFilesSaysWhatItHolds(command: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        _ = try folder.write("run1.txt", "time_s,x,y,z\n0,0,0,9.8\n")
+        let one = runShake(command, folder.path)
+        #expect(one.status == 66)
+        #expect(one.err == "Error: \(folder.path): folder holds no .csv recordings (it holds 1 other file: run1.txt; "
+            + "name a recording of another extension on the command line to read it)\n", "\(one.err)")
+        try FileManager.default.createDirectory(atPath: folder.file("sub"), withIntermediateDirectories: true)
+        for name in ["run2.txt", "notes.md", "sub/run3.txt"] { _ = try folder.write(name, "x\n") }
+        let four = runShake(command, folder.path)
+        #expect(four.status == 66)
+        #expect(four.err == "Error: \(folder.path): folder holds no .csv recordings (it holds 4 other files, such as "
+            + "notes.md, run1.txt, run2.txt; name a recording of another extension on the command line to read it)\n",
+            "\(four.err)")
+    }
+
     /// A location where even root cannot create a file (procfs).
     @Test func synthIntoAnUncreatableLocationLeavesNothing() throws {
         let path = "/proc/shakekit-\(UUID().uuidString).csv"
