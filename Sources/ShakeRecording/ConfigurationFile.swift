@@ -310,7 +310,8 @@ public enum ConfigurationFile {
             document = value
         case .failure(let failure):
             if let offset = failure.problem.offset {
-                return LocatedProblem(message: "not valid JSON: unexpected text", offset: offset)
+                let reason = failure.problem == .unexpectedCharacter(at: offset) ? text.handEditMistake(at: offset) : nil
+                return LocatedProblem(message: "not valid JSON: \(reason ?? "unexpected text")", offset: offset)
             }
             if failure.problem.endsEarly {
                 return LocatedProblem(message: "not valid JSON: the text ends early", offset: text.bytes.count)
@@ -385,6 +386,72 @@ struct JSONText {
     /// JSON's whitespace: space, tab, line feed, carriage return.
     static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// What a hand edit that JSON does not allow looks like, for the byte at `offset` where the
+    /// parser stopped: a file that is no object from its start, a comment (`//`, `/*`, `#`), single quotes, a key without quotes, a unit
+    /// after a number (`12m/s2`), a missing comma between two keys, a decimal comma (`8,5`), a
+    /// number without its leading zero (`.3`), a missing value (`"quietSeconds": ,`); nil for
+    /// anything else.
+    func handEditMistake(at offset: Int) -> String? {
+        guard offset >= 0, offset < bytes.count else { return nil }
+        let byte = bytes[offset]
+        let next: UInt8? = offset + 1 < bytes.count ? bytes[offset + 1] : nil
+        let previousIndex = bytes[..<offset].lastIndex { !Self.isWhitespace($0) }
+        let previous = previousIndex.map { bytes[$0] }
+        func isDigit(_ byte: UInt8?) -> Bool { byte.map { (0x30...0x39).contains($0) } ?? false }
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F }
+        /// The run of bytes ending (or starting) at an index that `belongs` says make one token.
+        func token(endingAt end: Int, _ belongs: (UInt8) -> Bool) -> String {
+            var start = end
+            while start > 0 && belongs(bytes[start - 1]) { start -= 1 }
+            return String(decoding: bytes[start...end], as: UTF8.self)
+        }
+        func token(startingAt start: Int, _ belongs: (UInt8) -> Bool) -> String {
+            var end = start
+            while end + 1 < bytes.count && belongs(bytes[end + 1]) { end += 1 }
+            return String(decoding: bytes[start...end], as: UTF8.self)
+        }
+        let isComment = byte == UInt8(ascii: "#")
+            || (byte == UInt8(ascii: "/") && (next == UInt8(ascii: "/") || next == UInt8(ascii: "*")))
+        // Not an object from the start (a recording, whose '# key: value' lines are no comment
+        // before an object, or another kind of file).
+        if offset == bytes.firstIndex(where: { !Self.isWhitespace($0) }),
+           !(isComment && bytes[offset...].contains(UInt8(ascii: "{"))) {
+            return "the file does not begin with '{': a configuration is a JSON object, { \"key\": value, … }, as "
+                + "'shake config --preset medium' prints"
+        }
+        if isComment { return "a comment, which JSON does not allow: remove it" }
+        if byte == UInt8(ascii: "'") { return "single quotes: JSON strings take double quotes (\")" }
+        if isLetter(byte), previous == UInt8(ascii: "{") || previous == UInt8(ascii: ",") {
+            let key = token(startingAt: offset) { isLetter($0) || isDigit($0) }
+            return "a key without quotes: write it in double quotes (\"\(key)\")"
+        }
+        if let previousIndex, isDigit(previous),
+           isLetter(byte) || byte >= 0x80 || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "%") {
+            let number = token(endingAt: previousIndex) { isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+            return "a unit after the number \(number): write the number alone (keys ending in Seconds are in s, keys "
+                + "ending in Acceleration in m/s²)"
+        }
+        if byte == UInt8(ascii: "\""), let previous,
+           isDigit(previous) || [UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: "e"),
+                                 UInt8(ascii: "l")].contains(previous) {
+            return "a comma is missing before this key (after the value before it)"
+        }
+        if isDigit(byte), let previousIndex, previous == UInt8(ascii: ","), previousIndex == offset - 1,
+           previousIndex > 0, isDigit(bytes[previousIndex - 1]) {
+            let whole = token(endingAt: previousIndex - 1) { isDigit($0) || $0 == UInt8(ascii: "-") }
+            let fraction = token(startingAt: offset) { isDigit($0) }
+            return "a decimal comma? JSON numbers take a point (\(whole).\(fraction))"
+        }
+        if byte == UInt8(ascii: "."), isDigit(next) {
+            return "a number begins with a digit (0\(token(startingAt: offset) { isDigit($0) }), not "
+                + "\(token(startingAt: offset) { isDigit($0) }))"
+        }
+        if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}"), previous == UInt8(ascii: ":") {
+            return "a value is missing after ':'"
+        }
+        return nil
     }
 
     /// The line and column (both from 1; columns count Unicode scalars) of the byte at `offset`.

@@ -31,10 +31,16 @@ import Testing
     static let malformed: [Case] = [
         Case("empty file", "", says: "not valid JSON: the file is empty"),
         Case("only blank lines", "\n  \n", says: "not valid JSON: the file is empty"),
-        Case("not JSON", "onsetAcceleration = 12\n", at: "1:1", says: "not valid JSON: unexpected text"),
+        Case("not JSON", "onsetAcceleration = 12\n", at: "1:1", says: "not valid JSON: the file does not begin with '{': "
+             + "a configuration is a JSON object, { \"key\": value, … }, as 'shake config --preset medium' prints\n"),
+        // A recording given to --config: its '# key: value' lines are not a comment in JSON.
+        Case("a recording as the configuration", "# source: shake synth shakes\ntime_s,x,y,z\n0,0,0,9.8\n", at: "1:1",
+             says: "not valid JSON: the file does not begin with '{': a configuration is a JSON object"),
+        Case("a comment before the object", "# gentler\n{\"onsetAcceleration\": 8}\n",
+             at: "1:1", says: "not valid JSON: a comment, which JSON does not allow: remove it\n"),
         Case("truncated JSON", "{ \"onsetAcceleration\": 12,", at: "1:27", says: "not valid JSON: the text ends early"),
         Case("missing value on line 3", "{\n  \"onsetAcceleration\": 12,\n  \"quietSeconds\": ,\n}\n",
-             at: "3:19", says: "not valid JSON: unexpected text"),
+             at: "3:19", says: "not valid JSON: a value is missing after ':'\n"),
         // Foundation's parsers accept these; JSON (and every other reader of the file) does not.
         Case("comma after the last key", "{\"onsetAcceleration\": 7,}",
              at: "1:24", says: "not valid JSON: a comma after the last value (JSON allows none before '}' or ']'): remove it"),
@@ -43,9 +49,9 @@ import Testing
         Case("comma after an array's last value", "{\"quietSeconds\": [0.4,]}",
              at: "1:22", says: "not valid JSON: a comma after the last value (JSON allows none before '}' or ']'): remove it"),
         Case("an earlier syntax error is said first", "{onsetAcceleration: 7,}",
-             at: "1:2", says: "not valid JSON: unexpected text"),
+             at: "1:2", says: "not valid JSON: a key without quotes: write it in double quotes (\"onsetAcceleration\")\n"),
         Case("UTF-8 byte-order mark not counted", [0xEF, 0xBB, 0xBF] + Array("{\n  \"quietSeconds\": ,\n}".utf8),
-             at: "2:19", says: "not valid JSON: unexpected text"),
+             at: "2:19", says: "not valid JSON: a value is missing after ':'\n"),
         Case("invalid value in UTF-16", utf16LE("{\n  \"onsetAcceleration\": 12,\n  \"quietSeconds\": -1\n}\n"),
              at: "3:3", says: "invalid configuration: quietSeconds: must be > 0 s, got -1.0"),
         Case("columns count characters (Unicode scalars), not bytes", "{\"onsetAcceleration\": 12, \"é\": 1 2}",
@@ -109,6 +115,24 @@ import Testing
                 + "(minimumHalfWaves − 1) × minimumReversalIntervalSeconds (3 × 0.04 s"),
         Case("cosine out of range", "{\"reversalCosine\": 0.5}", at: "1:2", says: "invalid configuration: reversalCosine: must be in [-1, 0), got 0.5"),
         Case("negative saturation", "{\"saturationAcceleration\": -1}", at: "1:2", says: "invalid configuration: saturationAcceleration: must be above 9.80665 m/s²"),
+        // Hand edits JSON does not allow, said as what they are (they had all been "unexpected text").
+        Case("a comment", "{\n  // gentler shakes\n  \"onsetAcceleration\": 8\n}\n",
+             at: "2:3", says: "not valid JSON: a comment, which JSON does not allow: remove it\n"),
+        Case("a comment after a value", "{\n  \"onsetAcceleration\": 8 # gentler\n}\n",
+             at: "2:26", says: "not valid JSON: a comment, which JSON does not allow: remove it\n"),
+        Case("a key without quotes", "{\n  onsetAcceleration: 8\n}\n",
+             at: "2:3", says: "not valid JSON: a key without quotes: write it in double quotes (\"onsetAcceleration\")\n"),
+        Case("single quotes", "{'onsetAcceleration': 8}",
+             at: "1:2", says: "not valid JSON: single quotes: JSON strings take double quotes (\")\n"),
+        Case("a number with its unit", "{\n  \"onsetAcceleration\": 12m/s2\n}\n",
+             at: "2:26", says: "not valid JSON: a unit after the number 12: write the number alone (keys ending in Seconds "
+                + "are in s, keys ending in Acceleration in m/s²)\n"),
+        Case("a missing comma", "{\n  \"onsetAcceleration\": 8\n  \"quietSeconds\": 0.3\n}\n",
+             at: "3:3", says: "not valid JSON: a comma is missing before this key (after the value before it)\n"),
+        Case("a decimal comma", "{\n  \"onsetAcceleration\": 8,5\n}\n",
+             at: "2:26", says: "not valid JSON: a decimal comma? JSON numbers take a point (8.5)\n"),
+        Case("a number without its leading zero", "{\"quietSeconds\": .3}",
+             at: "1:18", says: "not valid JSON: a number begins with a digit (0.3, not .3)\n"),
         Case("binary garbage", [0x7F, 0x45, 0x4C, 0x46, 0x00, 0xFF, 0x0A], at: "1:1", says: "not valid JSON"),
     ]
 
