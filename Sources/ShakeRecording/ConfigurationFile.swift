@@ -248,15 +248,29 @@ public enum ConfigurationFile {
             return LocatedProblem(message: message, offset: text.keyOffset(key))
         }
         /// What the JSON text at a coding path is ("a string", "an array", …), for a one-key path
-        /// or the top level.
-        func found(_ path: [any CodingKey]) -> String {
+        /// or the top level; for a number expected and a string found that holds one (`"12"`,
+        /// `"0.3 s"`), that string and the number to write instead.
+        func found(_ path: [any CodingKey], expecting type: Any.Type? = nil) -> String {
             let kind: String?
             switch path.count {
             case 0: kind = text.topLevelValueKind()
             case 1: kind = path[0].intValue == nil ? text.valueKind(ofKey: path[0].stringValue) : nil
             default: kind = nil
             }
-            return kind.map { ", got \($0)" } ?? ""
+            guard kind == "a string", path.count == 1, let written = text.stringValue(ofKey: path[0].stringValue),
+                  type == Double.self || type == Int.self else {
+                return kind.map { ", got \($0)" } ?? ""
+            }
+            // A number in quotes, or with its unit: the number to write instead.
+            let trimmed = written.trimmingSpaces()
+            if Double(trimmed)?.isFinite == true, trimmed.first != "+" {
+                return ", got the string \(JSONText.quoted(written)): write the number without quotes (\(trimmed))"
+            }
+            let number = String(trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") })
+            if !number.isEmpty, Double(number) != nil, trimmed.dropFirst(number.count).first.map({ $0 == " " || $0.isLetter || $0 == "/" }) == true {
+                return ", got the string \(JSONText.quoted(written)): write the number alone, without quotes or unit (\(number))"
+            }
+            return ", got \(kind ?? "a string")"
         }
         switch error {
         case .dataCorrupted(let context):
@@ -272,7 +286,7 @@ public enum ConfigurationFile {
             return located("missing key '\(key.stringValue)' in \(keyPath(context.codingPath))", context.codingPath)
         case .typeMismatch(let type, let context):
             return located("wrong type at \(keyPath(context.codingPath)): expected "
-                + jsonDescription(of: type, at: context.codingPath) + found(context.codingPath), context.codingPath)
+                + jsonDescription(of: type, at: context.codingPath) + found(context.codingPath, expecting: type), context.codingPath)
         case .valueNotFound(let type, let context):
             // ShakeConfiguration's decoder says what to write instead of null.
             let advice = context.debugDescription.hasPrefix("give ")
@@ -511,6 +525,15 @@ struct JSONText {
         var index = endOfString(openedAt: key.offset)
         while index < bytes.count && (Self.isWhitespace(bytes[index]) || bytes[index] == UInt8(ascii: ":")) { index += 1 }
         return kind(ofValueAt: index)
+    }
+
+    /// The top-level object's string value of the key `name`, decoded; nil when it is no string.
+    func stringValue(ofKey name: String) -> String? {
+        guard case .success(let document) = JSONDocument.parse(bytes) else { return nil }
+        for member in document.members where member.key == name {
+            if case .string(let value) = member.value { return value }
+        }
+        return nil
     }
 
     /// What kind of JSON value the whole text is ("an array", …), or nil.

@@ -58,8 +58,13 @@ import Testing
              at: "1:34", says: "not valid JSON: unexpected text"),
         Case("array at the top level", "[12, 6]",
              says: "wrong type at the top level: expected a JSON object { \"key\": value, … } at the top level, got an array"),
-        Case("number as a string", "{\"onsetAcceleration\": \"12\"}",
-             at: "1:2", says: "wrong type at 'onsetAcceleration': expected a number, got a string"),
+        // A number in quotes, or with its unit in quotes: what to write instead.
+        Case("number as a string, said how to write it", "{\"onsetAcceleration\": \"12\"}",
+             at: "1:2", says: "wrong type at 'onsetAcceleration': expected a number, got the string \"12\": write the number "
+                + "without quotes (12)\n"),
+        Case("number with its unit as a string", "{\"quietSeconds\": \"0.3 s\"}",
+             at: "1:2", says: "wrong type at 'quietSeconds': expected a number, got the string \"0.3 s\": write the number "
+                + "alone, without quotes or unit (0.3)\n"),
         Case("text for a count", "{\"minimumHalfWaves\": \"four\"}",
              at: "1:2", says: "wrong type at 'minimumHalfWaves': expected a whole number, got a string"),
         Case("null for a time", "{\n  \"quietSeconds\": null,\n  \"onsetAcceleration\": 14\n}",

@@ -39,7 +39,8 @@ import Testing
         Case("null for the whole file", "null",
              says: "null at the top level: expected a JSON object { \"key\": value, … } at the top level"),
         Case("string for a number", "{\"onsetAcceleration\": \"12\"}",
-             at: (1, 2), says: "wrong type at 'onsetAcceleration': expected a number, got a string"),
+             at: (1, 2), says: "wrong type at 'onsetAcceleration': expected a number, got the string \"12\": write the "
+                + "number without quotes (12)"),
         Case("boolean for a number", "{\"quietSeconds\": true}",
              at: (1, 2), says: "wrong type at 'quietSeconds': expected a number, got true"),
         Case("array for a number", "{\n\"maximumShakeSeconds\": [10]}",
