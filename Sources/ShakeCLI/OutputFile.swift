@@ -87,6 +87,21 @@ enum OutputFile {
         throw UsageError("'--\(flag)' would replace the configuration '\(configuration)' (--config) it reads: give another file")
     }
 
+    /// Throws a usage error (exit 64) when the SVG file `output` is named as a raster image or a
+    /// document (`plot.png`, `report.pdf`), which a viewer would refuse to open; any other name
+    /// (`.svg`, none) is left alone. `writer` names what writes it (`plot`, `--report`).
+    static func checkSVGName(_ output: String, writer: String) throws(UsageError) {
+        let name = output.split(separator: "/").last.map(String.init) ?? output
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return }
+        let suffix = name[name.index(after: dot)...]
+        let formats = ["png", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff", "pdf", "eps", "ps"]
+        guard formats.contains(suffix.lowercased()) else { return }
+        let format = suffix.uppercased()
+        throw UsageError("'\(output)': \(writer) writes an SVG file, not \(format): name it .svg (\(name[..<dot]).svg; an SVG "
+            + "converter such as rsvg-convert makes a\(format.first.map { "AEFHILMNORSX".contains($0) } == true ? "n" : "") "
+            + "\(format) of it)")
+    }
+
     /// The failure of a write that the checks before it let through (`ConfigurationFile.save`,
     /// `PlotFile.write`): the library's hint for an existing file names its parameter; the tool
     /// names its flag, and says the file appeared since the check.

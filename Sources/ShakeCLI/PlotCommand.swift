@@ -35,7 +35,7 @@ enum PlotCommand: ShakeCommand {
         options: DetectorOptions.specs + [DetectorOptions.detectorSpec, DetectorOptions.spreadBatchesSpec] + [
             .option("from", value: "seconds", help: "Start of the time range drawn, s. (default: the first sample)"),
             .option("to", value: "seconds", help: "End of the time range drawn, s. (default: the last sample)"),
-            .option("output", short: "o", value: "file", help: "The SVG file to write (required)."),
+            .option("output", short: "o", value: "file", help: "The SVG file to write, named .svg, not .png or .pdf (required)."),
             .flag("force", help: "Overwrite an existing output file."),
         ] + ImportOptions.specs
     )
@@ -51,6 +51,7 @@ enum PlotCommand: ShakeCommand {
         }
         let force = arguments.flag("force")
         let path = arguments.positionals[0]
+        try OutputFile.checkSVGName(output, writer: "plot")
         try OutputFile.checkNotAnInput(output, inputs: [path], writing: "the SVG")
         try OutputFile.checkNotTheConfiguration(output, flag: "output", arguments)
         try OutputFile.check(output, force: force)

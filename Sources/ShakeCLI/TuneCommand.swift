@@ -112,6 +112,7 @@ enum TuneCommand: ShakeCommand {
         if let output, let report, OutputFile.namesSameFile(output, report) {
             throw UsageError("'--output' and '--report' name the same file ('\(output)', '\(report)')")
         }
+        if let report { try OutputFile.checkSVGName(report, writer: "--report") }
         let importOptions = try ImportOptions.options(arguments)
         let base: String
         if let path = arguments.value("config") {

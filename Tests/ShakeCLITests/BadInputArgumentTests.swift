@@ -73,6 +73,13 @@ import Testing
         Case("missing output to record", ["record"], says: "Missing the output file: '-o <file>' (the recording to write)\n"),
         Case("missing output to convert", ["convert", "r.csv"], says: "Missing the output file: '-o <file>' (the recording to write)\n"),
         Case("missing output to plot", ["plot", "r.csv"], says: "Missing the output file: '-o <file>' (the SVG file to write)\n"),
+        // An SVG under a raster or document format's name, which a viewer would refuse to open.
+        Case("a plot named .png", ["plot", "r.csv", "-o", "plot.png"],
+             says: "'plot.png': plot writes an SVG file, not PNG: name it .svg (plot.svg; an SVG converter such as "
+                + "rsvg-convert makes a PNG of it)\n"),
+        Case("a trade-off plot named .pdf", ["tune", "r.csv", "--report", "trade.PDF"],
+             says: "'trade.PDF': --report writes an SVG file, not PDF: name it .svg (trade.svg; an SVG converter such as "
+                + "rsvg-convert makes a PDF of it)\n"),
         Case("unknown scenario", ["synth", "shaks", "-o", "OUT"], says: "Unknown scenario 'shaks'"),
         Case("unknown subcommand", ["shook"], says: "Unknown subcommand 'shook'"),
         Case("help for an unknown subcommand", ["help", "nothing"], says: "Unknown subcommand 'nothing'"),
