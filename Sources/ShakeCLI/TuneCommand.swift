@@ -232,7 +232,7 @@ enum TuneCommand: ShakeCommand {
                     throw UsageError("'--range': tune does not search \(key); it keeps the base's value (set it with "
                         + "--config). It searches: \(keys)")
                 }
-                throw UsageError("'--range': no parameter '\(key)'; tune searches: \(keys)")
+                throw UsageError("'--range': no parameter '\(key)'\(closestAxisNote(key, axes)); tune searches: \(keys)")
             }
             let axis = axes[index]
             guard named.insert(axis.name).inserted else { throw UsageError("'--range' names \(axis.name) twice") }
@@ -273,6 +273,21 @@ enum TuneCommand: ShakeCommand {
             }
         }
         return axes
+    }
+
+    /// For a `--range` key that names no parameter: the one it most likely means, as
+    /// ` (did you mean 'onsetAcceleration'?)` (a misspelling, or the start of only one name);
+    /// empty when none is close.
+    static func closestAxisNote(_ key: String, _ axes: [ParameterAxis]) -> String {
+        let word = key.lowercased()
+        let names = axes.map(\.name).filter { !$0.contains("/") }
+        let startingSo = names.filter { $0.lowercased().hasPrefix(word) }
+        let closest = names.min { editDistance($0.lowercased(), word) < editDistance($1.lowercased(), word) }
+        if startingSo.count == 1, word.count >= 4 { return " (did you mean '\(startingSo[0])'?)" }
+        if let closest, editDistance(closest.lowercased(), word) <= max(2, word.count / 6) {
+            return " (did you mean '\(closest)'?)"
+        }
+        return ""
     }
 
     /// Reads every file once, on `jobs` threads; the first failing file (in order) is reported.

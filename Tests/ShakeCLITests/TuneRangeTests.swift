@@ -41,7 +41,10 @@ import Testing
             + "to hold it there"),
         ("saturationAcceleration=19", "'--range': tune does not search saturationAcceleration; it keeps the base's "
             + "value (set it with --config). It searches: onsetAcceleration, "),
-        ("onset=10", "'--range': no parameter 'onset'; tune searches: onsetAcceleration, "),
+        ("onset=10", "'--range': no parameter 'onset' (did you mean 'onsetAcceleration'?); tune searches: onsetAcceleration, "),
+        ("onsetAcceleraton=12..16", "'--range': no parameter 'onsetAcceleraton' (did you mean 'onsetAcceleration'?); tune "
+            + "searches: onsetAcceleration, "),
+        ("halfWaves=4", "'--range': no parameter 'halfWaves'; tune searches: onsetAcceleration, "),
         ("onsetAcceleration", "'--range' takes KEY=LOW..HIGH or KEY=VALUE (onsetAcceleration=12..16), not "
             + "'onsetAcceleration'"),
         ("onsetAcceleration=ten", "'--range onsetAcceleration=ten': 'ten' is not a number"),
