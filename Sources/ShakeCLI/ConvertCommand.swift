@@ -149,6 +149,9 @@ enum ConvertCommand: ShakeCommand {
             return false
         }
 
+        /// The first range that holds no sample, if any.
+        var emptyRange: ClosedRange<Double>? { sampleIn.firstIndex(of: false).map { ranges[$0] } }
+
         /// Why the ranges do not label the recording as meant, or nil when they do.
         func problem(first: Double?, last: Double?) -> String? {
             let span = first.flatMap { f in last.map { l in " (its samples run from \(fixed(f, 3)) to \(fixed(l, 3)) s)" } } ?? " (it has no samples)"
@@ -274,7 +277,9 @@ enum ConvertCommand: ShakeCommand {
             }
             if gravity != nil { try checkGravityEnds(&gravity!, after: reader) }
             if let problem = labeller?.problem(first: first, last: last) {
-                throw UsageError(problem)
+                let range = labeller?.emptyRange
+                throw UsageError(problem + (options.rebasesTime ? "" : ImportOptions.rebaseTimeNote(
+                    times: range.map { [$0.lowerBound, $0.upperBound] } ?? [], first: first, last: last, decimals: 3)))
             }
             stopOnSignal.finishing()
             do {

@@ -23,6 +23,21 @@ enum ImportOptions {
               help: "Skip rows whose x, y and z are all empty (other sensors' rows in a merged export, as edge-ml writes); their shake labels go with them."),
     ]
 
+    /// For times given on the command line (`--shakes`, `--from`, `--to`) that miss a recording
+    /// read without `--rebase-time` whose samples run from `first` to `last` s, far from 0 (an
+    /// export stamped with epoch or boot times): when they lie within its length from 0, as
+    /// times from its first sample do, that --rebase-time counts them so; else empty. Times
+    /// are written with `decimals`, or as the shortest decimal of the microseconds when nil.
+    static func rebaseTimeNote(times: [Double], first: Double?, last: Double?, decimals: Int?) -> String {
+        guard let first, let last, !times.isEmpty else { return "" }
+        let length = last - first
+        guard first > length, times.allSatisfy({ $0 >= 0 && $0 <= length * 1.5 + 1 }) else { return "" }
+        // The length of an epoch-stamped recording carries the subtraction's error (23.829999923706055):
+        // to the microsecond, as recordings keep time.
+        let text = { (value: Double) in decimals.map { fixed(value, $0) } ?? shortestDecimal((value * 1e6).rounded() / 1e6) }
+        return "; for times from the first sample, pass --rebase-time (the samples then run from \(text(0)) to \(text(length)) s)"
+    }
+
     /// The listed name of a separator given as the reader spells it (`;` for `semicolon`).
     @Sendable static func separatorName(_ text: String) -> String? {
         switch CSVImportOptions.Separator(argument: text) {

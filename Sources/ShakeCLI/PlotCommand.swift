@@ -92,7 +92,10 @@ enum PlotCommand: ShakeCommand {
             throw UsageError("'--from' (\(shortestDecimal(from)) s) is after the recording's last sample (\(shortestDecimal(last.time)) s)")
         }
         if let to, to < first.time {
-            throw UsageError("'--to' (\(shortestDecimal(to)) s) is before the recording's first sample (\(shortestDecimal(first.time)) s)")
+            let note = arguments.flag("rebase-time") ? "" : ImportOptions.rebaseTimeNote(
+                times: [from, to].compactMap { $0 }, first: first.time, last: last.time, decimals: nil)
+            throw UsageError("'--to' (\(shortestDecimal(to)) s) is before the recording's first sample (\(shortestDecimal(first.time)) s)"
+                + note)
         }
         // The range actually drawn, with the recording's own ends for what is not given: one of
         // no length (--to 0 on a recording from 0), or one between two samples, draws nothing.

@@ -153,6 +153,14 @@ import Testing
     static let refusals: [Refusal] = [
         Refusal(name: "a range without samples", arguments: ["--shakes", "0.01-0.02,5-6"], status: 64,
                 says: "the range 5-6 s of '--shakes' holds no sample of the recording (its samples run from 0.000 to 0.030 s)"),
+        // Times from the first sample, read off a plot drawn with --rebase-time, for an export
+        // stamped with epoch times: the message says what to pass.
+        Refusal(name: "ranges from the start without --rebase-time",
+                text: "time_s,x,y,z\n1700000000,0,0,9.8\n1700000000.01,0,0,9.8\n1700000000.02,0,0,9.8\n1700000000.03,0,0,9.8\n",
+                arguments: ["--shakes", "0.01-0.02"], status: 64,
+                says: "the range 0.01-0.02 s of '--shakes' holds no sample of the recording (its samples run from "
+                    + "1700000000.000 to 1700000000.030 s); for times from the first sample, pass --rebase-time (the "
+                    + "samples then run from 0.000 to 0.030 s)\n"),
         Refusal(name: "ranges with no sample between", arguments: ["--shakes", "0-0.01,0.015-0.03"], status: 64,
                 says: "no sample lies between the ranges 0-0.01 and 0.015-0.03 s of '--shakes': they would be one "
                     + "labelled shake; join them into one range, or leave a sample between them"),
