@@ -10,7 +10,8 @@
 ///   that slope) of the older half of the window and that of the newer half. A paused reader's
 ///   backlog arrives late, above the envelope, and does not move it; refills read as they come
 ///   make it, to within their wake-up jitter over half the window (1 ms over 5 s: 0.02 %).
-///   With fewer than two refills, the period is the stated one.
+///   With fewer than two refills, the period is the stated one; a period measured more than
+///   ``periodFactor`` times off the stated one is not taken.
 /// - `offset` puts the line as late as the arrivals allow: no sample after its refill arrived,
 ///   so the line passes through the earliest-arriving refill of the window, the current one
 ///   included (the time is then never ahead of the arrival clock, and a device faster than
@@ -52,6 +53,11 @@ struct ArrivalRateClock {
     static let windowSeconds = 10.0
     /// The most refills kept in the window (at 25 refills a second, 10 s: 250).
     static let maximumRefills = 1024
+    /// A period measured more than this many times shorter or longer than the stated one is not
+    /// taken: 8. A backlog read at once (the first refills, when the reader began reading after
+    /// the device began measuring) arrives microseconds a refill apart: measured from it, the
+    /// period was microseconds, and the samples then counted lost into the index kept it so.
+    static let periodFactor = 8.0
     /// A refill read as it came may arrive this much later than the earliest one, s, its
     /// reader woken late, without samples being taken as lost: 2 ms, beyond 1.5 periods.
     static let lossToleranceSeconds = 0.002
@@ -201,7 +207,8 @@ struct ArrivalRateClock {
             let samples = refills[newer].index - refills[older].index
             guard samples > 0 else { return }
             let measured = (refills[newer].arrival - refills[older].arrival) / samples
-            guard measured > 0, measured.isFinite else { return }
+            guard measured >= statedPeriodSeconds / Self.periodFactor,
+                  measured <= statedPeriodSeconds * Self.periodFactor else { return }
             period = measured
         }
         periodSeconds = period
