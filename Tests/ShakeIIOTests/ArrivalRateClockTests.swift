@@ -181,6 +181,105 @@ import Testing
         #expect(offsets.allSatisfy { abs($0) < 0.0012 }, "\(offsets.min() ?? 0) to \(offsets.max() ?? 0) s off")
     }
 
+    /// The same first backlog read by a reader that works 5 ms on each refill: the backlog's
+    /// refills arrive 5 ms apart. The period is still measured from them (within the stated
+    /// one's factor of 8) and kept wrong by the samples then counted lost into the index.
+    @Test(arguments: [0.1, 0.13])
+    func aFirstBacklogReadSlowlyDoesNotSetThePeriod(opened: Double) {
+        let run = Self.run(truePeriod: 0.01, statedPeriod: 0.01, seconds: 30, pausedDuring: 0..<opened, work: 0.005)
+        Self.expectOrderly(run)
+        #expect(run.bufferLost == 0)
+        withKnownIssue("""
+            ArrivalRateClock measures the period from a first backlog whose refills came 5 ms apart \
+            (the reader's work on each): 1.25 ms for 10, at the factor's bound; each refill read as \
+            it came is then late on the line and taken for samples lost, which, counted into the \
+            index, keep the period so for good (20,929 samples counted lost in 30 s, none really, \
+            a gap every other refill). Counting samples lost to the buffer only after a refill \
+            read at once or after a pause sets the second case right but the first to 7.5 ms: the \
+            losses counted into the index feed the measurement, a loop that needs breaking
+            """) {
+            #expect(run.clock.lostSamples == 0, "\(run.clock.lostSamples) counted lost")
+            #expect(abs(run.clock.periodSeconds - 0.01) < 1e-5, "\(run.clock.periodSeconds) s")
+            let gaps = run.intervals.filter { $0 > 0.015 }
+            #expect(gaps.count == 0, "intervals over 1.5 periods")
+        }
+    }
+
+    /// A reader paused right after its first refill (0.04 to 0.16 s: 12 samples waiting, which
+    /// the buffer holds): the period is measured from the first two refills, the second a
+    /// backlog's, 3 times the device's; the backlog's samples are spread apart by it, then bunched.
+    @Test func aPauseRightAfterTheFirstRefillKeepsTheDevicesSpacing() {
+        let run = Self.run(truePeriod: 0.01, statedPeriod: 0.01, pausedDuring: 0.04..<0.16)
+        Self.expectOrderly(run)
+        withKnownIssue("""
+            ArrivalRateClock measures the period from the first two refills even when the second is \
+            a backlog's (32.5 ms for 10): that refill's 4 samples are timed 22.5 ms apart, the next \
+            refill's microseconds apart; the refills after are timed right and no loss is counted
+            """) {
+            let intervals = run.intervals.dropFirst(3)
+            let uneven = intervals.filter { !($0 > 0.005 && $0 < 0.015) }
+            #expect(uneven.count == 0, "intervals \(uneven.map { ($0 * 1e4).rounded() / 10 }) ms")
+            #expect(run.clock.lostSamples == 0)
+        }
+    }
+
+    /// A reader on a loaded machine, woken 0.1 to 8.1 ms after a refill's last sample was
+    /// measured (at random; the refills take 40 ms), for a minute: no sample lost.
+    @Test func aReaderWokenLateAtRandomCountsNoLoss() {
+        let run = Self.run(truePeriod: 0.01, statedPeriod: 0.01, seconds: 60, wakeUp: 0.008)
+        Self.expectOrderly(run)
+        #expect(run.bufferLost == 0)
+        withKnownIssue("""
+            ArrivalRateClock takes three refills in a row later than the earliest-arriving one by \
+            half a period and 2 ms for a lost sample, which a reader woken up to 8 ms late does at \
+            random: 30 samples counted lost in a minute, each a gap of 17 to 20 ms the reader \
+            counts as a drop, and, counted into the index, they make the measured period 1.9 % short
+            """) {
+            #expect(run.clock.lostSamples == 0, "\(run.clock.lostSamples) counted lost")
+            let gaps = run.intervals.filter { $0 > 0.015 }
+            #expect(gaps.count == 0, "intervals over 1.5 periods")
+            #expect(abs(run.clock.periodSeconds - 0.01) < 1e-4, "\(run.clock.periodSeconds) s")
+        }
+    }
+
+    /// A device whose rate is lowered while streaming (`sampling_frequency` written by another
+    /// program: 100 Hz to 50 at 10 s): timed at its new rate once the window has seen it, no
+    /// sample counted lost.
+    @Test func aRateLoweredWhileStreamingIsFollowed() {
+        let run = Self.run(truePeriod: 0.01, statedPeriod: 0.01, seconds: 40, periodAfter: (10, 0.02))
+        Self.expectOrderly(run)
+        #expect(run.bufferLost == 0)
+        withKnownIssue("""
+            ArrivalRateClock counts the refills of a device slowed while streaming as late, with \
+            samples lost, and the samples counted into the index keep the measured period at the \
+            old one for good: 100 Hz to 50 counts 1,499 samples lost in 30 s, a gap of 130 ms \
+            every 3 refills (0.24 s), the period still 10 ms at the end
+            """) {
+            #expect(run.clock.lostSamples == 0, "\(run.clock.lostSamples) counted lost")
+            #expect(abs(run.clock.periodSeconds - 0.02) < 2e-4, "\(run.clock.periodSeconds) s")
+            let gaps = zip(run.intervals, run.measured.dropFirst()).filter { $0.1 > 21 && $0.0 > 0.03 }
+            #expect(gaps.count == 0, "intervals over 1.5 periods after 21 s")
+        }
+    }
+
+    /// A consumer slower than the device (45 ms of work on each refill of 40 ms; it reads again
+    /// as the next sample comes): the kernel buffer stays full and loses the newer samples (462
+    /// of 3,000 in 30 s). The samples are timed at the device's rate, and those lost are counted.
+    @Test func aSteadilySlowConsumerLosesSamplesAtTheDevicesRate() {
+        let run = Self.run(truePeriod: 0.01, statedPeriod: 0.01, seconds: 30, work: 0.045)
+        Self.expectOrderly(run)
+        #expect(run.bufferLost > 300)
+        withKnownIssue("""
+            ArrivalRateClock cannot tell a full buffer read by a slow consumer from a slower \
+            device: refills of 4 every 45 to 50 ms measure a period of 11.9 ms, every sample is \
+            timed 19 % too far apart and none of the 462 samples the buffer lost is counted
+            """) {
+            #expect(abs(run.clock.periodSeconds - 0.01) < 1e-4, "\(run.clock.periodSeconds) s")
+            #expect(Double(run.clock.lostSamples) > 0.8 * Double(run.bufferLost),
+                    "\(run.clock.lostSamples) counted lost of \(run.bufferLost)")
+        }
+    }
+
     /// The first refill, before any arrival measured the rate: timed back from its arrival at
     /// the stated rate.
     @Test func theFirstRefillIsTimedBackFromItsArrivalAtTheStatedRate() {
