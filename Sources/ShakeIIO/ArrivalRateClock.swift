@@ -31,11 +31,12 @@
 ///   the samples the buffer kept, measured as the pause began, came before it on the line, and
 ///   the gap follows them, where the kernel lost the newer samples);
 /// - it came as refills come (0.5 to 1.5 refill durations after the one before) later than the
-///   line by that much, and so did the refill before (an overrun, samples the device never sent:
+///   line by that much (the tolerance then the reader's wake-up jitter, when more), and so did
+///   the refill before (an overrun, samples the device never sent:
 ///   placed before the second late refill, one refill after the samples were lost; a refill late
 ///   alone is a reader woken late, not a loss);
 /// - three refills in a row came as refills come later than the line by half a period and
-///   ``lossToleranceSeconds`` (a lone sample lost: placed before the third).
+///   that tolerance (a lone sample lost: placed before the third).
 /// And in a *burst* (refills read without waiting after one that waited), the samples beyond the
 /// kernel buffer's length (``bufferLength``, counted from the burst's first sample) were measured
 /// after the burst began: when the line has them more than 1.5 periods and the tolerance earlier,
@@ -59,8 +60,11 @@ struct ArrivalRateClock {
     /// period was microseconds, and the samples then counted lost into the index kept it so.
     static let periodFactor = 8.0
     /// A refill read as it came may arrive this much later than the earliest one, s, its
-    /// reader woken late, without samples being taken as lost: 2 ms, beyond 1.5 periods.
+    /// reader woken late, without samples being taken as lost: 2 ms, beyond 1.5 periods, or
+    /// the reader's wake-up jitter when more (for refills read as they came: `lateTolerance()`).
     static let lossToleranceSeconds = 0.002
+    /// The refills read as they came whose lateness measures the wake-up jitter: 64.
+    static let jitterRefills = 64
 
     /// The measured period, s.
     private(set) var periodSeconds: Double
@@ -81,6 +85,11 @@ struct ArrivalRateClock {
     /// The arrival of the first refill of the burst the last refill belongs to (refills read
     /// without waiting), and the samples the burst brought so far.
     private var burst = (start: 0.0, samples: 0)
+    /// How much later than the line each of the last ``jitterRefills`` refills read as they came
+    /// (and not late) arrived, s, oldest overwritten first at `jittersNext`; and a copy to sort.
+    private var jitters: [Double] = []
+    private var jittersNext = 0
+    private var sortedJitters: [Double] = []
     /// Refills in a row that came as refills come, later than the line by more than half a period.
     private var lateRefills = 0
 
@@ -125,14 +134,21 @@ struct ArrivalRateClock {
         let waited = wait > 0.5 * period
         burst = waited ? (arrival, samples) : (burst.start, burst.samples + samples)
         let cameAsRefillsCome = wait >= 0.5 * Double(samples) * period && wait <= 1.5 * Double(samples) * period
-        let late = cameAsRefillsCome && lateness > 0.5 * period + Self.lossToleranceSeconds
+        // A refill read as it came is late by the reader's wake-up jitter, or by samples lost.
+        let tolerance = cameAsRefillsCome ? lateTolerance() : Self.lossToleranceSeconds
+        if cameAsRefillsCome && lateness <= 0.5 * period + tolerance {
+            if jitters.count < Self.jitterRefills { jitters.append(max(0, lateness)) } else { jitters[jittersNext] = max(0, lateness) }
+            jittersNext = (jittersNext + 1) % Self.jitterRefills
+        }
+        let lateThreshold = 1.5 * period + tolerance
+        let late = cameAsRefillsCome && lateness > 0.5 * period + tolerance
         lateRefills = late ? lateRefills + 1 : 0
 
         // Samples lost before the sample at `gapBefore`, measured at `measuredBy` at the latest.
         var lost = 0
         var gapBefore = 0
         if waited && (offset + lastIndex * period < lastArrival - threshold
-                      || late && (lateness > threshold && previousLateness > threshold || lateRefills >= 3)) {
+                      || late && (lateness > lateThreshold && previousLateness > lateThreshold || lateRefills >= 3)) {
             lost = max(1, Int((lateness / period).rounded()))
         } else if !waited, let bufferLength, burst.samples > bufferLength {
             // The samples of a burst beyond the kernel buffer's length were measured after the
@@ -171,6 +187,18 @@ struct ArrivalRateClock {
         append(index: lastIndex + Double(lost), arrival: arrival)
         self.last = times[samples - 1]
         return (lost, gapBefore)
+    }
+
+    /// How much later than the line a refill read as it came may arrive without samples taken as
+    /// lost, s: ``lossToleranceSeconds``, or the 90th percentile of the lateness of the last
+    /// ``jitterRefills`` such refills that were not late (a loaded machine's reader woken up to
+    /// 8 ms late at random had three refills in a row late by 7 ms now and then: a sample lost).
+    private mutating func lateTolerance() -> Double {
+        guard jitters.count >= 16 else { return Self.lossToleranceSeconds }
+        sortedJitters.removeAll(keepingCapacity: true)
+        sortedJitters.append(contentsOf: jitters)
+        sortedJitters.sort()
+        return max(Self.lossToleranceSeconds, sortedJitters[sortedJitters.count * 9 / 10])
     }
 
     /// The latest offset no refill of the window arrived before: `min(arrival − index · period)`.
