@@ -240,6 +240,24 @@ import Testing
         #expect(abs(run.clock.periodSeconds - period) < 0.01 * period, "\(run.clock.periodSeconds) s")
     }
 
+    /// A reader woken 0.1 to 20.1 ms late at random at 100 Hz (the jitter twice the period):
+    /// no sample counted lost.
+    @Test func aWakeUpJitterBeyondAPeriodCountsNoLoss() {
+        let run = Self.run(truePeriod: 0.01, statedPeriod: 0.01, seconds: 60, wakeUp: 0.02)
+        Self.expectOrderly(run)
+        #expect(run.bufferLost == 0)
+        withKnownIssue("""
+            ArrivalRateClock measures the wake-up jitter from refills not late by half a period and \
+            the jitter so far, which leaves out the later half of a jitter beyond a period: \
+            refills late by it are still taken for samples lost (3,808 counted lost in a minute, \
+            none really, 507 gaps; 3,819 and 518 before the jitter was measured)
+            """) {
+            #expect(run.clock.lostSamples == 0, "\(run.clock.lostSamples) counted lost")
+            let gaps = run.intervals.filter { $0 > 0.015 }
+            #expect(gaps.count == 0, "intervals over 1.5 periods")
+        }
+    }
+
     /// A device whose rate is lowered while streaming (`sampling_frequency` written by another
     /// program: 100 Hz to 50 at 10 s): timed at its new rate once the window has seen it, no
     /// sample counted lost.
