@@ -163,6 +163,97 @@ import Testing
         }
     }
 
+    /// Runs the script on a folder holding `text` as `name`.csv with `options`; returns the
+    /// folder, the run and the output folder's path.
+    static func resampled(_ text: String, name: String = "ramp", _ options: [String]) throws
+        -> (TemporaryFolder, CLIRun, String) {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("source"), withIntermediateDirectories: true)
+        _ = try folder.write("source/\(name).csv", text)
+        let run = try runProcess(script, [folder.file("source"), folder.file("out")] + options)
+        return (folder, run, folder.file("out"))
+    }
+
+    /// `--streams 2:0.5`: the 4 s ramp as streams joined every 0.5 s, each 2 s long, with its
+    /// times, values and labels as in the whole; the pieces that would hold under 2 s of samples
+    /// (from 2.5 s on) are not written. The clips and intervals a piece holds are kept.
+    @Test func streamsArePiecesJoinedEveryStep() throws {
+        let comments = "# clip_starts_s: 0,1.5,3\n# clip_classes: rest,shake,rest\n"
+            + "# intervals: 0-1.2 still; 1.2-4 moving\n"
+        let (folder, run, out) = try Self.resampled(comments + Self.ramp(), ["--streams", "2:0.5"])
+        defer { folder.cleanUp() }
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.contains("ramp.csv: 5 files"), "\(run.err)")
+        #expect(listing(out) == ["ramp_native_from0.5.csv", "ramp_native_from0.csv", "ramp_native_from1.5.csv",
+                                 "ramp_native_from1.csv", "ramp_native_from2.csv"])
+        for start in [0.0, 0.5, 1, 1.5, 2] {
+            let path = out + "/ramp_native_from\(start == start.rounded() ? String(Int(start)) : String(start)).csv"
+            let rows = try Self.rows(path)
+            #expect(rows.count == 200, "from \(start): \(rows.count) rows")
+            #expect(rows.enumerated().allSatisfy { k, row in
+                let t = start + Double(k) / 100
+                return abs(row[0] - t) < 1e-6 && abs(row[1] - 0.5 * t) < 1e-6 && row[4] == (t >= 1 && t < 2 ? 1 : 0)
+            }, "from \(start): \(rows.first ?? []) ... \(rows.last ?? [])")
+        }
+        let from1 = try String(contentsOfFile: out + "/ramp_native_from1.csv", encoding: .utf8)
+        #expect(from1.hasPrefix("# clip_starts_s: 1,1.5\n# clip_classes: rest,shake\n# intervals: 0-1.2 still; 1.2-4 moving\n# rate_hz: 100\n"
+                                + "# resampled: the recording's own samples; then the stream from 1 s, 2 s long"), "\(from1.prefix(300))")
+        let from2 = try String(contentsOfFile: out + "/ramp_native_from2.csv", encoding: .utf8)
+        #expect(from2.hasPrefix("# clip_starts_s: 2,3\n# clip_classes: shake,rest\n# intervals: 1.2-4 moving\n"),
+                "\(from2.prefix(300))")
+    }
+
+    /// Two shakes, labelled from 1 to 1.49 s and from 2.5 to 2.99 s of the 4 s ramp.
+    static func twoShakes() -> String {
+        var text = "time_s,x,y,z,shake\n"
+        for i in 0...400 {
+            let t = Double(i) / 100
+            text += String(format: "%.2f,%.4f,0.1,9.81,%d\n", t, 0.5 * t, (i >= 100 && i < 150) || (i >= 250 && i < 300) ? 1 : 0)
+        }
+        return text
+    }
+
+    /// `--lead 0 0.5 1.5`: each labelled shake from S s before its first labelled sample to 1 s
+    /// after its last; shake 1 has only 1 s of the recording before it, so no 1.5 s piece (said on
+    /// stderr), and shake 2's 1.5 s piece holds shake 1's end, labelled as it was.
+    @Test func leadWritesEachShakeFromSBeforeItToASecondAfter() throws {
+        let (folder, run, out) = try Self.resampled(Self.twoShakes(), ["--lead", "0", "0.5", "1.5"])
+        defer { folder.cleanUp() }
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.contains("ramp.csv: shake 1 (at 1 s) has 1 s of the recording before it, not 1.5: no --lead 1.5 piece"),
+                "\(run.err)")
+        #expect(listing(out) == ["ramp_native_shake1_lead0.5.csv", "ramp_native_shake1_lead0.csv",
+                                 "ramp_native_shake2_lead0.5.csv", "ramp_native_shake2_lead0.csv",
+                                 "ramp_native_shake2_lead1.5.csv"])
+        for (name, first, last) in [("shake1_lead0", 1.0, 2.49), ("shake1_lead0.5", 0.5, 2.49), ("shake2_lead0", 2.5, 3.99),
+                                    ("shake2_lead0.5", 2.0, 3.99), ("shake2_lead1.5", 1.0, 3.99)] {
+            let rows = try Self.rows(out + "/ramp_native_\(name).csv")
+            #expect(rows.first.map { abs($0[0] - first) < 1e-6 } == true && rows.last.map { abs($0[0] - last) < 1e-6 } == true
+                    && rows.count == Int(((last - first) * 100).rounded()) + 1, "\(name): \(rows.first ?? []) ... \(rows.last ?? [])")
+            let labelled = rows.filter { $0[4] == 1 }.count
+            #expect(labelled == (name == "shake2_lead1.5" ? 100 : 50), "\(name): \(labelled) labelled rows")
+        }
+        let text = try String(contentsOfFile: out + "/ramp_native_shake2_lead0.5.csv", encoding: .utf8)
+        #expect(text.hasPrefix("# resampled: the recording's own samples; then shake 2's stream, from 0.5 s before its "
+                               + "first labelled sample, at 2.5 s, to 1 s after its last, at 2.99 s"), "\(text.prefix(200))")
+    }
+
+    /// A recording without a shake column, or without a labelled shake, gives nothing for
+    /// `--lead` (said on stderr); when nothing at all is written, it is an error (65) and no
+    /// folder is left.
+    @Test func leadWithoutAShakeWritesNothingAndSaysSo() throws {
+        let unlabelled = Self.ramp().replacingOccurrences(of: ",1\n", with: ",0\n")
+        let noColumn = "time_s,x,y,z\n0,0,0,9.8\n0.01,0,0,9.8\n"
+        for (text, reason) in [(unlabelled, "no labelled shake"), (noColumn, "no shake column")] {
+            let (folder, run, _) = try Self.resampled(text, ["--lead", "0.5"])
+            defer { folder.cleanUp() }
+            #expect(run.status == 65, "\(run.err)")
+            #expect(run.err.contains("ramp.csv: \(reason): nothing written for it (--lead)")
+                    && run.err.contains("Error: nothing written (--lead: no recording has a labelled shake"), "\(run.err)")
+            #expect(listing(folder.path) == ["source"])
+        }
+    }
+
     @Test func refusesWhatItCannotDoAndLeavesNothingBehind() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
@@ -176,6 +267,14 @@ import Testing
             (["--fifo", "1"], "--fifo must be 2 or more"),
             (["--rate", "0"], "--rate and --switch must be numbers above 0"),
             (["--rate", "fast"], "argument --rate: invalid float value: 'fast'"),
+            (["--streams", "10"], "--streams must be LENGTH:STEP, two numbers of seconds (e.g. 10:2.5), not '10'"),
+            (["--streams", "ten:2"], "--streams must be LENGTH:STEP"),
+            (["--streams", "1.5:1"], "--streams LENGTH must be 2 s or more"),
+            (["--streams", "10:0"], "--streams STEP must be a number of seconds above 0, not 0"),
+            (["--streams", "10:nan"], "--streams STEP must be a number of seconds above 0"),
+            (["--lead", "-0.5"], "--lead must be numbers of seconds of 0 or more, not -0.5"),
+            (["--lead", "soon"], "argument --lead: invalid float value: 'soon'"),
+            (["--streams", "10:5", "--lead", "1"], "--streams and --lead do not go together"),
         ] {
             let run = try runProcess(Self.script, [folder.file("source"), folder.file("out")] + options)
             #expect(run.status == 64 && run.err.contains(message), "\(options): \(run.status) \(run.err)")
