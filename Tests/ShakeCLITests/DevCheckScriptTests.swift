@@ -83,7 +83,7 @@ import Testing
         let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let table = lines.prefix { !$0.isEmpty }
         #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "dev@2g", "harder", "walks", "turned", "clips", "vigorous", "others",
+                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "dev@2g", "harder", "walks", "joined", "joined-shakes", "turned", "clips", "vigorous", "others",
                     "others-vig"])
         // The dev row: two labelled shakes, none found.
         #expect(table.dropFirst().first?.split(separator: " ").prefix(3) == ["dev", "2", "0"])
@@ -102,10 +102,31 @@ import Testing
         // Each variant of the two labelled recordings once: 9 + 9 harder, 10 + 10 turned, 10 clips
         // and 12 vigorous (Wiimote only), one each at 50, 25 and 400 Hz, in FIFO batches and clipped at ±2 g, the
         // two others recordings' 40 vigorous variants each; the dev and others rows and the unlabelled walks list nothing.
+        // joined-shakes: each labelled recording's shake as three streams, from 0.25, 0.5 and 1 s before it.
         #expect(perRow == ["dev@50Hz": 2, "dev@25Hz": 2, "dev@400Hz": 2, "dev@fifo16": 2, "dev@2g": 2, "harder": 18, "turned": 20, "clips": 10,
-                           "vigorous": 12, "others-vig": 80])
-        #expect(listing(kept) == ["clip2g", "clips", "fast", "fifo16", "harder", "harder-microbit", "others-vig", "others-vig-other-devices",
-                                  "rates", "turned", "turned-microbit", "vigorous", "walks"])
+                           "vigorous": 12, "others-vig": 80, "joined-shakes": 6])
+        #expect(listing(kept) == ["clip2g", "clips", "fast", "fifo16", "harder", "harder-microbit", "joined", "joined-shakes", "others-vig",
+                                  "others-vig-other-devices", "rates", "turned", "turned-microbit", "vigorous", "walks"])
+        #expect(listing(kept + "/joined-shakes") == ["microbit_a_native_shake1_lead0.25.csv", "microbit_a_native_shake1_lead0.5.csv",
+                                                    "microbit_a_native_shake1_lead1.csv", "wiimote_a_native_shake1_lead0.25.csv",
+                                                    "wiimote_a_native_shake1_lead0.5.csv", "wiimote_a_native_shake1_lead1.csv"])
+        let lead = try RecordingReader.readAll(path: kept + "/joined-shakes/wiimote_a_native_shake1_lead0.25.csv").samples
+        #expect(lead.first.map { abs($0.sample.time - 4.75) < 1e-6 } == true && lead.last.map { abs($0.sample.time - 6.99) < 1e-6 } == true,
+                "\(lead.first?.sample.time ?? -1) to \(lead.last?.sample.time ?? -1) s")
+        // joined: the walks row's four recordings (12 s, or 9.2 s at cadence x1.3) as 10 s streams
+        // every 2.5 s, down to the last that holds 2 s: from 0 to 10 s, or to 5 s.
+        let joined = listing(kept + "/joined")
+        #expect(joined.count == 16 && ["k1.6_t1", "k2_t1"].allSatisfy { variant in
+            ["0", "2.5", "5", "7.5", "10"].allSatisfy { joined.contains("oxford_a_\(variant)_native_from\($0).csv") }
+        } && ["k1.6_t1.3", "k2_t1.3"].allSatisfy { variant in
+            ["0", "2.5", "5"].allSatisfy { joined.contains("oxford_a_\(variant)_native_from\($0).csv") }
+        }, "\(joined)")
+        for (start, count) in [(0.0, 1000), (7.5, 450), (10, 200)] {
+            let name = "oxford_a_k2_t1_native_from\(start == 7.5 ? "7.5" : String(Int(start))).csv"
+            let piece = try RecordingReader.readAll(path: kept + "/joined/" + name).samples
+            #expect(piece.count == count && piece.first.map { abs($0.sample.time - start) < 1e-6 } == true,
+                    "\(name): \(piece.count) samples from \(piece.first?.sample.time ?? -1) s")
+        }
         // dev@400Hz: the Wiimote and micro:bit sessions (not the walk) at 400 Hz, jittered.
         #expect(listing(kept + "/fast") == ["microbit_a_r400_n0.03_q0.0192_j0.2.csv", "wiimote_a_r400_n0.03_q0.0192_j0.2.csv"])
         let fast = try RecordingReader.readAll(path: kept + "/fast/wiimote_a_r400_n0.03_q0.0192_j0.2.csv").samples
@@ -145,7 +166,7 @@ import Testing
         let (table, listed, totals) = try Self.tableListingAndTotals(
             ["--dev", dev, "--others", others, "--shake", shake, "--wiimote-extra", folder.file("extra")])
         #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "dev@2g", "harder", "walks", "turned", "clips", "vigorous", "others",
+                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "dev@2g", "harder", "walks", "joined", "joined-shakes", "turned", "clips", "vigorous", "others",
                     "others-vig", "extra", "extra-clips"])
         // The session's one labelled shake, not found; and its ten turned variants.
         #expect(table.suffix(2).map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
@@ -157,7 +178,7 @@ import Testing
         let extraClips = listed.filter { $0.first == "extra-clips" }
         #expect(extraClips.count == 10 && extraClips.allSatisfy { $0[1].hasPrefix("extra-clips/wiimote_extra_session01_") },
                 "\(extraClips)")
-        #expect(totals.count == 15 && totals["extra"]?["shakes"] as? Int == 1
+        #expect(totals.count == 17 && totals["extra"]?["shakes"] as? Int == 1
                 && totals["extra-clips"]?["shakes"] as? Int == 10, "\(totals)")
 
         try Self.expectMissingFolderIsAUsageError("--wiimote-extra", writtenBy: "wiimote-extra", dev: dev, shake: shake,
@@ -166,7 +187,8 @@ import Testing
 
     /// `--everyday DIR` (a folder `Scripts/everyday-extra` wrote) adds one row, last, of the folder
     /// as it is: here the long-shake fixture with its labels taken away, so its one shake is a
-    /// false shake, listed under the row by `--list`; and `--format json` names the row.
+    /// false shake, listed under the row by `--list`; and `--format json` names the row. It adds
+    /// joined-everyday too, after joined-shakes: the folder's recordings as consecutive 10 s streams.
     @Test func everydayAddsARowLast() throws {
         let shake = try #require(builtShakeExecutable(), "the shake executable is not built")
         let folder = try TemporaryFolder()
@@ -183,16 +205,23 @@ import Testing
         let (table, listed, totals) = try Self.tableListingAndTotals(
             ["--dev", dev, "--others", others, "--shake", shake, "--everyday", folder.file("everyday")])
         #expect(table.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "dev@2g", "harder", "walks", "turned", "clips", "vigorous", "others",
-                    "others-vig", "everyday"])
+                == ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "dev@2g", "harder", "walks", "joined", "joined-shakes", "joined-everyday", "turned", "clips", "vigorous",
+                    "others", "others-vig", "everyday"])
         // shakes, detected, recall, duplicates, false shakes
         #expect(table.last?.split(separator: " ").prefix(6).joined(separator: " ") == "everyday 0 0 - 0 1", "\(table)")
         let everyday = listed.filter { $0.first == "everyday" }
         #expect(everyday.count == 1 && everyday.first?[1] == recording
                 && everyday.first?[2].trimmingCharacters(in: .whitespaces).hasPrefix("false shake   began at ") == true,
                 "\(everyday)")
-        #expect(totals.count == 14 && totals["everyday"]?["false_shakes"] as? Int == 1
+        #expect(totals.count == 17 && totals["everyday"]?["false_shakes"] as? Int == 1
                 && totals["everyday"]?["shakes"] as? Int == 0, "\(totals)")
+        // joined-everyday: the 10 s recording as one stream from its start (no later one holds 2 s),
+        // where the shake fires as it does in the whole.
+        #expect(table.first { $0.hasPrefix("joined-everyday ") }?.split(separator: " ").prefix(6).joined(separator: " ")
+                == "joined-everyday 0 0 - 0 1", "\(table)")
+        let joined = listed.filter { $0.first == "joined-everyday" }
+        #expect(joined.count == 1 && joined.first?[1] == "joined-everyday/long_shake_native_from0.csv", "\(joined)")
+        #expect(totals["joined-everyday"]?["false_shakes"] as? Int == 1, "\(totals)")
 
         try Self.expectMissingFolderIsAUsageError("--everyday", writtenBy: "everyday-extra", dev: dev, shake: shake,
                                                   in: folder)
@@ -239,12 +268,12 @@ import Testing
     @Test func helpDescribesEveryRow() throws {
         let run = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--help"])
         #expect(run.status == 0, "\(run.err)")
-        for row in ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "dev@2g", "harder", "walks", "turned", "clips", "vigorous", "others",
-                    "others-vig", "extra", "extra-clips", "everyday"] {
+        for row in ["dev", "dev@50Hz", "dev@25Hz", "dev@400Hz", "dev@fifo16", "dev@2g", "harder", "walks", "joined", "joined-shakes", "turned", "clips", "vigorous", "others",
+                    "others-vig", "extra", "extra-clips", "everyday", "joined-everyday"] {
             #expect(run.out.contains("\n  " + row.padding(toLength: 14, withPad: " ", startingAt: 0)),
                     "\(row): \(run.out)")
         }
-        #expect(run.out.contains("Only the Python standard library is needed; about 35 s on 2 cores."), "\(run.out)")
+        #expect(run.out.contains("Only the Python standard library is needed; about 40 s on 2 cores"), "\(run.out)")
     }
 
     @Test func keepRefusesAFolderThatExistsAndLeavesItAlone() throws {
