@@ -27,8 +27,10 @@ enum TuneCommand: ShakeCommand {
             refines the best few points one parameter at a time (also the reversal angle, \
             shortest reversal interval, interval ratio, linearity time constant, quiet time and \
             refractory period); --range limits any of them to some values or holds it at one. \
-            Objective: the highest recall whose false shakes per hour stay within --max-false-per-hour and that fires no duplicates; ties go to the lower median \
-            latency (in steps of 50 ms), then to the configuration closest to the base: the medium \
+            Objective: the highest recall whose false shakes per hour stay within --max-false-per-hour and that fires no duplicates; ties go to fewer false \
+            shakes (a budget raised to see what is possible buys recall, not speed paid for in false \
+            shakes), then to the lower median latency (in steps of 50 ms), then to the configuration \
+            closest to the base: the medium \
             preset, or the configuration --config gives (a product's sensor range, say: the values \
             not searched are the base's). \
             The result is the same for the same inputs, whatever --jobs is.
@@ -363,7 +365,7 @@ enum TuneCommand: ShakeCommand {
         text += "Searched \(result.configurationsEvaluated) configurations in \(fixed(seconds, 1)) s with \(jobs) "
             + "job\(jobs == 1 ? "" : "s").\n"
         text += "Objective: highest recall with false/h <= \(budgetText(result.maximumFalsePerHour)) and no duplicates; "
-            + "ties: lower median latency (50 ms steps), then closer to the \(baseLong(base)).\n"
+            + "ties: fewer false shakes, then lower median latency (50 ms steps), then closer to the \(baseLong(base)).\n"
         if let basePath { text += "Base: \(basePath) (--config): the values not searched are its own.\n" }
         let restricted = axes.filter { axis in
             !ParameterAxis.standard.contains { $0.name == axis.name && $0.values == axis.values }

@@ -6,11 +6,13 @@ import Synchronization
 ///
 /// **Objective.** A configuration is *feasible* when its false shakes per hour (over the
 /// `shake = 0` time of the recordings) stay within the budget and it fires no duplicates.
-/// Among feasible ones the tuner prefers, in order: more detected shakes (higher recall),
-/// lower median latency in steps of `latencyResolutionSeconds` (50 ms: smaller differences are
-/// noise on a few dozen shakes, and chasing them drifts away from the preset), a smaller distance from the reference (medium) preset — the sum over
-/// axes of |value − reference value| / (axis span) — and finally the earlier candidate in axis
-/// order. When nothing is feasible it prefers fewer false shakes plus duplicates, then the same.
+/// Among feasible ones the tuner prefers, in order: more detected shakes (higher recall), fewer
+/// false shakes (a budget raised to see what is possible buys recall, not latency at the cost of
+/// false shakes), lower median latency in steps of `latencyResolutionSeconds` (50 ms: smaller
+/// differences are noise on a few dozen shakes, and chasing them drifts away from the preset), a
+/// smaller distance from the reference (medium) preset — the sum over axes of |value − reference
+/// value| / (axis span) — and finally the earlier candidate in axis order. When nothing is
+/// feasible it prefers fewer false shakes plus duplicates, then the same.
 ///
 /// **Search.** Every point of the coarse grid (the product of each axis's coarse values), then
 /// coordinate descent from each of the best few (`TuningOptions.refinementStarts`) of all
@@ -229,16 +231,21 @@ public struct Tuner {
 
     struct Score {
         var feasible: Bool
+        /// False shakes plus duplicates.
         var errors: Int
         var detected: Int
         var latency: Double
         var distance: Double
         var candidate: [Int]
 
+        /// Feasible first; then (infeasible) fewer errors; more detected; fewer errors (a feasible
+        /// candidate's are its false shakes: it has no duplicates); lower latency; closer to the
+        /// reference; earlier in axis order.
         func isBetter(than other: Score) -> Bool {
             if feasible != other.feasible { return feasible }
             if !feasible && errors != other.errors { return errors < other.errors }
             if detected != other.detected { return detected > other.detected }
+            if errors != other.errors { return errors < other.errors }
             if latency != other.latency { return latency < other.latency }
             if distance != other.distance { return distance < other.distance }
             return candidate.lexicographicallyPrecedes(other.candidate)

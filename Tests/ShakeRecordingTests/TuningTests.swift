@@ -10,18 +10,22 @@ enum PlantedMotion {
     static let shakeAmplitude = 18.0
     static let distractorAmplitude = 11.0
 
-    /// `shakes` labelled shakes and `distractors` unlabelled oscillations (1.5 s each, 4 Hz along x),
-    /// alternating, with 2 s of rest between and around them; device flat, `rate` Hz.
+    /// `shakes` labelled shakes (1.5 s each, 4 Hz along x) and `distractors` unlabelled oscillations
+    /// (`distractorSeconds` each, 4 Hz along x), alternating, with 2 s of rest between and around
+    /// them; device flat, `rate` Hz.
     static func recording(name: String, shakes: Int, distractors: Int, rate: Double = 100,
-                          distractorAmplitude: Double = distractorAmplitude) -> TuningRecording {
+                          distractorAmplitude: Double = distractorAmplitude,
+                          distractorSeconds: Double = 1.5) -> TuningRecording {
         let (samples, labels) = motion(shakes: shakes, distractors: distractors, rate: rate,
-                                       distractorAmplitude: distractorAmplitude)
+                                       distractorAmplitude: distractorAmplitude, distractorSeconds: distractorSeconds)
         return TuningRecording(path: name, samples: samples, labels: labels)
     }
 
-    /// The samples and labels of `recording(name:shakes:distractors:rate:distractorAmplitude:)`.
+    /// The samples and labels of
+    /// `recording(name:shakes:distractors:rate:distractorAmplitude:distractorSeconds:)`.
     static func motion(shakes: Int, distractors: Int, rate: Double = 100,
-                       distractorAmplitude: Double = distractorAmplitude) -> (samples: [Sample], labels: [Bool]) {
+                       distractorAmplitude: Double = distractorAmplitude,
+                       distractorSeconds: Double = 1.5) -> (samples: [Sample], labels: [Bool]) {
         var samples: [Sample] = []
         var labels: [Bool] = []
         var time = 0.0
@@ -33,9 +37,9 @@ enum PlantedMotion {
                 time += 1 / rate
             }
         }
-        func oscillate(_ amplitude: Double, labelled: Bool) {
+        func oscillate(_ amplitude: Double, seconds: Double = 1.5, labelled: Bool) {
             let start = time
-            while time < start + 1.5 {
+            while time < start + seconds {
                 samples.append(Sample(time: time, x: amplitude * sin(2 * Double.pi * 4 * (time - start)), y: 0,
                                       z: standardGravity))
                 labels.append(labelled)
@@ -45,7 +49,10 @@ enum PlantedMotion {
         rest(2)
         for index in 0..<max(shakes, distractors) {
             if index < shakes { oscillate(shakeAmplitude, labelled: true); rest(2) }
-            if index < distractors { oscillate(distractorAmplitude, labelled: false); rest(2) }
+            if index < distractors {
+                oscillate(distractorAmplitude, seconds: distractorSeconds, labelled: false)
+                rest(2)
+            }
         }
         return (samples, labels)
     }
@@ -128,6 +135,44 @@ enum PlantedMotion {
             #expect((point.summary.falsePerHour ?? 0) <= point.budget)
             #expect(point.summary.duplicates == 0)
         }
+    }
+
+    @Test func aTieInRecallGoesToFewerFalseShakesBeforeLowerLatency() throws {
+        // Brief motion as strong as the shakes, labelled shake=0: a chain of few half-waves answers
+        // the shakes sooner but fires on the brief motion too; a longer chain waits it out.
+        let corpus = [
+            PlantedMotion.recording(name: "alpha_1.csv", shakes: 3, distractors: 3,
+                                    distractorAmplitude: PlantedMotion.shakeAmplitude, distractorSeconds: 0.5),
+            PlantedMotion.recording(name: "beta_1.csv", shakes: 2, distractors: 2, rate: 50,
+                                    distractorAmplitude: PlantedMotion.shakeAmplitude, distractorSeconds: 0.5),
+        ]
+        let halfWaves = [3, 6]
+        let counts = halfWaves.map { count in
+            var configuration = ShakeConfiguration.medium
+            configuration.minimumHalfWaves = count
+            return corpus.reduce(into: EvaluationCounts()) { $0 += $1.evaluate(configuration) }.summary
+        }
+        // The premise: both find every shake; the quicker fires sooner (by more than the 50 ms the
+        // objective tells apart) and fires false shakes, the slower none.
+        let (quick, careful) = (counts[0], counts[1])
+        #expect(quick.detected == 5 && careful.detected == 5)
+        let quickLatency = try #require(quick.latencyMedianSeconds)
+        let carefulLatency = try #require(careful.latencyMedianSeconds)
+        #expect(quickLatency + 2 * Tuner.latencyResolutionSeconds < carefulLatency)
+        #expect(quick.falseShakes > 0 && careful.falseShakes == 0, "\(quick.falseShakes), \(careful.falseShakes)")
+
+        // A budget no figure approaches: recall ties, and fewer false shakes win before latency,
+        // in the choice and at every budget of the trade-off curve that both values meet.
+        var options = options(axes: [ParameterAxis("minimumHalfWaves", .whole(\.minimumHalfWaves), values: halfWaves.map(Double.init),
+                                                   coarse: halfWaves.map(Double.init))])
+        options.maximumFalsePerHour = 1_000_000
+        options.tradeoffBudgets = [0, 1_000_000]
+        options.crossValidate = false
+        var tuner = Tuner(recordings: corpus, options: options)
+        let result = tuner.run()
+        #expect(result.configuration.minimumHalfWaves == 6)
+        #expect(result.inSample == careful)
+        #expect(result.tradeoff.map(\.configuration.minimumHalfWaves) == [6, 6])
     }
 
     @Test func crossValidationHoldsOutEachGroup() throws {
