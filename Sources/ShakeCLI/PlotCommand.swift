@@ -16,7 +16,8 @@ enum PlotCommand: ShakeCommand {
             shake). Labelled shakes (shake=1) are shaded bands; the shakes the detector finds are \
             markers with their times (began ▲, ended ▼, cancelled ✕); markers closer than a label's \
             width share one ('3 began, 10.00 to 10.40 s'), and those with no room for a label are \
-            counted in a note (draw a shorter range to see them). A pause between samples longer than \
+            counted in a note (draw a shorter range to see them); so is a threshold whose line has \
+            no room for its label clear of the other labels. A pause between samples longer than \
             the detector's gap limit (maximumGapSeconds, 0.5 s in the presets) breaks the curves \
             and is shaded, with its length where the band holds it. Grey bands on the linear panel \
             mark ongoing motion (a walk or run without a half-second pause: a shake then needs \

@@ -24,10 +24,14 @@ struct PlotLabelBox: Hashable {
     }
 
     /// The box of `text` in a font of `size` px, drawn at `x` with SVG's `text-anchor` `anchor`
-    /// ("start" or "end") on the baseline `baseline`.
+    /// ("start", "middle" or "end") on the baseline `baseline`.
     init(text: String, size: Double, x: Double, baseline: Double, anchor: String) {
         let width = Double(text.count) * Self.characterWidth * size
-        let start = anchor == "end" ? x - width : x
+        let start = switch anchor {
+        case "end": x - width
+        case "middle": x - width / 2
+        default: x
+        }
         self.init(minX: start - Self.halo, maxX: start + width + Self.halo,
                   minY: baseline - Self.ascent * size - Self.halo, maxY: baseline + Self.descent * size + Self.halo)
     }

@@ -31,11 +31,15 @@ public struct PlotThreshold: Sendable, Hashable {
 ///
 /// When `saturation` is set, the raw panel shows ±saturation as dotted lines. A pause between
 /// samples longer than `gapLimitSeconds` breaks every curve (no line across it) and is a light
-/// band across both panels, labelled with its length (`no samples, 5.0 s`) where it is wide enough.
+/// band across both panels, labelled with its length (`no samples, 5.0 s`) where it is wide enough,
+/// at the band's top or lower down, clear of the sensor saturation's label.
 ///
 /// Each threshold's label sits just above or below its line, at the panel's end or as near it
 /// as it is clear of the curve, the half-wave dots, the events and the other labels; where the
-/// curve leaves no room along the line (a long walk drawn whole), at the end.
+/// curve leaves no room along the line (a long walk drawn whole), at the end, or where the end
+/// holds another label or a marker (a note, say), at the place clear of them that the curve
+/// crosses least; with no such place, a note names the threshold (`no room to label the line of
+/// release 0.6 m/s²`). No label is drawn over another.
 ///
 /// Labelled shakes (runs of `shake = 1`) are shaded bands across both panels; the detector's
 /// events are markers with their times: `began` ▲, `ended` ▼, `cancelled` ✕. Markers closer than
@@ -241,7 +245,9 @@ public struct RecordingPlot: Sendable {
         }
 
         // Pauses in the samples longer than the gap limit: a light band across both panels, with
-        // its length where the band holds it; the curves break there.
+        // its length where the band holds it (labelled once the raw panel's other label, the
+        // sensor saturation's, is placed); the curves break there.
+        var gapLabels: [(text: String, x: Double)] = []
         if gaps.count <= Self.maximumGapsShaded {
             for gap in gaps {
                 let x1 = xPosition(max(gap.lowerBound, start)), x2 = xPosition(min(gap.upperBound, end))
@@ -249,10 +255,7 @@ public struct RecordingPlot: Sendable {
                                  ("height", PlotSVG.n(panel2.top + panel2.height - panel1.top)),
                                  ("fill", Self.colors.gap), ("fill-opacity", "0.08"), ("class", "sample-gap")])
                 let text = "no samples, " + FixedDecimals.format(gap.upperBound - gap.lowerBound, decimals: 1) + " s"
-                if PlotEventLabels.width(text) + 6 <= x2 - x1 {
-                    svg.text(text, x: (x1 + x2) / 2, y: panel1.top + 16, anchor: "middle", size: 11, fill: "#555555",
-                             className: "sample-gap-label", halo: true)
-                }
+                if PlotEventLabels.width(text) + 6 <= x2 - x1 { gapLabels.append((text, (x1 + x2) / 2)) }
             }
         }
 
@@ -282,13 +285,27 @@ public struct RecordingPlot: Sendable {
                              ("stroke-linejoin", "round"), ("stroke-linecap", "round"), ("class", "series series-\(name)")])
         }
 
+        // The raw panel's labels: the sensor saturation's at the panel's right end, above its line,
+        // then each pause's (see `gapLabelBaseline`).
+        var rawLabels: [PlotLabelBox] = []
+        var rawLines: [PlotLabelBox] = []
         if let saturation {
             for level in [saturation, -saturation] {
                 let y = rawY(level)
                 svg.line(x1: left, y1: y, x2: right, y2: y, stroke: "#888888", width: 1, dash: "2 3", className: "saturation")
+                rawLines.append(PlotLabelBox(minX: left, maxX: right, minY: y - 0.5, maxY: y + 0.5))
             }
-            svg.text("sensor saturation ±\(PlotSVG.n(saturation)) m/s²", x: right - 4, y: rawY(saturation) - 5,
-                     anchor: "end", size: 11, fill: "#666666", halo: true)
+            let text = "sensor saturation ±\(PlotSVG.n(saturation)) m/s²"
+            svg.text(text, x: right - 4, y: rawY(saturation) - 5, anchor: "end", size: 11, fill: "#666666", halo: true)
+            rawLabels.append(PlotLabelBox(text: text, size: 11, x: right - 4, baseline: rawY(saturation) - 5, anchor: "end"))
+        }
+        for label in gapLabels {
+            let rows = (top: panel1.top, bottom: panel1.top + panel1.height)
+            guard let baseline = Self.gapLabelBaseline(label.text, x: label.x, rows: rows, clearOf: rawLabels,
+                                                       preferablyOf: rawLines) else { continue }
+            svg.text(label.text, x: label.x, y: baseline, anchor: "middle", size: 11, fill: "#555555",
+                     className: "sample-gap-label", halo: true)
+            rawLabels.append(PlotLabelBox(text: label.text, size: 11, x: label.x, baseline: baseline, anchor: "middle"))
         }
 
         // Panel 2: linear acceleration and thresholds.
@@ -313,21 +330,24 @@ public struct RecordingPlot: Sendable {
         svg.raw("path", [("d", Self.pathData(linearPoints)), ("fill", "none"), ("stroke", Self.colors.linear),
                          ("stroke-width", "1"), ("stroke-linejoin", "round"), ("stroke-linecap", "round"),
                          ("class", "series series-linear")])
-        // Threshold labels keep clear of the curve, the half-wave dots, the events' lines and
-        // labels (drawn below), the other threshold lines and each other.
+        // Threshold labels keep clear of the curve, the half-wave dots, the events' lines, the
+        // other threshold lines, and (a place over the curve, where it leaves none) of the events'
+        // markers and labels, the notes and each other: a label with no such place is named in a note.
         let thresholdYs = thresholds.map { linearY($0.metersPerSecondSquared) }
         let lineBoxes = thresholdYs.map { PlotLabelBox(minX: left, maxX: right, minY: $0 - 0.75, maxY: $0 + 0.75) }
-        var taken: [PlotLabelBox] = []
+        // What a label may cross where nothing else is left (lines, dots), and what it may not.
+        var crossable: [PlotLabelBox] = []
+        var labelled: [PlotLabelBox] = []
         let shownEvents = events.filter { $0.time >= start && $0.time <= end }.sorted { $0.time < $1.time }
         let eventLabels = PlotEventLabels(events: shownEvents, xPosition: xPosition, panelTop: panel2.top,
                                           minX: left, maxX: right)
         for event in shownEvents {
             let x = xPosition(event.time)
-            taken.append(PlotLabelBox(minX: x - 1, maxX: x + 1, minY: panel2.top, maxY: panel2.top + panel2.height))
+            crossable.append(PlotLabelBox(minX: x - 1, maxX: x + 1, minY: panel2.top, maxY: panel2.top + panel2.height))
             let y = panel2.top + PlotEventLabels.row(event.phase)
-            taken.append(PlotLabelBox(minX: x - 8, maxX: x + 8, minY: y - 8, maxY: y + 8))
+            labelled.append(PlotLabelBox(minX: x - 8, maxX: x + 8, minY: y - 8, maxY: y + 8))
         }
-        taken += eventLabels.labels.map(\.box)
+        labelled += eventLabels.labels.map(\.box)
         // Notes at the panel's lower left, one line each, kept clear too.
         var notes: [(text: String, className: String)] = []
         if !drawsHalfWaves {
@@ -343,30 +363,56 @@ public struct RecordingPlot: Sendable {
             notes.append(("\(count) event marker\(count == 1 ? "" : "s") without a label: no room beside "
                 + (count == 1 ? "it" : "them") + " (choose a shorter --from/--to)", "events-unlabelled"))
         }
-        for (index, note) in notes.enumerated() {
-            taken.append(PlotLabelBox(text: note.text, size: 11, x: left + 4,
-                                      baseline: panel2.top + panel2.height - 6 - 15 * Double(index), anchor: "start"))
+        func noteBox(_ text: String, line index: Int) -> PlotLabelBox {
+            PlotLabelBox(text: text, size: 11, x: left + 4, baseline: panel2.top + panel2.height - 6 - 15 * Double(index),
+                         anchor: "start")
         }
+        for (index, note) in notes.enumerated() { labelled.append(noteBox(note.text, line: index)) }
         if drawsHalfWaves {
-            taken += shownHalfWaves.map { halfWave in
+            crossable += shownHalfWaves.map { halfWave in
                 let x = xPosition(halfWave.peakTime), y = linearY(halfWave.peakAcceleration)
                 return PlotLabelBox(minX: x - 4, maxX: x + 4, minY: y - 4, maxY: y + 4)
             }
         }
         let panel = PlotLabelBox(minX: left, maxX: right, minY: panel2.top, maxY: panel2.top + panel2.height)
-        for (index, threshold) in thresholds.enumerated() {
-            let y = thresholdYs[index]
+        let thresholdTexts = thresholds.map { "\($0.label) \(PlotSVG.n($0.metersPerSecondSquared)) m/s²" }
+        // The first label goes as near the right end as it can, later ones as near the left, so
+        // close thresholds keep readable labels. A label left without a place is named in a note,
+        // whose line is then kept clear by all of them.
+        var unplaced: [Int] = []
+        var places: [Int: (x: Double, baseline: Double, anchor: String, box: PlotLabelBox)] = [:]
+        while true {
+            var kept = labelled
+            if !unplaced.isEmpty {
+                kept.append(noteBox(Self.unlabelledThresholdsNote(unplaced.map { thresholdTexts[$0] }), line: notes.count))
+            }
+            places = [:]
+            var missing: [Int] = []
+            for index in thresholds.indices where !unplaced.contains(index) {
+                let others = lineBoxes.indices.filter { $0 != index }.map { lineBoxes[$0] }
+                if let place = Self.labelPlace(thresholdTexts[index], size: 11, lineY: thresholdYs[index],
+                                               fromRight: index == 0, within: panel, clearOf: linearPoints,
+                                               and: crossable + others, labels: kept) {
+                    kept.append(place.box)
+                    places[index] = place
+                } else {
+                    missing.append(index)
+                }
+            }
+            if missing.isEmpty { break }
+            unplaced = (unplaced + missing).sorted()
+        }
+        if !unplaced.isEmpty {
+            notes.append((Self.unlabelledThresholdsNote(unplaced.map { thresholdTexts[$0] }), "thresholds-unlabelled"))
+        }
+        for (index, y) in thresholdYs.enumerated() {
             let color = index == 0 ? Self.colors.threshold : Self.colors.secondThreshold
             svg.line(x1: left, y1: y, x2: right, y2: y, stroke: color, width: 1.5, dash: index == 0 ? "7 4" : "3 3",
                      className: "threshold")
-            // The first label goes as near the right end as it can, later ones as near the left,
-            // so close thresholds keep readable labels.
-            let text = "\(threshold.label) \(PlotSVG.n(threshold.metersPerSecondSquared)) m/s²"
-            let others = lineBoxes.indices.filter { $0 != index }.map { lineBoxes[$0] }
-            let place = Self.labelPlace(text, size: 11, lineY: y, fromRight: index == 0, within: panel,
-                                        clearOf: linearPoints, and: taken + others)
-            taken.append(place.box)
-            svg.text(text, x: place.x, y: place.baseline, anchor: place.anchor, size: 11, fill: color, halo: true)
+            if let place = places[index] {
+                svg.text(thresholdTexts[index], x: place.x, y: place.baseline, anchor: place.anchor, size: 11, fill: color,
+                         halo: true)
+            }
         }
 
         // Half-wave peaks: filled when linked to the one before, hollow when starting a chain.
@@ -571,40 +617,71 @@ public struct RecordingPlot: Sendable {
         return d
     }
 
+    /// The baseline of a pause's label, centred at `x` in its band: the band's top row (16 px
+    /// down from the panel's top) or else the first row 16 px lower whose box is clear of
+    /// `labels` and of `lines`, or else of `labels` alone; nil when every row meets a label (the
+    /// band then goes unlabelled, as one too narrow for its label: the legend names it).
+    static func gapLabelBaseline(_ text: String, x: Double, rows: (top: Double, bottom: Double),
+                                 clearOf labels: [PlotLabelBox], preferablyOf lines: [PlotLabelBox]) -> Double? {
+        let size = 11.0
+        let baselines = stride(from: rows.top + 16, through: rows.bottom - PlotLabelBox.descent * size - 3, by: 16)
+        func box(_ baseline: Double) -> PlotLabelBox {
+            PlotLabelBox(text: text, size: size, x: x, baseline: baseline, anchor: "middle")
+        }
+        return baselines.first { baseline in
+            let box = box(baseline)
+            return !labels.contains(where: box.intersects) && !lines.contains(where: box.intersects)
+        } ?? baselines.first { baseline in !labels.contains(where: box(baseline).intersects) }
+    }
+
     /// Where a threshold's label goes: just above its line (baseline 5 px up) or else just below,
     /// at the panel's right end (`fromRight`, anchored at its end) or left end, or else as near
-    /// that end as the label is clear of `curve` (polylines in order of x) and of `boxes`, in
-    /// 16 px steps, inside `panel`. Where no place is clear (a curve filling the panel along the
-    /// line), at that end, above or below the line, whichever the fewer segments of `curve` cross.
+    /// that end as the label is clear of `curve` (polylines in order of x), of `boxes` and of
+    /// `labels`, in 16 px steps, inside `panel`. Where no place is clear (a curve filling the
+    /// panel along the line), at that end, above or below the line, whichever the fewer segments
+    /// of `curve` cross, of the two that are clear of `labels` (other labels, markers, notes);
+    /// when neither is, the place clear of them that the fewest segments cross, the nearest that
+    /// end among equals; nil when no place is clear of `labels`.
     private static func labelPlace(
         _ text: String, size: Double, lineY: Double, fromRight: Bool, within panel: PlotLabelBox,
-        clearOf curve: [[(x: Double, y: Double)]], and boxes: [PlotLabelBox]
-    ) -> (x: Double, baseline: Double, anchor: String, box: PlotLabelBox) {
+        clearOf curve: [[(x: Double, y: Double)]], and boxes: [PlotLabelBox], labels: [PlotLabelBox]
+    ) -> (x: Double, baseline: Double, anchor: String, box: PlotLabelBox)? {
         let anchor = fromRight ? "end" : "start"
         let baselines = [lineY - 5, lineY + size + 3]
         let first = fromRight ? panel.maxX - 4 : panel.minX + 4
-        var best = (x: first, baseline: baselines[0], anchor: anchor,
-                    box: PlotLabelBox(text: text, size: size, x: first, baseline: baselines[0], anchor: anchor))
-        var fewest = Int.max
+        var places: [(x: Double, baseline: Double, anchor: String, box: PlotLabelBox)] = []
         var x = first
         while x >= panel.minX && x <= panel.maxX {
             for baseline in baselines {
                 let box = PlotLabelBox(text: text, size: size, x: x, baseline: baseline, anchor: anchor)
-                guard panel.contains(box) else { continue }
+                guard panel.contains(box), !labels.contains(where: box.intersects) else { continue }
                 if !boxes.contains(where: box.intersects) && !curve.contains(where: box.isCrossed(byPolyline:)) {
                     return (x, baseline, anchor, box)
                 }
-                if x == first {
-                    var crossings = 0
-                    for piece in curve where crossings < fewest {
-                        crossings += box.crossings(byPolyline: piece, atMost: fewest - crossings)
-                    }
-                    if crossings < fewest { (best, fewest) = ((x, baseline, anchor, box), crossings) }
-                }
+                places.append((x, baseline, anchor, box))
             }
             x += fromRight ? -16 : 16
         }
+        // At that end when it is clear of `labels` (as a long walk drawn whole has it), else anywhere.
+        let atTheEnd = places.filter { $0.x == first }
+        var best: (x: Double, baseline: Double, anchor: String, box: PlotLabelBox)?
+        var fewest = Int.max
+        for place in atTheEnd.isEmpty ? places : atTheEnd {
+            var crossings = 0
+            for piece in curve where crossings < fewest {
+                crossings += place.box.crossings(byPolyline: piece, atMost: fewest - crossings)
+            }
+            if crossings < fewest { (best, fewest) = (place, crossings) }
+        }
         return best
+    }
+
+    /// The note naming the thresholds whose labels found no room: `no room to label the line of
+    /// release 0.6 m/s²` (`the lines of onset 1.2 m/s² and release 0.6 m/s²`).
+    static func unlabelledThresholdsNote(_ texts: [String]) -> String {
+        let names = texts.count <= 2 ? texts.joined(separator: " and ")
+            : texts.dropLast().joined(separator: ", ") + " and " + texts[texts.count - 1]
+        return "no room to label the line\(texts.count == 1 ? "" : "s") of " + names
     }
 
     /// A path coordinate with one decimal.
