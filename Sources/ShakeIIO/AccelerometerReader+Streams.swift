@@ -1,4 +1,3 @@
-import Dispatch
 import ShakeDetection
 import ShakeThreads
 
@@ -31,15 +30,14 @@ extension AccelerometerReader {
     /// The samples as an async sequence, read on a background thread. It finishes after
     /// ``stop()``, when the task iterating it is cancelled, or when the stream itself is released
     /// (the loop ends and nothing else holds it: leaving the loop alone does not stop a stream
-    /// kept in a variable). Once it has ended the device is released and a rate this reader set
-    /// put back, so another reader of the same device may be made at once: the stream's
-    /// termination, run by the thread that leaves the loop or cancels the task, blocks that
-    /// thread until the reading thread has done it (under 4 ms against the emulator, `local:` and
-    /// `ip:`), for at most twice ``AccelerometerReadOptions/readTimeout`` and 1 s (10 s at most)
-    /// should the device or `iiod` not answer. After ``stop()`` the stream finishes once the
-    /// device is released. (Known issue: when the iterating task is cancelled, the task may now
-    /// and then end a moment before the release; leave the loop, or call ``stop()`` and wait for
-    /// the stream to finish, where the next reader must find the device's own rate.)
+    /// kept in a variable). Once it has ended for its loop (the loop left and the stream let go
+    /// with it, the task cancelled, or the stream finished), before the loop's next statement,
+    /// the device is released and a rate this reader set put back, so another reader of the same
+    /// device may be made at once: the loop's last `next()` waits until the reading thread has
+    /// done it, and a stream let go early blocks the thread that lets it go until then (under
+    /// 4 ms against the emulator, `local:` and `ip:`), for at most twice
+    /// ``AccelerometerReadOptions/readTimeout`` and 1 s (10 s at most) should the device or
+    /// `iiod` not answer. After ``stop()`` the stream finishes once the device is released.
     /// It throws the ``IIOError`` that ended reading. When the consumer falls more than
     /// ``AccelerometerReadOptions/streamBufferDuration`` seconds behind, the oldest queued
     /// samples are dropped and counted in ``AccelerometerReadStatistics/consumerOverruns``.
@@ -55,11 +53,8 @@ extension AccelerometerReader {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Sample.self, throwing: (any Error).self, bufferingPolicy: options.streamBufferingPolicy(hertz: rateHertz))
         let released = ReadingEnd()
-        continuation.onTermination = { [self] termination in
-            stop()
-            // Finished by the reading thread, the release is done.
-            if case .cancelled = termination { released.wait(seconds: Self.releaseWaitSeconds(readTimeout: options.readTimeout)) }
-        }
+        // Never waits here (see ReleaseAwaitingStream): the stream's consumer waits for the release.
+        continuation.onTermination = { [self] _ in stop() }
         NamedThread.start("shake.iio-read") { [self] in
             do {
                 try runClaimed(onStart: {}) { sample in
@@ -72,7 +67,8 @@ extension AccelerometerReader {
                 continuation.finish(throwing: error)
             }
         }
-        return stream
+        return ReleaseAwaitingStream.make(
+            stream, released: released, waitSeconds: Self.releaseWaitSeconds(readTimeout: options.readTimeout))
     }
 
     /// The longest a stream ended by its consumer (``samples()``,
@@ -82,16 +78,4 @@ extension AccelerometerReader {
     static func releaseWaitSeconds(readTimeout: Double) -> Double {
         min(10, 1 + 2 * readTimeout)
     }
-}
-
-/// The end of a stream's reading thread, signalled once it has released the device (its rate
-/// put back), for the stream's termination to wait for.
-final class ReadingEnd: Sendable {
-    private let done = DispatchSemaphore(value: 0)
-
-    /// Reading has ended and the device is released.
-    func signal() { done.signal() }
-
-    /// Waits up to `seconds` for ``signal()``.
-    func wait(seconds: Double) { _ = done.wait(timeout: .now() + seconds) }
 }

@@ -61,12 +61,10 @@ extension ReconnectingAccelerometerReader {
         let released = ReadingEnd()
         continuation.onTermination = { [self] termination in
             // Finished by the reading thread, reading has ended and the device is released; a
-            // stop would refuse a later run, which a run that threw is allowed.
+            // stop would refuse a later run, which a run that threw is allowed. Never waits
+            // here (see ReleaseAwaitingStream): the stream's consumer waits for the release.
             guard case .cancelled = termination else { return }
             stop()
-            // Stopped while waiting for the device, the thread tries to open it for up to 2 s to
-            // put the rate back.
-            released.wait(seconds: 2 + AccelerometerReader.releaseWaitSeconds(readTimeout: options.readTimeout))
         }
         let yield: @Sendable (Update) -> Void = { [self] update in
             if case .dropped = continuation.yield(update) { countConsumerOverrun() }
@@ -81,6 +79,10 @@ extension ReconnectingAccelerometerReader {
                 continuation.finish(throwing: error)
             }
         }
-        return stream
+        // Stopped while waiting for the device, the thread tries to open it for up to 2 s to put
+        // the rate back.
+        return ReleaseAwaitingStream.make(
+            stream, released: released,
+            waitSeconds: 2 + AccelerometerReader.releaseWaitSeconds(readTimeout: options.readTimeout))
     }
 }
