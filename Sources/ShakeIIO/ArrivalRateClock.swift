@@ -27,16 +27,22 @@
 /// samples missing into the index (its lateness over the period, rounded), its samples then timed
 /// back a period apart from its arrival, the time jumping over the loss just before them, when:
 /// - the line has its last sample more than 1.5 periods and ``lossToleranceSeconds`` before the
-///   refill before arrived (the first refill waited for after a pause beyond the kernel buffer:
-///   the samples the buffer kept, measured as the pause began, came before it on the line, and
-///   the gap follows them, where the kernel lost the newer samples);
+///   refill before arrived, and that refill ended a burst of at least ``bufferLength`` samples
+///   (the first refill waited for after a pause beyond the kernel buffer: the samples the buffer
+///   kept, measured as the pause began, came before it on the line, and the gap follows them,
+///   where the kernel lost the newer samples; without a full buffer read, the line is behind
+///   because its period is too short, as when the device was slowed while streaming);
 /// - it came as refills come (0.5 to 1.5 refill durations after the one before) later than the
 ///   line by that much (the tolerance then the reader's wake-up jitter, when more), and so did
-///   the refill before (an overrun, samples the device never sent:
-///   placed before the second late refill, one refill after the samples were lost; a refill late
-///   alone is a reader woken late, not a loss);
+///   the refill before, by as much to within half a period and the tolerance (an overrun,
+///   samples the device never sent: placed before the second late refill, one refill after the
+///   samples were lost; a refill late alone is a reader woken late, not a loss);
 /// - three refills in a row came as refills come later than the line by half a period and
-///   that tolerance (a lone sample lost: placed before the third).
+///   that tolerance, by as much each to within the same (a lone sample lost: placed before the
+///   third).
+/// Samples lost make the refills after them late by as much each; refills late by more each
+/// time are a period measured too short, not a loss: counted into the index, such false losses
+/// kept the period wrong for good (the index measures the period).
 /// And in a *burst* (refills read without waiting after one that waited), the samples beyond the
 /// kernel buffer's length (``bufferLength``, counted from the burst's first sample) were measured
 /// after the burst began: when the line has them more than 1.5 periods and the tolerance earlier,
@@ -80,8 +86,9 @@ struct ArrivalRateClock {
     /// The time of the last sample timed, and the arrival of its refill.
     private var last: Double?
     private var lastArrival = 0.0
-    /// How much later than the line the refill before arrived, s.
+    /// How much later than the line the refill before arrived, s, and the one before it.
     private var previousLateness = 0.0
+    private var earlierLateness = 0.0
     /// The arrival of the first refill of the burst the last refill belongs to (refills read
     /// without waiting), and the samples the burst brought so far.
     private var burst = (start: 0.0, samples: 0)
@@ -132,6 +139,7 @@ struct ArrivalRateClock {
         // Waited: the samples were not all there when the refill before was read, so its last
         // one was measured after that refill arrived. Otherwise it is part of a burst.
         let waited = wait > 0.5 * period
+        let previousBurst = burst.samples
         burst = waited ? (arrival, samples) : (burst.start, burst.samples + samples)
         let cameAsRefillsCome = wait >= 0.5 * Double(samples) * period && wait <= 1.5 * Double(samples) * period
         // A refill read as it came is late by the reader's wake-up jitter, or by samples lost.
@@ -142,13 +150,25 @@ struct ArrivalRateClock {
         }
         let lateThreshold = 1.5 * period + tolerance
         let late = cameAsRefillsCome && lateness > 0.5 * period + tolerance
+        // Samples lost put the refills after them late by as much each: late by more each time,
+        // they are a period measured too short (a device slowed while streaming, a first backlog
+        // read slowly), whose false losses, counted into the index, kept it so for good.
+        func steady(_ refills: Int) -> Bool {
+            let latenesses = refills >= 3 ? [lateness, previousLateness, earlierLateness] : [lateness, previousLateness]
+            return latenesses.max()! - latenesses.min()! <= 0.5 * period + tolerance
+        }
         lateRefills = late ? lateRefills + 1 : 0
 
         // Samples lost before the sample at `gapBefore`, measured at `measuredBy` at the latest.
         var lost = 0
         var gapBefore = 0
-        if waited && (offset + lastIndex * period < lastArrival - threshold
-                      || late && (lateness > lateThreshold && previousLateness > lateThreshold || lateRefills >= 3)) {
+        // Samples lost to a full buffer follow a burst that emptied it: without one, a line behind
+        // the refill before is a period measured too short (a device slowed while streaming, a
+        // first backlog read slowly), not samples lost; counted, they kept that period for good.
+        let bufferEmptied = bufferLength.map { previousBurst >= $0 } ?? true
+        if waited && (bufferEmptied && offset + lastIndex * period < lastArrival - threshold
+                      || late && (lateness > lateThreshold && previousLateness > lateThreshold && steady(2)
+                                  || lateRefills >= 3 && steady(3))) {
             lost = max(1, Int((lateness / period).rounded()))
         } else if !waited, let bufferLength, burst.samples > bufferLength {
             // The samples of a burst beyond the kernel buffer's length were measured after the
@@ -174,6 +194,7 @@ struct ArrivalRateClock {
             for position in gapBefore..<samples { times.append(afterGap + Double(position - gapBefore) * period) }
             lostSamples += lost
             previousLateness = 0
+            earlierLateness = 0
             lateRefills = 0
         } else {
             lost = 0
@@ -182,6 +203,7 @@ struct ArrivalRateClock {
             if !(step >= 0.5 * period) { step = min(0.5 * period, (arrival - last) / Double(samples)) }
             if !(step > 0) { step = Double.ulpOfOne * max(1, abs(last)) }
             for position in 0..<samples { times.append(last + Double(position + 1) * step) }
+            earlierLateness = previousLateness
             previousLateness = lateness
         }
         append(index: lastIndex + Double(lost), arrival: arrival)
