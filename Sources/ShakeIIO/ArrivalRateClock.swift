@@ -5,7 +5,8 @@
 /// Each sample is taken to be measured on a line, `offset + index · period`, where `index`
 /// counts the samples delivered (and those found lost), and:
 /// - `period` is measured, not the rate the device states: the slope of the lower envelope of
-///   the refills' arrivals (the index of each refill's last sample against its arrival) over
+///   the refills' arrivals (the index of each refill's last sample, without the samples found
+///   lost by late refills, against its arrival) over
 ///   the last ``windowSeconds``, found as the line through the earliest-arriving refill (for
 ///   that slope) of the older half of the window and that of the newer half. A paused reader's
 ///   backlog arrives late, above the envelope, and does not move it; refills read as they come
@@ -41,8 +42,11 @@
 ///   that tolerance, by as much each to within the same (a lone sample lost: placed before the
 ///   third).
 /// Samples lost make the refills after them late by as much each; refills late by more each
-/// time are a period measured too short, not a loss: counted into the index, such false losses
-/// kept the period wrong for good (the index measures the period).
+/// time are a period measured too short, not a loss. And the samples found lost by late refills
+/// (the last two cases) are not counted into the samples the period is measured from: a period
+/// a little short makes refills late by as much each too, and those losses, counted in, measured
+/// the same period again, for good; left out, the period is measured from the samples delivered
+/// (and those a full buffer lost), and a wrong one does not last beyond the window.
 /// And in a *burst* (refills read without waiting after one that waited), the samples beyond the
 /// kernel buffer's length (``bufferLength``, counted from the burst's first sample) were measured
 /// after the burst began: when the line has them more than 1.5 periods and the tolerance earlier,
@@ -76,10 +80,18 @@ struct ArrivalRateClock {
     private(set) var periodSeconds: Double
     /// Samples lost so far (counted into the index).
     private(set) var lostSamples = 0
+    /// Of ``lostSamples``, those found by refills late on the line (an overrun, a lone sample
+    /// lost), not by a full buffer read. They are left out of the samples the period is measured
+    /// from: a period measured too short makes refills late, and the samples then counted lost,
+    /// counted in, measured the same period again, for good (a device slowed 2 % while streaming:
+    /// 61 counted lost in 30 s, the period kept 2 % short).
+    private(set) var lateLostSamples = 0
 
     /// The index (the samples delivered and lost before it) of each refill's last sample, and
     /// the refill's arrival, oldest first, from `head` on.
-    private var refills: [(index: Double, arrival: Double)] = []
+    /// `measured` is that index without the samples found lost by refills late on the line (the
+    /// period is measured from it: see ``lateLostSamples``).
+    private var refills: [(index: Double, measured: Double, arrival: Double)] = []
     private var head = 0
     /// Samples delivered so far.
     private var delivered = 0
@@ -126,7 +138,7 @@ struct ArrivalRateClock {
             for position in 0..<samples { times.append(arrival - Double(samples - 1 - position) * period) }
             self.last = arrival
             burst = (arrival, samples)
-            append(index: Double(samples - 1), arrival: arrival)
+            append(index: Double(samples - 1), measured: Double(samples - 1), arrival: arrival)
             return (0, 0)
         }
         measurePeriod()
@@ -166,10 +178,13 @@ struct ArrivalRateClock {
         // the refill before is a period measured too short (a device slowed while streaming, a
         // first backlog read slowly), not samples lost; counted, they kept that period for good.
         let bufferEmptied = bufferLength.map { previousBurst >= $0 } ?? true
-        if waited && (bufferEmptied && offset + lastIndex * period < lastArrival - threshold
+        let behindBufferRead = bufferEmptied && offset + lastIndex * period < lastArrival - threshold
+        var foundLate = false
+        if waited && (behindBufferRead
                       || late && (lateness > lateThreshold && previousLateness > lateThreshold && steady(2)
                                   || lateRefills >= 3 && steady(3))) {
             lost = max(1, Int((lateness / period).rounded()))
+            foundLate = !behindBufferRead
         } else if !waited, let bufferLength, burst.samples > bufferLength {
             // The samples of a burst beyond the kernel buffer's length were measured after the
             // burst's first refill was read: when the line has them earlier, samples were lost
@@ -193,6 +208,7 @@ struct ArrivalRateClock {
             for position in 0..<gapBefore { times.append(last + Double(position + 1) * step) }
             for position in gapBefore..<samples { times.append(afterGap + Double(position - gapBefore) * period) }
             lostSamples += lost
+            if foundLate { lateLostSamples += lost }
             previousLateness = 0
             earlierLateness = 0
             lateRefills = 0
@@ -206,7 +222,7 @@ struct ArrivalRateClock {
             earlierLateness = previousLateness
             previousLateness = lateness
         }
-        append(index: lastIndex + Double(lost), arrival: arrival)
+        append(index: lastIndex + Double(lost), measured: lastIndex + Double(lost - lateLostSamples), arrival: arrival)
         self.last = times[samples - 1]
         return (lost, gapBefore)
     }
@@ -232,8 +248,8 @@ struct ArrivalRateClock {
         return offset
     }
 
-    private mutating func append(index: Double, arrival: Double) {
-        refills.append((index, arrival))
+    private mutating func append(index: Double, measured: Double, arrival: Double) {
+        refills.append((index, measured, arrival))
         while refills.count - head > 2
                 && (refills[head].arrival < arrival - Self.windowSeconds || refills.count - head > Self.maximumRefills) {
             head += 1
@@ -254,7 +270,7 @@ struct ArrivalRateClock {
         for _ in 0..<3 {
             let older = earliest(in: head..<middle, period: period)
             let newer = earliest(in: middle..<refills.count, period: period)
-            let samples = refills[newer].index - refills[older].index
+            let samples = refills[newer].measured - refills[older].measured
             guard samples > 0 else { return }
             let measured = (refills[newer].arrival - refills[older].arrival) / samples
             guard measured >= statedPeriodSeconds / Self.periodFactor,
@@ -268,7 +284,7 @@ struct ArrivalRateClock {
         var best = range.lowerBound
         var bestOffset = Double.infinity
         for position in range {
-            let offset = refills[position].arrival - refills[position].index * period
+            let offset = refills[position].arrival - refills[position].measured * period
             if offset < bestOffset {
                 bestOffset = offset
                 best = position
