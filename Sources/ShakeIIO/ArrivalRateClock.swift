@@ -11,7 +11,9 @@
 ///   that slope) of the older half of the window and that of the newer half. A paused reader's
 ///   backlog arrives late, above the envelope, and does not move it; refills read as they come
 ///   make it, to within their wake-up jitter over half the window (1 ms over 5 s: 0.02 %).
-///   With fewer than two refills, the period is the stated one; a period measured more than
+///   A backlog's refills (read without waiting after a pause) are left out while two others are
+///   in the window (or while it holds at most 8). With fewer than two refills, the period is the
+///   stated one; a period measured more than
 ///   ``periodFactor`` times off the stated one is not taken.
 /// - `offset` puts the line as late as the arrivals allow: no sample after its refill arrived,
 ///   so the line passes through the earliest-arriving refill of the window, the current one
@@ -91,13 +93,19 @@ struct ArrivalRateClock {
     /// the refill's arrival, oldest first, from `head` on.
     /// `measured` is that index without the samples found lost by refills late on the line (the
     /// period is measured from it: see ``lateLostSamples``).
-    private var refills: [(index: Double, measured: Double, arrival: Double)] = []
+    /// `backlog`: the refill began or was part of a burst (refills read without waiting).
+    private var refills: [(index: Double, measured: Double, arrival: Double, backlog: Bool)] = []
+    /// The refills of the window that measure the period (those read as they came), reused.
+    private var measuring: [Int] = []
     private var head = 0
     /// Samples delivered so far.
     private var delivered = 0
     /// The time of the last sample timed, and the arrival of its refill.
     private var last: Double?
     private var lastArrival = 0.0
+    /// How long after the refill before the last refill arrived, s, and its samples.
+    private var lastWait = 0.0
+    private var lastSamples = 1
     /// How much later than the line the refill before arrived, s, and the one before it.
     private var previousLateness = 0.0
     private var earlierLateness = 0.0
@@ -131,6 +139,8 @@ struct ArrivalRateClock {
         let samples = max(1, count)
         defer {
             delivered += samples
+            lastWait = arrival - lastArrival
+            lastSamples = samples
             lastArrival = arrival
         }
         guard let last else {
@@ -138,9 +148,14 @@ struct ArrivalRateClock {
             for position in 0..<samples { times.append(arrival - Double(samples - 1 - position) * period) }
             self.last = arrival
             burst = (arrival, samples)
-            append(index: Double(samples - 1), measured: Double(samples - 1), arrival: arrival)
+            append(index: Double(samples - 1), measured: Double(samples - 1), arrival: arrival, backlog: false)
             return (0, 0)
         }
+        // A refill read without waiting after one that came after a pause (more than 1.5 refill
+        // durations after the one before) or was a backlog's is a backlog's, and so is that one.
+        let inBacklog = arrival - lastArrival <= 0.5 * periodSeconds && refills.count > head
+            && (refills[refills.count - 1].backlog || lastWait > 1.5 * Double(lastSamples) * periodSeconds)
+        if inBacklog { refills[refills.count - 1].backlog = true }
         measurePeriod()
         let period = periodSeconds
         let threshold = 1.5 * period + Self.lossToleranceSeconds
@@ -222,7 +237,8 @@ struct ArrivalRateClock {
             earlierLateness = previousLateness
             previousLateness = lateness
         }
-        append(index: lastIndex + Double(lost), measured: lastIndex + Double(lost - lateLostSamples), arrival: arrival)
+        append(index: lastIndex + Double(lost), measured: lastIndex + Double(lost - lateLostSamples), arrival: arrival,
+               backlog: inBacklog)
         self.last = times[samples - 1]
         return (lost, gapBefore)
     }
@@ -248,8 +264,8 @@ struct ArrivalRateClock {
         return offset
     }
 
-    private mutating func append(index: Double, measured: Double, arrival: Double) {
-        refills.append((index, measured, arrival))
+    private mutating func append(index: Double, measured: Double, arrival: Double, backlog: Bool) {
+        refills.append((index, measured, arrival, backlog))
         while refills.count - head > 2
                 && (refills[head].arrival < arrival - Self.windowSeconds || refills.count - head > Self.maximumRefills) {
             head += 1
@@ -261,15 +277,24 @@ struct ArrivalRateClock {
     }
 
     /// The slope of the arrivals' lower envelope: the line through the earliest-arriving refill
-    /// (for the slope so far) of the window's older half and that of its newer half, three times.
+    /// (for the slope so far) of the window's older half and that of its newer half, three times;
+    /// of the refills read as they came when two are (a backlog's, which came all at once after
+    /// a pause, measured the period from the pause: a pause right after the first refill had the
+    /// backlog's samples timed 22.5 ms apart at 100 Hz, then microseconds).
     private mutating func measurePeriod() {
-        let count = refills.count - head
+        measuring.removeAll(keepingCapacity: true)
+        for position in head..<refills.count where !refills[position].backlog { measuring.append(position) }
+        if measuring.count < 2 && refills.count - head > 8 {
+            measuring.removeAll(keepingCapacity: true)
+            measuring.append(contentsOf: head..<refills.count)
+        }
+        let count = measuring.count
         guard count >= 2 else { return }
-        let middle = head + count / 2
+        let middle = count / 2
         var period = periodSeconds
         for _ in 0..<3 {
-            let older = earliest(in: head..<middle, period: period)
-            let newer = earliest(in: middle..<refills.count, period: period)
+            let older = earliest(in: 0..<middle, period: period)
+            let newer = earliest(in: middle..<count, period: period)
             let samples = refills[newer].measured - refills[older].measured
             guard samples > 0 else { return }
             let measured = (refills[newer].arrival - refills[older].arrival) / samples
@@ -280,10 +305,11 @@ struct ArrivalRateClock {
         periodSeconds = period
     }
 
+    /// The refill (its position in `refills`) of `measuring[range]` with the earliest offset.
     private func earliest(in range: Range<Int>, period: Double) -> Int {
-        var best = range.lowerBound
+        var best = measuring[range.lowerBound]
         var bestOffset = Double.infinity
-        for position in range {
+        for position in range.map({ measuring[$0] }) {
             let offset = refills[position].arrival - refills[position].measured * period
             if offset < bestOffset {
                 bestOffset = offset
