@@ -31,17 +31,9 @@ final class BatchedTimestampTests: EmulatorSuite {
                     of fixture: String = "shakes_100hz.csv", options: [String] = ["--fast"],
                     sourceLocation: SourceLocation = #_sourceLocation) throws {
         let recording = try batchedRecording(fifo: fifo, stamps: stamps, of: fixture)
-        let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let result = try Emulator.run(
-            fixture: recording, options: options,
-            command: ["env", "\(InsideEmulator.variable)=1", "HOME=\(directory.path)", "TMPDIR=\(directory.path)",
-                      "\(BatchedTimestampsInEmulator.variable)=\(fifo) \(stamps) \(spreads)",
-                      binary, "--testing-library", "swift-testing",
-                      "--filter", "BatchedTimestampsInEmulator/\(test)\\("])
-        let output = result.stdout + result.stderr
-        #expect(result.status == 0, "\(output)", sourceLocation: sourceLocation)
-        #expect(output.contains("Test run with 1 test "), "the test was not found or not run: \(output)",
-                sourceLocation: sourceLocation)
+        try runTestInside("BatchedTimestampsInEmulator", test, recording: recording, options: options,
+                          environment: ["\(BatchedTimestampsInEmulator.variable)=\(fifo) \(stamps) \(spreads)"],
+                          sourceLocation: sourceLocation)
     }
 
     /// Batches of 32 stamped apart fill the rate check's 32 intervals with one batch: it used to

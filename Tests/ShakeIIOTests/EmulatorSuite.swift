@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// What every emulator suite needs per test: a folder of its own holding the fixture (removed
-/// when the test ends) and a way to run a shell script inside the emulator. The suites are final
-/// subclasses; Swift Testing makes one instance per test through the inherited `init()`.
+/// when the test ends) and ways to run a shell script, or a test of this binary, inside the
+/// emulator. The suites are final subclasses; Swift Testing makes one instance per test through
+/// the inherited `init()`.
 class EmulatorSuite {
     let directory: URL
     let fixture: Fixture
@@ -26,5 +27,22 @@ class EmulatorSuite {
         let shake = try Emulator.shake
         return try Emulator.run(fixture: fixture.path, options: options,
                                 command: ["env", "SHAKE=\(shake)", "DIR=\(directory.path)", "sh", "-c", script])
+    }
+
+    /// Runs the test `<suite>/<test>()` of this test binary inside the emulator playing
+    /// `recording` with `options`, and expects it to be found, run and passed. `user`: a command
+    /// that runs the rest as another user (`setpriv …`); `environment`: more `NAME=value`
+    /// settings for the test's process.
+    func runTestInside(_ suite: String, _ test: String, recording: String, options: [String], user: [String] = [],
+                       environment: [String] = [], sourceLocation: SourceLocation) throws {
+        let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let result = try Emulator.run(
+            fixture: recording, options: options,
+            command: user + ["env", "\(InsideEmulator.variable)=1", "HOME=\(directory.path)", "TMPDIR=\(directory.path)"]
+                + environment + [binary, "--testing-library", "swift-testing", "--filter", "\(suite)/\(test)\\("])
+        let output = result.stdout + result.stderr
+        #expect(result.status == 0, "\(output)", sourceLocation: sourceLocation)
+        #expect(output.contains("Test run with 1 test "), "the test was not found or not run: \(output)",
+                sourceLocation: sourceLocation)
     }
 }

@@ -14,16 +14,9 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
     /// `environment`: more `NAME=value` settings for the test's process.
     func runInside(_ test: String, _ options: [String] = ["--fast", "--loop"], asNobody: Bool = false,
                    environment: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let user = asNobody ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-        let result = try Emulator.run(
-            fixture: fixture.path, options: options,
-            command: user + ["env", "\(InsideEmulator.variable)=1", "HOME=\(directory.path)", "TMPDIR=\(directory.path)"]
-                + environment + [binary, "--testing-library", "swift-testing", "--filter", "ShakeIIOInEmulator/\(test)\\("])
-        let output = result.stdout + result.stderr
-        #expect(result.status == 0, "\(output)", sourceLocation: sourceLocation)
-        #expect(output.contains("Test run with 1 test "), "the test was not found or not run: \(output)",
-                sourceLocation: sourceLocation)
+        try runTestInside("ShakeIIOInEmulator", test, recording: fixture.path, options: options, user: user,
+                          environment: environment, sourceLocation: sourceLocation)
     }
 
     @Test func aReaderNeverRunPutsTheRateBack() throws { try runInside("aReaderNeverRunPutsTheRateBack") }

@@ -18,18 +18,10 @@ final class UntimestampedBufferTests: EmulatorSuite {
     /// reader at `uri`, the recording played `speed` times as fast.
     func readInside(_ test: String, options: [String], uri: String = "local:", speed: Double = 1,
                     sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let result = try Emulator.run(
-            fixture: BatchedTimestampTests.original,
-            options: ["--no-timestamp", "--speed", "\(speed)"] + options + (uri == "local:" ? [] : ["--iiod"]),
-            command: ["env", "\(InsideEmulator.variable)=1", "HOME=\(directory.path)", "TMPDIR=\(directory.path)",
-                      "\(UntimestampedBufferInEmulator.variable)=\(uri) \(speed)",
-                      binary, "--testing-library", "swift-testing",
-                      "--filter", "UntimestampedBufferInEmulator/\(test)\\("])
-        let output = result.stdout + result.stderr
-        #expect(result.status == 0, "\(output)", sourceLocation: sourceLocation)
-        #expect(output.contains("Test run with 1 test "), "the test was not found or not run: \(output)",
-                sourceLocation: sourceLocation)
+        try runTestInside("UntimestampedBufferInEmulator", test, recording: BatchedTimestampTests.original,
+                          options: ["--no-timestamp", "--speed", "\(speed)"] + options + (uri == "local:" ? [] : ["--iiod"]),
+                          environment: ["\(UntimestampedBufferInEmulator.variable)=\(uri) \(speed)"],
+                          sourceLocation: sourceLocation)
     }
 
     /// Pauses of 0.12 s every 0.5 s: 12 samples waiting, which the kernel buffer holds. They used
