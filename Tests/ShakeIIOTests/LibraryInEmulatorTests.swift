@@ -356,6 +356,13 @@ struct ShakeIIOInEmulator {
     @Test func reconnectingUpdatesGoOnAfterTheDeviceComesBack() async throws {
         let reader = ReconnectingAccelerometerReader(options: AccelerometerReadOptions(readTimeout: 0.5),
                                                      retryInterval: 0.1)
+        // Other events than these three, or none for long, end the loop (and fail below) rather
+        // than keep it waiting for samples after a third event until the emulator's bound.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(20))
+            reader.stop()
+        }
+        defer { watchdog.cancel() }
         var events: [String] = []
         var samples = 0, afterReturn = 0
         var lastTime = -Double.infinity
@@ -370,9 +377,10 @@ struct ShakeIIOInEmulator {
                 samples += 1
                 if events.last == "connected" && events.count == 3 { afterReturn += 1 }
             }
-            if afterReturn == 20 { break }
+            if afterReturn == 20 || events.count > 3 { break }
         }
         #expect(events == ["connected", "lost", "connected"])
+        #expect(afterReturn == 20, "\(afterReturn) samples after the device came back")
         #expect((90...100).contains(samples - afterReturn), "\(samples - afterReturn) samples before the outage")
         try await Task.sleep(for: .milliseconds(200))
         let statistics = reader.statistics
