@@ -17,7 +17,9 @@ import Synchronization
 /// interrupted (`ShakeDetector.interrupt(at:)`) and a recording can note it, and counted in
 /// ``statistics`` (``AccelerometerReadStatistics/outages``). A device that opens but delivers
 /// nothing (a stalled sensor) is one outage until samples come again, though each attempt is
-/// reported (`connected`, then `lost` after ``AccelerometerReadOptions/readTimeout``).
+/// reported (`connected`, then `lost` after ``AccelerometerReadOptions/readTimeout``). An
+/// attempt that opens the device but cannot start reading it (its buffer not created: a device
+/// back in sysfs before its /dev node) is a failed retry (``Event/retryFailed(_:)``).
 ///
 /// Opening the device runs on a helper thread: ``stop()`` (a signal) ends the wait for it at
 /// once, and it is given up after ``AccelerometerReadOptions/readTimeout`` seconds. libiio 0.24
@@ -219,8 +221,10 @@ public final class ReconnectingAccelerometerReader: Sendable {
             }
             if stopNow { return }
             var firstOfConnection = true
+            var started = false
             do {
                 try current.run(onStart: {
+                    started = true
                     try onEvent(.connected(current.device, rateHertz: current.rateHertz, mode: current.mode,
                                            mountMatrix: current.mountMatrix))
                 }) { sample in
@@ -245,10 +249,17 @@ public final class ReconnectingAccelerometerReader: Sendable {
                     try onSample(shifted)
                 }
                 return
-            } catch let error as IIOError where error.kind == .permissionDenied && waited && firstOfConnection {
-                // Denied before reading started (the buffer is created in `run`) on a device that
-                // was waited for: udev may not have given it to the group yet.
-                try checkPermissionGrace(error, since: &deniedSince)
+            } catch let error as IIOError where waited && !started
+                        && [.permissionDenied, .deviceGone, .timedOut].contains(error.kind) {
+                // Failed before reading started (the buffer is created in `run`) on a device that
+                // was waited for: a failed retry, the outage going on, not another loss. Denied:
+                // udev may not have given it to the group yet; gone: it is back in sysfs before
+                // its /dev node (udev makes it a moment later), or gone again.
+                if error.kind == .permissionDenied {
+                    try checkPermissionGrace(error, since: &deniedSince)
+                } else {
+                    deniedSince = nil
+                }
                 state.withLock { $0.current = nil }
                 reader = nil
                 let kind = Self.retryKind(error)

@@ -40,6 +40,7 @@ import Testing
         (["--vanish-after", "5", "--return-after", "inf", "r.csv"],
          "--return-after must be a number of seconds, 0 or more, not inf"),
         (["--return-after", "1", "r.csv"], "--return-after needs --vanish-after"),
+        (["--vanish-after", "5", "--node-after", "0.3", "r.csv"], "--node-after needs --return-after or --appear-after"),
         (["--kill-iiod-after", "5", "r.csv"], "--kill-iiod-after needs --iiod"),
         (["--iiod", "--restart-iiod-after", "1", "r.csv"], "--restart-iiod-after needs --kill-iiod-after"),
         (["--start-iiod-after", "1", "r.csv"], "--start-iiod-after needs --iiod"),

@@ -38,6 +38,13 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
     @Test func reconnectingUpdatesGoOnAfterTheDeviceComesBack() throws {
         try runInside("reconnectingUpdatesGoOnAfterTheDeviceComesBack", ["--vanish-after", "100", "--return-after", "1"])
     }
+    // Defect: a device back in sysfs before its /dev node (udev makes it a moment later) failed
+    // each attempt to create its buffer (ENOENT), and each was reported as another loss: the
+    // updates said connected, lost, lost, lost, lost, connected for one outage.
+    @Test func reconnectingUpdatesGoOnWhenTheDeviceNodeComesBackLast() throws {
+        try runInside("reconnectingUpdatesGoOnAfterTheDeviceComesBack",
+                      ["--vanish-after", "100", "--return-after", "1", "--node-after", "0.35"])
+    }
     @Test func streamsOverTheNetworkEndedEarlyOneAfterAnotherDoNotCrash() throws {
         // glibc fills freed memory (MALLOC_PERTURB_), so a buffer cancelled after it was freed
         // crashes at once: the test failed in 4 runs of 4 before the fix.
@@ -352,7 +359,8 @@ struct ShakeIIOInEmulator {
     // Defect: ReconnectingAccelerometerReader had only the blocking run(onEvent:_:): a program
     // using Swift concurrency had to start a thread and bridge it itself.
     /// The async updates of a reconnecting reader: connected, samples, lost, connected again,
-    /// samples with times going on; leaving the loop stops reading.
+    /// samples with times going on; leaving the loop stops reading. Played with the device
+    /// vanishing after 100 samples and coming back (its /dev node last, in one run).
     @Test func reconnectingUpdatesGoOnAfterTheDeviceComesBack() async throws {
         let reader = ReconnectingAccelerometerReader(options: AccelerometerReadOptions(readTimeout: 0.5),
                                                      retryInterval: 0.1)
