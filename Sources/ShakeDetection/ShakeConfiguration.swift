@@ -190,6 +190,12 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// walking still counts, a heel strike's ring does not. At least `onsetAcceleration`;
     /// `.infinity` (or, in JSON, any value beyond the sensor's range such as 1e6) means no shake
     /// begins during ongoing motion.
+    ///
+    /// A sensor whose range is under this cannot show it: a ±2 g sensor clips every axis at
+    /// 19.6 m/s², so a shake across gravity during a walk is never found on it (one after a
+    /// pause still is). Set such a sensor to ±4 g or more. A half-wave that reached the sensor's
+    /// range is not counted as strong: a ±2 g phone clips on a run's heel strikes too (other
+    /// people's everyday motion fired 60 false shakes instead of 13 when it was).
     public var ongoingMotionPeakAcceleration: Double
 
     /// How many of the last `minimumHalfWaves` linked half-waves must peak at

@@ -55,4 +55,33 @@ import ShakeDetection
             }
         }
     }
+
+    /// A vigorous shake (3 g, 4 Hz, 1 s, across gravity) during a walk on a ±2 g sensor: every
+    /// stroke clips at 19.6 m/s², so none can show the 25 m/s² (`ongoingMotionPeakAcceleration`)
+    /// that a shake during ongoing motion needs, and the shake is never found. Counting a
+    /// half-wave that reached the sensor's range as strong finds it, but a ±2 g phone clips on a
+    /// run's heel strikes too: other people's everyday motion (`Scripts/dev-check`'s `everyday`
+    /// row) then fired 60 false shakes instead of 13. The remedy is a wider range (±4 g or more).
+    /// Controls: the same shake unclipped, and clipped after the walker stands still, are found.
+    @Test(arguments: rates)
+    func vigorousShakeDuringAWalkOnATwoGSensorIsFound(_ rate: Double) {
+        func began(clip: Double, walkingUntil: Double = .infinity) -> [Double] {
+            var m = OngoingMotionTests.walking(until: walkingUntil)
+            m.clip = clip
+            m.shakes = [Motion.Shake(start: 8, duration: 1, frequency: 4, amplitude: 3 * standardGravity,
+                                     direction: unit(1, 0.2, 0))]
+            return events(m.samples(duration: 11, rate: rate, jitter: 0.05)).filter { $0.phase == .began }.map(\.time)
+        }
+        let twoG = 2 * standardGravity
+        let unclipped = began(clip: .infinity)
+        #expect(unclipped.count == 1 && unclipped.allSatisfy { $0 > 8 && $0 < 9 }, "at \(rate) Hz unclipped: \(unclipped)")
+        let afterPause = began(clip: twoG, walkingUntil: 6.5)
+        #expect(afterPause.count == 1 && afterPause.allSatisfy { $0 > 8 && $0 < 9 }, "at \(rate) Hz after a pause: \(afterPause)")
+        let clipped = began(clip: twoG)
+        // The known issue is a miss, nothing else.
+        #expect(clipped.count <= 1, "at \(rate) Hz: \(clipped)")
+        withKnownIssue("a ±2 g sensor cannot show the peaks a shake needs during a walk") {
+            #expect(clipped.count == 1 && clipped.allSatisfy { $0 > 8 && $0 < 9 }, "at \(rate) Hz clipped at 2 g: \(clipped)")
+        }
+    }
 }
