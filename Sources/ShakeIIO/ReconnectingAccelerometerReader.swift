@@ -39,7 +39,8 @@ public final class ReconnectingAccelerometerReader: Sendable {
         /// its first poll answered). `mountMatrix`: the rotation applied to every sample.
         case connected(AccelerometerDescription, rateHertz: Double, mode: AccelerometerReadOptions.Mode,
                        mountMatrix: MountMatrix)
-        /// With ``reconnects``: the device or `iiod` is not there at the start; waiting for it.
+        /// With ``reconnects``: the device or `iiod` is not there at the start (or the device is,
+        /// but reading it cannot start yet: its /dev node not made); waiting for it.
         case waiting(IIOError)
         /// The device vanished or stalled at `time` (seconds, on the samples' clock); retrying.
         case lost(IIOError, time: Double?)
@@ -265,6 +266,16 @@ public final class ReconnectingAccelerometerReader: Sendable {
                 let kind = Self.retryKind(error)
                 if kind != lastRetryKind { try onEvent(.retryFailed(error)) }
                 lastRetryKind = kind
+            } catch let error as IIOError where reconnects && !waited && !started
+                        && (error.kind == .deviceGone || error.kind == .timedOut) {
+                // The first attempt opened the device but could not start reading it (its sysfs
+                // directory is there before its /dev node, at boot): not there yet, as at the
+                // start, rather than lost before it was ever read.
+                state.withLock { $0.current = nil }
+                reader = nil
+                waited = true
+                try onEvent(.waiting(error))
+                lastRetryKind = Self.retryKind(error)
             } catch let error as IIOError where error.kind == .deviceGone || error.kind == .timedOut {
                 lostAt = lastArrival ?? AccelerometerReader.monotonicSeconds()
                 state.withLock { state in

@@ -29,6 +29,21 @@ final class IIOStartAndStopTests: EmulatorSuite {
         Fixture.expectSamples(rows, match: fixture.rows.prefix(rows.count))
     }
 
+    // Defect: a device whose sysfs directory is there at the start and whose /dev node comes a
+    // moment later (udev making it at boot) was reported lost ("Device lost: ... Waiting for it to
+    // come back") before it had ever been read.
+    @Test func reconnectWaitsForADeviceWhoseNodeComesAfterItsDirectory() throws {
+        let result = try run(["--fast", "--appear-after", "0", "--node-after", "1"],
+                             "$SHAKE record --reconnect --duration 2 -o $DIR/rec.csv")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Waiting for an accelerometer at local: to appear (--reconnect; Ctrl-C to stop): "),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains("Device lost"), "\(result.stderr)")
+        let rows = try Fixture.readRecording(path("rec.csv")).rows
+        #expect(rows.count >= 100, "\(rows.count) samples")
+        Fixture.expectSamples(rows, match: fixture.rows.prefix(rows.count))
+    }
+
     /// Without --reconnect, the missing device or iiod stays an error, and nothing is written.
     @Test(arguments: [(0, 66), (1, 74)])
     func withoutReconnectAMissingDeviceIsAnError(index: Int, status: Int32) throws {
