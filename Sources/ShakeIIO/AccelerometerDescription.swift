@@ -24,6 +24,15 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     public var samplingFrequencyHertz: Double?
     /// `sampling_frequency_available` in hertz, ascending; empty when not published.
     public var availableSamplingFrequenciesHertz: [Double]
+    /// `in_accel_scale_available`: the scales the driver offers, m/s² per LSB, ascending; each is
+    /// a measuring range (``range(atScale:)``), chosen by writing it to `in_accel_scale`. Empty
+    /// when not published, or when it holds anything but numbers (``availableScalesProblem``).
+    public var availableScales: [Double]
+    /// Why `in_accel_scale_available` could not be read as a list of scales, naming the device,
+    /// attribute and text (`'2g 4g' is not a list of numbers`); nil when it is fine or absent.
+    /// Unlike ``attributeProblem``, reading the device does not fail with it: the list only
+    /// says which ranges the driver offers.
+    public var availableScalesProblem: String?
     /// True when the axes are scan elements and can be read through a buffer; false means
     /// samples are read by polling `in_accel_*_raw`.
     public var isBufferCapable: Bool
@@ -55,13 +64,63 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
         [offset ?? 0] + (yzOffsets ?? [offset, offset]).map { $0 ?? 0 }
     }
 
+    /// The measuring range, m/s²: the largest acceleration that every axis can report in both
+    /// directions, `(raw + offset) · scale` at the raw limits that ``scanFormat`` allows, on the
+    /// smaller side (with an offset the sides differ), for the axis whose range is smallest
+    /// (each with its own scale and offset). So 32767 · scale for `le:s16/16>>0` (not 32768:
+    /// -32768 has no positive twin), 2047 · scale for `le:s12/16>>4`, and for `le:u16/16>>0`
+    /// with the offset -32768, 32767 · scale. An acceleration beyond it reads as the range
+    /// (clipped). nil when it cannot be known: no scan format (a polled device without scan
+    /// elements, or an `xml:` description's axes whose scale is unknown), or no scale (absent, or
+    /// no number: ``attributeProblem``), as a raw count says nothing of m/s² then.
+    public var rangeMetersPerSecondSquared: Double? {
+        Self.range(scanFormat: scanFormat, scales: [scale] + (yzScales ?? [scale, scale]), offsets: axisOffsets)
+    }
+
+    /// The measuring range, m/s², once `scale` (m/s² per LSB, e.g. one of ``availableScales``) is
+    /// written to `in_accel_scale`: as ``rangeMetersPerSecondSquared``, with every axis at that
+    /// scale and its own offset. nil when the scan format is unknown.
+    public func range(atScale scale: Double) -> Double? {
+        Self.range(scanFormat: scanFormat, scales: [scale, scale, scale], offsets: axisOffsets)
+    }
+
+    /// The smallest axis's range, m/s², for the raw limits of `scanFormat` and each axis's
+    /// scale and offset; nil when the format gives no limits or an axis has no scale.
+    static func range(scanFormat: String?, scales: [Double?], offsets: [Double]) -> Double? {
+        guard let scanFormat, let limits = rawLimits(scanFormat: scanFormat) else { return nil }
+        var smallest = Double.infinity
+        for (scale, offset) in zip(scales, offsets) {
+            guard let scale, scale.isFinite else { return nil }
+            let ends = [(limits.lowest + offset) * scale, (limits.highest + offset) * scale]
+            // Both ways: the smaller of the largest positive and the largest negative value.
+            smallest = min(smallest, max(0, min(ends.max()!, -ends.min()!)))
+        }
+        return smallest.isFinite ? smallest : nil
+    }
+
+    /// The raw values a scan format allows (sign and bits, whatever the shift and storage):
+    /// -2048...2047 for `le:s12/16>>4`, 0...65535 for `le:u16/16>>0`; nil for text that is no
+    /// scan format, or one of 0 bits (libiio's for an axis that is no scan element).
+    static func rawLimits(scanFormat: String) -> (lowest: Double, highest: Double)? {
+        guard let colon = scanFormat.firstIndex(of: ":") else { return nil }
+        let type = scanFormat[scanFormat.index(after: colon)...]
+        guard let sign = type.first, sign == "s" || sign == "u",
+              let bits = Int(type.dropFirst().prefix { $0.isASCII && $0.isNumber }), (1...64).contains(bits)
+        else { return nil }
+        if sign == "s" {
+            let half = Double(sign: .plus, exponent: bits - 1, significand: 1)
+            return (-half, half - 1)
+        }
+        return (0, Double(sign: .plus, exponent: bits, significand: 1) - 1)
+    }
+
     /// A name to show and to select the device by: the name, else the id.
     public var displayName: String { name ?? id }
 
     public init(
         id: String, name: String? = nil, label: String? = nil, scale: Double? = nil, offset: Double? = nil,
         samplingFrequencyHertz: Double? = nil, availableSamplingFrequenciesHertz: [Double] = [],
-        isBufferCapable: Bool = false, hasTimestampChannel: Bool = false, scanFormat: String? = nil,
+        availableScales: [Double] = [], isBufferCapable: Bool = false, hasTimestampChannel: Bool = false, scanFormat: String? = nil,
         currentTrigger: String? = nil, mountMatrix: MountMatrix? = nil
     ) {
         self.id = id
@@ -71,6 +130,7 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
         self.offset = offset
         self.samplingFrequencyHertz = samplingFrequencyHertz
         self.availableSamplingFrequenciesHertz = availableSamplingFrequenciesHertz
+        self.availableScales = availableScales
         self.isBufferCapable = isBufferCapable
         self.hasTimestampChannel = hasTimestampChannel
         self.scanFormat = scanFormat
@@ -123,6 +183,13 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
         availableSamplingFrequenciesHertz = try Self.unlessUnreadable {
             () throws(IIOError) in try attributes.availableSamplingFrequencies()
         } ?? []
+        // For information only: a list that is no list leaves the device usable, and is said.
+        do {
+            availableScales = try Self.unlessUnreadable { () throws(IIOError) in try attributes.availableScales() } ?? []
+        } catch where error.kind == .badValue {
+            availableScales = []
+            availableScalesProblem = "\(error)"
+        }
         isBufferCapable = axes.areScanElements
         hasTimestampChannel = axes.timestamp != nil
         scanFormat = LibIIO.dataFormat(axes.x).map(Self.describe)

@@ -62,6 +62,21 @@ struct DeviceAttributes {
         return SamplingFrequencies.parse(text)
     }
 
+    /// `in_accel_scale_available` (which libiio lists as the accel channels' `scale_available`):
+    /// the scales offered, m/s² per LSB, ascending; empty when not published.
+    /// - Throws: ``IIOError`` of kind `.badValue`, naming the device, attribute and its text, when
+    ///   it holds anything but positive numbers (`2g 4g 8g`).
+    func availableScales() throws(IIOError) -> [Double] {
+        guard let (text, onChannel) = try text("scale_available") else { return [] }
+        guard let scales = AvailableScales.parse(text) else {
+            throw IIOError(code: .invalidArgument, function: onChannel ? "iio_channel_attr_read" : "iio_device_attr_read",
+                           device: label, channel: onChannel ? LibIIO.id(ofChannel: axes.x) : nil,
+                           attribute: "scale_available", detail: "'\(text)' is not a list of numbers (scales in m/s² per LSB)",
+                           kind: .badValue)
+        }
+        return scales
+    }
+
     /// Writes `sampling_frequency` (hertz) where it lives.
     func setSamplingFrequency(_ hertz: Double) throws(IIOError) {
         let value = hertz == hertz.rounded() ? String(Int64(hertz)) : String(hertz)
