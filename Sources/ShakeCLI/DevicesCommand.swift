@@ -1,5 +1,6 @@
 import ShakeDetection
 import ShakeIIO
+import ShakeRecording
 
 /// `shake devices`: the accelerometers a libiio context offers.
 enum DevicesCommand: ShakeCommand {
@@ -11,15 +12,20 @@ enum DevicesCommand: ShakeCommand {
             (m/s² per LSB), offset (LSB), sampling frequency and the available ones (Hz), whether \
             samples come through a buffer (with a timestamp channel) or by polling, the current \
             trigger and the mount matrix (a device whose matrix cannot be parsed is listed with the \
-            problem; reading it needs --mount-matrix). Reading /sys/bus/iio and /dev/iio:device* \
+            problem; reading it needs --mount-matrix), and the measuring range (the largest acceleration \
+            each axis reports, from the scale and the scan format; in g and m/s²) with the ranges the driver \
+            offers (in_accel_scale_available: write one's scale to in_accel_scale to widen it; shakes during a \
+            walk need ±4 g or more). Reading /sys/bus/iio and /dev/iio:device* \
             usually needs root or a udev rule. With --format json: {"uri", "backend", \
             "accelerometers": [{"id", "name", "label", "scale_m_s2_per_lsb", "offset_lsb", \
+            "range_m_s2" (null when unknown), "available_scales_m_s2_per_lsb", "available_ranges_m_s2", \
             "sampling_frequency_hz", "available_sampling_frequencies_hz", "buffered", \
             "timestamp_channel", "scan_format", "current_trigger", "mount_matrix" (its rows), \
             "mount_matrix_problem"}]}, null where the device does not say; a device whose axes \
             have scales or offsets of their own (in_accel_y_scale) also has "axis_scales_m_s2_per_lsb" \
             or "axis_offsets_lsb" (x, y, z), and "scale_m_s2_per_lsb" and "offset_lsb" are x's; one \
-            whose scale or offset is no number is listed with "attribute_problem" (the value null).
+            whose scale or offset is no number is listed with "attribute_problem" (the value null), and one \
+            whose in_accel_scale_available is no list of numbers with "available_scales_problem".
             """,
         options: [IIOOptions.listingURI, IIOOptions.verbose, DetectorOptions.formatSpec])
 
@@ -52,6 +58,8 @@ enum DevicesCommand: ShakeCommand {
             case mountMatrixProblem = "mount_matrix_problem"
             case attributeProblem = "attribute_problem"
             case axisScales = "axis_scales_m_s2_per_lsb", axisOffsets = "axis_offsets_lsb"
+            case range = "range_m_s2", availableScales = "available_scales_m_s2_per_lsb"
+            case availableRanges = "available_ranges_m_s2", availableScalesProblem = "available_scales_problem"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -65,6 +73,13 @@ enum DevicesCommand: ShakeCommand {
             // (null for an axis whose value is no number: see attribute_problem)
             if let yz = device.yzScales { try container.encode([device.scale] + yz, forKey: .axisScales) }
             if let yz = device.yzOffsets { try container.encode([device.offset] + yz, forKey: .axisOffsets) }
+            try container.encode(device.rangeMetersPerSecondSquared.map(RoundedNumber.acceleration), forKey: .range)
+            try container.encode(device.availableScales, forKey: .availableScales)
+            // Each available scale's range (null where the scan format does not say).
+            try container.encode(device.availableScales.map { device.range(atScale: $0).map(RoundedNumber.acceleration) },
+                                 forKey: .availableRanges)
+            // Only when in_accel_scale_available holds anything but numbers.
+            try container.encodeIfPresent(device.availableScalesProblem, forKey: .availableScalesProblem)
             try container.encode(device.samplingFrequencyHertz, forKey: .rate)
             try container.encode(device.availableSamplingFrequenciesHertz, forKey: .available)
             try container.encode(device.isBufferCapable, forKey: .buffered)
@@ -142,6 +157,7 @@ enum DevicesCommand: ShakeCommand {
             } else {
                 text += "    offset:         \(device.offset.map { "\($0) LSB" } ?? unknown ?? "0")\n"
             }
+            text += "    range:          \(DeviceRange.listing(device, valuesUnknown: unknown != nil))\n"
             let rateUnknown = device.attributeProblem?.contains("attribute \"sampling_frequency\"") == true
             var rate = device.samplingFrequencyHertz.map { "\(hertzText($0)) Hz" }
                 ?? (rateUnknown ? "unknown (see the problem above)" : "not adjustable")

@@ -12,7 +12,9 @@ enum LiveCommand: ShakeCommand {
         discussion: """
             Says on stderr which device, rate and configuration (preset or --config file) it \
             listens with (and warns when the device, still, reads |a| far from 9.8 m/s²: a wrong scale \
-            or offset), then prints each shake event as it happens (times in seconds from the first sample, peak in \
+            or offset; and when its measuring range is under the strokes a shake needs during a walk, \
+            ongoingMotionPeakAcceleration: ±2 g clips them, so shakes during a walk cannot be found, \
+            with the wider ranges it offers), then prints each shake event as it happens (times in seconds from the first sample, peak in \
             m/s² with gravity removed) and, on a terminal, a status line on stderr (time, |a|, the \
             largest |l| since the last update against the onset, shaking or not, shakes so far, and \
             during ongoing motion such as walking the peak a shake then needs). With --explain, \
@@ -77,6 +79,7 @@ enum LiveCommand: ShakeCommand {
         var reportedRate = 0.0
         var connectedDevice: AccelerometerDescription?
         var levelCheck = DeviceLevelCheck()
+        var rangeWarned = false
         do {
             try reader.run(onEvent: { event in
                 switch event {
@@ -87,6 +90,12 @@ enum LiveCommand: ShakeCommand {
                     io.err("Listening to \(device.displayName) at \(hertzText(rate)) Hz (\(mode.rawValue), "
                         + "\(reader.uri)) with \(configurationSource); Ctrl-C to stop.\n")
                     if let warning = SlowSampleRate.deviceWarning(device, hertz: rate) { io.err(warning) }
+                    if !rangeWarned, let warning = DeviceRange.warning(
+                        device, configuration: configuration, configurationName: configurationSource,
+                        recording: false, uri: reader.uri) {
+                        rangeWarned = true
+                        io.err(warning)
+                    }
                 case .lost(let error, _):
                     if let event = session.interrupted() { demo?.handle(event) }
                     if reader.reconnects {

@@ -23,7 +23,9 @@ enum RecordCommand: ShakeCommand {
             (also when stopped while still connecting). A '# mount_matrix:' line gives the rotation \
             applied. With --reconnect, a device or iiod not there yet at the start is waited for, \
             and the summary counts the outages. A device whose first samples, still, read |a| far \
-            from 9.8 m/s² is warned about (a wrong scale or offset); its samples are recorded as read.
+            from 9.8 m/s² is warned about (a wrong scale or offset); its samples are recorded as read. So \
+            is one whose measuring range is under the strokes a shake needs during a walk with the medium \
+            preset (25 m/s²: ±2 g clips them in the recording), with the wider ranges it offers.
             """,
         options: IIOOptions.all + [
             IIOOptions.duration,
@@ -58,6 +60,7 @@ enum RecordCommand: ShakeCommand {
         var readError: IIOError?
         var connectedDevice: AccelerometerDescription?
         var levelCheck = DeviceLevelCheck()
+        var rangeWarned = false
         do {
             try reader.run(onEvent: { event in
                 switch event {
@@ -72,6 +75,13 @@ enum RecordCommand: ShakeCommand {
                     rateHertz = rate
                     deviceName = device.displayName
                     if let warning = SlowSampleRate.deviceWarning(device, hertz: rate) { io.err(warning) }
+                    // Against the default preset: a recording is replayed with it unless told otherwise.
+                    if !rangeWarned, let warning = DeviceRange.warning(
+                        device, configuration: .medium, configurationName: "the medium preset", recording: true,
+                        uri: reader.uri) {
+                        rangeWarned = true
+                        io.err(warning)
+                    }
                     flushEvery = max(1, Int(rate * 0.1))
                     let metadata: [(key: String, value: String)] = [
                         ("device", device.displayName),

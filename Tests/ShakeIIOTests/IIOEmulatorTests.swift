@@ -31,7 +31,8 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(device["name"] as? String == "test-accel")
         #expect(device["label"] as? String == "lid")
         // The keys of every JSON output of the tool: snake case, the unit at the end.
-        #expect(Set(device.keys) == ["id", "name", "label", "scale_m_s2_per_lsb", "offset_lsb", "sampling_frequency_hz",
+        #expect(Set(device.keys) == ["id", "name", "label", "scale_m_s2_per_lsb", "offset_lsb", "range_m_s2",
+                                     "available_scales_m_s2_per_lsb", "available_ranges_m_s2", "sampling_frequency_hz",
                                      "available_sampling_frequencies_hz", "buffered", "timestamp_channel", "scan_format",
                                      "current_trigger", "mount_matrix", "mount_matrix_problem"], "\(device.keys)")
         #expect(device["scale_m_s2_per_lsb"] as? Double == Self.scale)
@@ -41,6 +42,9 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(device["buffered"] as? Bool == true)
         #expect(device["timestamp_channel"] as? Bool == true)
         #expect(device["scan_format"] as? String == "le:s16/16>>0")
+        // 32767 counts of the scale, the emulator's ±16 g; it publishes no in_accel_scale_available.
+        #expect(device["range_m_s2"] as? Double == 156.888)
+        #expect(device["available_scales_m_s2_per_lsb"] as? [Double] == [])
         #expect(device["current_trigger"] as? String == "test-accel-dev0")
         #expect(device["mount_matrix"] is NSNull && device["mount_matrix_problem"] is NSNull)
         #expect(json["backend"] as? String == (uri == "local:" ? "local" : "network"))
@@ -56,6 +60,94 @@ final class IIOEmulatorTests: EmulatorSuite {
                                      + "the detector is made for: read it with --rate 25 or more\n"), "\(slow.stdout)")
         let own = try Emulator.run(fixture: fixture.path, options: [], command: [shake, "devices"])
         #expect(own.stdout.contains("    sampling:       50 Hz (available: 12.5 25 50 100 200 400)\n"), "\(own.stdout)")
+    }
+
+    /// The scales a lis3dh-like driver offers (m/s² per LSB), ±2 g to ±16 g.
+    static let scalesOffered = "0.000598 0.001196 0.002392 0.004785"
+
+    /// A device set to ±2 g (in_accel_scale 0.000598): `devices` shows its measuring range in g
+    /// and m/s², that it is under what a shake during a walk needs, and the ranges its driver
+    /// offers (in_accel_scale_available), in text and JSON, through both backends.
+    @Test(arguments: uris)
+    func devicesShowsTheRangeAndTheRangesOffered(uri: String) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path,
+            options: ["--iiod", "--scale", "0.000598", "--sysfs-attr", "in_accel_scale_available=\(Self.scalesOffered)"],
+            command: ["sh", "-c", "\"$0\" devices --uri \"$1\" && \"$0\" devices --uri \"$1\" --format json", shake, uri])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("    range:          ±2 g (19.6 m/s²), under the 25 m/s² a shake during a walk needs "
+            + "(medium) (available: ±2 g at scale 0.000598, ±4 g at 0.001196, ±8 g at 0.002392, ±16 g at 0.004785)\n"),
+                "\(result.stdout)")
+        let json = try #require(result.stdout.range(of: "{").map { String(result.stdout[$0.lowerBound...]) })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let device = try #require((object["accelerometers"] as? [[String: Any]])?.first)
+        #expect(device["range_m_s2"] as? Double == 19.595, "\(device)")
+        #expect(device["available_scales_m_s2_per_lsb"] as? [Double] == [0.000598, 0.001196, 0.002392, 0.004785])
+        #expect(device["available_ranges_m_s2"] as? [Double] == [19.595, 39.189, 78.379, 156.79])
+        #expect(device["available_scales_problem"] == nil)
+        // The emulator's own ±16 g: no word about walks, and no list it does not publish.
+        let wide = try Emulator.run(fixture: fixture.path, options: [], command: [shake, "devices"])
+        #expect(wide.stdout.contains("    range:          ±16 g (157 m/s²)\n"), "\(wide.stdout)")
+        // A polled device does not say how many bits its raw values have.
+        let polled = try Emulator.run(fixture: fixture.path, options: ["--no-buffer"], command: [shake, "devices"])
+        #expect(polled.stdout.contains("    range:          unknown (no scan format: a polled device does not say its "
+            + "raw values' bits)\n"), "\(polled.stdout)")
+    }
+
+    /// `live` and `record` on a ±2 g device: one warning at the start, saying the range, what it
+    /// means for shakes during a walk and after a pause, and how to widen it (the ranges offered,
+    /// the sysfs file to write). The run goes on and exits 0. The emulator's own ±16 g: no warning.
+    @Test(arguments: ["live", "record"])
+    func aRangeTooNarrowForShakesDuringAWalkIsWarnedAbout(command: String) throws {
+        let shake = try Emulator.shake
+        let arguments = command == "live" ? "live --duration 2" : "record --duration 2 -o \"$1\""
+        let narrow = try Emulator.run(
+            fixture: fixture.path,
+            options: ["--fast", "--scale", "0.000598", "--sysfs-attr", "in_accel_scale_available=\(Self.scalesOffered)"],
+            command: ["sh", "-c", "\"$0\" \(arguments) > /dev/null", shake, output()])
+        #expect(narrow.status == 0, "\(narrow.stderr)")
+        let warnings = narrow.stderr.split(separator: "\n").filter { $0.hasPrefix("Warning: ") }
+        let widen = " It offers ±4 g, ±8 g and ±16 g: write the scale of one to "
+            + "/sys/bus/iio/devices/iio:device0/in_accel_scale (as root), e.g. 0.001196 for ±4 g, then start again."
+        let expected = command == "live"
+            ? "Warning: shakekit-accel measures ±2 g (19.6 m/s²) per axis, under the 25 m/s² that the medium preset "
+                + "needs of a shake's strokes during a walk or run: strokes are clipped, so a shake during a walk or run "
+                + "cannot be found; a shake after a pause still can." + widen
+            : "Warning: shakekit-accel measures ±2 g (19.6 m/s²) per axis: strokes beyond it are clipped in the "
+                + "recording, and a shake during a walk or run, which needs strokes of 25 m/s² with the medium preset, "
+                + "cannot be found in it; a shake after a pause still can." + widen
+        #expect(warnings == [Substring(expected)], "\(narrow.stderr)")
+        let wide = try Emulator.run(fixture: fixture.path, options: ["--fast"],
+                                    command: ["sh", "-c", "rm -f \"$1\"; \"$0\" \(arguments) > /dev/null", shake, output()])
+        #expect(wide.status == 0, "\(wide.stderr)")
+        #expect(!wide.stderr.contains("Warning"), "\(wide.stderr)")
+    }
+
+    /// An in_accel_scale_available that is no list of numbers (`2g 4g`): `devices` says so, naming
+    /// the device, attribute and text, in place of the ranges offered; the device is read all the
+    /// same (the list is for information), and a ±2 g one is still warned about.
+    @Test func anAvailableScaleListThatIsNoListIsSaidAndTheDeviceStillRead() throws {
+        let shake = try Emulator.shake
+        let script = "\"$0\" devices; \"$0\" devices --format json > \"$1.json\"; "
+            + "\"$0\" live --duration 1 > /dev/null; echo \"live $?\""
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast", "--scale", "0.000598", "--sysfs-attr", "in_accel_scale_available=2g 4g"],
+            command: ["sh", "-c", script, shake, output()])
+        let problem = "iio_channel_attr_read(device \"shakekit-accel\", channel \"accel_x\", attribute \"scale_available\"): "
+            + "Invalid argument (EINVAL): '2g 4g' is not a list of numbers (scales in m/s² per LSB)"
+        #expect(result.stdout.contains("    range:          ±2 g (19.6 m/s²), under the 25 m/s² a shake during a walk "
+            + "needs (medium) (available: unknown: \(problem))\n"), "\(result.stdout)")
+        #expect(!result.stdout.contains("    problem:"), "\(result.stdout)")
+        #expect(result.stdout.contains("live 0\n"), "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains(" Its in_accel_scale_available cannot be read (\(problem)); a wider range its "
+            + "driver offers is set by writing its scale to /sys/bus/iio/devices/iio:device0/in_accel_scale.\n"),
+                "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output() + ".json"))) as? [String: Any])
+        let device = try #require((json["accelerometers"] as? [[String: Any]])?.first)
+        #expect(device["available_scales_problem"] as? String == problem, "\(device)")
+        #expect(device["available_scales_m_s2_per_lsb"] as? [Double] == [])
+        #expect(device["attribute_problem"] == nil)
     }
 
     @Test func devicesTextShowsPollingForADeviceWithoutBuffer() throws {

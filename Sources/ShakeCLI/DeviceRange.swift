@@ -1,0 +1,105 @@
+import ShakeDetection
+import ShakeIIO
+
+/// A device's measuring range (``AccelerometerDescription/rangeMetersPerSecondSquared``) in the
+/// words `devices`, `live` and `record` use for it, and whether it is too narrow for the detector.
+///
+/// During ongoing motion (a walk, a run) a shake needs strokes of
+/// `ongoingMotionPeakAcceleration` (25 m/s² with medium); a sensor set to ±2 g clips every axis at
+/// 19.6 m/s², so such a shake is never found on it. Shakes after a pause need no such strokes.
+enum DeviceRange {
+    /// A peak over 16 g, the widest range of common phone and board accelerometers, is taken for
+    /// the configuration's "no shake during ongoing motion" (`ongoingMotionPeakAcceleration`
+    /// `.infinity`, or 1e6 in JSON): no range helps then, and none is warned about.
+    static let widestCommonRange = 16 * standardGravity
+
+    /// `±2 g (19.6 m/s²)`.
+    static func text(_ range: Double) -> String {
+        "\(gText(range)) (\(DeviceLevelCheck.number(range)) m/s²)"
+    }
+
+    /// `±2 g`: two significant figures (32767 · 0.000598 m/s², 1.998 g, is the ±2 g setting).
+    static func gText(_ range: Double) -> String {
+        "±\(DeviceLevelCheck.number(range / standardGravity, figures: 2)) g"
+    }
+
+    /// The peak, m/s², that `configuration` needs of a shake's strokes during ongoing motion,
+    /// when a device's range can stand in the way: nil with the rule off (`ongoingMotionSeconds`
+    /// 0) or a peak no range reaches (``widestCommonRange``).
+    static func neededPeak(_ configuration: ShakeConfiguration) -> Double? {
+        let peak = configuration.ongoingMotionPeakAcceleration
+        guard configuration.ongoingMotionSeconds > 0, peak <= widestCommonRange else { return nil }
+        return peak
+    }
+
+    /// The ranges the device offers that are wider than its own: (scale, range), narrowest first.
+    static func wider(_ device: AccelerometerDescription, than range: Double) -> [(scale: Double, range: Double)] {
+        device.availableScales.compactMap { scale in
+            device.range(atScale: scale).flatMap { $0 > range * 1.001 ? (scale, $0) : nil }
+        }.sorted { $0.range < $1.range }
+    }
+
+    /// `devices`'s range line's value: `±2 g (19.6 m/s²) (available: ±2 g at scale 0.000598, ...)`.
+    static func listing(_ device: AccelerometerDescription, valuesUnknown: Bool) -> String {
+        var text: String
+        if let range = device.rangeMetersPerSecondSquared {
+            text = self.text(range)
+            if let peak = neededPeak(.medium), range < peak {
+                text += ", under the \(DeviceLevelCheck.number(peak)) m/s² a shake during a walk needs (medium)"
+            }
+        } else if valuesUnknown {
+            text = "unknown (see the problem above)"
+        } else if device.scale == nil {
+            text = "unknown (no in_accel_scale)"
+        } else {
+            text = "unknown (no scan format: a polled device does not say its raw values' bits)"
+        }
+        if let problem = device.availableScalesProblem {
+            text += " (available: unknown: \(problem))"
+        } else if !device.availableScales.isEmpty {
+            text += " (available: " + device.availableScales.map { scale in
+                (device.range(atScale: scale).map(gText) ?? "unknown") + " at \(scale == device.availableScales.first ? "scale " : "")\(scale)"
+            }.joined(separator: ", ") + ")"
+        }
+        return text
+    }
+
+    /// The warning `live` and `record` print once, when the device's range is known and narrower
+    /// than the strokes `configuration` needs of a shake during ongoing motion; nil otherwise.
+    /// `configurationName`: `the medium preset`. `recording`: `record`'s words (the file keeps
+    /// the clipped strokes). `uri`: the context, for where `in_accel_scale` is.
+    static func warning(_ device: AccelerometerDescription, configuration: ShakeConfiguration,
+                        configurationName: String, recording: Bool, uri: String) -> String? {
+        guard let range = device.rangeMetersPerSecondSquared, let peak = neededPeak(configuration),
+              range < peak else { return nil }
+        let peakText = "\(DeviceLevelCheck.number(peak)) m/s²"
+        var text = "Warning: \(device.displayName) measures \(self.text(range)) per axis"
+        if recording {
+            text += ": strokes beyond it are clipped in the recording, and a shake during a walk or run, which needs "
+                + "strokes of \(peakText) with \(configurationName), cannot be found in it; a shake after a pause still can."
+        } else {
+            text += ", under the \(peakText) that \(configurationName) needs of a shake's strokes during a walk or run: "
+                + "strokes are clipped, so a shake during a walk or run cannot be found; a shake after a pause still can."
+        }
+        let files = "/sys/bus/iio/devices/\(device.id)/"
+            + (device.yzScales == nil ? "in_accel_scale" : "in_accel_x_scale, in_accel_y_scale and in_accel_z_scale")
+            + (uri.hasPrefix("local:") ? "" : " on the machine it is on")
+        let wider = wider(device, than: range)
+        if let example = wider.first(where: { $0.range >= peak }) ?? wider.last {
+            let offered = wider.map { gText($0.range) }
+            let list = offered.count == 1 ? offered[0] : offered.dropLast().joined(separator: ", ") + " and " + offered.last!
+            text += " It offers \(list): write the scale of one to \(files) (as root), e.g. \(example.scale) for "
+                + "\(gText(example.range)), then start again."
+        } else if let problem = device.availableScalesProblem {
+            text += " Its in_accel_scale_available cannot be read (\(problem)); a wider range its driver offers is set "
+                + "by writing its scale to \(files)."
+        } else if device.availableScales.isEmpty {
+            text += " It lists no other ranges (no in_accel_scale_available); a wider one its driver offers is set by "
+                + "writing its scale to \(files)."
+        } else {
+            text += " It offers nothing wider (in_accel_scale_available: "
+                + device.availableScales.map { "\($0)" }.joined(separator: " ") + ")."
+        }
+        return text + "\n"
+    }
+}
