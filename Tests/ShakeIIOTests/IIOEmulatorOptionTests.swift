@@ -53,6 +53,9 @@ import Testing
         (["--backlog", "1:-0.1", "r.csv"], "--backlog 1:-0.1: EVERY and PAUSE must be seconds over 0"),
         (["--axis-scale", "w=0.01", "r.csv"], "option '--axis-scale': 'w=0.01' is not AXIS=VALUE (AXIS x, y or z; a positive scale)"),
         (["--axis-scale", "y=0", "r.csv"], "option '--axis-scale': 'y=0' is not AXIS=VALUE (AXIS x, y or z; a positive scale)"),
+        (["--bits", "17", "r.csv"], "--bits must be from 4 to 16 (the values are stored in 16 bits), not 17"),
+        (["--bits", "3", "r.csv"], "--bits must be from 4 to 16 (the values are stored in 16 bits), not 3"),
+        (["--bits", "12.5", "r.csv"], "option '--bits': '12.5' is not a valid int"),
         (["--axis-offset=z=1.5", "r.csv"], "option '--axis-offset': 'z=1.5' is not AXIS=VALUE (AXIS x, y or z; a whole number of LSB)"),
     ])
     func meaninglessOptionsAreUsageErrors(arguments: [String], message: String) throws {

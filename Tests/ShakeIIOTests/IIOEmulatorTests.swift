@@ -124,6 +124,34 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(!wide.stderr.contains("Warning"), "\(wide.stderr)")
     }
 
+    /// A 12-bit device as lis3dh is (`le:s12/16>>4`, 0.009576 m/s² per LSB: ±2 g): its values
+    /// are read through libiio's shift, every axis clipped at 2047 counts, and its range is said
+    /// from its 12 bits, not the 16 it is stored in.
+    @Test func aTwelveBitDeviceIsReadAndItsRangeSaidFromItsBits() throws {
+        let shake = try Emulator.shake
+        let scale = 0.009576
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast", "--bits", "12", "--scale", "\(scale)"],
+            command: ["sh", "-c", "\"$0\" devices && \"$0\" record --duration 4 -o \"$1\"", shake, output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("    reading:        buffered, timestamp channel, format le:s12/16>>4\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("    range:          ±2 g (19.6 m/s²), under the 25 m/s² a shake during a walk "
+            + "needs (medium)\n"), "\(result.stdout)")
+        #expect(result.stderr.contains("Warning: shakekit-accel measures ±2 g (19.6 m/s²) per axis: strokes beyond it "
+            + "are clipped in the recording"), "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        let limit = 2047 * scale
+        let expected = fixture.rows.prefix { $0.time < 4 }
+        #expect(recording.rows.count == expected.count)
+        var worst = 0.0
+        for (got, want) in zip(recording.rows, expected) {
+            for (value, truth) in [(got.x, want.x), (got.y, want.y), (got.z, want.z)] {
+                worst = max(worst, abs(value - min(limit, max(-limit - scale, truth))))
+            }
+        }
+        #expect(worst <= scale / 2 + 1.1e-5, "largest difference \(worst) m/s²")
+    }
+
     /// An in_accel_scale_available that is no list of numbers (`2g 4g`): `devices` says so, naming
     /// the device, attribute and text, in place of the ranges offered; the device is read all the
     /// same (the list is for information), and a ±2 g one is still warned about.
