@@ -71,8 +71,8 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     /// -32768 has no positive twin), 2047 · scale for `le:s12/16>>4`, and for `le:u16/16>>0`
     /// with the offset -32768, 32767 · scale. An acceleration beyond it reads as the range
     /// (clipped). nil when it cannot be known: no scan format (a polled device without scan
-    /// elements, or an `xml:` description's axes whose scale is unknown), or no scale (absent, or
-    /// no number: ``attributeProblem``), as a raw count says nothing of m/s² then.
+    /// elements), or no scale (absent; no number: ``attributeProblem``; unknown, as in an `xml:`
+    /// description), as a raw count says nothing of m/s² then.
     public var rangeMetersPerSecondSquared: Double? {
         Self.range(scanFormat: scanFormat, scales: [scale] + (yzScales ?? [scale, scale]), offsets: axisOffsets)
     }
