@@ -227,3 +227,29 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
         "\(format.is_be ? "be" : "le"):\(format.is_signed ? "s" : "u")\(format.bits)/\(format.length)>>\(format.shift)"
     }
 }
+
+extension AccelerometerDescription {
+    /// Decodes what `JSONEncoder` wrote of a description, also one written before
+    /// ``availableScales`` existed (it is then empty).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        label = try container.decodeIfPresent(String.self, forKey: .label)
+        scale = try container.decodeIfPresent(Double.self, forKey: .scale)
+        offset = try container.decodeIfPresent(Double.self, forKey: .offset)
+        yzScales = try container.decodeIfPresent([Double?].self, forKey: .yzScales)
+        yzOffsets = try container.decodeIfPresent([Double?].self, forKey: .yzOffsets)
+        samplingFrequencyHertz = try container.decodeIfPresent(Double.self, forKey: .samplingFrequencyHertz)
+        availableSamplingFrequenciesHertz = try container.decode([Double].self, forKey: .availableSamplingFrequenciesHertz)
+        availableScales = try container.decodeIfPresent([Double].self, forKey: .availableScales) ?? []
+        availableScalesProblem = try container.decodeIfPresent(String.self, forKey: .availableScalesProblem)
+        isBufferCapable = try container.decode(Bool.self, forKey: .isBufferCapable)
+        hasTimestampChannel = try container.decode(Bool.self, forKey: .hasTimestampChannel)
+        scanFormat = try container.decodeIfPresent(String.self, forKey: .scanFormat)
+        currentTrigger = try container.decodeIfPresent(String.self, forKey: .currentTrigger)
+        mountMatrix = try container.decodeIfPresent(MountMatrix.self, forKey: .mountMatrix)
+        mountMatrixProblem = try container.decodeIfPresent(String.self, forKey: .mountMatrixProblem)
+        attributeProblem = try container.decodeIfPresent(String.self, forKey: .attributeProblem)
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ShakeIIO
 
@@ -80,5 +81,22 @@ import Testing
         #expect(AvailableScales.parse("0.000598 -0.001196") == nil)
         #expect(AvailableScales.parse("0.000598 nan") == nil)
         #expect(AvailableScales.parse("[0.004 0.001 0.001]") == nil)
+    }
+
+    /// A description encoded and decoded comes back the same, the offered scales with it; one
+    /// encoded before `availableScales` existed (no such key) still decodes, offering none.
+    @Test func aDescriptionDecodesWithOrWithoutItsAvailableScales() throws {
+        var device = Self.device("le:s16/16>>0")
+        device.availableScales = [0.000598, 0.001196]
+        let data = try JSONEncoder().encode(device)
+        #expect(try JSONDecoder().decode(AccelerometerDescription.self, from: data) == device)
+
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        object["availableScales"] = nil
+        let older = try JSONSerialization.data(withJSONObject: object)
+        let decoded = try JSONDecoder().decode(AccelerometerDescription.self, from: older)
+        #expect(decoded.availableScales.isEmpty)
+        #expect(decoded.rangeMetersPerSecondSquared == device.rangeMetersPerSecondSquared)
+        #expect(decoded.id == "iio:device0" && decoded.name == "lis3dh")
     }
 }
