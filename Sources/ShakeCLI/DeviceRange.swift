@@ -6,7 +6,9 @@ import ShakeIIO
 ///
 /// During ongoing motion (a walk, a run) a shake needs strokes of
 /// `ongoingMotionPeakAcceleration` (25 m/s² with medium); a sensor set to ±2 g clips every axis at
-/// 19.6 m/s², so such a shake is never found on it. Shakes after a pause need no such strokes.
+/// 19.6 m/s², so such a shake whose strokes lie along one axis across gravity is never found on
+/// it, and others only when their strokes pass the peak over two axes (a diagonal one) or against
+/// gravity. Shakes after a pause need no such strokes.
 enum DeviceRange {
     /// A peak over 16 g, the widest range of common phone and board accelerometers, is taken for
     /// the configuration's "no shake during ongoing motion" (`ongoingMotionPeakAcceleration`
@@ -76,10 +78,12 @@ enum DeviceRange {
         var text = "Warning: \(device.displayName) measures \(self.text(range)) per axis"
         if recording {
             text += ": strokes beyond it are clipped in the recording, and a shake during a walk or run, which needs "
-                + "strokes of \(peakText) with \(configurationName), cannot be found in it; a shake after a pause still can."
+                + "strokes of \(peakText) with \(configurationName), is often missed in it (always when its strokes lie along "
+                + "one axis across gravity); a shake after a pause is still found."
         } else {
             text += ", under the \(peakText) that \(configurationName) needs of a shake's strokes during a walk or run: "
-                + "strokes are clipped, so a shake during a walk or run cannot be found; a shake after a pause still can."
+                + "strokes are clipped, so a shake during a walk or run is often missed (always when its strokes lie along one "
+                + "axis across gravity); a shake after a pause is still found."
         }
         let files = "/sys/bus/iio/devices/\(device.id)/"
             + (device.yzScales == nil ? "in_accel_scale" : "in_accel_x_scale, in_accel_y_scale and in_accel_z_scale")

@@ -13,7 +13,7 @@ enum LiveCommand: ShakeCommand {
             Says on stderr which device, rate and configuration (preset or --config file) it \
             listens with (and warns when the device, still, reads |a| far from 9.8 m/s²: a wrong scale \
             or offset; and when its measuring range is under the strokes a shake needs during a walk, \
-            ongoingMotionPeakAcceleration: ±2 g clips them, so shakes during a walk cannot be found, \
+            ongoingMotionPeakAcceleration: ±2 g clips them, so shakes during a walk are often missed, \
             with the wider ranges it offers), then prints each shake event as it happens (times in seconds from the first sample, peak in \
             m/s² with gravity removed) and, on a terminal, a status line on stderr (time, |a|, the \
             largest |l| since the last update against the onset, shaking or not, shakes so far, and \

@@ -21,8 +21,8 @@ import Testing
     }
 
     static let start = "Warning: lis3dh measures ±2 g (19.6 m/s²) per axis, under the 25 m/s² that the medium preset "
-        + "needs of a shake's strokes during a walk or run: strokes are clipped, so a shake during a walk or run cannot "
-        + "be found; a shake after a pause still can."
+        + "needs of a shake's strokes during a walk or run: strokes are clipped, so a shake during a walk or run is often "
+        + "missed (always when its strokes lie along one axis across gravity); a shake after a pause is still found."
 
     /// The ranges offered are named, and the example is the narrowest that is wide enough.
     @Test func theWarningNamesTheWiderRangesAndOneWideEnough() {

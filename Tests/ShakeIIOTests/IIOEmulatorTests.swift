@@ -113,10 +113,12 @@ final class IIOEmulatorTests: EmulatorSuite {
         let expected = command == "live"
             ? "Warning: shakekit-accel measures ±2 g (19.6 m/s²) per axis, under the 25 m/s² that the medium preset "
                 + "needs of a shake's strokes during a walk or run: strokes are clipped, so a shake during a walk or run "
-                + "cannot be found; a shake after a pause still can." + widen
+                + "is often missed (always when its strokes lie along one axis across gravity); a shake after a pause "
+                + "is still found." + widen
             : "Warning: shakekit-accel measures ±2 g (19.6 m/s²) per axis: strokes beyond it are clipped in the "
                 + "recording, and a shake during a walk or run, which needs strokes of 25 m/s² with the medium preset, "
-                + "cannot be found in it; a shake after a pause still can." + widen
+                + "is often missed in it (always when its strokes lie along one axis across gravity); a shake after a pause "
+                + "is still found." + widen
         #expect(warnings == [Substring(expected)], "\(narrow.stderr)")
         let wide = try Emulator.run(fixture: fixture.path, options: ["--fast"],
                                     command: ["sh", "-c", "rm -f \"$1\"; \"$0\" \(arguments) > /dev/null", shake, output()])
