@@ -72,7 +72,9 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     /// with the offset -32768, 32767 · scale. An acceleration beyond it reads as the range
     /// (clipped). nil when it cannot be known: no scan format (a polled device without scan
     /// elements), or no scale (absent; no number: ``attributeProblem``; unknown, as in an `xml:`
-    /// description), as a raw count says nothing of m/s² then.
+    /// description), as a raw count says nothing of m/s² then. It is what the format can carry:
+    /// a driver that reports in physical units, as HID sensor hubs do (`accel_3d`), has a range
+    /// here far wider than where its sensor clips.
     public var rangeMetersPerSecondSquared: Double? {
         Self.range(scanFormat: scanFormat, scales: [scale] + (yzScales ?? [scale, scale]), offsets: axisOffsets)
     }
