@@ -191,9 +191,10 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// `.infinity` (or, in JSON, any value beyond the sensor's range such as 1e6) means no shake
     /// begins during ongoing motion.
     ///
-    /// A sensor whose range is under this cannot show it: a ±2 g sensor clips every axis at
-    /// 19.6 m/s², so a shake across gravity during a walk is never found on it (one after a
-    /// pause still is). Set such a sensor to ±4 g or more. A half-wave that reached the sensor's
+    /// A sensor whose range is under this shows it only over two axes at once or against
+    /// gravity: a ±2 g sensor clips every axis at 19.6 m/s², so during a walk a shake whose
+    /// strokes lie along one axis across gravity is never found on it, and others often not (a
+    /// shake after a pause still is). Set such a sensor to ±4 g or more. A half-wave that reached the sensor's
     /// range is not counted as strong: a ±2 g phone clips on a run's heel strikes too (other
     /// people's everyday motion fired 60 false shakes instead of 13 when it was).
     public var ongoingMotionPeakAcceleration: Double
