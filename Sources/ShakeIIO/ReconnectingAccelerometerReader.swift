@@ -266,11 +266,11 @@ public final class ReconnectingAccelerometerReader: Sendable {
                 let kind = Self.retryKind(error)
                 if kind != lastRetryKind { try onEvent(.retryFailed(error)) }
                 lastRetryKind = kind
-            } catch let error as IIOError where reconnects && !waited && !started
-                        && (error.kind == .deviceGone || error.kind == .timedOut) {
+            } catch let error as IIOError where reconnects && !waited && !started && error.kind == .deviceGone {
                 // The first attempt opened the device but could not start reading it (its sysfs
                 // directory is there before its /dev node, at boot): not there yet, as at the
-                // start, rather than lost before it was ever read.
+                // start, rather than lost before it was ever read. (A first read that times out
+                // is a stall, reported as one: lost.)
                 state.withLock { $0.current = nil }
                 reader = nil
                 waited = true
