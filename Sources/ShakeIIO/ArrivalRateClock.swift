@@ -43,6 +43,11 @@
 /// - three refills in a row came as refills come later than the line by half a period and
 ///   that tolerance, by as much each to within the same (a lone sample lost: placed before the
 ///   third).
+/// The last two wait until ``jitterRefillsMeasuring`` refills read as they came have measured
+/// the reader's wake-up jitter: before, a reader woken late was taken for samples lost (a device
+/// 4 times faster than it states read by a reader woken up to a period late: 79 of 300 such
+/// readers counted 1 to 3 samples lost in their first refills). Samples lost that early are
+/// left to the spacing, uncounted.
 /// Samples lost make the refills after them late by as much each; refills late by more each
 /// time are a period measured too short, not a loss. And the samples found lost by late refills
 /// (the last two cases) are not counted into the samples the period is measured from: a period
@@ -77,6 +82,8 @@ struct ArrivalRateClock {
     static let lossToleranceSeconds = 0.002
     /// The refills read as they came whose lateness measures the wake-up jitter: 64.
     static let jitterRefills = 64
+    /// The refills read as they came needed to measure the wake-up jitter: 16.
+    static let jitterRefillsMeasuring = 16
 
     /// The measured period, s.
     private(set) var periodSeconds: Double
@@ -176,7 +183,7 @@ struct ArrivalRateClock {
             jittersNext = (jittersNext + 1) % Self.jitterRefills
         }
         let lateThreshold = 1.5 * period + tolerance
-        let late = cameAsRefillsCome && lateness > 0.5 * period + tolerance
+        let late = cameAsRefillsCome && jitters.count >= Self.jitterRefillsMeasuring && lateness > 0.5 * period + tolerance
         // Samples lost put the refills after them late by as much each: late by more each time,
         // they are a period measured too short (a device slowed while streaming, a first backlog
         // read slowly), whose false losses, counted into the index, kept it so for good.
@@ -248,7 +255,7 @@ struct ArrivalRateClock {
     /// ``jitterRefills`` such refills that were not late (a loaded machine's reader woken up to
     /// 8 ms late at random had three refills in a row late by 7 ms now and then: a sample lost).
     private mutating func lateTolerance() -> Double {
-        guard jitters.count >= 16 else { return Self.lossToleranceSeconds }
+        guard jitters.count >= Self.jitterRefillsMeasuring else { return Self.lossToleranceSeconds }
         sortedJitters.removeAll(keepingCapacity: true)
         sortedJitters.append(contentsOf: jitters)
         sortedJitters.sort()
