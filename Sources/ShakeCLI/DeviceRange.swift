@@ -44,7 +44,9 @@ enum DeviceRange {
     /// `devices`'s range line's value: `±2 g (19.6 m/s²) (available: ±2 g at scale 0.000598, ...)`.
     static func listing(_ device: AccelerometerDescription, valuesUnknown: Bool) -> String {
         var text: String
-        if let range = device.rangeMetersPerSecondSquared {
+        if device.rangeMetersPerSecondSquared == 0 {
+            text = "none both ways: an axis reads no negative acceleration (\(unsignedWithoutOffset))"
+        } else if let range = device.rangeMetersPerSecondSquared {
             text = self.text(range)
             if let peak = neededPeak(.medium), range < peak {
                 text += ", under the \(DeviceLevelCheck.number(peak)) m/s² a shake during a walk needs (medium)"
@@ -58,6 +60,10 @@ enum DeviceRange {
         }
         if let problem = device.availableScalesProblem {
             text += " (available: unknown: \(problem))"
+        } else if !device.availableScales.isEmpty && device.availableScales.allSatisfy({ device.range(atScale: $0) == nil }) {
+            // A polled device: the scales, whose ranges its unknown bits hide as well.
+            text += " (available scales: " + device.availableScales.map { "\($0)" }.joined(separator: ", ")
+                + " m/s² per LSB; their ranges unknown too)"
         } else if !device.availableScales.isEmpty {
             text += " (available: " + device.availableScales.map { scale in
                 (device.range(atScale: scale).map(gText) ?? "unknown") + " at \(scale == device.availableScales.first ? "scale " : "")\(scale)"
@@ -66,12 +72,22 @@ enum DeviceRange {
         return text
     }
 
+    /// Why a range is none both ways: no driver known reports so, but the arithmetic allows it.
+    static let unsignedWithoutOffset = "its raw values are unsigned, and an axis has no offset (in_accel_offset) to "
+        + "bring them below 0"
+
     /// The warning `live` and `record` print once, when the device's range is known and narrower
-    /// than the strokes `configuration` needs of a shake during ongoing motion; nil otherwise.
+    /// than the strokes `configuration` needs of a shake during ongoing motion (or none both ways:
+    /// unsigned raw values without an offset, whatever the configuration); nil otherwise.
     /// `configurationName`: `the medium preset`. `recording`: `record`'s words (the file keeps
     /// the clipped strokes). `uri`: the context, for where `in_accel_scale` is.
     static func warning(_ device: AccelerometerDescription, configuration: ShakeConfiguration,
                         configurationName: String, recording: Bool, uri: String) -> String? {
+        if device.rangeMetersPerSecondSquared == 0 {
+            return "Warning: \(device.displayName) reads no negative acceleration on an axis: \(unsignedWithoutOffset). "
+                + "Such an axis reads 0 for every stroke below 0, so shakes are rarely found; its driver should give the "
+                + "offset (ShakeKit reads the values as they are).\n"
+        }
         guard let range = device.rangeMetersPerSecondSquared, let peak = neededPeak(configuration),
               range < peak else { return nil }
         let peakText = "\(DeviceLevelCheck.number(peak)) m/s²"

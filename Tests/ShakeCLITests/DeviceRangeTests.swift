@@ -65,5 +65,30 @@ import Testing
         #expect(DeviceRange.listing(Self.device(scale: 0.076608), valuesUnknown: false) == "±16 g (157 m/s²)")
         #expect(DeviceRange.listing(Self.device(scale: nil), valuesUnknown: false) == "unknown (no in_accel_scale)")
         #expect(DeviceRange.listing(Self.device(scale: nil), valuesUnknown: true) == "unknown (see the problem above)")
+        // A polled device (no scan format) offering scales: their ranges are unknown as well, said once.
+        #expect(DeviceRange.listing(Self.device(offered: [0.009576, 0.019152], format: nil), valuesUnknown: false)
+            == "unknown (no scan format: a polled device does not say its raw values' bits) (available scales: "
+            + "0.009576, 0.019152 m/s² per LSB; their ranges unknown too)")
+        // A ±2 g device offering wider ranges: each named with its scale.
+        #expect(DeviceRange.listing(Self.device(offered: [0.009576, 0.019152]), valuesUnknown: false)
+            == "±2 g (19.6 m/s²), under the 25 m/s² a shake during a walk needs (medium) (available: ±2 g at scale "
+            + "0.009576, ±4 g at 0.019152)")
+    }
+
+    /// Unsigned raw values without an offset (no driver known does so, the arithmetic allows it):
+    /// no negative acceleration can be read. The listing says that, not "±0 g" under the peak a
+    /// walk needs (as it did); `live` and `record` warn of it whatever the configuration.
+    @Test func unsignedValuesWithoutAnOffsetAreSaidToReadNothingNegative() {
+        let unsigned = Self.device(scale: 0.000598, format: "le:u16/16>>0")
+        #expect(DeviceRange.listing(unsigned, valuesUnknown: false) == "none both ways: an axis reads no negative "
+            + "acceleration (its raw values are unsigned, and an axis has no offset (in_accel_offset) to bring them below 0)")
+        var off = ShakeConfiguration.medium
+        off.ongoingMotionSeconds = 0
+        for configuration in [ShakeConfiguration.medium, off] {
+            #expect(Self.warning(unsigned, configuration) == "Warning: lis3dh reads no negative acceleration on an axis: "
+                + "its raw values are unsigned, and an axis has no offset (in_accel_offset) to bring them below 0. Such an "
+                + "axis reads 0 for every stroke below 0, so shakes are rarely found; its driver should give the offset "
+                + "(ShakeKit reads the values as they are).\n")
+        }
     }
 }
