@@ -273,7 +273,7 @@ import Testing
             #expect(run.out.contains("\n  " + row.padding(toLength: 14, withPad: " ", startingAt: 0)),
                     "\(row): \(run.out)")
         }
-        #expect(run.out.contains("Only the Python standard library is needed; about 40 s on 2 cores"), "\(run.out)")
+        #expect(run.out.contains("Only the Python standard library is needed; about 30 s on 2 cores"), "\(run.out)")
     }
 
     @Test func keepRefusesAFolderThatExistsAndLeavesItAlone() throws {
