@@ -44,9 +44,10 @@ enum DeviceRange {
     /// `devices`'s range line's value: `±2 g (19.6 m/s²) (available: ±2 g at scale 0.000598, ...)`.
     static func listing(_ device: AccelerometerDescription, valuesUnknown: Bool) -> String {
         var text: String
-        if device.rangeMetersPerSecondSquared == 0 {
+        let range = device.rangeMetersPerSecondSquared
+        if range == 0 {
             text = "none both ways: an axis reads no negative acceleration (\(unsignedWithoutOffset))"
-        } else if let range = device.rangeMetersPerSecondSquared {
+        } else if let range {
             text = self.text(range)
             if let peak = neededPeak(.medium), range < peak {
                 text += ", under the \(DeviceLevelCheck.number(peak)) m/s² a shake during a walk needs (medium)"
@@ -83,13 +84,13 @@ enum DeviceRange {
     /// the clipped strokes). `uri`: the context, for where `in_accel_scale` is.
     static func warning(_ device: AccelerometerDescription, configuration: ShakeConfiguration,
                         configurationName: String, recording: Bool, uri: String) -> String? {
-        if device.rangeMetersPerSecondSquared == 0 {
+        guard let range = device.rangeMetersPerSecondSquared else { return nil }
+        if range == 0 {
             return "Warning: \(device.displayName) reads no negative acceleration on an axis: \(unsignedWithoutOffset). "
                 + "Such an axis reads 0 for every stroke below 0, so shakes are rarely found; its driver should give the "
                 + "offset (ShakeKit reads the values as they are).\n"
         }
-        guard let range = device.rangeMetersPerSecondSquared, let peak = neededPeak(configuration),
-              range < peak else { return nil }
+        guard let peak = neededPeak(configuration), range < peak else { return nil }
         let peakText = "\(DeviceLevelCheck.number(peak)) m/s²"
         var text = "Warning: \(device.displayName) measures \(self.text(range)) per axis"
         if recording {
