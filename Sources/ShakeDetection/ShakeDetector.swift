@@ -53,7 +53,9 @@
 ///    the blocks completed in the last `ongoingMotionSeconds` was a pause (a walk, a run), once
 ///    at least one block has completed since the filters started: blocks not yet seen (the
 ///    first seconds of a stream, or after a gap) are not pauses, since a stream may start in the
-///    middle of a walk. A chain of exactly
+///    middle of a walk; but a stream whose first `ShakeConfiguration.startPauseSeconds` (0.2 s)
+///    are a pause by the same measure starts with one, as soon as they have passed (a shake
+///    begun within the first half-second block would otherwise leave no pause to see). A chain of exactly
 ///    `minimumHalfWaves` half-waves must also be quick (its peaks at most
 ///    `shortChainPeakIntervalSeconds` apart) or straight (`√(λ₂/λ₁) ≤ shortChainLinearity`);
 ///    otherwise it needs one half-wave more: circles, a move and its rebound, a push and pull make
@@ -243,11 +245,14 @@ public struct ShakeDetector: Sendable {
     // block, newest in bit 0: 1 when it was not a pause. Blocks not yet seen since the filters
     // started (0 in `motionSeen`) are not pauses: once one block has been seen, motion without a
     // pause since the stream started counts as ongoing.
+    // `motionBlockEnd` is the end of the stream's first `startPauseSeconds` while
+    // `judgingStart` is true (the first block is judged then, and goes on to its half-second).
     @usableFromInline var motionBlockEnd = Double.infinity
     @usableFromInline var motionReference = 0.0
     @usableFromInline var motionSum = 0.0, motionSquares = 0.0  // m/s² · s, (m/s²)² · s
     private var motionBlockStart = 0.0
     private var motionHistory: UInt64 = 0
+    private var judgingStart = false
     private var motionSeen: UInt64 = 0  // one bit per completed block since the filters started
     private let ongoingMotionMask: UInt64  // the last `ongoingMotionBlocks` bits; 0: rule off
     private let pauseVariance: Double  // (m/s²)²
@@ -417,7 +422,13 @@ public struct ShakeDetector: Sendable {
     ) -> ShakeEvent? {
         let previous = (x: lx, y: ly, z: lz)
         lx = linear.x; ly = linear.y; lz = linear.z
-        if sample.time >= motionBlockEnd { closeMotionBlock(at: sample.time, magnitude: magnitude) }
+        if sample.time >= motionBlockEnd {
+            if judgingStart {
+                judgeStart(at: sample.time, magnitude: magnitude)
+            } else {
+                closeMotionBlock(at: sample.time, magnitude: magnitude)
+            }
+        }
         if m2 <= calmSquared { return nil }
         let event = steps(sample, interval: dt, squaredMagnitude: m2, previous: previous)
         calmSquared = inHalfWave || shaking || exhausted || candidate ? -.infinity : releaseSquared
@@ -603,6 +614,24 @@ public struct ShakeDetector: Sendable {
         gx = sample.x; gy = sample.y; gz = sample.z
         smoother.restart(at: sample.time)
         startMotionBlock(at: sample.time, magnitude: sample.magnitude)
+        judgingStart = true
+        motionBlockEnd = sample.time + ShakeConfiguration.startPauseSeconds
+    }
+
+    /// The sample at `t` ends the stream's first `startPauseSeconds`: a pause if they were one
+    /// (by the block's measure, the sample at `t` included); the first block then goes on to its
+    /// half-second (or ends at once, after a gap in the samples longer than that).
+    @inline(never)
+    private mutating func judgeStart(at t: Double, magnitude: Double) {
+        judgingStart = false
+        let length = t - motionBlockStart
+        let mean = motionSum / length
+        if motionSquares / length - mean * mean <= pauseVariance {
+            motionHistory = motionHistory << 1
+            motionSeen = motionSeen << 1 | 1
+        }
+        motionBlockEnd = motionBlockStart + ShakeConfiguration.motionBlockSeconds
+        if t >= motionBlockEnd { closeMotionBlock(at: t, magnitude: magnitude) }
     }
 
     /// The sample at `t` (with `|a|` = `magnitude`) completes the current half-second block:
@@ -630,7 +659,7 @@ public struct ShakeDetector: Sendable {
     /// The device has moved without a pause through every block of the last
     /// `ongoingMotionSeconds` (see `ShakeConfiguration.ongoingMotionSeconds`), or through every
     /// block since the filters started when fewer have been seen. False until the first block
-    /// has ended.
+    /// has ended (and after a still start, for `ongoingMotionSeconds`).
     private var inOngoingMotion: Bool {
         @inline(__always) get {
             ongoingMotionMask != 0 && motionSeen != 0

@@ -175,6 +175,27 @@ import ShakeDetection
         #expect(events(samples, configuration: Self.ruleOff).filter { $0.phase == .began }.count == 1)
     }
 
+    /// A stream whose first 0.2 s (`ShakeConfiguration.startPauseSeconds`) are still starts with
+    /// a pause: a gentle shake begun 0.3 s in counts, though the stream's first half-second block
+    /// holds its start (until stop 48 it did not: that block was motion, and no pause had been
+    /// seen). Begun 0.1 s in, it leaves no still 0.2 s and is held to the ongoing-motion rule.
+    @Test(arguments: rates)
+    func aStreamThatStartsStillStartsWithAPause(_ rate: Double) {
+        func began(shakeAt start: Double, _ configuration: ShakeConfiguration = .medium) -> [Double] {
+            var m = Motion(noise: 0.3)
+            m.shakes = [Motion.Shake(start: start, duration: 1, frequency: 4, amplitude: 1.5 * standardGravity,
+                                     direction: unit(1, 0.2, 0))]
+            return events(m.samples(duration: 3, rate: rate, jitter: 0.05), configuration: configuration)
+                .filter { $0.phase == .began }.map(\.time)
+        }
+        let afterStill = began(shakeAt: 0.3)
+        #expect(afterStill.count == 1 && afterStill.allSatisfy { $0 > 0.3 && $0 < 1.3 },
+                "at \(rate) Hz: \(afterStill)")
+        let early = began(shakeAt: 0.1)
+        #expect(early.isEmpty, "at \(rate) Hz: \(early)")
+        #expect(began(shakeAt: 0.1, Self.ruleOff).count == 1, "at \(rate) Hz the shake should pass every other rule")
+    }
+
     /// The history is kept in half-second blocks (`ongoingMotionSeconds` is a whole number of
     /// them): a longer setting needs a longer walk after a pause (here a still first second).
     @Test func longerSettingNeedsALongerWalk() {
