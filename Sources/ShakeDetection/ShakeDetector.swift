@@ -91,7 +91,8 @@
 /// - A gap or a clock reset restarts everything but the refractory period: the gravity estimate
 ///   starts from the sample after it, and the ongoing-motion history is empty: its first
 ///   half-second block of motion is ongoing motion again (a walk with a dropout of more than
-///   `maximumGapSeconds` stays a walk), and a pause seen since ends it.
+///   `maximumGapSeconds` stays a walk), and a pause seen since ends it (its first 0.2 s
+///   are one if still).
 ///
 /// The configuration is assumed valid (see `ShakeConfiguration.validate()`); with one that is
 /// not, the events mean nothing, but nothing traps.
