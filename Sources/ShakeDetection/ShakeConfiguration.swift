@@ -220,7 +220,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// see, and the ongoing-motion rule held it to 25 m/s² peaks, which a ±2 g sensor cannot
     /// give: `Scripts/dev-check`'s `joined-shakes` (dev's sessions as streams started 0.25, 0.5
     /// and 1 s before each shake) found 88 of 108 with medium, now 108, with no other row of its
-    /// table changed (0.15 s gives the same; 0.25 s, no shorter than the shortest lead there, 100).
+    /// table changed (0.15 s gives the same; 0.25 s, as long as the row's shortest lead, 100).
     /// 0.2 s is five samples at 25 Hz, the slowest rate the detector is made for.
     public static let startPauseSeconds = 0.2
 
