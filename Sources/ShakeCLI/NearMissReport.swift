@@ -8,8 +8,11 @@ struct NearMissReport: Encodable {
     var start: Double
     var lastPeak: Double
     var peaks: [Double]
-    /// Why no shake: the rule that refused the chain, or `too_few_half_waves`.
+    /// Why no shake: the rule that refused the chain (the last time it was refused), or
+    /// `too_few_half_waves`.
     var reason: String
+    /// The other rules that refused the chain before, in the order first met (codes as `reason`).
+    var earlierReasons: [String]
     /// How the chain ended: `not_opposite`, `outside_interval`, `restart`, `shake_ended` or `recording_ended`.
     var ended: String
     /// The same in words, with the values measured and the limits.
@@ -20,6 +23,7 @@ struct NearMissReport: Encodable {
         case start = "start_s"
         case lastPeak = "last_peak_s"
         case reason, ended, why
+        case earlierReasons = "earlier_reasons"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -28,6 +32,7 @@ struct NearMissReport: Encodable {
         try container.encode(RoundedNumber.seconds(lastPeak), forKey: .lastPeak)
         try container.encode(peaks.map(RoundedNumber.acceleration), forKey: .peaks)
         try container.encode(reason, forKey: .reason)
+        try container.encode(earlierReasons, forKey: .earlierReasons)
         try container.encode(ended, forKey: .ended)
         try container.encode(why, forKey: .why)
     }
@@ -37,17 +42,29 @@ struct NearMissReport: Encodable {
         lastPeak = miss.lastPeakTime
         peaks = miss.halfWaves.map(\.peakAcceleration)
         (reason, ended, why) = Self.why(miss, configuration: configuration)
+        earlierReasons = Self.earlierRefusals(miss).map { Self.refused($0, configuration: configuration).code }
     }
 
-    /// Why `chain` did not become a shake: the rule that refused it, or too few half-waves (and
-    /// then how it ended); its codes and a sentence.
+    /// The first refusal of each rule that refused `chain` before its last refusal's rule did
+    /// last, in time order.
+    static func earlierRefusals(_ chain: HalfWaveChain) -> [ShakeExplanation.Refusal] {
+        guard let last = chain.refusal else { return [] }
+        return chain.firstRefusals.filter { !$0.reason.isSameRule(as: last.reason) }
+    }
+
+    /// Why `chain` did not become a shake: the rule that refused it (last), then each other rule
+    /// that refused it earlier (when first met), or too few half-waves (and then how it ended);
+    /// its codes and a sentence.
     static func why(
         _ chain: HalfWaveChain, configuration: ShakeConfiguration
     ) -> (reason: String, ended: String, text: String) {
         let ending = Self.ending(chain.end, configuration: configuration)
         if let refusal = chain.refusal {
             let refused = Self.refused(refusal, configuration: configuration)
-            return (refused.code, ending.code, refused.text)
+            let earlier = earlierRefusals(chain).map {
+                "; before that, " + Self.refused($0, configuration: configuration).text
+            }
+            return (refused.code, ending.code, refused.text + earlier.joined())
         }
         let count = chain.halfWaves.count
         let linked = count == 1 ? "1 half-wave, linked to none" : "\(count) linked half-waves"

@@ -42,7 +42,8 @@ enum ReplayCommand: ShakeCommand {
             two or more linked half-waves (excursions of the linear acceleration past the onset, \
             each reversing the one before) that did not become a shake, with why: the rule that \
             refused it once it had enough half-waves (the value it measured, and the limit with \
-            its configuration key), or how many half-waves it reached and why the next one did \
+            its configuration key; the last rule that refused it, then each other rule that did \
+            earlier, as the chain went on and changed), or how many half-waves it reached and why the next one did \
             not link. To see why a shake was missed, or which setting to change ('shake config \
             --preset medium' prints them all as JSON, for --config).
 
@@ -54,7 +55,8 @@ enum ReplayCommand: ShakeCommand {
             .flag("explain", help: "Also list what the rules measured as each shake began, and the near misses "
                     + "(chains of half-waves that did not become a shake) and why. With --format json: per file, "
                     + "'began_why' ([{time_s, why}]) and 'near_misses' ([{start_s, last_peak_s, peaks_m_s2, "
-                    + "reason, ended, why}]). ShakeKit's detector only."),
+                    + "reason, earlier_reasons, ended, why}]; earlier_reasons: the other rules that refused the "
+                    + "chain before the last). ShakeKit's detector only."),
         ] + ImportOptions.specs
     )
 

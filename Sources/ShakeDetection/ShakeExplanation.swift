@@ -135,5 +135,19 @@ public struct ShakeExplanation: Sendable, Equatable {
         /// `shortChainPeakIntervalSeconds` apart (`longestIntervalSeconds`: the longest interval) and
         /// its linearity is above `shortChainLinearity`: it needs one half-wave more.
         case shortChainNeedsAnotherHalfWave(longestIntervalSeconds: Double, linearity: Double)
+
+        /// Whether `other` is the same rule, whatever the values measured.
+        public func isSameRule(as other: Reason) -> Bool {
+            switch (self, other) {
+            case (.pauseNeeded, .pauseNeeded), (.refractory, .refractory), (.unsteadyRhythm, .unsteadyRhythm),
+                 (.slowStroke, .slowStroke), (.notStraight, .notStraight),
+                 (.weakDuringOngoingMotion, .weakDuringOngoingMotion),
+                 (.shortChainNeedsAnotherHalfWave, .shortChainNeedsAnotherHalfWave):
+                return true
+            case (.pauseNeeded, _), (.refractory, _), (.unsteadyRhythm, _), (.slowStroke, _), (.notStraight, _),
+                 (.weakDuringOngoingMotion, _), (.shortChainNeedsAnotherHalfWave, _):
+                return false
+            }
+        }
     }
 }

@@ -9,6 +9,11 @@ public struct HalfWaveChain: Sendable, Equatable {
     /// The last time a shake was refused although the chain was long enough
     /// (`minimumHalfWaves`), with the rule that refused it; nil when that never happened.
     public var refusal: ShakeExplanation.Refusal?
+    /// Every rule that refused the chain, each with the first time it did, in the order first
+    /// met (`refusal`'s rule among them; empty when never refused). A chain may meet one rule
+    /// at its fourth half-wave and another later, as it goes on and changes: `refusal` alone
+    /// names only the later.
+    public var firstRefusals: [ShakeExplanation.Refusal]
     /// How the chain ended.
     public var end: End
     /// What step 4's rules measured when the chain began a shake; nil when it did not.
@@ -40,12 +45,15 @@ public struct HalfWaveChain: Sendable, Equatable {
     /// half-waves or was refused.
     public var isNearMiss: Bool { shakeBegan == nil && !withinShake && (halfWaves.count >= 2 || refusal != nil) }
 
+    /// `firstRefusals` nil: the chain met one rule only, `refusal`'s, first at `refusal`.
     public init(
-        halfWaves: [ShakeExplanation.HalfWave], refusal: ShakeExplanation.Refusal?, end: End,
+        halfWaves: [ShakeExplanation.HalfWave], refusal: ShakeExplanation.Refusal?,
+        firstRefusals: [ShakeExplanation.Refusal]? = nil, end: End,
         began: ShakeExplanation.Began? = nil, withinShake: Bool = false
     ) {
         self.halfWaves = halfWaves
         self.refusal = refusal
+        self.firstRefusals = firstRefusals ?? (refusal.map { [$0] } ?? [])
         self.end = end
         self.began = began
         self.withinShake = withinShake
@@ -53,11 +61,12 @@ public struct HalfWaveChain: Sendable, Equatable {
 }
 
 /// Builds the chains from what `ShakeDetector.process(_:explanation:)` reports, sample by
-/// sample: keeps the current chain (its half-waves, its last refusal, its `began`) and closes it
+/// sample: keeps the current chain (its half-waves, its refusals, its `began`) and closes it
 /// when a half-wave does not link.
 public struct HalfWaveChainCollector: Sendable {
     private var halfWaves: [ShakeExplanation.HalfWave] = []
     private var refusal: ShakeExplanation.Refusal?
+    private var firstRefusals: [ShakeExplanation.Refusal] = []
     private var began: ShakeExplanation.Began?
     /// Whether a shake is in progress (known from the events passed to `add`).
     private var shaking = false
@@ -80,7 +89,12 @@ public struct HalfWaveChainCollector: Sendable {
                 halfWaves = [halfWave]
             }
         }
-        if let refused = explanation.refusal { refusal = refused }
+        if let refused = explanation.refusal {
+            refusal = refused
+            if !firstRefusals.contains(where: { $0.reason.isSameRule(as: refused.reason) }) {
+                firstRefusals.append(refused)
+            }
+        }
         if let began = explanation.began { self.began = began }
         switch event?.phase {
         case .began?:
@@ -111,9 +125,11 @@ public struct HalfWaveChainCollector: Sendable {
     private mutating func close(_ end: HalfWaveChain.End) {
         if !halfWaves.isEmpty || refusal != nil {
             chains.append(HalfWaveChain(
-                halfWaves: halfWaves, refusal: refusal, end: end, began: began, withinShake: shaking && began == nil))
+                halfWaves: halfWaves, refusal: refusal, firstRefusals: firstRefusals, end: end, began: began,
+                withinShake: shaking && began == nil))
         }
         refusal = nil
+        firstRefusals = []
         began = nil
     }
 }

@@ -24,6 +24,14 @@ import Testing
         (2 * g * sin(2 * .pi * 3 * t), 1.6 * g * cos(2 * .pi * 3 * t))
     }
 
+    /// An ellipse at 2 Hz, 2.5 g along x and half that along y, that turns into a circle after
+    /// two turns: at four half-waves, too slow and bent for so short a chain; then, as the
+    /// circle bends it further, not straight at all.
+    static let ellipseTurningRound = recording(seconds: 1.5) { t in
+        let across = t < 1 ? 0.5 : 1
+        return (2.5 * g * sin(2 * .pi * 2 * t), across * 2.5 * g * cos(2 * .pi * 2 * t))
+    }
+
     @Test func textListsEachNearMissWithWhy() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
@@ -68,6 +76,38 @@ import Testing
         let plain = runShake("replay", "--format", "json", short)
         #expect(plain.status == 0)
         #expect(!plain.out.contains("near_misses"))
+    }
+
+    /// A chain refused by one rule and later by another names both: the last first, then the
+    /// earlier one when it was first met (naming only the last misled an analysis once), in the
+    /// text and as `earlier_reasons` in JSON; a chain refused by one rule has none.
+    @Test func aChainRefusedByTwoRulesNamesBoth() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let turning = try folder.write("turning.csv", Self.ellipseTurningRound)
+        let ellipse = try folder.write("ellipse.csv", Self.ellipse)
+        let text = runShake("replay", "--explain", turning)
+        #expect(text.status == 0, "\(text.err)")
+        let refused = try #require(text.out.split(separator: "\n").first { $0.contains("refused at ") })
+        let parts = refused.components(separatedBy: "; before that, refused at ")
+        #expect(parts.count == 2, "\(refused)")
+        #expect(parts.first?.contains("not back and forth along a line: linearity") == true, "\(refused)")
+        #expect(parts.last?.contains("only 4 half-waves, neither quick nor straight") == true, "\(refused)")
+
+        let run = runShake("replay", "--explain", "--format", "json", turning, ellipse)
+        #expect(run.status == 0, "\(run.err)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let files = try #require(json["files"] as? [[String: Any]])
+        try #require(files.count == 2)
+        let turningMisses = try #require(files[0]["near_misses"] as? [[String: Any]])
+        let twice = try #require(turningMisses.first { $0["reason"] as? String == "not_straight" }, "\(turningMisses)")
+        #expect(twice["earlier_reasons"] as? [String] == ["short_chain"], "\(twice)")
+        let ellipseMisses = try #require(files[1]["near_misses"] as? [[String: Any]])
+        #expect(!ellipseMisses.isEmpty)
+        for miss in ellipseMisses {
+            #expect(miss["earlier_reasons"] as? [String] == [], "\(miss)")
+            #expect((miss["why"] as? String)?.contains("before that") == false, "\(miss)")
+        }
     }
 
     /// Motion that never reaches the onset has no near miss, and says how far under it stayed

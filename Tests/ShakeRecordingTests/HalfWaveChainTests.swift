@@ -55,6 +55,37 @@ import ShakeRecording
         #expect(misses[1].end == .recordingEnded)
     }
 
+    /// A chain that one rule refuses, then another, then the first again keeps its last refusal
+    /// and the first refusal of each rule, in the order met; the next chain starts with none.
+    @Test func aChainKeepsTheFirstRefusalOfEachRule() {
+        var collector = HalfWaveChainCollector()
+        func refusal(_ time: Double, _ halfWaves: Int, _ reason: ShakeExplanation.Reason) -> ShakeExplanation.Refusal {
+            ShakeExplanation.Refusal(time: time, chainStartTime: 0.95, chainHalfWaves: halfWaves, reason: reason)
+        }
+        let halfWaves = [Self.halfWave(1.0, chain: 1, .nothingBefore), Self.halfWave(1.15, chain: 2, Self.linked),
+                         Self.halfWave(1.3, chain: 3, Self.linked), Self.halfWave(1.45, chain: 4, Self.linked),
+                         Self.halfWave(1.6, chain: 5, Self.linked)]
+        halfWaves.forEach { collector.add(ShakeExplanation(halfWave: $0)) }
+        let weak = refusal(1.4, 4, .weakDuringOngoingMotion(strongHalfWaves: 0, needed: 2))
+        let weakAgain = refusal(1.42, 4, .weakDuringOngoingMotion(strongHalfWaves: 1, needed: 2))
+        let bent = refusal(1.55, 5, .notStraight(linearity: 0.6, limit: 0.5))
+        let weakLast = refusal(1.58, 5, .weakDuringOngoingMotion(strongHalfWaves: 1, needed: 2))
+        for refused in [weak, weakAgain, bent, weakLast] { collector.add(ShakeExplanation(refusal: refused)) }
+        let breaker = Self.halfWave(1.75, chain: 1, .notOpposite(cosine: 0.2, intervalSeconds: 0.15))
+        collector.add(ShakeExplanation(halfWave: breaker))
+        collector.add(ShakeExplanation(halfWave: Self.halfWave(1.9, chain: 2, Self.linked)))
+        let chains = collector.finish()
+
+        #expect(chains.count == 2)
+        guard chains.count == 2 else { return }
+        #expect(chains[0].refusal == weakLast)
+        #expect(chains[0].firstRefusals == [weak, bent])
+        #expect(chains[1].refusal == nil && chains[1].firstRefusals.isEmpty)
+        // Made by hand with one refusal, a chain met that one rule.
+        let made = HalfWaveChain(halfWaves: halfWaves, refusal: bent, end: .recordingEnded)
+        #expect(made.firstRefusals == [bent])
+    }
+
     @Test func aChainThatBeganAShakeIsNotANearMiss() {
         var collector = HalfWaveChainCollector()
         collector.add(ShakeExplanation(halfWave: Self.halfWave(1, chain: 1, .nothingBefore)))
