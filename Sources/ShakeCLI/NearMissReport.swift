@@ -45,8 +45,8 @@ struct NearMissReport: Encodable {
         earlierReasons = Self.earlierRefusals(miss).map { Self.refused($0, configuration: configuration).code }
     }
 
-    /// The first refusal of each rule that refused `chain` before its last refusal's rule did
-    /// last, in time order.
+    /// The first refusal of each rule that refused `chain`, other than the rule of its last
+    /// refusal, in time order.
     static func earlierRefusals(_ chain: HalfWaveChain) -> [ShakeExplanation.Refusal] {
         guard let last = chain.refusal else { return [] }
         return chain.firstRefusals.filter { !$0.reason.isSameRule(as: last.reason) }

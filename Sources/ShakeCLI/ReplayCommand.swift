@@ -43,8 +43,8 @@ enum ReplayCommand: ShakeCommand {
             each reversing the one before) that did not become a shake, with why: the rule that \
             refused it once it had enough half-waves (the value it measured, and the limit with \
             its configuration key; the last rule that refused it, then each other rule that did \
-            earlier, as the chain went on and changed), or how many half-waves it reached and why the next one did \
-            not link. To see why a shake was missed, or which setting to change ('shake config \
+            earlier, as the chain went on and changed), or how many half-waves it reached and \
+            why the next one did not link. To see why a shake was missed, or which setting to change ('shake config \
             --preset medium' prints them all as JSON, for --config).
 
             """ + "\n" + ImportOptions.discussion,
