@@ -41,7 +41,8 @@ enum EvaluateCommand: ShakeCommand {
         arguments: [ArgumentSpec("path", help: "Labelled recordings or folders of them (- reads standard input).", variadic: true)],
         options: DetectorOptions.specs + [
             DetectorOptions.detectorSpec, DetectorOptions.formatSpec, DetectorOptions.spreadBatchesSpec,
-            .flag("list", help: "Also list each missed shake (its labelled start and end, and why it was missed) "
+            .flag("list", help: "Also list each missed shake (its labelled start and end, and why it was missed: "
+                    + "the chain of half-waves that came closest, then up to 3 other chains in its window) "
                     + "and the time of each false shake and duplicate (and what the rules measured), per file, "
                     + "to look at with 'shake plot "
                     + "FILE --from A --to B' or 'shake replay --explain'. With --format json: per file, 'missed' "

@@ -89,7 +89,10 @@ struct NearMissReport: Encodable {
     }
 
     /// Why a labelled shake was missed, for `shake evaluate --list`: the chain that came closest
-    /// and why it was no shake, or how far the motion stayed under the onset.
+    /// and why it was no shake, or how far the motion stayed under the onset; then the other
+    /// chains of two or more linked half-waves in the shake's window (at most
+    /// `otherChainsShown`), each with why: a shake's strokes may have formed two chains, the
+    /// first broken by a link missed by a little.
     static func missedWhy(_ missed: MissedShakeExplanation, configuration: ShakeConfiguration) -> String {
         let level = "largest |l| \(fixed(missed.largestLinearAcceleration, 1)) m/s²"
         guard let chain = missed.closestChain else {
@@ -108,8 +111,19 @@ struct NearMissReport: Encodable {
             return "a shake began at \(fixed(began, 3)) s, outside the window (\(fixed(window.lowerBound, 3)) "
                 + "to \(fixed(window.upperBound, 3)) s)"
         }
-        return "at \(fixed(chain.startTime, 3)) s, " + why(chain, configuration: configuration).text + "; \(level)"
+        var text = "at \(fixed(chain.startTime, 3)) s, " + why(chain, configuration: configuration).text + "; \(level)"
+        let others = missed.chains.filter {
+            $0 != chain && $0.shakeBegan == nil && !$0.withinShake && ($0.halfWaves.count >= 2 || $0.refusal != nil)
+        }
+        for other in others.prefix(otherChainsShown) {
+            text += "; also at \(fixed(other.startTime, 3)) s, " + why(other, configuration: configuration).text
+        }
+        if others.count > otherChainsShown { text += "; and \(others.count - otherChainsShown) more chains" }
+        return text
     }
+
+    /// How many chains besides the closest `missedWhy` describes.
+    static let otherChainsShown = 3
 
     /// What the rules measured when `chain` began a shake, each against its limit: how close it
     /// came to being refused ("on 4 linked half-waves from ..."). Nil when it began no shake.

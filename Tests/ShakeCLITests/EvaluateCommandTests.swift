@@ -274,6 +274,35 @@ import ShakeRecording
         #expect(line.hasSuffix(" s and was counted for an earlier labelled shake"), "\(line)")
     }
 
+    /// A labelled shake whose strokes formed two chains (three half-waves of a 4 Hz, 3 g shake,
+    /// a pause, three more, the first of them peaking 0.45 s after the last): `--list` names
+    /// the closest chain and the other too, each with how it ended; the first chain's break is
+    /// what to look at (a link missed by 0.1 s).
+    @Test func listNamesEveryChainOfAMissedShake() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        var text = "time_s,x,y,z,shake\n"
+        for i in 0..<500 {
+            let t = Double(i) / 100
+            let burst = [2.0, 2.7].first { t >= $0 && t < $0 + 0.375 }
+            let x = burst.map { 3 * 9.80665 * sin(2 * .pi * 4 * (t - $0)) } ?? 0
+            text += String(format: "%.6f,%.5f,0.10000,9.80665,%d\n", t, x, t >= 2 && t < 3.075 ? 1 : 0)
+        }
+        let path = try folder.write("two-chains.csv", text)
+        let run = runShake("evaluate", "--list", path)
+        #expect(run.status == 0, "\(run.err)")
+        let line = try #require(run.out.split(separator: "\n").first { $0.contains("missed shake") })
+        let parts = line.components(separatedBy: "; also at ")
+        #expect(parts.count == 2, "\(line)")
+        #expect(parts.first?.contains(": at 2.0") == true, "\(line)")
+        #expect(parts.first?.contains("3 linked half-waves (minimumHalfWaves 4); no half-wave peaked within 0.35 s of the last "
+                                      + "(maximumReversalIntervalSeconds; the next, ") == true, "\(line)")
+        #expect(parts.first?.contains("peaked 0.45") == true, "\(line)")
+        #expect(parts.last?.hasPrefix("2.7") == true, "\(line)")
+        #expect(parts.last?.hasSuffix("3 linked half-waves (minimumHalfWaves 4); no further half-wave before the recording ended")
+                == true, "\(line)")
+    }
+
     /// `--list` says why a labelled shake was missed: a real shake cut to three half-waves is
     /// named with its chain and how it ended, with the largest linear acceleration.
     @Test func listSaysWhyAShakeWasMissed() throws {
