@@ -112,9 +112,7 @@ struct NearMissReport: Encodable {
                 + "to \(fixed(window.upperBound, 3)) s)"
         }
         var text = "at \(fixed(chain.startTime, 3)) s, " + why(chain, configuration: configuration).text + "; \(level)"
-        let others = missed.chains.filter {
-            $0 != chain && $0.shakeBegan == nil && !$0.withinShake && ($0.halfWaves.count >= 2 || $0.refusal != nil)
-        }
+        let others = missed.chains.filter { $0 != chain && $0.isNearMiss }
         for other in others.prefix(otherChainsShown) {
             text += "; also at \(fixed(other.startTime, 3)) s, " + why(other, configuration: configuration).text
         }
