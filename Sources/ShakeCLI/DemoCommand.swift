@@ -86,7 +86,7 @@ enum DemoCommand: ShakeCommand {
         do {
             if let path = arguments.positionals.first {
                 reader = try RecordingReader(path: path, options: ImportOptions.options(arguments))
-                source = path
+                source = RecordingError.displayName(ofPath: path)
             } else {
                 reader = try RecordingReader(bytes: Array(DemoRecording.csv.utf8), name: DemoRecording.name)
                 source = "the bundled recording \(DemoRecording.name)"

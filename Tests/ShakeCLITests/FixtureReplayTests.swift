@@ -245,10 +245,11 @@ enum CommittedFixture {
         #expect(whole.out == named.out)
     }
 
-    /// `-` reads standard input: a recording piped in gives what the file gives, for replay and
-    /// evaluate (run as a process, whose standard input the test can set), naming it `<stdin>`.
+    /// `-` reads standard input: a recording piped in gives what the file gives, for replay,
+    /// evaluate and demo (run as a process, whose standard input the test can set), naming it
+    /// `<stdin>` (the demo's heading said `-` until stop 50).
     @Test(arguments: [(["replay", "--format", "json"], "\"began\""), (["evaluate", "--format", "json"], "\"detected\""),
-                      (["replay"], "began")])
+                      (["replay"], "began"), (["demo"], "replaying <stdin>")])
     func standardInputReadsLikeTheFile(command: [String], shows: String) throws {
         let shake = try #require(builtShakeExecutable(), "the shake executable is built with the tests")
         let fixture = CommittedFixture.path("mixed_100hz.csv")
