@@ -686,6 +686,7 @@ public struct RecordingPlot: Sendable {
 
     /// A path coordinate with one decimal.
     private static func short(_ value: Double) -> String {
+        guard abs(value) < 1e15 else { return PlotSVG.n(value) }
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : FixedDecimals.format(rounded, decimals: 1)
     }

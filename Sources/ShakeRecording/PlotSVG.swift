@@ -91,6 +91,8 @@ struct PlotSVG {
     /// A coordinate with at most 2 decimals and no trailing zeros (keeps files small).
     static func n(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
+        // From 10¹⁵ on a Double has no hundredths to show, and past Int.max no Int to convert to.
+        guard abs(value) < 1e15 else { return "\(value)" }
         let rounded = (value * 100).rounded() / 100
         if rounded == rounded.rounded() { return String(Int(rounded)) }
         var text = FixedDecimals.format(rounded, decimals: 2)

@@ -209,6 +209,25 @@ import Testing
         #expect(refused.status == 64)
     }
 
+    /// Every value `shake config` accepts plots: a saturation or a τ past `Int.max` (its label
+    /// and the panel's title) crashed the number formatting until stop 50. The SVG is written,
+    /// well-formed, and names the value.
+    @Test(arguments: [("saturationAcceleration", "1e19", "sensor saturation ±1e+19 m/s²"),
+                      ("gravityTimeConstantSeconds", "1e300", "τ = 1e+300 s")])
+    func hugeConfigurationValuesPlot(key: String, value: String, shows: String) throws {
+        let folder = try PlantedFolder(files: [("planted_1.csv", 1, 1)])
+        defer { folder.remove() }
+        let configuration = folder.path + "/huge.json"
+        try "{\"\(key)\": \(value)}".write(toFile: configuration, atomically: true, encoding: .utf8)
+        #expect(CapturedRun(["config", "--config", configuration]).status == 0)
+        let output = folder.path + "/plot.svg"
+        let run = CapturedRun(["plot", folder.path + "/planted_1.csv", "--config", configuration, "-o", output])
+        #expect(run.status == 0, "\(run.err)")
+        let data = try #require(FileManager.default.contents(atPath: output))
+        #expect(ClassCounter.parse(data) != nil, "not well-formed")
+        #expect(String(decoding: data, as: UTF8.self).contains(shows))
+    }
+
     @Test func refusesToOverwriteWithoutForce() throws {
         let folder = try PlantedFolder(files: [("planted_1.csv", 1, 1)])
         defer { folder.remove() }
