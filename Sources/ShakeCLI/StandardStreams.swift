@@ -27,14 +27,15 @@ extension CommandIO {
     ///
     /// Descriptors 0, 1 and 2 that are closed when the tool starts (`>&-`, `2>&-`, `<&-`) are
     /// opened on `/dev/null` first, so no file the tool opens later (a recording being written)
-    /// takes their number and receives text meant for the terminal; writing to a standard
-    /// output that was closed is still a failure (`EBADF`), as for `cat`, and standard input
-    /// that was closed reads as empty.
+    /// takes their number and receives text meant for the terminal. Writing to a standard
+    /// output that was closed is still a failure (`EBADF`), as for `cat`, and so is reading a
+    /// standard input that was closed (`-`: exit 66, `Bad file descriptor`; it read as an empty
+    /// file until stop 50): descriptor 0 is opened for writing only.
     public static func standardStreams() -> CommandIO {
         var closedAtStart: Set<CInt> = []
         for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             closedAtStart.insert(descriptor)
-            let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            let opened = open("/dev/null", O_WRONLY)
             if opened >= 0 && opened != descriptor {
                 dup2(opened, descriptor)
                 close(opened)

@@ -89,6 +89,21 @@ import Testing
         #expect(run.err.split(separator: "\n").last.map { $0.hasPrefix("Error: <stdin>" + says) } == true, "\(run.err)")
     }
 
+    /// A standard input that was closed (`<&-`) cannot be read, as for `cat`: exit 66 with the
+    /// errno, for a recording and for `--config -` (until stop 50 it read as an empty file: 65,
+    /// `file is empty`). The shell closes it and then runs the tool.
+    @Test(arguments: [["replay", "-"], ["convert", "-", "-o", "out.csv"], ["config", "--config", "-"]])
+    func closedStandardInputIsUnreadable(arguments: [String]) throws {
+        let shake = try #require(builtShakeExecutable(), "the shake executable is built with the tests")
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let command = arguments.map { $0.hasSuffix(".csv") ? folder.file($0) : $0 }
+        let run = try runProcess("/bin/sh", ["-c", "exec \"$@\" <&-", "sh", shake] + command)
+        #expect(run.status == 66, "\(run.err)")
+        #expect(run.err.hasPrefix("Error: <stdin>") && run.err.contains("Bad file descriptor"), "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.csv")))
+    }
+
     @Test(arguments: ["replay", "evaluate"])
     func missingFileExits66(command: String) throws {
         let folder = try TemporaryFolder()
