@@ -14,12 +14,17 @@ import ShakeDetection
 /// another handler), the handler that saw it begin receives a `cancelled` event instead (reason
 /// `.interrupted`, the ending event's times), so it can drop what it prepared; the new owner (or
 /// handler) hears nothing of that shake (the event counts as unhandled) and answers the next one. An `ended` or `cancelled` with no `began` dispatched
-/// before it (a dispatcher attached to a detector mid-shake) goes to the current owner.
+/// before it (a dispatcher attached to a detector mid-shake) goes to the current owner. A
+/// `began` while a shake is still under way (its detector was reset or replaced mid-shake, which
+/// drops the shake without an event) first ends that shake for the handler that saw it begin:
+/// it receives a `cancelled` (reason `.interrupted`, the `began` it saw with the new event's
+/// `time`), so every handler hears each `began` it receives end once.
 ///
 /// The dispatcher keeps a strong reference to the installed handler until an event shows that
 /// its ownership ended, or until the owner gives the gesture up through `release(_:)`, which
 /// lets go of the handler at once, unless a shake it saw begin is under way: that handler is
-/// kept until the shake's next event (its `cancelled`) or the next shake's `began`, and with it
+/// kept until the shake's next event (its `cancelled`) or the next shake's `began` (which ends
+/// the shake for it with a `cancelled` first), and with it
 /// what it holds (a stream stopped mid-shake keeps it until events come again). So a handler that stores its own token (a screen that answers
 /// shakes itself, `var ownership: GestureOwnership?`) would be kept alive by the dispatcher, and
 /// keep the gesture, after the app let go of it: install it as `WeakShakeHandler(self)`, which
@@ -36,6 +41,9 @@ public final class ShakeDispatcher {
     private var shakeInProgress = false
     /// The route that received the shake in progress's `began`; nil when none did.
     private var shakeRecipient: (generation: UInt64, handler: any ShakeHandler)?
+    /// The shake in progress's `began`, for the `cancelled` its recipient gets when a new shake
+    /// begins first.
+    private var shakeBegan: ShakeEvent?
 
     /// Events given to the owner's handler.
     public private(set) var deliveredCount = 0
@@ -97,14 +105,22 @@ public final class ShakeDispatcher {
         }
         switch event.phase {
         case .began:
+            if shakeInProgress, let recipient = shakeRecipient, var cancelled = shakeBegan {
+                cancelled.phase = .cancelled
+                cancelled.cancellationReason = .interrupted
+                cancelled.time = event.time
+                recipient.handler.handleShake(cancelled)
+            }
             shakeInProgress = true
             shakeRecipient = route
+            shakeBegan = event
             return deliver(event)
         case .ended, .cancelled:
             guard shakeInProgress else { return deliver(event) }
             let recipient = shakeRecipient
             shakeInProgress = false
             shakeRecipient = nil
+            shakeBegan = nil
             guard let recipient else {
                 unhandledCount += 1
                 return false

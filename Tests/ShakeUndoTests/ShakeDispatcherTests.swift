@@ -1,3 +1,4 @@
+import Foundation
 import ShakeDetection
 import Testing
 import ShakeUndo
@@ -89,6 +90,50 @@ import ShakeUndo
         #expect(dispatcher.deliveredCount == 3)
         #expect(dispatcher.unhandledCount == 1)
         dispatcher.registry.release(mapToken)
+    }
+
+    /// A shake dropped without an event (its detector reset or replaced mid-shake) and a new one
+    /// begun: the handler that saw the first begin hears it cancelled before the next `began`,
+    /// whether it gave the gesture up meanwhile or still owns it (until stop 50 the first
+    /// shake never ended for it). The detector is a real one, reset halfway through a shake.
+    @Test(arguments: [false, true])
+    func aShakeDroppedWithoutAnEventEndsForItsHandlerWhenTheNextBegins(handedOn: Bool) throws {
+        let dispatcher = ShakeDispatcher()
+        let editor = EventRecorder(), map = EventRecorder()
+        var editorToken: GestureOwnership? = try dispatcher.claim(owner: "editor", handler: editor)
+        var mapToken: GestureOwnership?
+        var detector = ShakeDetector()
+        var time = 0.0
+        func feed(seconds: Double, shaking: Bool) {
+            let end = time + seconds
+            while time < end {
+                let x = shaking ? 25 * sin(2 * Double.pi * 4 * time) : 0
+                if let event = detector.process(Sample(time: time, x: x, y: 0, z: 9.81)) { dispatcher.dispatch(event) }
+                time += 0.01
+            }
+        }
+        feed(seconds: 1, shaking: false)
+        feed(seconds: 1.5, shaking: true)
+        #expect(editor.phases == [.began])
+        let firstBegan = try #require(editor.events.first)
+        detector.reset()  // drops the shake: no event
+        if handedOn {
+            dispatcher.release(editorToken.take()!)
+            mapToken = try dispatcher.claim(owner: "map", handler: map)
+        }
+        feed(seconds: 1.5, shaking: false)
+        feed(seconds: 1.5, shaking: true)
+        feed(seconds: 2, shaking: false)
+        let secondBegan = try #require((handedOn ? map : editor).events.last { $0.phase == .began })
+        #expect(secondBegan.time > firstBegan.time)
+        // The editor: began, cancelled (at the next began's time, of the shake it saw), and the
+        // next shake's began and ended when it still owns the gesture.
+        #expect(editor.phases == (handedOn ? [.began, .cancelled] : [.began, .cancelled, .began, .ended]))
+        let cancelled = editor.events[1]
+        #expect(cancelled.cancellationReason == .interrupted)
+        #expect(cancelled.time == secondBegan.time && cancelled.startTime == firstBegan.startTime)
+        #expect(map.phases == (handedOn ? [.began, .ended] : []))
+        _ = editorToken; _ = mapToken
     }
 
     @Test func aShakeHandedOnOrBegunWithoutAnOwnerIsAnsweredByNobody() throws {
