@@ -23,7 +23,8 @@ extension ShakeConfiguration {
     ///   much on its vertical axis, so no sensor clips below it; with a lower value every sample
     ///   of a device at rest counts as saturated and the onset falls to `releaseAcceleration`;
     ///   `+infinity` disables it);
-    /// - `gravityTimeConstantSeconds > 0`; `smoothingWindowSeconds ≥ 0`,
+    /// - `gravityTimeConstantSeconds > 0` and at most `longestTimeConstantSeconds` (an hour);
+    ///   `smoothingWindowSeconds ≥ 0`,
     ///   `smoothingWindowSeconds < gravityTimeConstantSeconds` and
     ///   `smoothingWindowSeconds ≤ maximumSmoothingWindowSeconds` (0.16 s);
     /// - `onsetAcceleration > 0`; `releaseAcceleration > 0` and
@@ -35,7 +36,8 @@ extension ShakeConfiguration {
     /// - `maximumLinearity` in (0, 1]; `maximumIntervalRatio ≥ 1`;
     /// - `maximumPeakIntervalSeconds > minimumReversalIntervalSeconds` (linked peaks are at least
     ///   the one apart, and a shake begins only with them at most the other apart: no shake
-    ///   could begin otherwise), and `> 0`; `linearityTimeConstantSeconds > 0`;
+    ///   could begin otherwise), and `> 0`; `linearityTimeConstantSeconds > 0` and at most
+    ///   `longestTimeConstantSeconds`;
     /// - `shortChainPeakIntervalSeconds > 0`; `shortChainLinearity` in [0, 1];
     /// - `ongoingMotionSeconds` in [0, `longestOngoingMotionSeconds`] (30 s) and a whole number
     ///   of `motionBlockSeconds` (half-seconds);
@@ -52,6 +54,12 @@ extension ShakeConfiguration {
     ///   limit every shake would be cancelled as `.tooLong` and none would ever end. The error
     ///   names `quietSeconds` when it is the value out of line (too long for the default 10 s
     ///   limit, where the default 0.4 s would fit the limit given), else `maximumShakeSeconds`.
+    /// Why a time constant over `longestTimeConstantSeconds` is refused.
+    private static func tooLongTimeConstant(_ value: Double) -> String {
+        "must be at most \(longestTimeConstantSeconds) s (an hour: far longer, the filter's factor rounds to 0 "
+            + "and the detector sees no motion), got \(value)"
+    }
+
     public func validate() throws(ShakeConfigurationError) {
         func bad(_ field: String, _ reason: String) -> ShakeConfigurationError {
             ShakeConfigurationError(field: field, reason: reason)
@@ -87,6 +95,9 @@ extension ShakeConfiguration {
         }
         if gravityTimeConstantSeconds <= 0 {
             throw bad("gravityTimeConstantSeconds", "must be > 0 s, got \(gravityTimeConstantSeconds)")
+        }
+        if gravityTimeConstantSeconds > Self.longestTimeConstantSeconds {
+            throw bad("gravityTimeConstantSeconds", Self.tooLongTimeConstant(gravityTimeConstantSeconds))
         }
         if smoothingWindowSeconds < 0 {
             throw bad("smoothingWindowSeconds", "must be ≥ 0 s, got \(smoothingWindowSeconds)")
@@ -141,6 +152,9 @@ extension ShakeConfiguration {
         }
         if linearityTimeConstantSeconds <= 0 {
             throw bad("linearityTimeConstantSeconds", "must be > 0 s, got \(linearityTimeConstantSeconds)")
+        }
+        if linearityTimeConstantSeconds > Self.longestTimeConstantSeconds {
+            throw bad("linearityTimeConstantSeconds", Self.tooLongTimeConstant(linearityTimeConstantSeconds))
         }
         if shortChainPeakIntervalSeconds <= 0 {
             throw bad("shortChainPeakIntervalSeconds", "must be > 0 s (1e6 turns the rule off), got \(shortChainPeakIntervalSeconds)")

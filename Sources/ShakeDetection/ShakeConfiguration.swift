@@ -18,7 +18,15 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// `g += α · (a − g)` with `α = 1 − exp(−Δt / τ)`, Δt the actual sample interval.
     /// Linear acceleration is what is left, `a − g`: over each interval, its mean
     /// `β · (a − g_before)` with `β = α · τ / Δt` (see `ShakeDetector`, step 1), then smoothed.
+    /// At most `longestTimeConstantSeconds` (an hour).
     public var gravityTimeConstantSeconds: Double
+
+    /// The longest `gravityTimeConstantSeconds` and `linearityTimeConstantSeconds`, s: an hour.
+    /// A gravity estimate slower than that follows no turn of the device; and far beyond it (from
+    /// about 6·10¹² s at 1.6 kHz, 10¹⁴ s at 100 Hz) `Δt / τ` vanishes next to 1 in a `Double`,
+    /// `α` rounds to 0, and the detector sees no motion at all (with the linearity's time
+    /// constant, every chain reads as bent) without an error: validation refuses such values.
+    public static let longestTimeConstantSeconds = 3600.0
 
     /// Length of the moving average applied to linear acceleration, seconds. Default 0.04 s.
     ///
@@ -121,7 +129,7 @@ public struct ShakeConfiguration: Sendable, Hashable {
     public var maximumPeakIntervalSeconds: Double
 
     /// Time constant of the exponentially weighted covariance matrix used for
-    /// `maximumLinearity`, seconds. Default 0.5 s.
+    /// `maximumLinearity`, seconds. Default 0.5 s. At most `longestTimeConstantSeconds` (an hour).
     public var linearityTimeConstantSeconds: Double
 
     /// Longest time between consecutive peaks, seconds, of a chain of exactly `minimumHalfWaves`

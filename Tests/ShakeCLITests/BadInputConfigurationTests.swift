@@ -107,6 +107,8 @@ import Testing
         Case("invalid value on line 3", "{\n  \"onsetAcceleration\": 12,\n  \"ongoingMotionStrongHalfWaves\": 7\n}",
              at: "3:3", says: "invalid configuration: ongoingMotionStrongHalfWaves: must be from 1 to minimumHalfWaves (4), got 7"),
         Case("zero time constant", "{\"gravityTimeConstantSeconds\": 0}", at: "1:2", says: "invalid configuration: gravityTimeConstantSeconds: must be > 0 s"),
+        Case("time constant past an hour", "{\"linearityTimeConstantSeconds\": 1e15}", at: "1:2",
+             says: "invalid configuration: linearityTimeConstantSeconds: must be at most 3600.0 s (an hour"),
         Case("thresholds in the wrong order", "{\"onsetAcceleration\": 5, \"releaseAcceleration\": 8}",
              at: "1:26", says: "invalid configuration: releaseAcceleration: must be below onsetAcceleration (5.0 m/s²), got 8.0"),
         Case("reversal interval bounds swapped", "{\"minimumReversalIntervalSeconds\": 0.5, \"maximumReversalIntervalSeconds\": 0.1}",

@@ -85,6 +85,41 @@ import ShakeDetection
         }
     }
 
+    /// A time constant over an hour is refused, naming it: far longer, `α` rounds to 0 and the
+    /// detector sees no motion without an error (1e16 s at 100 Hz: no `began` for a clear 4 Hz,
+    /// 2.5 g shake; for the linearity's, every chain reads as bent). At an hour it still begins.
+    @Test(arguments: ["gravityTimeConstantSeconds", "linearityTimeConstantSeconds"])
+    func timeConstantsOverAnHourAreRefused(field: String) throws {
+        func configured(_ seconds: Double) -> ShakeConfiguration {
+            var configuration = ShakeConfiguration.medium
+            if field == "gravityTimeConstantSeconds" {
+                configuration.gravityTimeConstantSeconds = seconds
+            } else {
+                configuration.linearityTimeConstantSeconds = seconds
+            }
+            return configuration
+        }
+        #expect(throws: ShakeConfigurationError(
+            field: field,
+            reason: "must be at most 3600.0 s (an hour: far longer, the filter's factor rounds to 0 and the detector "
+                + "sees no motion), got 1e+16")) {
+            try configured(1e16).validate()
+        }
+        try configured(ShakeConfiguration.longestTimeConstantSeconds).validate()
+        func began(_ configuration: ShakeConfiguration) -> Int {
+            var detector = ShakeDetector(configuration: configuration)
+            var count = 0
+            for index in 0..<400 {
+                let time = Double(index) / 100
+                let x = time >= 1 && time < 3 ? 25 * sin(2 * Double.pi * 4 * time) : 0
+                if detector.process(Sample(time: time, x: x, y: 0, z: 9.81))?.phase == .began { count += 1 }
+            }
+            return count
+        }
+        #expect(began(configured(ShakeConfiguration.longestTimeConstantSeconds)) == 1)
+        #expect(began(configured(1e16)) == 0)
+    }
+
     /// The longest window validation accepts is averaged in full at every supported rate: an
     /// 8 m/s² step reads the same 0.5 s on at 100 Hz and at 1.6 kHz. (A 0.35 s window, accepted
     /// before, read 3.57 at 100 Hz and 2.81 at 1.6 kHz, cut to 0.16 s there.)
