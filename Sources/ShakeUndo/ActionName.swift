@@ -3,8 +3,10 @@
 ///
 /// `ActionName` normalises what it is given, so every name reads the same way in a prompt:
 ///
-/// 1. Runs of whitespace (spaces, tabs, newlines) become one space; leading and trailing
-///    whitespace is removed.
+/// 1. Control characters and invisible formatting (see `isInvisible(_:)`: a zero-width space,
+///    the directional marks, embeddings, overrides and isolates, which show nothing in a button
+///    or turn its text around) are removed. Runs of whitespace (spaces, tabs, newlines) become
+///    one space; leading and trailing whitespace is removed.
 /// 2. Trailing punctuation (see `trailingPunctuation`: full stops, commas, colons, semicolons,
 ///    exclamation and question marks, ellipses, dashes) is removed ("Delete Name." and
 ///    "Delete Name!" become "Delete Name"), repeatedly, together with any whitespace it leaves at
@@ -86,8 +88,24 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
 
     /// The normalisation applied by `init(_:)`, without the length check. Exposed for tools
     /// that want to show what a name would become.
+    /// Whether normalisation removes `scalar` (step 1): a control character other than
+    /// whitespace (NUL, escape, …), or invisible formatting: the zero-width space (U+200B), the
+    /// word joiner (U+2060), the byte order mark (U+FEFF), the directional marks (U+200E, U+200F,
+    /// U+061C), embeddings and overrides (U+202A to U+202E) and isolates (U+2066 to U+2069).
+    /// Zero-width joiners (U+200C, U+200D) stay: emoji sequences and Persian or Indic words
+    /// need them.
+    public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.generalCategory == .control { return !scalar.properties.isWhitespace }
+        switch scalar.value {
+        case 0x200B, 0x2060, 0xFEFF, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
     public static func normalise(_ raw: String, titleCase: Bool = true) -> String {
-        var words = raw.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        let shown = raw.unicodeScalars.contains(where: isInvisible)
+            ? String(String.UnicodeScalarView(raw.unicodeScalars.filter { !isInvisible($0) })) : raw
+        var words = shown.split(whereSeparator: { $0.isWhitespace }).map(String.init)
         // Strip trailing punctuation, repeatedly: "Delete Name ..." → "Delete Name".
         var stripped: [Character] = []
         while let last = words.last {

@@ -112,8 +112,20 @@ import ShakeUndo
         #expect(error.description.contains("25 characters"))
     }
 
-    @Test(arguments: ["", "   ", "...", " !? ", "— .", "\t\n"])
+    @Test(arguments: ["", "   ", "...", " !? ", "— .", "\t\n", "\u{200B}", "\u{0}", "\u{202E}\u{2066} .", "\u{FEFF}\u{1B}"])
     func emptyNameIsRejected(raw: String) {
         #expect(throws: ActionNameError.empty(raw: raw)) { try ActionName(raw) }
+    }
+
+    /// Control characters and invisible formatting go (until stop 50 a zero-width space made the
+    /// title "Undo " and a right-to-left override turned the rest of the button around); the
+    /// joiners inside an emoji sequence stay, so the family is one character.
+    @Test func invisibleCharactersAreRemovedAndJoinersKept() throws {
+        #expect(try ActionName("\u{202E}delete\u{202C} name\u{200B}").text == "Delete Name")
+        #expect(try ActionName("move\u{0}\u{7}  \u{2067}file\u{2069}").text == "Move File")
+        let family = try ActionName("add 👨\u{200D}👩\u{200D}👧")
+        #expect(family.text == "Add 👨\u{200D}👩\u{200D}👧")
+        #expect(family.text.count == 5)
+        #expect(try ActionName("\u{200C}x", titleCase: false).text == "\u{200C}x")
     }
 }
