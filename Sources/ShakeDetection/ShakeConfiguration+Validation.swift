@@ -14,6 +14,12 @@ public struct ShakeConfigurationError: Error, Hashable, CustomStringConvertible 
 }
 
 extension ShakeConfiguration {
+    /// Why a time constant over `longestTimeConstantSeconds` is refused.
+    private static func tooLongTimeConstant(_ value: Double) -> String {
+        "must be at most \(longestTimeConstantSeconds) s (an hour: far longer, the filter's factor rounds to 0 "
+            + "and the detector sees no motion), got \(value)"
+    }
+
     /// Checks every field; throws for the first bad one, naming it and saying why.
     ///
     /// Rules, in the order they are checked:
@@ -54,12 +60,6 @@ extension ShakeConfiguration {
     ///   limit every shake would be cancelled as `.tooLong` and none would ever end. The error
     ///   names `quietSeconds` when it is the value out of line (too long for the default 10 s
     ///   limit, where the default 0.4 s would fit the limit given), else `maximumShakeSeconds`.
-    /// Why a time constant over `longestTimeConstantSeconds` is refused.
-    private static func tooLongTimeConstant(_ value: Double) -> String {
-        "must be at most \(longestTimeConstantSeconds) s (an hour: far longer, the filter's factor rounds to 0 "
-            + "and the detector sees no motion), got \(value)"
-    }
-
     public func validate() throws(ShakeConfigurationError) {
         func bad(_ field: String, _ reason: String) -> ShakeConfigurationError {
             ShakeConfigurationError(field: field, reason: reason)

@@ -86,8 +86,6 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
-    /// The normalisation applied by `init(_:)`, without the length check. Exposed for tools
-    /// that want to show what a name would become.
     /// Whether normalisation removes `scalar` (step 1): a control character other than
     /// whitespace (NUL, escape, …), or invisible formatting: the zero-width space (U+200B), the
     /// word joiner (U+2060), the byte order mark (U+FEFF), the directional marks (U+200E, U+200F,
@@ -102,6 +100,8 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The normalisation applied by `init(_:)`, without the length check. Exposed for tools
+    /// that want to show what a name would become.
     public static func normalise(_ raw: String, titleCase: Bool = true) -> String {
         let shown = raw.unicodeScalars.contains(where: isInvisible)
             ? String(String.UnicodeScalarView(raw.unicodeScalars.filter { !isInvisible($0) })) : raw
