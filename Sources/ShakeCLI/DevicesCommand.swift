@@ -84,7 +84,8 @@ enum DevicesCommand: ShakeCommand {
             try container.encode(device.availableSamplingFrequenciesHertz, forKey: .available)
             try container.encode(device.isBufferCapable, forKey: .buffered)
             try container.encode(device.hasTimestampChannel, forKey: .timestampChannel)
-            try container.encode(device.scanFormat, forKey: .scanFormat)
+            // A polled device has no scan elements: libiio's format for one is "le:u0/0>>0".
+            try container.encode(device.isBufferCapable ? device.scanFormat : nil, forKey: .scanFormat)
             try container.encode(device.currentTrigger, forKey: .trigger)
             try container.encode(device.mountMatrix?.rows, forKey: .mountMatrix)
             try container.encode(device.mountMatrixProblem, forKey: .mountMatrixProblem)
@@ -107,7 +108,7 @@ enum DevicesCommand: ShakeCommand {
                 throw CommandFailure("\(path): not an IIO context description libiio can read (\(error))",
                                      exitStatus: ExitStatus.dataError)
             }
-            throw deviceFailure(error)
+            throw deviceFailure(error, reconnects: false)
         }
         if wantsJSON(arguments) {
             io.out(jsonText(report))

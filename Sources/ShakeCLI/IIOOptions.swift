@@ -136,10 +136,11 @@ enum IIOOptions {
 /// 66 (`EX_NOINPUT`) when the accelerometer asked for (`--device NAME`, or any), the trigger,
 /// the IIO context (no IIO devices here) or the host is not there: the input named does not
 /// exist, as for a missing recording file.
-/// A device that vanished or stalled ends a run only without --reconnect: say that it exists.
-func deviceFailure(_ error: IIOError) -> CommandFailure {
+/// A device that vanished or stalled ends a run only without --reconnect: say that it exists,
+/// when the command offers it (`reconnects`: `live` and `record`, not `devices`).
+func deviceFailure(_ error: IIOError, reconnects: Bool = true) -> CommandFailure {
     var text = "\(error)"
-    if error.kind == .deviceGone || error.kind == .timedOut {
+    if reconnects && (error.kind == .deviceGone || error.kind == .timedOut) {
         text += " (--reconnect waits for the device to come back)"
     }
     // The library says what to do in its own terms; the tool's flag does it.

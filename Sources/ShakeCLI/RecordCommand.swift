@@ -161,14 +161,16 @@ enum RecordCommand: ShakeCommand {
             // the name asked for (unless a file appeared there meanwhile) and say how much it holds.
             (kept, keptSeconds) = keepPartialRecording(writer, at: output)
         }
+        // Where the samples are now: under the name asked for, unless a file appeared there
+        // meanwhile (then the partial file keeps them).
+        let place = writeError != nil && FileManager.default.fileExists(atPath: writer.partialPath) ? writer.partialPath : output
         io.err(progress(reader, samples: kept, seconds: keptSeconds, device: deviceName, rate: rateHertz,
                         keptBatchTimes: keptBatchTimes)
-            + " -> \(output)\n")
+            + " -> \(place)\n")
         if let writeError {
             // The writer's words are about its partial file ("kept in this file"); say where the
-            // samples are now: under the name asked for, unless a file appeared there meanwhile.
+            // samples are.
             let cause = writeError.message.components(separatedBy: ";").first ?? writeError.message
-            let place = FileManager.default.fileExists(atPath: writer.partialPath) ? writer.partialPath : output
             throw CommandFailure("\(writeError.path): \(cause); \(place) keeps the \(kept) samples written before",
                                  exitStatus: ExitStatus.cannotCreate)
         }

@@ -93,6 +93,15 @@ final class IIOEmulatorTests: EmulatorSuite {
         let polled = try Emulator.run(fixture: fixture.path, options: ["--no-buffer"], command: [shake, "devices"])
         #expect(polled.stdout.contains("    range:          unknown (no scan format: a polled device does not say its "
             + "raw values' bits)\n"), "\(polled.stdout)")
+        // In JSON too: no scan format (libiio's for a device without scan elements is
+        // "le:u0/0>>0", which `devices --format json` gave until stop 50).
+        let polledJSON = try Emulator.run(fixture: fixture.path, options: ["--no-buffer"],
+                                          command: [shake, "devices", "--format", "json"])
+        let polledObject = try #require(try JSONSerialization.jsonObject(with: Data(polledJSON.stdout.utf8)) as? [String: Any])
+        let polledDevice = try #require((polledObject["accelerometers"] as? [[String: Any]])?.first)
+        #expect(polledDevice["buffered"] as? Bool == false)
+        #expect(polledDevice["scan_format"] is NSNull, "\(polledDevice)")
+        #expect(polledDevice["range_m_s2"] is NSNull, "\(polledDevice)")
     }
 
     /// `live` and `record` on a ±2 g device: one warning at the start, saying the range, what it
@@ -430,6 +439,23 @@ final class IIOEmulatorTests: EmulatorSuite {
         // Samples iiod had read but not sent die with it; everything that arrived is kept.
         #expect((100...300).contains(recording.rows.count), "\(recording.rows.count) samples")
         expectSamples(recording.rows, match: fixture.rows.prefix(recording.rows.count))
+    }
+
+    /// A file that appears under the output's name while recording is left alone; the summary
+    /// names the partial file that keeps the samples, as the error does (until stop 50 it said
+    /// `-> rec.csv`, the file it had not written).
+    @Test func aFileAppearingWhileRecordingIsLeftAloneAndTheSummaryNamesThePartialFile() throws {
+        let shake = try Emulator.shake
+        let script = "\"$0\" record --duration 2 -o \"$1\" & sleep 0.7; echo theirs > \"$1\"; wait $!"
+        let result = try Emulator.run(fixture: fixture.path, options: ["--loop"], command: ["sh", "-c", script, shake, output()])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(try String(contentsOfFile: output(), encoding: .utf8) == "theirs\n")
+        let partial = output() + ".partial"
+        let recording = try Fixture.readRecording(partial)
+        #expect(recording.rows.count >= 50, "\(recording.rows.count) samples in 2 s")
+        let summary = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("Recorded ") })
+        #expect(summary.hasSuffix(" -> \(partial)"), "\(summary)")
+        #expect(result.stderr.contains("\(partial) keeps the \(recording.rows.count) samples written before"), "\(result.stderr)")
     }
 
     @Test func fullDiskEndsTheRecordingWithAValidFile() throws {
