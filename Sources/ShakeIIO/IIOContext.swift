@@ -28,9 +28,12 @@ public struct IIOContext: ~Copyable {
     /// "Function not implemented"): nil when it starts with one of `uriSchemes`; otherwise that
     /// it needs a scheme, with the URI probably meant (`ip:192.168.2.1` for `192.168.2.1`).
     /// `forSamples: true` leaves `xml:FILE` out of the schemes the answer offers: a saved
-    /// description cannot be read for samples.
+    /// description cannot be read for samples. `local:` followed by anything is a problem too
+    /// (libiio answers "Function not implemented" for it as well): the local backend takes no
+    /// argument.
     public static func schemeProblem(in uri: String, forSamples: Bool = false) -> String? {
-        uriSchemes.contains { uri.hasPrefix($0) } ? nil : IIOError.schemeDetail(uri: uri, descriptions: !forSamples)
+        if uri.hasPrefix(defaultURI) && uri != defaultURI { return IIOError.schemeDetail(uri: uri, descriptions: !forSamples) }
+        return uriSchemes.contains { uri.hasPrefix($0) } ? nil : IIOError.schemeDetail(uri: uri, descriptions: !forSamples)
     }
 
     /// Opens the context at `uri`.

@@ -217,6 +217,9 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
             }
             return "the URI needs a scheme: \(schemes); did you mean \(meant)?"
         }
+        if uri[..<colon] == "local" {
+            return "the local backend takes nothing after 'local:' (it reads this machine's devices): use local:"
+        }
         return "this libiio has no backend for the scheme '\(uri[..<colon]):'; the URI needs one of: \(schemes)"
     }
 

@@ -99,6 +99,9 @@ import Testing
              says: "'--uri bogus:x': this libiio has no backend for the scheme 'bogus:'; the URI needs one of: "
                 + "local: (this machine's devices), ip:HOST (iiod on HOST), usb: or usb:BUS.ADDRESS.INTERFACE "
                 + "(a USB device), xml:FILE (a saved description)\n"),
+        // libiio answers ENOSYS for it too, which said until stop 50 that it had no local: backend (exit 74).
+        Case("local: with something after it", ["live", "--uri", "local:nope"],
+             says: "'--uri local:nope': the local backend takes nothing after 'local:' (it reads this machine's devices): use local:\n"),
         Case("xml: context for record", ["record", "--uri", "xml:ctx.xml", "-o", "OUT"],
              says: "'--uri xml:ctx.xml': an xml: context is a saved description, without samples; read a device "
                 + "through local:, ip:HOST or usb: ('shake devices --uri xml:ctx.xml' lists it)"),

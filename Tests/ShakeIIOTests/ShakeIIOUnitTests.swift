@@ -66,13 +66,15 @@ import Testing
     }
 
     /// A URI is checked for its scheme before libiio is asked: every scheme libiio knows passes,
-    /// anything else gets the same words as libiio's "Function not implemented" would.
+    /// anything else (and `local:` with an argument, which that backend does not take) gets the
+    /// same words as libiio's "Function not implemented" would.
     @Test func schemeProblemIsFoundBeforeLibiioIsAsked() {
         for uri in ["local:", "ip:192.168.2.1", "usb:", "usb:1.2.3", "xml:/tmp/ctx.xml", "serial:/dev/ttyUSB0,115200"] {
             #expect(IIOContext.schemeProblem(in: uri) == nil, "\(uri)")
         }
         #expect(IIOContext.schemeProblem(in: "192.168.2.1")?.hasSuffix("did you mean ip:192.168.2.1?") == true)
         #expect(IIOContext.schemeProblem(in: "local")?.hasSuffix("did you mean local:?") == true)
+        #expect(IIOContext.schemeProblem(in: "local:nope")?.hasSuffix("takes nothing after 'local:' (it reads this machine's devices): use local:") == true)
         #expect(IIOContext.schemeProblem(in: "bogus:x") == IIOError.schemeDetail(uri: "bogus:x"))
         #expect(IIOContext.schemeProblem(in: "bogus:x")?.contains("xml:FILE (a saved description)") == true)
         #expect(IIOContext.schemeProblem(in: "bogus:x", forSamples: true)?.contains("xml:") == false)
