@@ -242,11 +242,46 @@ enum LibIIO {
             let code = IIOErrno(rawValue: CLibIIO_errno() == 0 ? EIO : CLibIIO_errno())
             let denied = IIOError.kind(for: code) == .permissionDenied
             // Which files: libiio does not say, and a user setting up access needs to know.
-            throw IIOError(code: code, function: "iio_device_create_buffer", device: deviceLabel,
-                           detail: denied ? "reading through the buffer opens /dev/\(id(ofDevice: device)) and writes "
-                               + "the device's scan_elements/*_en and buffer/length and buffer/enable" : nil)
+            var detail: String?
+            if denied {
+                let id = id(ofDevice: device)
+                detail = "reading through the buffer opens /dev/\(id) for reading and writing and writes "
+                    + "the device's scan_elements/*_en and buffer/length and buffer/enable"
+                let local = iio_device_get_context(device).map { backendName($0) == "local" } ?? false
+                let files = local ? filesDenied(deviceID: id) : []
+                if !files.isEmpty { detail! += "; this process may not: " + files.joined(separator: ", ") }
+            }
+            throw IIOError(code: code, function: "iio_device_create_buffer", device: deviceLabel, detail: detail)
         }
         return buffer
+    }
+
+    /// What this process (its effective user and groups) may not do of what reading a local
+    /// device through its buffer needs: open `/dev/ID` for reading and writing, write
+    /// `buffer/length`, `buffer/enable` and each `scan_elements/*_en` under
+    /// /sys/bus/iio/devices/ID. Each as `write /sys/…/buffer/enable` or `read and write
+    /// /dev/iio:device0`; files that are not there are left out.
+    static func filesDenied(deviceID id: String) -> [String] {
+        func may(_ path: String, _ mode: CInt) -> Bool? {
+            guard faccessat(AT_FDCWD, path, F_OK, AT_EACCESS) == 0 else { return nil }
+            return faccessat(AT_FDCWD, path, mode, AT_EACCESS) == 0
+        }
+        var denied: [String] = []
+        let node = "/dev/\(id)"
+        if may(node, R_OK | W_OK) == false { denied.append("read and write \(node)") }
+        let sysfs = "\(IIOError.sysfsDevicesPath)/\(id)"
+        var written = ["\(sysfs)/buffer/length", "\(sysfs)/buffer/enable"]
+        if let directory = opendir("\(sysfs)/scan_elements") {
+            var enables: [String] = []
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name.hasSuffix("_en") { enables.append("\(sysfs)/scan_elements/\(name)") }
+            }
+            closedir(directory)
+            written += enables.sorted()
+        }
+        for path in written where may(path, W_OK) == false { denied.append("write \(path)") }
+        return denied
     }
 
     /// The corresponding C function is `iio_buffer_destroy`.
