@@ -351,7 +351,7 @@ struct ShakeIIOInEmulator {
         } catch let error as IIOError {
             #expect(error.kind == .permissionDenied)
             #expect(error.description.hasPrefix("iio_device_create_buffer(device \"shakekit-accel\"): Permission denied (EACCES): "
-                + "reading through the buffer opens /dev/iio:device0 and writes"), "\(error)")
+                + "reading through the buffer opens /dev/iio:device0 for reading and writing and writes"), "\(error)")
             #expect(error.description.contains("udev rule"), "\(error)")
         }
     }
