@@ -446,7 +446,9 @@ final class IIOEmulatorTests: EmulatorSuite {
     /// `-> rec.csv`, the file it had not written).
     @Test func aFileAppearingWhileRecordingIsLeftAloneAndTheSummaryNamesThePartialFile() throws {
         let shake = try Emulator.shake
-        let script = "\"$0\" record --duration 2 -o \"$1\" & sleep 0.7; echo theirs > \"$1\"; wait $!"
+        // Written once the recording has begun (its partial file is there), not before it starts.
+        let script = "\"$0\" record --duration 2 -o \"$1\" & for i in $(seq 200); do [ -e \"$1.partial\" ] && break; "
+            + "sleep 0.02; done; sleep 0.2; echo theirs > \"$1\"; wait $!"
         let result = try Emulator.run(fixture: fixture.path, options: ["--loop"], command: ["sh", "-c", script, shake, output()])
         #expect(result.status == 73, "\(result.stderr)")
         #expect(try String(contentsOfFile: output(), encoding: .utf8) == "theirs\n")
