@@ -32,8 +32,8 @@ public struct IIOContext: ~Copyable {
     /// (libiio answers "Function not implemented" for it as well): the local backend takes no
     /// argument.
     public static func schemeProblem(in uri: String, forSamples: Bool = false) -> String? {
-        if uri.hasPrefix(defaultURI) && uri != defaultURI { return IIOError.schemeDetail(uri: uri, descriptions: !forSamples) }
-        return uriSchemes.contains { uri.hasPrefix($0) } ? nil : IIOError.schemeDetail(uri: uri, descriptions: !forSamples)
+        let usable = uriSchemes.contains { uri.hasPrefix($0) } && (uri == defaultURI || !uri.hasPrefix(defaultURI))
+        return usable ? nil : IIOError.schemeDetail(uri: uri, descriptions: !forSamples)
     }
 
     /// Opens the context at `uri`.
