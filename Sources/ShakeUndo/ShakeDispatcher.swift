@@ -37,11 +37,10 @@ public final class ShakeDispatcher {
     /// The registry that decides who owns the gesture.
     public let registry: GestureRegistry
     private var route: (generation: UInt64, handler: any ShakeHandler)?
-    /// True between a dispatched `began` and the next `ended` or `cancelled`.
-    private var shakeInProgress = false
     /// The route that received the shake in progress's `began`; nil when none did.
     private var shakeRecipient: (generation: UInt64, handler: any ShakeHandler)?
-    /// The shake in progress's `began`, for the `cancelled` its recipient gets when a new shake
+    /// The `began` of the shake in progress (between a dispatched `began` and the next `ended` or
+    /// `cancelled`), nil when none is: for the `cancelled` its recipient gets when a new shake
     /// begins first.
     private var shakeBegan: ShakeEvent?
 
@@ -105,20 +104,18 @@ public final class ShakeDispatcher {
         }
         switch event.phase {
         case .began:
-            if shakeInProgress, let recipient = shakeRecipient, var cancelled = shakeBegan {
+            if let recipient = shakeRecipient, var cancelled = shakeBegan {
                 cancelled.phase = .cancelled
                 cancelled.cancellationReason = .interrupted
                 cancelled.time = event.time
                 recipient.handler.handleShake(cancelled)
             }
-            shakeInProgress = true
             shakeRecipient = route
             shakeBegan = event
             return deliver(event)
         case .ended, .cancelled:
-            guard shakeInProgress else { return deliver(event) }
+            guard shakeBegan != nil else { return deliver(event) }
             let recipient = shakeRecipient
-            shakeInProgress = false
             shakeRecipient = nil
             shakeBegan = nil
             guard let recipient else {
