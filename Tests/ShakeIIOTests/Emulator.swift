@@ -57,7 +57,11 @@ enum Emulator {
     }
 
     /// Runs `Scripts/iio-emulator OPTIONS FIXTURE -- COMMAND`, killing it after `timeout` seconds.
-    static func run(fixture: String, options: [String], command: [String], timeout: Double = 90) throws -> Result {
+    /// `niceness` below 0 runs it and everything inside (the feeder, `iiod`, the command) at that
+    /// raised priority (`nice -n`; root may), as device software that times samples by their
+    /// arrival runs its reader.
+    static func run(fixture: String, options: [String], command: [String], timeout: Double = 90,
+                    niceness: Int = 0) throws -> Result {
         try checkAvailable()
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("shakekit-emulator-\(UUID().uuidString)")
@@ -68,8 +72,13 @@ enum Emulator {
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = options + [fixture, "--"] + command
+        if niceness == 0 {
+            process.executableURL = URL(fileURLWithPath: script)
+            process.arguments = options + [fixture, "--"] + command
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
+            process.arguments = ["-n", "\(niceness)", script] + options + [fixture, "--"] + command
+        }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         process.standardInput = FileHandle.nullDevice

@@ -32,14 +32,15 @@ class EmulatorSuite {
     /// Runs the test `<suite>/<test>()` of this test binary inside the emulator playing
     /// `recording` with `options`, and expects it to be found, run and passed. `user`: a command
     /// that runs the rest as another user (`setpriv …`); `environment`: more `NAME=value`
-    /// settings for the test's process.
+    /// settings for the test's process; `niceness`: see ``Emulator/run(fixture:options:command:timeout:niceness:)``.
     func runTestInside(_ suite: String, _ test: String, recording: String, options: [String], user: [String] = [],
-                       environment: [String] = [], sourceLocation: SourceLocation) throws {
+                       environment: [String] = [], niceness: Int = 0, sourceLocation: SourceLocation) throws {
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let result = try Emulator.run(
             fixture: recording, options: options,
             command: user + ["env", "\(InsideEmulator.variable)=1", "HOME=\(directory.path)", "TMPDIR=\(directory.path)"]
-                + environment + [binary, "--testing-library", "swift-testing", "--filter", "\(suite)/\(test)\\("])
+                + environment + [binary, "--testing-library", "swift-testing", "--filter", "\(suite)/\(test)\\("],
+            niceness: niceness)
         let output = result.stdout + result.stderr
         #expect(result.status == 0, "\(output)", sourceLocation: sourceLocation)
         #expect(output.contains("Test run with 1 test "), "the test was not found or not run: \(output)",

@@ -14,6 +14,15 @@ import Testing
 /// lost. Need root.
 @Suite(.serialized, .enabled(if: !Emulator.skipRequested && !InsideEmulator.isInside, "SHAKEKIT_SKIP_IIO=1 is set"))
 final class UntimestampedBufferTests: EmulatorSuite {
+    /// The emulator, its feeder and the reader run at this raised priority (`nice -n`), as device
+    /// software timing samples by arrival would run its reader: these tests check the clock's
+    /// times to 5 ms and its losses to the sample, and the suite runs beside the rest of the
+    /// tests (two processes on two cores, `Scripts/test`). At the default priority, that load
+    /// now and then woke the reader late enough to count a sample lost that was not, or to time
+    /// one over 5 ms off (a whole-suite run in three, locally and in CI); the clock's own tests
+    /// play such jitter (`ArrivalRateClockTests`).
+    static let niceness = -10
+
     /// Runs `UntimestampedBufferInEmulator/<test>()` inside the emulator with `options`, the
     /// reader at `uri`, the recording played `speed` times as fast.
     func readInside(_ test: String, options: [String], uri: String = "local:", speed: Double = 1,
@@ -21,7 +30,7 @@ final class UntimestampedBufferTests: EmulatorSuite {
         try runTestInside("UntimestampedBufferInEmulator", test, recording: BatchedTimestampTests.original,
                           options: ["--no-timestamp", "--speed", "\(speed)"] + options + (uri == "local:" ? [] : ["--iiod"]),
                           environment: ["\(UntimestampedBufferInEmulator.variable)=\(uri) \(speed)"],
-                          sourceLocation: sourceLocation)
+                          niceness: Self.niceness, sourceLocation: sourceLocation)
     }
 
     /// Pauses of 0.12 s every 0.5 s: 12 samples waiting, which the kernel buffer holds. They used
