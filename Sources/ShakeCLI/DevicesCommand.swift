@@ -21,7 +21,8 @@ enum DevicesCommand: ShakeCommand {
             "range_m_s2" (null when unknown), "available_scales_m_s2_per_lsb", "available_ranges_m_s2", \
             "sampling_frequency_hz", "available_sampling_frequencies_hz", "buffered", \
             "timestamp_channel", "scan_format", "current_trigger", "mount_matrix" (its rows), \
-            "mount_matrix_problem"}]}, null where the device does not say; a device whose axes \
+            "mount_matrix_problem"}]}, null where the device does not say (the lists of available \
+            values empty); a device whose axes \
             have scales or offsets of their own (in_accel_y_scale) also has "axis_scales_m_s2_per_lsb" \
             or "axis_offsets_lsb" (x, y, z), and "scale_m_s2_per_lsb" and "offset_lsb" are x's; one \
             whose scale or offset is no number is listed with "attribute_problem" (the value null), and one \
