@@ -30,6 +30,7 @@ import Testing
         var (detector, began) = Self.fired()
         #expect(began != nil)
         let interrupted = detector.interrupt(at: 12)
-        #expect(interrupted?.time == 12)
+        let ended = try #require(interrupted)
+        #expect(ended.phase == .ended && ended.time == 12)
     }
 }

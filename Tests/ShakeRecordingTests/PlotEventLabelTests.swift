@@ -80,6 +80,10 @@ import Testing
     @Test(arguments: layouts.indices)
     func labelsNeverOverlapAndEveryMarkerIsTold(layout: Int) throws {
         let drawn = try Self.draw(Self.layouts[layout])
+        // A marker for each event in the recording's time (an `ended` 0.4 s after a `began` at
+        // 59.9 s falls after its last sample, at 59.98 s, and is not drawn).
+        let inTime = Self.layouts[layout].filter { $0.time <= Self.rest.last!.time }
+        #expect(drawn.markers.count == inTime.count, "\(drawn.markers.count) markers drawn for \(inTime.count) events")
         for (index, a) in drawn.labels.enumerated() {
             #expect(a.minX >= 78 && a.maxX <= 1180, "\(a.text) at \(a.minX)...\(a.maxX)")
             for b in drawn.labels[(index + 1)...] where a.baseline == b.baseline {

@@ -60,7 +60,9 @@ import Testing
     @Test func pauseWithinTheGapLimitStaysJoined() throws {
         let samples = Self.recording(rate: 50, pause: 0.4)
         let svg = try #require(SVGElements.parse(RecordingPlot(title: "pause.csv", samples: samples).svg()))
-        for path in svg.withClass("series", element: "path") {
+        let series = svg.withClass("series", element: "path")
+        #expect(series.count == 4, "x, y, z and the linear acceleration drawn")
+        for path in series {
             #expect(Self.pieces(path["d"] ?? "").count == 1)
         }
         #expect(svg.withClass("sample-gap").isEmpty)

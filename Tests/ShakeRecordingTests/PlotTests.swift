@@ -101,8 +101,11 @@ final class SVGElements: NSObject, XMLParserDelegate {
         #expect(!text.contains("nan") && !text.contains("inf"))
     }
 
-    @Test func plotIsSelfContained() {
+    @Test func plotIsSelfContained() throws {
         let text = Self.plot().0.svg()
+        // A whole plot (its curves and title), with nothing it would fetch or run.
+        let svg = try #require(SVGElements.parse(text))
+        #expect(svg.withClass("series", element: "path").count >= 3 && svg.texts.contains("planted_1.csv"))
         for forbidden in ["<script", "href", "@import", "url(", "@font-face"] {
             #expect(!text.contains(forbidden), "\(forbidden)")
         }

@@ -223,9 +223,12 @@ import ShakeUndo
         let stack = UndoStack()
         let document = TextDocument("a", stack: stack)
         document.setText("b")
+        document.setText("c")
+        #expect(stack.undo() && document.text == "b" && stack.canUndo && stack.canRedo)
         stack.beginUndoGrouping()
-        #expect(!stack.canUndo)
+        #expect(!stack.canUndo && !stack.canRedo)
         #expect(stack.undo() == false)
+        #expect(stack.redo() == false)
         #expect(document.text == "b")
     }
 
