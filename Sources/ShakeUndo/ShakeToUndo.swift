@@ -10,7 +10,7 @@ import ShakeDetection
 ///   with `promptFeedback` (default `impactMedium`) as it appears (prepared then if its `began`
 ///   was not seen). **No prompt** when no context is active or there is nothing to undo or
 ///   redo; **no second prompt** while one is showing (further shakes are ignored until it is
-///   answered).
+///   answered, and so is a shake that began while one showed and ends after the answer).
 /// - `cancelled`: nothing visible happens.
 ///
 /// The choice, from the presenter at once or later through `answer(_:at:)`, is applied to the
@@ -108,17 +108,25 @@ public final class ShakeToUndo: ShakeHandler {
     public func handleShake(_ event: ShakeEvent) {
         switch event.phase {
         case .began:
-            // A shake while a prompt shows is ignored: nothing is prepared for it either.
+            // A shake while a prompt shows is ignored: nothing is prepared for it either, and
+            // it stays ignored should the prompt be answered before it ends (the user shook
+            // while deciding; a second prompt right after the answer would be one unasked for).
+            beganWhilePromptShowed = pendingPrompt != nil
             if isEnabled, pendingPrompt == nil, let feedback {
                 feedback.prepare()
                 preparedAt = event.time
             }
         case .cancelled:
-            break
+            beganWhilePromptShowed = false
         case .ended:
-            if let reason = offerPrompt(at: event.time) { onIgnoredShake?(event, reason) }
+            let reason = beganWhilePromptShowed ? .promptShowing : offerPrompt(at: event.time)
+            beganWhilePromptShowed = false
+            if let reason { onIgnoredShake?(event, reason) }
         }
     }
+
+    /// The shake in progress began while a prompt was showing.
+    private var beganWhilePromptShowed = false
 
     /// Presents a prompt, or returns why not.
     private func offerPrompt(at time: Double) -> IgnoreReason? {

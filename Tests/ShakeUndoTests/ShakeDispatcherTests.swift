@@ -446,6 +446,24 @@ import ShakeUndo
         #expect(host.ignored == [.promptShowing])
     }
 
+    /// A shake that began while a prompt showed stays ignored when the prompt is answered
+    /// before it ends: one prompt, not a second right after the answer. The next shake, begun
+    /// after the answer, prompts again.
+    @Test func aShakeBegunWhileAPromptShowedIsIgnoredWhenItEndsAfterTheAnswer() throws {
+        let host = try Host()
+        host.answer = nil
+        try host.letter.setText("Dear Ada,", name: "type text")
+        try host.letter.setText("Dear Ada, thank you", name: "type thanks")
+        host.shake(endingAt: 2)
+        host.dispatcher.dispatch(shakeEvent(.began, at: 3))
+        #expect(host.shakeToUndo.answer(.undo, at: 3.5) == .undone(try ActionName("Type Thanks")))
+        host.dispatcher.dispatch(shakeEvent(.ended, at: 4))
+        #expect(host.prompts.count == 1 && host.shakeToUndo.pendingPrompt == nil)
+        #expect(host.ignored == [.promptShowing])
+        host.shake(endingAt: 6)
+        #expect(host.prompts.map(\.undoTitle) == ["Undo Type Thanks", "Undo Type Text"])
+    }
+
     /// A document that owns its `UndoStack` (as `UndoStack`'s own example has it) registers it
     /// as a context: a shake then offers its steps. A context's history is never replaced
     /// behind the app's back.
