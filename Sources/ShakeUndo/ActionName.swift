@@ -4,9 +4,10 @@
 /// `ActionName` normalises what it is given, so every name reads the same way in a prompt:
 ///
 /// 1. Control characters and invisible formatting (see `isInvisible(_:)`: a zero-width space,
-///    the directional marks, embeddings, overrides and isolates, which show nothing in a button
-///    or turn its text around) are removed. Runs of whitespace (spaces, tabs, newlines) become
-///    one space; leading and trailing whitespace is removed.
+///    a soft hyphen, the directional marks, embeddings, overrides and isolates, which show
+///    nothing in a button or turn its text around) are removed. Runs of whitespace (spaces,
+///    tabs, newlines, and the blanks that are letters or symbols by Unicode: see `isBlank(_:)`)
+///    become one space; leading and trailing whitespace is removed.
 /// 2. Trailing punctuation (see `trailingPunctuation`: full stops, commas, colons, semicolons,
 ///    exclamation and question marks, ellipses, dashes) is removed ("Delete Name." and
 ///    "Delete Name!" become "Delete Name"), repeatedly, together with any whitespace it leaves at
@@ -88,14 +89,27 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether normalisation removes `scalar` (step 1): a control character other than
     /// whitespace (NUL, escape, …), or invisible formatting: the zero-width space (U+200B), the
-    /// word joiner (U+2060), the byte order mark (U+FEFF), the directional marks (U+200E, U+200F,
-    /// U+061C), embeddings and overrides (U+202A to U+202E) and isolates (U+2066 to U+2069).
+    /// word joiner (U+2060), the invisible operators (U+2061 to U+2064), the soft hyphen
+    /// (U+00AD), the Mongolian vowel separator (U+180E), the byte order mark (U+FEFF), the
+    /// directional marks (U+200E, U+200F, U+061C), embeddings and overrides (U+202A to U+202E),
+    /// isolates (U+2066 to U+2069) and the deprecated shaping controls (U+206A to U+206F).
     /// Zero-width joiners (U+200C, U+200D) stay: emoji sequences and Persian or Indic words
-    /// need them.
+    /// need them; so do tag characters (a subdivision flag is made of them).
     public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.properties.generalCategory == .control { return !scalar.properties.isWhitespace }
         switch scalar.value {
-        case 0x200B, 0x2060, 0xFEFF, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0x200B, 0x2060...0x2064, 0x00AD, 0x180E, 0xFEFF, 0x200E, 0x200F, 0x061C, 0x202A...0x202E,
+             0x2066...0x206F: return true
+        default: return false
+        }
+    }
+
+    /// Whether `scalar` is a blank that Unicode does not count as whitespace (step 1 takes it
+    /// for a space): the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) and the blank braille
+    /// pattern (U+2800). Alone, each made a name that showed as nothing ("Undo ").
+    public static func isBlank(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800: return true
         default: return false
         }
     }
@@ -103,8 +117,9 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
     /// The normalisation applied by `init(_:)`, without the length check. Exposed for tools
     /// that want to show what a name would become.
     public static func normalise(_ raw: String, titleCase: Bool = true) -> String {
-        let shown = raw.unicodeScalars.contains(where: isInvisible)
-            ? String(String.UnicodeScalarView(raw.unicodeScalars.filter { !isInvisible($0) })) : raw
+        let shown = raw.unicodeScalars.contains(where: { isInvisible($0) || isBlank($0) })
+            ? String(String.UnicodeScalarView(raw.unicodeScalars.lazy.filter { !isInvisible($0) }.map { isBlank($0) ? " " : $0 }))
+            : raw
         var words = shown.split(whereSeparator: { $0.isWhitespace }).map(String.init)
         // Strip trailing punctuation, repeatedly: "Delete Name ..." → "Delete Name".
         var stripped: [Character] = []

@@ -128,4 +128,18 @@ import ShakeUndo
         #expect(family.text.count == 5)
         #expect(try ActionName("\u{200C}x", titleCase: false).text == "\u{200C}x")
     }
+
+    /// Soft hyphens and invisible operators go too, and the blanks Unicode files as letters or
+    /// symbols (a Hangul filler, the blank braille pattern) count as spaces: alone, each made a
+    /// name that showed as nothing, "Undo " (found by an audit, stop 51).
+    @Test func blanksThatAreNoWhitespaceAreSpaces() throws {
+        for blank in ["\u{3164}", "\u{2800}", "\u{115F}", "\u{FFA0}", "\u{00AD}", "\u{2062}"] {
+            #expect(throws: ActionNameError.empty(raw: blank)) { try ActionName(blank) }
+        }
+        #expect(try ActionName("delete\u{3164}name").text == "Delete Name")
+        #expect(try ActionName("re\u{00AD}name\u{2800}file").text == "Rename File")
+        // A subdivision flag (tag characters) stays whole.
+        let scotland = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
+        #expect(try ActionName("fly \(scotland)").text == "Fly \(scotland)")
+    }
 }
