@@ -72,13 +72,9 @@ enum Emulator {
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let process = Process()
-        if niceness == 0 {
-            process.executableURL = URL(fileURLWithPath: script)
-            process.arguments = options + [fixture, "--"] + command
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
-            process.arguments = ["-n", "\(niceness)", script] + options + [fixture, "--"] + command
-        }
+        let arguments = (niceness == 0 ? [] : ["/usr/bin/nice", "-n", "\(niceness)"]) + [script] + options + [fixture, "--"] + command
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         process.standardInput = FileHandle.nullDevice
