@@ -47,7 +47,9 @@ public struct ShakeConfiguration: Sendable, Hashable {
     // MARK: Half-waves
 
     /// A half-wave starts when the magnitude of linear acceleration rises above this, m/s².
-    /// Default 10 m/s² (about 1 g).
+    /// Default 10 m/s² (about 1 g). While a shake is under way (from `began` to its end), from
+    /// halfway between this and `releaseAcceleration` (7.5 m/s² by default): a gentle shake whose
+    /// strokes dip under the onset for a moment goes on, and is not ended and begun again.
     public var onsetAcceleration: Double
 
     /// A half-wave ends when the magnitude of linear acceleration falls below this, m/s², or when

@@ -17,7 +17,10 @@
 ///    (40 ms, one 25 Hz sample: every rate sees the motion as a 25 Hz sensor does; see
 ///    `MovingAverage`). Together they give the same peaks at 25 Hz and at 1.6 kHz.
 /// 2. **Half-waves**: a half-wave starts when `|l| > onsetAcceleration` (or, on a saturated sample
-///    where a raw axis reaches ±`saturationAcceleration`, when `|l| > releaseAcceleration`), keeps
+///    where a raw axis reaches ±`saturationAcceleration`, when `|l| > releaseAcceleration`; and
+///    while a shake is under way, between `began` and its end, from halfway between the release
+///    and onset thresholds, so that a gentle shake whose strokes dip under the onset for a moment
+///    goes on and is not ended and begun again: one shake, one `ended`), keeps
 ///    the vector and time of its largest `|l|` (its peak), and ends when `|l| < releaseAcceleration`
 ///    or when `l` turns more than 90° from the peak direction (then the next half-wave may start on
 ///    the same sample). Peaks are placed between samples: once the sample after a peak arrives, a
@@ -129,6 +132,8 @@ public struct ShakeDetector: Sendable {
     // Squared thresholds, (m/s²)², from the configuration.
     private var onsetSquared: Double
     private var releaseSquared: Double
+    // While a shake is under way a half-wave opens above ((onset + release) / 2)².
+    private var continuationSquared: Double
 
     // Filter state.
     @usableFromInline var started = false
@@ -269,6 +274,8 @@ public struct ShakeDetector: Sendable {
     public init(configuration: ShakeConfiguration = .default) {
         self.configuration = configuration
         onsetSquared = configuration.onsetAcceleration * configuration.onsetAcceleration
+        let continuation = (configuration.onsetAcceleration + configuration.releaseAcceleration) / 2
+        continuationSquared = continuation * continuation
         releaseSquared = configuration.releaseAcceleration * configuration.releaseAcceleration
         calmSquared = releaseSquared
         smoother = MovingAverage(window: configuration.smoothingWindowSeconds)
@@ -505,7 +512,8 @@ public struct ShakeDetector: Sendable {
         }
         if !inHalfWave && m2 > release2 {
             let s = configuration.saturationAcceleration
-            if m2 > onsetSquared || abs(sample.x) >= s || abs(sample.y) >= s || abs(sample.z) >= s {
+            if m2 > (shaking ? continuationSquared : onsetSquared)
+                || abs(sample.x) >= s || abs(sample.y) >= s || abs(sample.z) >= s {
                 openHalfWave(at: t, squared: m2, before: previous, interval: dt)
             } else {
                 candidate = true
@@ -726,16 +734,16 @@ public struct ShakeDetector: Sendable {
     }
 
     /// The previous sample lay between the release and onset thresholds outside a half-wave. If
-    /// it was a local maximum and its interpolated peak (as in `refinePeak`) exceeds the onset,
-    /// the half-wave that sampling cut short opens now, with that peak. Returns whether it linked
-    /// to the previous half-wave.
+    /// it was a local maximum and its interpolated peak (as in `refinePeak`) exceeds the onset
+    /// (during a shake, the continuation threshold), the half-wave that sampling cut short opens
+    /// now, with that peak. Returns whether it linked to the previous half-wave.
     @inline(never)
     private mutating func openOnInterpolatedPeak(next t: Double) -> Bool {
         let norm = candidateNorm
         guard let vertex = interpolatedPeak(
             (candidateX, candidateY, candidateZ), norm: norm, at: candidateTime,
             before: (beforeCandidateDot, beforeCandidateTime), next: t),
-            vertex.value > configuration.onsetAcceleration
+            vertex.value * vertex.value > (shaking ? continuationSquared : onsetSquared)
         else { return false }
         let scale = vertex.value / norm
         inHalfWave = true
