@@ -6,22 +6,27 @@ import ShakeUndo
 /// The wiring snippet of the README, checked: it must compile and do what it says.
 @Suite struct UsageSnippetTests {
     /// 100 Hz: 1 s lying still, a firm 3 Hz shake of ±25 m/s² along x for 1.5 s (a triangle wave),
-    /// then 2.5 s still. Gravity on z.
-    func shakeRecording() -> [Sample] {
-        (0..<500).map { index in
+    /// then 2.5 s still; with `shakes` 2, the same shake again from 4 s, then 2.5 s still.
+    /// Gravity on z.
+    func shakeRecording(shakes: Int) -> [Sample] {
+        (0..<(200 + 300 * shakes)).map { index in
             let time = Double(index) / 100
             var x = 0.0
-            if time >= 1, time < 2.5 {
-                let phase = (time - 1) * 3 - ((time - 1) * 3).rounded(.down)  // 0..<1 per period
+            let start = time >= 4 && shakes > 1 ? 4.0 : 1.0
+            if time >= start, time < start + 1.5 {
+                let phase = (time - start) * 3 - ((time - start) * 3).rounded(.down)  // 0..<1 per period
                 x = 25 * (phase < 0.5 ? 4 * phase - 1 : 3 - 4 * phase)    // -1 ... 1 ... -1
             }
             return Sample(time: time, x: x, y: 0, z: standardGravity)
         }
     }
 
-    @Test func snippetUndoesANamedActionOnShake() throws {
+    /// One shake undoes the deletion; a second offers only Redo (nothing is left to undo), and
+    /// the snippet's presenter takes it.
+    @Test(arguments: [1, 2])
+    func snippetUndoesANamedActionOnShake(shakes: Int) throws {
         var output: [String] = []
-        let samples = shakeRecording()
+        let samples = shakeRecording(shakes: shakes)
         func show(_ line: String) { output.append(line) }
         // README snippet begins
         let contexts = UndoContextRegistry()                  // one undo stack per document or screen
@@ -37,8 +42,8 @@ import ShakeUndo
         let feedback = try FeedbackCenter(sinks: [TerminalFeedbackSink { show($0) }])
         let presenter = ClosurePromptPresenter { prompt in
             show("\(prompt)")                                 // "Undo Delete Name | Cancel"
-            return .undo                                      // or nil, then shakeToUndo.answer(_:at:)
-        }
+            return prompt.choices.first                       // the user's tap (Undo, or Redo if none);
+        }                                                     // or nil, then shakeToUndo.answer(_:at:)
         let shakeToUndo = ShakeToUndo(contexts: contexts, presenter: presenter, feedback: feedback)
         let dispatcher = ShakeDispatcher()                    // the gesture has one owner at a time
         let ownership = try dispatcher.claim(owner: "address-book", handler: shakeToUndo)
@@ -49,18 +54,29 @@ import ShakeUndo
         dispatcher.release(ownership)                         // when the screen goes away
         show("name: \(name)")                                 // "name: Ada Lovelace": undone
         // README snippet ends
-        #expect(name == "Ada Lovelace")
-        #expect(output == [
+        #expect(dispatcher.registry.currentOwner == nil)
+        #expect(dispatcher.deliveredCount == 2 * shakes)
+        let undone = [
             "[feedback] visual+audible: impact medium",
             "Undo Delete Name | Cancel",
             "[feedback] visual+audible: notification success",
-            "name: Ada Lovelace",
-        ])
-        #expect(dispatcher.registry.currentOwner == nil)
-        #expect(dispatcher.deliveredCount == 2)
-        // The undone edit can be redone: its undo registered the inverse.
-        #expect(undo.redoMenuItemTitle == "Redo Delete Name")
-        #expect(undo.redo() && name == "")
+        ]
+        if shakes == 1 {
+            #expect(name == "Ada Lovelace")
+            #expect(output == undone + ["name: Ada Lovelace"])
+            // The undone edit can be redone: its undo registered the inverse.
+            #expect(undo.redoMenuItemTitle == "Redo Delete Name")
+            #expect(undo.redo() && name == "")
+        } else {
+            #expect(name == "")
+            #expect(output == undone + [
+                "[feedback] visual+audible: impact medium",
+                "Redo Delete Name | Cancel",
+                "[feedback] visual+audible: notification success",
+                "name: ",
+            ])
+            #expect(undo.undoMenuItemTitle == "Undo Delete Name")
+        }
     }
 
     /// The README (and the module's documentation) shows the snippet above exactly, as the body of a function (top-level code
