@@ -3,7 +3,7 @@ import ShakeDetection
 /// Streams a recording through a detector: what `shake replay` and `shake evaluate` do per file.
 public enum RecordingReplay {
     /// The result of replaying one recording.
-    public struct Result: Sendable {
+    public struct Result: Sendable, Hashable {
         public var path: String
         /// Every event the detector emitted, in order.
         public var events: [ShakeEvent]
