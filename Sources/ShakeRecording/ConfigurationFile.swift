@@ -35,8 +35,9 @@ public struct ConfigurationFileError: Error, CustomStringConvertible, Equatable 
         self.line = line
         self.column = column
     }
-    /// `file:line:column: message` as `RecordingError` and compilers write it (so editors and
-    /// terminals can jump to it), or `file: message` when no place in the text is meant.
+    /// `file:line:column: message`, the place as compilers write it (so editors and terminals can
+    /// jump to it), or `file: message` when no place in the text is meant. Unlike
+    /// `RecordingError`'s, it has no `error:` after the place.
     public var description: String {
         line > 0 ? "\(path):\(line):\(column): \(message)" : "\(path): \(message)"
     }

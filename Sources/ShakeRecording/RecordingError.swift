@@ -76,7 +76,7 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable, Sendabl
         /// Rows of other sensors in a merged export can be skipped: `skipsRowsWithoutAcceleration`.
         case skipRowsWithoutAcceleration = "set skipsRowsWithoutAcceleration: true"
         /// The separator chosen is not the file's: `separator` should be the one it uses (or
-        /// `.automatic`).
+        /// `.auto`).
         case separator = "set separator to the one the file uses"
         /// A header read with another separator holds '|' between its names: `separator = .pipe`.
         case pipeSeparator = "set separator to .pipe"
