@@ -173,15 +173,12 @@ enum SelectedDetector: Sendable {
     ) throws -> (result: RecordingReplay.Result, spreadSamples: Int?) {
         switch self {
         case .shakeKit(var detector):
-            let gapLimit = detector.configuration.maximumGapSeconds
             if spreadingBatches {
                 var spreading = BatchSpreadingDetector(detector)
-                let result = try RecordingReplay.run(
-                    path: path, options: options, detector: &spreading, readAhead: readAhead, gapLimit: gapLimit)
+                let result = try RecordingReplay.run(path: path, options: options, detector: &spreading, readAhead: readAhead)
                 return (result, spreading.spreader.spreadSamples)
             }
-            return (try RecordingReplay.run(
-                path: path, options: options, detector: &detector, readAhead: readAhead, gapLimit: gapLimit), nil)
+            return (try RecordingReplay.run(path: path, options: options, detector: &detector, readAhead: readAhead), nil)
         case .seismic(var detector):
             if spreadingBatches {
                 var spreading = BatchSpreadingDetector(detector)

@@ -227,6 +227,8 @@ public struct BatchSpreadingDetector<Detector: ShakeDetecting>: ShakeDetecting {
     private var latest = -Double.infinity
     /// The time the last sample was given to `detector` at (after spreading); nil before the first.
     public private(set) var lastProcessedTime: Double?
+    /// `detector`'s.
+    public var gapLimitSeconds: Double? { detector.gapLimitSeconds }
 
     public init(_ detector: Detector, gapLimit: Double = BatchTimeSpreader.defaultGapLimit) {
         self.detector = detector

@@ -10,10 +10,17 @@ public protocol ShakeDetecting {
     /// nil (the default) when it takes each sample at its own time. A scorer times the sample's
     /// label by it, on the clock of the events.
     var lastProcessedTime: Double? { get }
+    /// The longest interval between two samples, s, that the detector bridges; a longer one is a
+    /// gap, after which it restarts (`ShakeDetector`: its configuration's `maximumGapSeconds`).
+    /// nil (the default) for a detector without such a limit. Scorers count gaps by it.
+    var gapLimitSeconds: Double? { get }
 }
 
 extension ShakeDetecting {
     public var lastProcessedTime: Double? { nil }
+    public var gapLimitSeconds: Double? { nil }
 }
 
-extension ShakeDetector: ShakeDetecting {}
+extension ShakeDetector: ShakeDetecting {
+    public var gapLimitSeconds: Double? { configuration.maximumGapSeconds }
+}

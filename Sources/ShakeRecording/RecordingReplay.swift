@@ -84,16 +84,17 @@ public enum RecordingReplay {
     /// several files at once on all cores.
     ///
     /// `gapLimit` is the interval between samples, seconds, over which `Result.gaps` counts a
-    /// gap: give the detector's `maximumGapSeconds` (the default is the presets' 0.5 s).
+    /// gap; by default the detector's (`ShakeDetecting.gapLimitSeconds`: a `ShakeDetector`'s
+    /// `maximumGapSeconds`), or the presets' 0.5 s for a detector without one.
     ///
     /// Inlinable so that the caller's loop is specialized for its detector type (a generic call
     /// across modules would reach `process(_:)` through a witness table on every sample).
     @inlinable
     public static func run<Detector: ShakeDetecting>(
         path: String, options: CSVImportOptions = .canonical, detector: inout Detector,
-        readAhead: Bool = false, gapLimit: Double = ShakeConfiguration.medium.maximumGapSeconds
+        readAhead: Bool = false, gapLimit: Double? = nil
     ) throws(RecordingError) -> Result {
-        var replay = Accumulator(gapLimit: gapLimit)
+        var replay = Accumulator(gapLimit: gapLimit ?? Accumulator.gapLimit(of: detector))
         // The loop is written out here and in `runExplaining`: through a shared helper taking a
         // closure, `shake replay` ran 1.6 % more instructions (callgrind, 1 M rows).
         if readAhead {
@@ -124,9 +125,9 @@ public enum RecordingReplay {
     @inlinable
     public static func run<Detector: ShakeDetecting, Samples: Sequence<LabeledSample>>(
         samples: Samples, name: String = "<samples>", detector: inout Detector,
-        gapLimit: Double = ShakeConfiguration.medium.maximumGapSeconds
+        gapLimit: Double? = nil
     ) -> Result {
-        var replay = Accumulator(gapLimit: gapLimit)
+        var replay = Accumulator(gapLimit: gapLimit ?? Accumulator.gapLimit(of: detector))
         // The reader's counts, kept here as it keeps them.
         var previous: Double?
         var repeated = 0
@@ -181,6 +182,11 @@ public enum RecordingReplay {
 
         @inlinable init(gapLimit: Double) {
             self.gapLimit = gapLimit
+        }
+
+        /// `detector`'s gap limit, s, or the presets' for a detector without one.
+        @inlinable static func gapLimit<Detector: ShakeDetecting>(of detector: Detector) -> Double {
+            detector.gapLimitSeconds ?? ShakeConfiguration.medium.maximumGapSeconds
         }
 
         @inlinable @inline(__always)

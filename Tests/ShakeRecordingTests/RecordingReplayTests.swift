@@ -248,4 +248,35 @@ import ShakeDetection
         }
         try await expectClosedSoon(name)
     }
+
+    /// Gaps are counted by the detector's own limit unless told otherwise: a 0.8 s pause in the
+    /// samples is a gap for the presets (0.5 s), which restart after it, and none for a detector
+    /// that bridges 2 s; the Seismic rule, which has no limit, is scored by the presets'; a
+    /// `gapLimit` given wins. (The limit used to be 0.5 s whatever the detector.)
+    @Test func gapsAreCountedByTheDetectorsOwnLimit() throws {
+        let samples = (0..<300).map { index in
+            let time = Double(index) * 0.01 + (index >= 150 ? 0.79 : 0)
+            return LabeledSample(sample: Sample(time: time, x: 0, y: 0, z: 9.8), isShake: false)
+        }
+        var medium = ShakeDetector()
+        var bridging = ShakeDetector(configuration: {
+            var configuration = ShakeConfiguration.medium
+            configuration.maximumGapSeconds = 2
+            return configuration
+        }())
+        var seismic = SeismicDetector()
+        let byMedium = RecordingReplay.run(samples: samples, detector: &medium)
+        let byBridging = RecordingReplay.run(samples: samples, detector: &bridging)
+        #expect(byMedium.gaps == 1 && byMedium.gapLimit == 0.5)
+        #expect(byBridging.gaps == 0 && byBridging.gapLimit == 2)
+        #expect(RecordingReplay.run(samples: samples, detector: &seismic).gapLimit == 0.5)
+        var spreading = BatchSpreadingDetector(ShakeDetector(configuration: bridging.configuration))
+        #expect(RecordingReplay.run(samples: samples, detector: &spreading).gaps == 0)
+        #expect(RecordingReplay.run(samples: samples, detector: &bridging, gapLimit: 0.5).gaps == 1)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gap-\(UInt64.random(in: 0...UInt64.max)).csv").path
+        try ("time_s,x,y,z\n" + samples.map { "\($0.sample.time),0,0,9.8\n" }.joined()).write(toFile: path, atomically: false, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try RecordingReplay.run(path: path, detector: &bridging).gaps == 0)
+        #expect(try RecordingReplay.run(path: path, detector: &medium).gaps == 1)
+    }
 }
