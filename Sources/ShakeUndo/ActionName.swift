@@ -23,10 +23,13 @@
 ///      the rest of the word is kept as written, so "URL" and "iPhone" survive. A word written
 ///      in lower case is capitalised ("name" → "Name"); a word that already contains a capital
 ///      letter after its first letter ("iPhone", "macOS") is left exactly as written.
-/// 4. Length rule: the normalised name may have at most `maximumLength` (24) characters
-///    (grapheme clusters). A longer name is **rejected** with `ActionNameError.tooLong`
+/// 4. Length rule: the normalised name may be at most `maximumLength` (24) columns wide, a
+///    column being a character (grapheme cluster) of Latin, Greek or Cyrillic text and a wide
+///    character (see `isWide(_:)`: CJK, Hangul, kana, fullwidth forms, emoji) taking two, as it
+///    does on a screen: "Undo " plus 24 columns is a 29-column title, whether the name is 24
+///    letters or 12 ideographs. A wider name is **rejected** with `ActionNameError.tooLong`
 ///    rather than truncated: a truncated button title is hard to decipher, and the words
-///    to keep are the app's choice. "Undo " plus 24 characters is a 29-character title.
+///    to keep are the app's choice.
 ///
 /// A name that is empty after normalisation is rejected with `ActionNameError.empty`;
 /// an unnamed action is written as `nil` (its titles are plain "Undo" / "Redo").
@@ -44,7 +47,8 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
         "。", "、", "，", "；", "：", "！", "？",
     ]
 
-    /// Longest normalised name accepted, in characters (grapheme clusters). Default 24.
+    /// Widest normalised name accepted, in columns (see `width(of:)`): 24 characters of Latin
+    /// text, 12 wide ones. Default 24.
     public static let maximumLength = 24
 
     /// Words written in lower case unless last (compared case-insensitively):
@@ -73,16 +77,43 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter titleCase: apply the English title-style capitalisation (step 3); false
     ///   keeps the letters as written, for a name in another language.
     /// - Throws: `ActionNameError.empty` when nothing but whitespace and punctuation is left;
-    ///   `ActionNameError.tooLong` when the normalised name has more than `maximumLength`
-    ///   characters.
+    ///   `ActionNameError.tooLong` when the normalised name is wider than `maximumLength`
+    ///   columns.
     public init(_ raw: String, titleCase: Bool = true) throws(ActionNameError) {
         let text = ActionName.normalise(raw, titleCase: titleCase)
         if text.isEmpty { throw .empty(raw: raw) }
-        let count = text.count
-        if count > ActionName.maximumLength {
-            throw .tooLong(name: text, length: count, limit: ActionName.maximumLength)
+        let width = ActionName.width(of: text)
+        if width > ActionName.maximumLength {
+            throw .tooLong(name: text, length: width, limit: ActionName.maximumLength)
         }
         self.text = text
+    }
+
+    /// The columns `text` takes on a screen: one per character (grapheme cluster), two per wide
+    /// character (`isWide(_:)`).
+    public static func width(of text: String) -> Int {
+        text.reduce(0) { $0 + (isWide($1) ? 2 : 1) }
+    }
+
+    /// Whether `character` takes two columns, as East Asian text and emoji do beside Latin
+    /// letters: one whose first scalar is in the wide or fullwidth ranges of Unicode's East Asian
+    /// Width property (Hangul Jamo leads, CJK radicals, symbols and punctuation, kana, CJK
+    /// ideographs of every plane, Yi, Hangul syllables, CJK compatibility forms, fullwidth
+    /// forms), or an emoji shown as such (default emoji presentation, or followed by the emoji
+    /// variation selector U+FE0F; flags too).
+    public static func isWide(_ character: Character) -> Bool {
+        guard let first = character.unicodeScalars.first else { return false }
+        if first.properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}") {
+            return true
+        }
+        switch first.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
     }
 
     public var description: String { text }
@@ -171,7 +202,7 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
 public enum ActionNameError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Nothing was left after removing whitespace and trailing punctuation.
     case empty(raw: String)
-    /// The normalised `name` has `length` characters, more than `limit`.
+    /// The normalised `name` is `length` columns wide (`ActionName.width(of:)`), more than `limit`.
     case tooLong(name: String, length: Int, limit: Int)
 
     public var description: String {
@@ -179,7 +210,11 @@ public enum ActionNameError: Error, Sendable, Hashable, CustomStringConvertible 
         case .empty(let raw):
             return "action name \"\(raw)\" is empty after removing whitespace and punctuation"
         case .tooLong(let name, let length, let limit):
-            return "action name \"\(name)\" has \(length) characters; at most \(limit) fit in a button title"
+            if length == name.count {
+                return "action name \"\(name)\" has \(length) characters; at most \(limit) fit in a button title"
+            }
+            return "action name \"\(name)\" is \(length) columns wide (\(name.count) characters, a wide one taking two); "
+                + "at most \(limit) fit in a button title"
         }
     }
 }

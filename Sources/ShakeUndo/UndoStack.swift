@@ -197,8 +197,8 @@ public final class UndoStack {
     /// `setActionName(_:)` above). An empty string makes the step unnamed. `titleCase: false`
     /// keeps the letters as written, for a name in another language (see `ActionName`).
     ///
-    /// - Throws: `ActionNameError.tooLong` for a name longer than `ActionName.maximumLength`
-    ///   characters after normalisation, and `ActionNameError.empty` for a non-empty string of
+    /// - Throws: `ActionNameError.tooLong` for a name wider than `ActionName.maximumLength`
+    ///   columns after normalisation (`ActionName.width(of:)`), and `ActionNameError.empty` for a non-empty string of
     ///   only whitespace and punctuation. The step is left unchanged when it throws.
     public func setActionName(_ raw: String, titleCase: Bool = true) throws(ActionNameError) {
         setActionName(raw.isEmpty ? nil : try ActionName(raw, titleCase: titleCase))

@@ -112,6 +112,30 @@ import ShakeUndo
         #expect(error.description.contains("25 characters"))
     }
 
+    /// Wide characters take two columns, as on a screen: 12 ideographs, kana or Hangul
+    /// syllables fill the 24 columns that 24 Latin letters do (24 ideographs, twice as wide
+    /// as "Replace Every Occurrence", were accepted); an emoji takes two, a flag two, accented
+    /// and Cyrillic letters one each. The error names the width and the characters.
+    @Test func wideCharactersTakeTwoColumns() throws {
+        #expect(ActionName.width(of: "删除联系人") == 10)
+        #expect(ActionName.width(of: "ｶﾅ") == 2)          // halfwidth katakana: narrow
+        #expect(ActionName.width(of: "Ｄｅｌｅｔｅ") == 12)  // fullwidth Latin: wide
+        #expect(ActionName.width(of: "Rename 📁") == 9)
+        #expect(ActionName.width(of: "Flag 🇫🇷") == 7)
+        #expect(ActionName.width(of: "Удалить Имя") == 11)
+        #expect(ActionName.width(of: "Éditer ❤️") == 9)       // heart + emoji variation selector
+        #expect(ActionName.width(of: "연락처 삭제") == 11)
+        let twelve = String(repeating: "削", count: 12)
+        #expect(try ActionName(twelve, titleCase: false).text == twelve)
+        let thirteen = String(repeating: "削", count: 13)
+        #expect(throws: ActionNameError.tooLong(name: thirteen, length: 26, limit: 24)) {
+            try ActionName(thirteen, titleCase: false)
+        }
+        let error = ActionNameError.tooLong(name: thirteen, length: 26, limit: 24)
+        #expect(error.description.contains("26 columns wide (13 characters"), "\(error)")
+        #expect(throws: ActionNameError.self) { try ActionName(String(repeating: "あ", count: 24), titleCase: false) }
+    }
+
     @Test(arguments: ["", "   ", "...", " !? ", "— .", "\t\n", "\u{200B}", "\u{0}", "\u{202E}\u{2066} .", "\u{FEFF}\u{1B}"])
     func emptyNameIsRejected(raw: String) {
         #expect(throws: ActionNameError.empty(raw: raw)) { try ActionName(raw) }
