@@ -20,6 +20,18 @@ extension ShakeConfiguration {
             + "and the detector sees no motion), got \(value)"
     }
 
+    /// `reason` with the unit of `field` (s for `…Seconds`, m/s² for `…Acceleration`) after the
+    /// value it ends by naming ("got 20.0" → "got 20.0 m/s²", also before a following "; …"),
+    /// unless that value is not a number.
+    static func withUnit(_ reason: String, of field: String) -> String {
+        let unit = field.hasSuffix("Seconds") ? " s" : field.hasSuffix("Acceleration") ? " m/s²" : ""
+        guard !unit.isEmpty, let got = reason.ranges(of: "got ").last else { return reason }
+        let valueEnd = reason[got.upperBound...].firstIndex(of: ";") ?? reason.endIndex
+        let value = reason[got.upperBound..<valueEnd]
+        guard !value.isEmpty, value != "nan", value.allSatisfy({ "0123456789.-+einf".contains($0) }) else { return reason }
+        return String(reason[..<valueEnd]) + unit + String(reason[valueEnd...])
+    }
+
     /// Checks every field; throws for the first bad one, naming it and saying why.
     ///
     /// Rules, in the order they are checked:
@@ -62,7 +74,7 @@ extension ShakeConfiguration {
     ///   limit, where the default 0.4 s would fit the limit given), else `maximumShakeSeconds`.
     public func validate() throws(ShakeConfigurationError) {
         func bad(_ field: String, _ reason: String) -> ShakeConfigurationError {
-            ShakeConfigurationError(field: field, reason: reason)
+            ShakeConfigurationError(field: field, reason: Self.withUnit(reason, of: field))
         }
         let finiteFields: [(String, Double)] = [
             ("gravityTimeConstantSeconds", gravityTimeConstantSeconds),

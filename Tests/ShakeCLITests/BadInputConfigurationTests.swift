@@ -53,7 +53,7 @@ import Testing
         Case("UTF-8 byte-order mark not counted", [0xEF, 0xBB, 0xBF] + Array("{\n  \"quietSeconds\": ,\n}".utf8),
              at: "2:19", says: "not valid JSON: a value is missing after ':'\n"),
         Case("invalid value in UTF-16", utf16LE("{\n  \"onsetAcceleration\": 12,\n  \"quietSeconds\": -1\n}\n"),
-             at: "3:3", says: "invalid configuration: quietSeconds: must be > 0 s, got -1.0"),
+             at: "3:3", says: "invalid configuration: quietSeconds: must be > 0 s, got -1.0 s"),
         Case("columns count characters (Unicode scalars), not bytes", "{\"onsetAcceleration\": 12, \"é\": 1 2}",
              at: "1:34", says: "not valid JSON: unexpected text"),
         Case("array at the top level", "[12, 6]",
@@ -74,7 +74,7 @@ import Testing
              at: "4:2", says: "duplicate key 'onsetAcceleration': already given at line 2, column 3; give each key once"),
         Case("ongoing motion not in whole half-seconds", "{\"ongoingMotionSeconds\": 1.3}",
              at: "1:2", says: "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
-                + "got 1.3; the nearest allowed values are 1.0 and 1.5"),
+                + "got 1.3 s; the nearest allowed values are 1.0 and 1.5"),
         // Foundation's JSONDecoder reports a number that does not fit its type (a fraction for an
         // Int, 1e999 for a Double) as invalid JSON without a coding path; the key and place are
         // found all the same.
@@ -94,7 +94,7 @@ import Testing
         Case("key of an older version", "{\"smoothingTimeConstantSeconds\": 0.01}",
              at: "1:2", says: "'smoothingTimeConstantSeconds' was replaced by 'smoothingWindowSeconds'"),
         Case("smoothing window longer than the gravity filter", "{\"smoothingWindowSeconds\": 0.5}",
-             at: "1:2", says: "invalid configuration: smoothingWindowSeconds: must be shorter than gravityTimeConstantSeconds (0.4 s), got 0.5"),
+             at: "1:2", says: "invalid configuration: smoothingWindowSeconds: must be shorter than gravityTimeConstantSeconds (0.4 s), got 0.5 s"),
         Case("number too large for a Double", "{\"maximumShakeSeconds\": 1e999}",
              at: "1:25", says: "number 1e999 is out of the range of a Double"),
         Case("saturation below gravity", "{\n  \"saturationAcceleration\": 5\n}",
@@ -103,14 +103,14 @@ import Testing
              "{\"minimumReversalIntervalSeconds\": 0.3, \"maximumPeakIntervalSeconds\": 0.25}",
              at: "1:41", says: "invalid configuration: maximumPeakIntervalSeconds: must be above minimumReversalIntervalSeconds (0.3 s"),
         Case("negative time", "{\"quietSeconds\": -0.5}",
-             at: "1:2", says: "invalid configuration: quietSeconds: must be > 0 s, got -0.5"),
+             at: "1:2", says: "invalid configuration: quietSeconds: must be > 0 s, got -0.5 s"),
         Case("invalid value on line 3", "{\n  \"onsetAcceleration\": 12,\n  \"ongoingMotionStrongHalfWaves\": 7\n}",
              at: "3:3", says: "invalid configuration: ongoingMotionStrongHalfWaves: must be from 1 to minimumHalfWaves (4), got 7"),
         Case("zero time constant", "{\"gravityTimeConstantSeconds\": 0}", at: "1:2", says: "invalid configuration: gravityTimeConstantSeconds: must be > 0 s"),
         Case("time constant past an hour", "{\"linearityTimeConstantSeconds\": 1e15}", at: "1:2",
              says: "invalid configuration: linearityTimeConstantSeconds: must be at most 3600.0 s (an hour"),
         Case("thresholds in the wrong order", "{\"onsetAcceleration\": 5, \"releaseAcceleration\": 8}",
-             at: "1:26", says: "invalid configuration: releaseAcceleration: must be below onsetAcceleration (5.0 m/s²), got 8.0"),
+             at: "1:26", says: "invalid configuration: releaseAcceleration: must be below onsetAcceleration (5.0 m/s²), got 8.0 m/s²"),
         Case("reversal interval bounds swapped", "{\"minimumReversalIntervalSeconds\": 0.5, \"maximumReversalIntervalSeconds\": 0.1}",
              at: "1:41", says: "invalid configuration: maximumReversalIntervalSeconds: must be above minimumReversalIntervalSeconds (0.5 s)"),
         Case("too few half-waves", "{\"minimumHalfWaves\": 1}", at: "1:2", says: "invalid configuration: minimumHalfWaves: must be from 2 (one reversal) to 64, got 1"),

@@ -79,7 +79,7 @@ import ShakeDetection
         configuration.ongoingMotionSeconds = seconds
         #expect(throws: ShakeConfigurationError(
             field: "ongoingMotionSeconds",
-            reason: "must be a whole number of half-seconds (motion is judged in 0.5 s blocks), got \(seconds); "
+            reason: "must be a whole number of half-seconds (motion is judged in 0.5 s blocks), got \(seconds) s; "
                 + "the nearest allowed values are \(nearest)")) {
             try configuration.validate()
         }
@@ -102,7 +102,7 @@ import ShakeDetection
         #expect(throws: ShakeConfigurationError(
             field: field,
             reason: "must be at most 3600.0 s (an hour: far longer, the filter's factor rounds to 0 and the detector "
-                + "sees no motion), got 1e+16")) {
+                + "sees no motion), got 1e+16 s")) {
             try configured(1e16).validate()
         }
         try configured(ShakeConfiguration.longestTimeConstantSeconds).validate()
@@ -261,7 +261,7 @@ import ShakeDetection
             reason: "must be > 0 s and above (minimumHalfWaves − 1) × minimumReversalIntervalSeconds "
                 + "(3 × 0.04 s, the shortest time a shake can take to begin) plus quietSeconds (0.4 s, from its last "
                 + "half-wave to ended): 0.52 s, the soonest a shake can end; a shorter limit cancels every shake as "
-                + "too long, got 0.5")) {
+                + "too long, got 0.5 s")) {
             try configuration.validate()
         }
         configuration.maximumShakeSeconds = 0.53
@@ -276,7 +276,7 @@ import ShakeDetection
                     + "minimumReversalIntervalSeconds (3 × 0.04 s, the shortest time a shake can take to begin): 9.88 s; "
                     + "a shake ends quietSeconds after its last half-wave, and one that has not ended within "
                     + "maximumShakeSeconds of its first is cancelled as too long, so a longer quiet time cancels every "
-                    + "shake, got \(quiet)")) {
+                    + "shake, got \(quiet) s")) {
                 try configuration.validate()
             }
         }

@@ -57,10 +57,10 @@ import Testing
              says: "wrong type at the top level: expected a JSON object { \"key\": value, … } at the top level, got a number"),
         Case("ongoing motion not in half-seconds", "{\n  \"ongoingMotionSeconds\": 1.3\n}",
              at: (2, 3), says: "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
-                + "got 1.3; the nearest allowed values are 1.0 and 1.5"),
+                + "got 1.3 s; the nearest allowed values are 1.0 and 1.5"),
         Case("ongoing motion just above a half-second", "{\"ongoingMotionSeconds\": 0.2}",
              at: (1, 2), says: "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
-                + "got 0.2; the nearest allowed values are 0.0 and 0.5"),
+                + "got 0.2 s; the nearest allowed values are 0.0 and 0.5"),
     ]
 
     @Test(arguments: rejected)
@@ -75,14 +75,14 @@ import Testing
     /// reach a `ShakeDetector`.
     @Test(arguments: [
         ("{\"releaseAcceleration\": 40}", 1, 2,
-         "invalid configuration: releaseAcceleration: must be below onsetAcceleration (10.0 m/s²), got 40.0"),
+         "invalid configuration: releaseAcceleration: must be below onsetAcceleration (10.0 m/s²), got 40.0 m/s²"),
         ("{\"ongoingMotionSeconds\": 4.2}", 1, 2,
          "invalid configuration: ongoingMotionSeconds: must be a whole number of half-seconds (motion is judged in 0.5 s blocks), "
-            + "got 4.2; the nearest allowed values are 4.0 and 4.5"),
+            + "got 4.2 s; the nearest allowed values are 4.0 and 4.5"),
         // The key the rule names is not in the file: it took medium's value, which the file's
         // onset no longer suits. No place in the file is meant.
         ("{\"onsetAcceleration\": 4}", 0, 0,
-         "invalid configuration: releaseAcceleration: must be below onsetAcceleration (4.0 m/s²), got 5.0 "
+         "invalid configuration: releaseAcceleration: must be below onsetAcceleration (4.0 m/s²), got 5.0 m/s² "
             + "(releaseAcceleration is not in the file: keys left out take the medium preset's values; add "
             + "\"releaseAcceleration\" with a value that fits)"),
         ("{\"onsetAcceleration\": 9, \"onsetAcceleration\": 11}", 1, 26,
