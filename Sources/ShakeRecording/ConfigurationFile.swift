@@ -193,6 +193,17 @@ public enum ConfigurationFile {
         return nil
     }
 
+    /// `decode(_:path:)` for JSON text held in a string (a settings field, a value from a
+    /// key-value store), without `Data`.
+    public static func decode(_ text: String, path: String) throws(ConfigurationFileError) -> ShakeConfiguration {
+        try decode(Data(text.utf8), path: path)
+    }
+
+    /// `encode(_:)` as a string.
+    public static func encodedText(_ configuration: ShakeConfiguration) -> String {
+        String(decoding: encode(configuration), as: UTF8.self)
+    }
+
     /// What JSON writes for the `+infinity` that `saturationAcceleration` and
     /// `ongoingMotionPeakAcceleration` may hold (JSON has no infinity): 10⁶ m/s², the documented
     /// "off" value, beyond any reading the detector accepts (10⁴ m/s²), so it behaves the same.
