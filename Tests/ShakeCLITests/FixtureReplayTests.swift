@@ -155,6 +155,37 @@ enum CommittedFixture {
         #expect(wrong.isEmpty, "\(wrong.count) of \(tried): \(wrong.prefix(5))")
     }
 
+    /// The long shake with two dropouts in a row, each 0.12 to 0.19 s (under the 0.2 s of an
+    /// interval that counts as seen quiet), one or two samples kept between them, anywhere after
+    /// its chain formed: one `began` and one `ended`. Each dropout counted as seen in full, so
+    /// two of them with a sample at a zero crossing between added up to the 0.4 s of quiet that
+    /// ends a shake, and it began again (found by a search for shakes fired twice, stop 52).
+    @Test func twoDropoutsInARowDoNotEndTheLongShake() throws {
+        var reader = try RecordingReader(path: CommittedFixture.path("long_shake_100hz.csv"))
+        var samples: [Sample] = []
+        while let row = try reader.next() { samples.append(row.sample) }
+        let start = try #require(CommittedFixture.labelledRuns("long_shake_100hz.csv").first?.start)
+        var wrong: [String] = []
+        var tried = 0
+        for k in stride(from: 140, to: 540, by: 3) {
+            let from = start + Double(k) * 0.01
+            for (dropout, kept) in [(0.12, 1), (0.15, 1), (0.19, 1), (0.19, 2)] {
+                // Lost: (from, from + dropout), then `kept` samples, then the next `dropout` s.
+                guard let resume = samples.firstIndex(where: { $0.time >= from + dropout }) else { continue }
+                let secondFrom = samples[resume + kept - 1].time
+                let survivors = samples.filter {
+                    $0.time <= from || ($0.time >= from + dropout && $0.time <= secondFrom) || $0.time >= secondFrom + dropout
+                }
+                var detector = ShakeDetector(configuration: .medium)
+                let phases = survivors.compactMap { detector.process($0) }.map(\.phase)
+                tried += 1
+                if phases != [.began, .ended] { wrong.append("from \(from) s, \(dropout) s twice, \(kept) kept: \(phases)") }
+            }
+        }
+        #expect(tried > 500)
+        #expect(wrong.isEmpty, "\(wrong.count) of \(tried): \(wrong.prefix(5))")
+    }
+
     @Test(arguments: CommittedFixture.sameMotionRates.filter { $0 != 100 })
     func sameMotionGivesTheSameShakesAtEveryRate(rateHertz: Int) throws {
         let reference = try CommittedFixture.events("same_motion_100hz.csv").filter { $0.phase == .began }
