@@ -569,8 +569,8 @@ public struct ShakeDetector: Sendable {
         }
 
         // 5. Ended, too long. The quiet must be seen: of a dropout since the last activity (of a
-        // run of dropouts, see `countDropout`) only `seenIntervalSeconds` counts, and the time a dropout delays `ended` by does not make
-        // the shake too long.
+        // run of dropouts, see `countDropout`) only `seenIntervalSeconds` counts, and the time a
+        // dropout delays `ended` by does not make the shake too long.
         let unseenSince = unseen - unseenAtLastActivity
         let quiet = t - lastActivity - unseenSince
         if shaking {
