@@ -68,10 +68,8 @@
 ///    that stops, or pauses for more than `maximumGapSeconds`, before that sample comes has the
 ///    shake cancelled instead, `.gap` or `.interrupted`, since the samples cannot say the hand
 ///    stopped). The quiet must be seen: of a dropout under the gap limit (two samples more
-///    than `quietSeconds / 2`, and at least 0.1 s, apart) only that much counts, and of dropouts in
-///    a row (intervals over 0.1 s with less than that much time of samples between them) only that
-///    much in all, so a shake whose samples are lost for a moment between two strokes is not ended
-///    and begun again; **cancelled** with `.tooLong`
+///    than `quietSeconds / 2`, and at least 0.1 s, apart) only that much counts, so a shake whose
+///    samples are lost for a moment between two strokes is not ended and begun again; **cancelled** with `.tooLong`
 ///    when `maximumShakeSeconds` after the first half-wave began the shake has not ended (so
 ///    shaking over `maximumShakeSeconds − quietSeconds` is cancelled; then the motion must pause
 ///    for `quietSeconds` before another shake can begin), with `.gap` when two samples are more than `maximumGapSeconds` apart, and
@@ -213,7 +211,7 @@ public struct ShakeDetector: Sendable {
         // (An assignment of the same value, a crossing that could not be placed, changes nothing.)
         didSet {
             guard lastActivity != oldValue else { return }
-            unseenAtLastActivity = unseen - max(0, lastTime - lastActivity - latestIntervalSeen)
+            unseenAtLastActivity = unseen - max(0, lastTime - lastActivity - seenIntervalSeconds)
         }
     }
     // Of the time since the filters started, how much no sample saw, s: the part of each
@@ -224,16 +222,6 @@ public struct ShakeDetector: Sendable {
     // the sum up to `lastActivity` when it was last set.
     private var unseen = 0.0
     private var unseenAtLastActivity = 0.0
-    // Dropouts in a row (intervals over `dropoutSeconds` with less than `seenIntervalSeconds` of
-    // regular samples between them) count as seen for `seenIntervalSeconds` in all: a sample or
-    // two between two dropouts does not make both seen. The seen time given to the current run,
-    // s, and when its last dropout ended.
-    private var dropoutRunSeen = 0.0
-    private var lastDropoutEnd = -Double.infinity
-    // Of the latest interval, the part that counts as seen, s (for `lastActivity`).
-    private var latestIntervalSeen = 0.0
-    // An interval longer than this is a dropout, s: 2.5 intervals at the slowest supported rate.
-    private static let dropoutSeconds = 0.1
     // The longest part of an interval between two samples that counts as seen quiet, s:
     // `quietSeconds / 2`, and at least 0.1 s, so that a 25 Hz sensor's intervals (0.04 s, up to
     // 0.076 s with heavy jitter) always count whole, whatever `quietSeconds` is.
@@ -479,11 +467,8 @@ public struct ShakeDetector: Sendable {
     ) -> ShakeEvent? {
         let t = sample.time
         let release2 = releaseSquared
-        if dt > Self.dropoutSeconds {
-            countDropout(interval: dt, endingAt: t)
-        } else {
-            latestIntervalSeen = seenIntervalSeconds
-        }
+        let unseenPart = dt - seenIntervalSeconds
+        if unseenPart > 0 { unseen += unseenPart }
         if t - momentTime > 1.5 * dt {
             decayMoments(over: t - momentTime - dt)
         }
@@ -568,9 +553,9 @@ public struct ShakeDetector: Sendable {
             }
         }
 
-        // 5. Ended, too long. The quiet must be seen: of a dropout since the last activity (of a
-        // run of dropouts, see `countDropout`) only `seenIntervalSeconds` counts, and the time a
-        // dropout delays `ended` by does not make the shake too long.
+        // 5. Ended, too long. The quiet must be seen: of a dropout since the last activity only
+        // `seenIntervalSeconds` counts, and the time a dropout delays `ended` by does not make
+        // the shake too long.
         let unseenSince = unseen - unseenAtLastActivity
         let quiet = t - lastActivity - unseenSince
         if shaking {
@@ -609,18 +594,6 @@ public struct ShakeDetector: Sendable {
         refractoryUntil = refractory
         restartFilters(with: sample)
         return event
-    }
-
-    /// An interval of `dt` s ending at `t` in which samples were lost: of a run of dropouts, only
-    /// `seenIntervalSeconds` in all counts as seen quiet; the rest is unseen.
-    @inline(never)
-    private mutating func countDropout(interval dt: Double, endingAt t: Double) {
-        if t - dt - lastDropoutEnd >= seenIntervalSeconds { dropoutRunSeen = 0 }
-        let seen = min(dt, max(0, seenIntervalSeconds - dropoutRunSeen))
-        unseen += dt - seen
-        dropoutRunSeen += seen
-        lastDropoutEnd = t
-        latestIntervalSeen = seen
     }
 
     /// Scales the second moments by `exp(−duration/τ)` for the calm samples skipped.
