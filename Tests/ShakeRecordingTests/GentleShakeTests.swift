@@ -26,7 +26,7 @@ import Testing
     }
 
     /// The shake that fired twice at 25 Hz (6 Hz, 1.5 g, 90 % jitter): its strokes read 10 to
-    /// 13 m/s², and from 4.1 to 4.9 s none reached the 10 m/s² onset. Now one shake, from its
+    /// 13 m/s², and from 4.1 to 4.6 s none reached the 10 m/s² onset. Now one shake, from its
     /// first strokes to its last.
     @Test func aGentleShakeThatDipsUnderTheOnsetFiresOnce() throws {
         let events = try Self.events(hertz: 6, g: 1.5, rate: 25, seed: 1, jitter: 0.9)
