@@ -254,7 +254,9 @@ public struct ShakeConfiguration: Sendable, Hashable {
 
     /// A shake ends (`ended`) when no half-wave has been active for this long, seconds. Default 0.4 s.
     /// The quiet must be seen in the samples: of an interval between two samples (a dropout
-    /// within `maximumGapSeconds`) only half this (and at least 0.1 s) counts, as the hand may have moved meanwhile.
+    /// within `maximumGapSeconds`) only half this (and at least 0.1 s) counts, as the hand may have moved meanwhile,
+    /// and as much in all of dropouts in a row (intervals over 0.1 s and over 2.5 times the usual
+    /// one, with one to three samples kept between them).
     public var quietSeconds: Double
 
     /// After `ended`, no new shake may begin for this long, seconds. Default 0.3 s. The same

@@ -68,8 +68,10 @@
 ///    that stops, or pauses for more than `maximumGapSeconds`, before that sample comes has the
 ///    shake cancelled instead, `.gap` or `.interrupted`, since the samples cannot say the hand
 ///    stopped). The quiet must be seen: of a dropout under the gap limit (two samples more
-///    than `quietSeconds / 2`, and at least 0.1 s, apart) only that much counts, so a shake whose
-///    samples are lost for a moment between two strokes is not ended and begun again; **cancelled** with `.tooLong`
+///    than `quietSeconds / 2`, and at least 0.1 s, apart) only that much counts, and of dropouts in
+///    a row (intervals over 0.1 s and over 2.5 usual intervals, one to three samples kept between
+///    them) only that much in all, so a shake whose samples are lost for a moment between two
+///    strokes is not ended and begun again; **cancelled** with `.tooLong`
 ///    when `maximumShakeSeconds` after the first half-wave began the shake has not ended (so
 ///    shaking over `maximumShakeSeconds − quietSeconds` is cancelled; then the motion must pause
 ///    for `quietSeconds` before another shake can begin), with `.gap` when two samples are more than `maximumGapSeconds` apart, and
@@ -211,17 +213,36 @@ public struct ShakeDetector: Sendable {
         // (An assignment of the same value, a crossing that could not be placed, changes nothing.)
         didSet {
             guard lastActivity != oldValue else { return }
-            unseenAtLastActivity = unseen - max(0, lastTime - lastActivity - seenIntervalSeconds)
+            unseenAtLastActivity = unseen - max(0, lastTime - lastActivity - latestIntervalSeen)
         }
     }
     // Of the time since the filters started, how much no sample saw, s: the part of each
-    // interval beyond `seenIntervalSeconds` (a dropout under the gap limit), summed over the
-    // samples that reach step 2 (all while a shake is under way). The quiet that ends a shake
+    // interval beyond `seenIntervalSeconds` (a dropout under the gap limit; of a row of
+    // dropouts, what goes beyond that in all), summed over the samples that reach step 2 (all
+    // while a shake is under way). The quiet that ends a shake
     // leaves out what of it came after the last activity, since no sample says the hand was
     // still then, and so does the time that makes a shake too long; `unseenAtLastActivity` is
     // the sum up to `lastActivity` when it was last set.
     private var unseen = 0.0
     private var unseenAtLastActivity = 0.0
+    // Of the latest interval, the part that counts as seen, s (for `lastActivity`).
+    private var latestIntervalSeen = 0.0
+    // Dropouts in a row count as seen for `seenIntervalSeconds` in all, not each: a sample or two
+    // kept between two dropouts does not make both seen (see `countLongInterval`). The stream's
+    // usual interval (the latest that was not a dropout), s; the intervals since the latest
+    // dropout; the seen time given to the current row of dropouts, s.
+    private var usualInterval = Double.infinity
+    private var intervalsSinceDropout = ShakeDetector.dropoutRowIntervals
+    private var dropoutRowSeen = 0.0
+    // An interval is a dropout when longer than this, s (2.5 intervals at 25 Hz), and than
+    // `dropoutRatio` usual intervals (a driver that stamps each FIFO batch once has an interval
+    // of a batch's period: that is its stream, not a dropout).
+    private static let dropoutSeconds = 0.1
+    private static let dropoutRatio = 2.5
+    // Two dropouts are in a row when fewer usual intervals than this lie between them (one to
+    // three samples kept). A FIFO batch stamped as it is read out (samples microseconds apart,
+    // then a pause of its period) keeps four or more, so its pauses are not a row.
+    private static let dropoutRowIntervals = 3
     // The longest part of an interval between two samples that counts as seen quiet, s:
     // `quietSeconds / 2`, and at least 0.1 s, so that a 25 Hz sensor's intervals (0.04 s, up to
     // 0.076 s with heavy jitter) always count whole, whatever `quietSeconds` is.
@@ -467,8 +488,13 @@ public struct ShakeDetector: Sendable {
     ) -> ShakeEvent? {
         let t = sample.time
         let release2 = releaseSquared
-        let unseenPart = dt - seenIntervalSeconds
-        if unseenPart > 0 { unseen += unseenPart }
+        if dt > Self.dropoutSeconds {
+            countLongInterval(dt)
+        } else {
+            usualInterval = dt
+            intervalsSinceDropout += 1
+            latestIntervalSeen = seenIntervalSeconds
+        }
         if t - momentTime > 1.5 * dt {
             decayMoments(over: t - momentTime - dt)
         }
@@ -594,6 +620,25 @@ public struct ShakeDetector: Sendable {
         refractoryUntil = refractory
         restartFilters(with: sample)
         return event
+    }
+
+    /// An interval of `dt` s over `dropoutSeconds`: of a dropout only `seenIntervalSeconds` counts
+    /// as seen quiet, and of a row of dropouts only that much in all; the rest is unseen.
+    @inline(never)
+    private mutating func countLongInterval(_ dt: Double) {
+        let seen: Double
+        if dt > Self.dropoutRatio * usualInterval {
+            if intervalsSinceDropout >= Self.dropoutRowIntervals { dropoutRowSeen = 0 }
+            seen = min(dt, max(0, seenIntervalSeconds - dropoutRowSeen))
+            dropoutRowSeen += seen
+            intervalsSinceDropout = 0
+        } else {
+            seen = min(dt, seenIntervalSeconds)
+            usualInterval = dt
+            intervalsSinceDropout += 1
+        }
+        unseen += dt - seen
+        latestIntervalSeen = seen
     }
 
     /// Scales the second moments by `exp(−duration/τ)` for the calm samples skipped.
