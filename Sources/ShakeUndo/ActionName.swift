@@ -53,9 +53,9 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
 
     /// Words written in lower case unless last (compared case-insensitively):
     /// the articles *a, an, the*; the coordinating conjunctions *and, but, or, nor, for, so, yet*;
-    /// and the prepositions of four or fewer letters *as, at, by, down, for, from, in, into,
-    /// like, near, of, off, on, onto, out, over, past, per, than, till, to, unto, up, upon, via,
-    /// with*.
+    /// and the prepositions of four or fewer letters *amid, as, at, atop, by, down, for, from, in,
+    /// into, like, near, of, off, on, onto, out, over, past, per, than, till, to, unto, up, upon,
+    /// via, with*.
     ///
     /// Words such as "up", "out", "off", "down" and "over" are also adverbs in phrasal verbs
     /// ("Turn Off Sound"); the rule cannot tell the two uses apart and lowers them in the middle
@@ -67,9 +67,9 @@ public struct ActionName: Sendable, Hashable, CustomStringConvertible {
         "and", "but", "or", "nor", "for", "so", "yet",
         // prepositions of four or fewer letters
         // ("for" is listed once, above)
-        "as", "at", "by", "down", "from", "in", "into", "like", "near", "of", "off", "on",
-        "onto", "out", "over", "past", "per", "than", "till", "to", "unto", "up", "upon", "via",
-        "with",
+        "amid", "as", "at", "atop", "by", "down", "from", "in", "into", "like", "near", "of", "off",
+        "on", "onto", "out", "over", "past", "per", "than", "till", "to", "unto", "up", "upon",
+        "via", "with",
     ]
 
     /// Normalises `raw` (see the type's documentation).

@@ -88,7 +88,7 @@ import ShakeUndo
         for word in ActionName.minorWords {
             #expect(word.count <= 4, "\(word) is longer than four letters")
         }
-        for word in ["a", "an", "the", "and", "but", "or", "nor", "so", "yet", "of", "with", "from"] {
+        for word in ["a", "an", "the", "and", "but", "or", "nor", "so", "yet", "of", "with", "from", "amid", "atop"] {
             #expect(ActionName.minorWords.contains(word))
         }
         for word in ["name", "about", "under", "between", "it", "is"] {
