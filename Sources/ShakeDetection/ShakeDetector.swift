@@ -219,18 +219,19 @@ public struct ShakeDetector: Sendable {
     // Of the time since the filters started, how much no sample saw, s: the part of each
     // interval beyond `seenIntervalSeconds` (a dropout under the gap limit; of a row of
     // dropouts, what goes beyond that in all), summed over the samples that reach step 2 (all
-    // while a shake is under way). The quiet that ends a shake
-    // leaves out what of it came after the last activity, since no sample says the hand was
-    // still then, and so does the time that makes a shake too long; `unseenAtLastActivity` is
-    // the sum up to `lastActivity` when it was last set.
+    // while a shake is under way). The quiet that ends a shake leaves out what of it came after
+    // the last activity, since no sample says the hand was still then, and so does the time
+    // that makes a shake too long; `unseenAtLastActivity` is the sum up to `lastActivity` when
+    // it was last set.
     private var unseen = 0.0
     private var unseenAtLastActivity = 0.0
     // Of the latest interval, the part that counts as seen, s (for `lastActivity`).
     private var latestIntervalSeen = 0.0
     // Dropouts in a row count as seen for `seenIntervalSeconds` in all, not each: a sample or two
     // kept between two dropouts does not make both seen (see `countLongInterval`). The stream's
-    // usual interval (the latest that was not a dropout), s; the intervals since the latest
-    // dropout; the seen time given to the current row of dropouts, s.
+    // usual interval (the latest that was not a dropout, of those ending at a sample that
+    // reaches step 2; ∞ before the first), s; the intervals since the latest dropout; the seen
+    // time given to the current row of dropouts, s.
     private var usualInterval = Double.infinity
     private var intervalsSinceDropout = ShakeDetector.dropoutRowIntervals
     private var dropoutRowSeen = 0.0
