@@ -161,7 +161,7 @@ enum CommittedFixture {
     /// two of them with a sample at a zero crossing between added up to the 0.4 s of quiet that
     /// ends a shake, and it began again: 12 of 536 (found by a search for shakes fired twice).
     /// A row of dropouts now counts 0.2 s in all; FIFO batches are not such rows
-    /// (`BunchedTimesTests`, `batchedStreamsStillEndTheirShakes`).
+    /// (`BunchedTimesTests`, `DropoutRowTests.batchedStreamsStillEndTheirShakes`).
     @Test func twoDropoutsInARowDoNotEndTheLongShake() throws {
         var reader = try RecordingReader(path: CommittedFixture.path("long_shake_100hz.csv"))
         var samples: [Sample] = []
