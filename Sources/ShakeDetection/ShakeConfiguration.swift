@@ -256,7 +256,8 @@ public struct ShakeConfiguration: Sendable, Hashable {
     /// The quiet must be seen in the samples: of an interval between two samples (a dropout
     /// within `maximumGapSeconds`) only half this (and at least 0.1 s) counts, as the hand may have moved meanwhile,
     /// and as much in all of dropouts in a row (intervals over 0.1 s and over 2.5 times the usual
-    /// one, with one to three samples kept between them).
+    /// one, with one to three samples kept between them); none once a sample after the dropout
+    /// passes `releaseAcceleration` before the shake has ended (a stroke may have been lost in it).
     public var quietSeconds: Double
 
     /// After `ended`, no new shake may begin for this long, seconds. Default 0.3 s. The same

@@ -70,8 +70,10 @@
 ///    stopped). The quiet must be seen: of a dropout under the gap limit (two samples more
 ///    than `quietSeconds / 2`, and at least 0.1 s, apart) only that much counts, and of dropouts in
 ///    a row (intervals over 0.1 s and over 2.5 usual intervals, one to three samples kept between
-///    them) only that much in all, so a shake whose samples are lost for a moment between two
-///    strokes is not ended and begun again; **cancelled** with `.tooLong`
+///    them) only that much in all, and none once a later sample exceeds `releaseAcceleration`
+///    before the shake has ended (motion seen after a dropout: a stroke may have been lost in
+///    it), so a shake whose samples are lost for a moment between two strokes is not ended and
+///    begun again; **cancelled** with `.tooLong`
 ///    when `maximumShakeSeconds` after the first half-wave began the shake has not ended (so
 ///    shaking over `maximumShakeSeconds − quietSeconds` is cancelled; then the motion must pause
 ///    for `quietSeconds` before another shake can begin), with `.gap` when two samples are more than `maximumGapSeconds` apart, and
@@ -214,6 +216,8 @@ public struct ShakeDetector: Sendable {
         didSet {
             guard lastActivity != oldValue else { return }
             unseenAtLastActivity = unseen - max(0, lastTime - lastActivity - latestIntervalSeen)
+            // Of a dropout it ends, the part after it counts as credited since.
+            dropoutCredit = intervalsSinceDropout == 0 ? min(latestIntervalSeen, max(0, lastTime - lastActivity)) : 0
         }
     }
     // Of the time since the filters started, how much no sample saw, s: the part of each
@@ -225,6 +229,11 @@ public struct ShakeDetector: Sendable {
     // it was last set.
     private var unseen = 0.0
     private var unseenAtLastActivity = 0.0
+    // Of the seen quiet since the last activity, how much dropouts were credited with, s. A
+    // sample above the release threshold before the shake has ended takes it back (it becomes
+    // unseen): motion seen after a dropout says the hand may have moved through it, so a dropout
+    // that swallows a stroke, followed by weak strokes, does not end the shake.
+    private var dropoutCredit = 0.0
     // Of the latest interval, the part that counts as seen, s (for `lastActivity`).
     private var latestIntervalSeen = 0.0
     // Dropouts in a row count as seen for `seenIntervalSeconds` in all, not each: a sample or two
@@ -581,8 +590,12 @@ public struct ShakeDetector: Sendable {
         }
 
         // 5. Ended, too long. The quiet must be seen: of a dropout since the last activity only
-        // `seenIntervalSeconds` counts, and the time a dropout delays `ended` by does not make
-        // the shake too long.
+        // `seenIntervalSeconds` counts, and none once a sample after it has passed the release
+        // threshold; the time a dropout delays `ended` by does not make the shake too long.
+        if dropoutCredit > 0 && m2 >= release2 && lastActivity < t && (shaking || exhausted) {
+            unseen += dropoutCredit
+            dropoutCredit = 0
+        }
         let unseenSince = unseen - unseenAtLastActivity
         let quiet = t - lastActivity - unseenSince
         if shaking {
@@ -631,6 +644,7 @@ public struct ShakeDetector: Sendable {
         if dt > Self.dropoutRatio * usualInterval {
             if intervalsSinceDropout >= Self.dropoutRowIntervals { dropoutRowSeen = 0 }
             seen = min(dt, max(0, seenIntervalSeconds - dropoutRowSeen))
+            dropoutCredit += seen
             dropoutRowSeen += seen
             intervalsSinceDropout = 0
         } else {
