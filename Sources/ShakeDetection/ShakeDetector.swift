@@ -216,8 +216,10 @@ public struct ShakeDetector: Sendable {
         didSet {
             guard lastActivity != oldValue else { return }
             unseenAtLastActivity = unseen - max(0, lastTime - lastActivity - latestIntervalSeen)
-            // Of a dropout it ends, the part after it counts as credited since.
-            dropoutCredit = intervalsSinceDropout == 0 ? min(latestIntervalSeen, max(0, lastTime - lastActivity)) : 0
+            // Set within a dropout (the latest interval), the seen part of the dropout after it
+            // is the credit since; otherwise there is none yet.
+            dropoutCredit = intervalsSinceDropout == 0
+                ? min(latestIntervalSeen, max(0, lastTime - lastActivity)) : 0
         }
     }
     // Of the time since the filters started, how much no sample saw, s: the part of each

@@ -7,7 +7,8 @@ import Testing
 /// with a sample between had counted 0.4 s, the quiet that ends a shake, and the shake began
 /// again. A FIFO batch is not such a row: a driver that stamps each batch once gives one sample
 /// per batch period (its usual interval), and one that stamps them as it reads them out keeps
-/// four or more samples between its pauses; their shakes end as before.
+/// four or more samples between its pauses; their shakes end as before. And a dropout counts
+/// no quiet once a sample after it passes the release threshold before the shake has ended.
 @Suite struct DropoutRowTests {
     /// `scenario` rendered at `rate` Hz without jitter.
     static func samples(_ scenario: SynthScenario, rate: Double, seed: UInt64 = 1) throws -> [Sample] {
