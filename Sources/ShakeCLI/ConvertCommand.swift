@@ -251,26 +251,54 @@ enum ConvertCommand: ShakeCommand {
         var wasShake = false
         var first: Double?
         var last: Double?
+        // With --spread-batches, the rows before the spreader has measured the stream (its first
+        // 32 intervals or so) are held back until it changes a time, and then spread as the rows
+        // after them (`BatchTimeSpreader.spreadingBack`): written at once, they would be the
+        // file's first bursts, which replay and evaluate flag. At most `heldRowsLimit` are held.
+        var held: [LabeledSample]? = spreader != nil ? [] : nil
+        var spreadBack = 0
+        func write(_ row: LabeledSample) throws {
+            let time = row.sample.time
+            if first == nil { first = time }
+            last = time
+            var isShake = row.isShake
+            // Labelled by the time as written (to the microsecond), which is what the file
+            // will say: 1.5099999 (1.51 after --rebase-time) is a row at 1.510000.
+            if let inRange = labeller?.isShake(at: RecordingWriter.writtenTime(time)) { isShake = inRange }
+            do {
+                try writer.write(row.sample, isShake: labelled ? isShake : nil)
+            } catch {
+                throw OutputFile.discardedRecordingFailure(error, output: output)
+            }
+            count += 1
+            if isShake == true && !wasShake { shakes += 1 }
+            wasShake = isShake == true
+        }
         do {
             while var row = try reader.next() {
                 if gravity != nil { row.sample = try addGravity(row.sample, from: &gravity!, to: reader) }
-                if spreader != nil { row.sample = spreader!.spread(row.sample) }
-                let time = row.sample.time
-                if first == nil { first = time }
-                last = time
-                var isShake = row.isShake
-                // Labelled by the time as written (to the microsecond), which is what the file
-                // will say: 1.5099999 (1.51 after --rebase-time) is a row at 1.510000.
-                if let inRange = labeller?.isShake(at: RecordingWriter.writtenTime(time)) { isShake = inRange }
-                do {
-                    try writer.write(row.sample, isShake: labelled ? isShake : nil)
-                } catch {
-                    throw OutputFile.discardedRecordingFailure(error, output: output)
+                if spreader != nil {
+                    let given = row.sample
+                    row.sample = spreader!.spread(given)
+                    if held != nil {
+                        if row.sample.time == given.time && held!.count < Self.heldRowsLimit {
+                            held!.append(row)
+                            continue
+                        }
+                        if row.sample.time != given.time,
+                           let times = spreader!.spreadingBack(held!.map(\.sample.time), before: row.sample.time) {
+                            for index in held!.indices where held![index].sample.time != times[index] {
+                                held![index].sample.time = times[index]
+                                spreadBack += 1
+                            }
+                        }
+                        for earlier in held! { try write(earlier) }
+                        held = nil
+                    }
                 }
-                count += 1
-                if isShake == true && !wasShake { shakes += 1 }
-                wasShake = isShake == true
+                try write(row)
             }
+            for earlier in held ?? [] { try write(earlier) }
             if count == 0 {
                 throw CommandFailure("\(RecordingError.displayName(ofPath: input)): no samples to convert",
                                      exitStatus: ExitStatus.dataError)
@@ -296,7 +324,7 @@ enum ConvertCommand: ShakeCommand {
         let duration = first.flatMap { f in last.map { $0 - f } } ?? 0
         let labels = labelled ? "\(shakes) labelled shake\(shakes == 1 ? "" : "s")" : "no labels"
         var spread = ""
-        if let moved = spreader?.spreadSamples {
+        if let moved = spreader.map({ $0.spreadSamples + spreadBack }) {
             spread = ", \(moved) sample time\(moved == 1 ? "" : "s") spread over \(moved == 1 ? "its batch" : "their batches")"
         }
         io.out("\(output): \(counted(count, "sample")), \(fixed(duration, 1)) s, \(labels)\(spread)\n")
@@ -306,6 +334,10 @@ enum ConvertCommand: ShakeCommand {
     /// The reader of `--add-gravity`'s file: the import options' (without labels); when they
     /// choose no axis columns and the file is refused for its columns (Sensor Logger's Gravity.csv
     /// is, as not acceleration), its columns `x`, `y` and `z`.
+    /// The most rows `--spread-batches` holds back until the spreader has measured the stream:
+    /// 4,096 (a stream not in batches is written as given once that many have come).
+    static let heldRowsLimit = 4096
+
     static func gravityReader(_ path: String, options: CSVImportOptions) throws(RecordingError) -> RecordingReader {
         var options = options
         options.ignoresLabels = true
@@ -347,6 +379,16 @@ enum ConvertCommand: ShakeCommand {
                 path: gravity.path, line: gravity.lineOfLastSample, kind: .fieldCount,
                 message: "'--add-gravity' file goes on where \(name) ends after \(counted(reader.samplesRead, "sample")) "
                     + "(line \(reader.lineOfLastSample)): the two files must have the same rows")
+        }
+        // Gravity alone reads 9.8 m/s² wherever the device points: a gyroscope's or
+        // magnetometer's export, or acceleration with gravity taken out, averages far from it.
+        let added = gravity.earlyMagnitude
+        if let mean = added.mean, added.count >= EarlyMagnitude.fewestSamples, !(mean >= 4.9 && mean <= 14.7) {
+            throw RecordingError(
+                path: gravity.path, kind: .invalidArgument,
+                message: "|a| averages \(fixed(mean, 2)) m/s² over the first \(added.count) samples, where gravity alone "
+                    + "reads 9.8: '--add-gravity' takes a gravity export (Sensor Logger's Gravity.csv), not "
+                    + (mean < 4.9 ? "acceleration with gravity taken out or another sensor's values" : "another sensor's values"))
         }
         let early = reader.earlyMagnitude
         if let mean = early.mean, !early.looksGravityFree, early.count >= EarlyMagnitude.fewestSamples {

@@ -89,6 +89,12 @@ enum PlotCommand: ShakeCommand {
             throw CommandFailure("\(RecordingError.displayName(ofPath: path)): no samples to draw",
                                  exitStatus: ExitStatus.dataError)
         }
+        // One sample, or every sample at one time: no range can be drawn, whatever the options.
+        guard last.time > first.time else {
+            throw CommandFailure("\(RecordingError.displayName(ofPath: path)): its \(counted(samples.count, "sample")) "
+                + "\(samples.count == 1 ? "lies" : "all lie") at \(shortestDecimal(first.time)) s: no span of time to draw",
+                exitStatus: ExitStatus.dataError)
+        }
         if let from, from > last.time {
             throw UsageError("'--from' (\(shortestDecimal(from)) s) is after the recording's last sample (\(shortestDecimal(last.time)) s)")
         }

@@ -233,9 +233,14 @@ enum ReplayCommand: ShakeCommand {
             } catch {
                 throw recordingFailure(error)
             }
+            let name = RecordingError.displayName(ofPath: path)
+            // A header and no rows (a truncated export, say) is no recording, as evaluate, plot
+            // and convert say too: "0 shakes" would pass it off as one where nothing happened.
+            guard result.sampleCount > 0 else {
+                throw CommandFailure("\(name): no samples", exitStatus: ExitStatus.dataError)
+            }
             if let warning = ImportOptions.gravityFreeWarning(path: path, result.earlyMagnitude) { io.err(warning) }
             let shakes = result.events.filter { $0.phase == .began }.count
-            let name = RecordingError.displayName(ofPath: path)
             let duration = (result.endTime ?? 0) - (result.startTime ?? 0)
             if wantsJSON(arguments) {
                 // JSON is one object for all files, so the reports are kept until the end.

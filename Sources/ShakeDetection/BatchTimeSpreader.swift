@@ -180,6 +180,44 @@ public struct BatchTimeSpreader: Sendable {
         return moved
     }
 
+    /// For a recording spread offline, where nothing need be returned the moment it is given:
+    /// the samples given before the first time was changed (returned as given while the stream
+    /// was still being measured: its first 32 intervals or so, about 0.35 s at 100 Hz), spread
+    /// as the batches after them are, at the period measured now (a sample less than half the
+    /// mean interval after the one before, or at its time, is part of that one's batch and gets
+    /// its new time plus 0.98 of the period). `times`: those samples' times as given, oldest
+    /// first, from the stream's first sample to the one before `firstSpread`, the first time
+    /// changed (as returned). Nil, to keep them as given, before a time was changed, and when
+    /// those times hold a gap (over `gapLimit`), a time going back, a batch longer than
+    /// `largestBatch` or batches that would run into the next (or into `firstSpread`).
+    public func spreadingBack(_ times: [Double], before firstSpread: Double) -> [Double]? {
+        guard spreadSamples > 0, let period = batchPeriod, period > 0, let mean = meanInterval else { return nil }
+        var spread: [Double] = []
+        spread.reserveCapacity(times.count)
+        var previous: Double?
+        var samplesInBatch = 1
+        for given in times {
+            guard given.isFinite else { return nil }
+            var time = given
+            if let previous, let last = spread.last {
+                let interval = given - previous
+                guard interval >= 0, interval <= gapLimit else { return nil }
+                if interval == 0 || interval < 0.5 * mean {
+                    samplesInBatch += 1
+                    guard samplesInBatch <= Self.largestBatch else { return nil }
+                    time = last + Self.step * period
+                } else {
+                    samplesInBatch = 1
+                }
+                guard time > last else { return nil }
+            }
+            spread.append(time)
+            previous = given
+        }
+        if let last = spread.last, !(last < firstSpread) { return nil }
+        return spread
+    }
+
     /// Forgets the stream, as before its first sample (a new stream follows, from any time);
     /// `spreadSamples` keeps counting.
     public mutating func restart() {

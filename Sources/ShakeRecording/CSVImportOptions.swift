@@ -152,7 +152,9 @@ public struct CSVImportOptions: Sendable, Hashable {
         public init?(argument: String) {
             let s = argument.trimmingSpaces().lowercased()
             switch s {
-            case "m/s^2", "m/s2", "m/s²", "ms^-2", "ms-2", "m s^-2", "m*s^-2", "mps2", "m/s/s": self = .metersPerSecondSquared
+            case "m/s^2", "m/s2", "m/s²", "ms^-2", "ms-2", "ms⁻²", "m s^-2", "m s-2", "m s⁻²", "m*s^-2", "m.s^-2", "m.s-2",
+                 "m·s^-2", "m·s-2", "m·s⁻²", "mps2", "m/s/s", "m/sec^2", "m/sec2", "m/sec²":
+                self = .metersPerSecondSquared
             case "g", "gf", "g-force", "gforce": self = .g
             case "mg": self = .milliG
             default: return nil
@@ -226,9 +228,12 @@ public struct CSVImportOptions: Sendable, Hashable {
     public var label: Column?
     /// When true, any label column is ignored and `LabeledSample.isShake` is nil. Default false.
     public var ignoresLabels: Bool
-    /// Acceleration unit; `nil` uses the unit in the header, else m/s².
+    /// Acceleration unit; `nil` uses the unit in the header, else m/s². Another unit than one the
+    /// header states is an error; a header unit in a spelling not known here (`m/s²` exported in
+    /// Windows-1252) is taken to be this one (without it, an error that names this setting).
     public var accelerationUnit: AccelerationUnit?
-    /// Time unit; `nil` uses the unit in the header, else seconds.
+    /// Time unit; `nil` uses the unit in the header, else seconds. As `accelerationUnit`: another
+    /// than one the header states is an error, a header unit not known here is taken to be this.
     public var timeUnit: TimeUnit?
     /// When true, times are shifted so the first sample is at 0 s (for epoch or boot-time stamps).
     /// Default false: times are kept as written.

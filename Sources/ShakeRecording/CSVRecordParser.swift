@@ -480,14 +480,17 @@ final class CSVRecordParser {
 
         // Units: the header's, else the option's, else seconds and m/s². An option that
         // contradicts the header's unit is an error: one of them is wrong, and reading the file
-        // either way could be silently wrong by a factor of 10 to 1000.
+        // either way could be silently wrong by a factor of 10 to 1000. A unit the header names
+        // in a spelling not known here (`m/sec^2`, or `m/s²` from an export in another encoding)
+        // is the option's: the user has said what it is; without the option it is an error.
         let timeField = header.fields[t]
         var headerTimeUnit: CSVImportOptions.TimeUnit?
         if let text = timeField.unit {
-            guard let unit = CSVImportOptions.TimeUnit(argument: text) else {
-                throw fail("unknown time unit '\(text)' in column '\(timeField.text)': \(RecordingError.OptionHint.timeUnit.rawValue) (s, ms, us or ns)", column: timeField.column, hint: .timeUnit)
+            if let unit = CSVImportOptions.TimeUnit(argument: text) {
+                headerTimeUnit = unit
+            } else if options.timeUnit == nil {
+                throw fail("unknown time unit '\(text)' in column '\(timeField.text)': \(RecordingError.OptionHint.timeUnit.rawValue) (s, ms, us or ns) to say which it is", column: timeField.column, hint: .timeUnit)
             }
-            headerTimeUnit = unit
         } else {
             headerTimeUnit = Self.timeUnit(fromName: timeField.name)
         }
@@ -513,10 +516,11 @@ final class CSVRecordParser {
             var stated: CSVImportOptions.AccelerationUnit?
             var statedWhere = ""
             if let text = field.unit {
-                guard let unit = CSVImportOptions.AccelerationUnit(argument: text) else {
-                    throw fail("unknown acceleration unit '\(text)' in column '\(field.text)': \(RecordingError.OptionHint.accelerationUnit.rawValue) (m/s^2, g or mg)", column: field.column, hint: .accelerationUnit)
+                if let unit = CSVImportOptions.AccelerationUnit(argument: text) {
+                    stated = unit
+                } else if options.accelerationUnit == nil {
+                    throw fail("unknown acceleration unit '\(text)' in column '\(field.text)': \(RecordingError.OptionHint.accelerationUnit.rawValue) (m/s^2, g or mg) to say which it is", column: field.column, hint: .accelerationUnit)
                 }
-                stated = unit
             } else if field.name.hasPrefix("gf") || field.name.hasPrefix("g_force") {
                 stated = .g
             } else if let fileUnit {

@@ -47,16 +47,12 @@ import Testing
         try Data(bad.bytes).write(to: URL(fileURLWithPath: path))
         let run = runShake(command, path)
         if bad.says.isEmpty {
-            // Header only: a valid, empty recording. replay reports it; evaluate has nothing to score.
-            if command == "replay" {
-                #expect(run.status == 0, "\(run.err)")
-                #expect(run.out == "\(path): 0 shakes in 0 samples (0.0 s)\n")
-                #expect(run.err.isEmpty)
-            } else {
-                #expect(run.status == 65, "\(run.err)")
-                #expect(run.out.isEmpty)
-                #expect(run.err == "Error: \(path): no samples\n")
-            }
+            // Header only: no recording to replay or score (a truncated export, say), named as
+            // the file, not a line. replay reported "0 shakes in 0 samples" and exited 0 until
+            // stop 54, passing such a file off as one where nothing happened.
+            #expect(run.status == 65, "\(run.err)")
+            #expect(run.out.isEmpty)
+            #expect(run.err == "Error: \(path): no samples\n")
             #expect(listing(folder.path) == ["bad.csv"], "nothing else is written")
             return
         }
@@ -78,6 +74,11 @@ import Testing
         (["evaluate", "-"], header + "0,0,0,9.8\n", ": no 'shake' column; evaluate needs labelled recordings (label one with 'shake convert FILE --shakes START-END,... -o OUT', or --shakes none for one without shakes; or use 'shake replay'"),
         (["tune", "-"], header + "0,0,0,9.8\n", ": no 'shake' column; tuning needs labelled recordings"),
         (["plot", "-", "-o", "plot.svg"], header, ": no samples to draw"),
+        // One sample, or samples all at one time: no options can give a range to draw (until
+        // stop 54 a usage error, exit 64, that asked for '--from' and '--to').
+        (["plot", "-", "-o", "plot.svg"], header + "0.5,0,0,9.8\n", ": its 1 sample lies at 0.5 s: no span of time to draw"),
+        (["plot", "-", "-o", "plot.svg"], header + "2,0,0,9.8\n2,0,0,9.7\n", ": its 2 samples all lie at 2 s: no span of time to draw"),
+        (["replay", "-"], header, ": no samples"),
     ])
     func standardInputIsNamedStdin(arguments: [String], input: String, says: String) throws {
         let shake = try #require(builtShakeExecutable(), "the shake executable is built with the tests")

@@ -287,4 +287,31 @@ import Testing
         #expect(kept.status == 0 && !kept.out.contains("spread"), "\(kept.out)")
         #expect(try began(plain) == 3)
     }
+
+    /// `convert --spread-batches` spreads the file from its first batch: the batches that came
+    /// before the spreader had measured the stream (its first 32 intervals) are spread once it
+    /// has, as a streaming reader cannot. Until stop 54 they were written as stamped, about the
+    /// first 0.4 s, and replay and evaluate flagged the written file as batched, asking for
+    /// --spread-batches again. Batches of 4 and 16, stamped once and read out.
+    @Test(arguments: [(false, 4), (true, 4), (false, 16), (true, 16)])
+    func convertSpreadsTheFirstBatchesToo(readOut: Bool, batch: Int) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let (_, batched) = try Self.recordings(in: folder, readOut: readOut, batch: batch)
+        let spread = folder.file("spread.csv")
+        let run = runShake("convert", "--spread-batches", batched, "-o", spread)
+        try #require(run.status == 0, "\(run.err)")
+        let replayed = runShake("replay", spread)
+        #expect(replayed.status == 0 && replayed.err.isEmpty, "\(replayed.err)")
+        #expect(replayed.out.hasPrefix("\(spread): 5 shakes in 2384 samples (23.8 s)\n"), "\(replayed.out)")
+        let evaluated = runShake("evaluate", spread)
+        #expect(evaluated.status == 0 && !evaluated.err.contains("Warning"), "\(evaluated.err)")
+        // 100 Hz: every interval is about a period (0.0098 s within a batch), none a burst's.
+        let times = try RecordingReader.readAll(path: spread).samples.map(\.sample.time)
+        let shortest = zip(times, times.dropFirst()).map { $1 - $0 }.min() ?? 0
+        #expect(shortest > 0.005, "shortest interval \(shortest) s")
+        // The summary counts the first batches' samples too: every sample but each batch's first.
+        let moved = 2384 - (2384 + batch - 1) / batch
+        #expect(run.out.contains(", \(moved) sample times spread over their batches\n"), "\(run.out)")
+    }
 }

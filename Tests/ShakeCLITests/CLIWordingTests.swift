@@ -63,9 +63,9 @@ import Testing
                  says: ":3:6: missing value in column 'sensor_AccelerometerX[]' (x, y and z are all empty: a row of another "
                      + "sensor, as in a merged export? pass --skip-rows-without-acceleration to skip such rows)\n"),
         HintCase(name: "unknown time unit", text: "Time (h),x,y,z\n0,0,0,9.8\n",
-                 says: ":1:1: unknown time unit 'h' in column 'Time (h)': pass --time-units (s, ms, us or ns)\n"),
+                 says: ":1:1: unknown time unit 'h' in column 'Time (h)': pass --time-units (s, ms, us or ns) to say which it is\n"),
         HintCase(name: "unknown acceleration unit", text: "time_s,x (ft/s^2),y (ft/s^2),z (ft/s^2)\n0,0,0,9.8\n",
-                 says: ":1:8: unknown acceleration unit 'ft/s^2' in column 'x (ft/s^2)': pass --units (m/s^2, g or mg)\n"),
+                 says: ":1:8: unknown acceleration unit 'ft/s^2' in column 'x (ft/s^2)': pass --units (m/s^2, g or mg) to say which it is\n"),
         HintCase(name: "no header", text: "0,0,0,9.8\n0.01,0,0,9.8\n",
                  says: ":1:1: no header line: the first line holds numbers; expected a header like time_s,x,y,z "
                      + "(or pass --no-header)\n"),

@@ -439,10 +439,19 @@ import Testing
         let skewed = try folder.write("skewed.csv", rows(100, { _ in (9.5, 2.5, -0.5) }, seconds: { $0 == 40 ? 0.395 : Double($0) / 100 }))
         let short = try folder.write("short.csv", rows(60) { _ in (9.5, 2.5, -0.5) })
         let total = try folder.write("TotalAcceleration.csv", rows(100) { _ in (9.5, 2.5, -0.5) })
+        // Another sensor's file in gravity's place (wrote a recording without gravity, exit 0,
+        // until stop 54): a gyroscope at rest, the motion file itself, a magnetometer.
+        let gyroscope = try folder.write("Gyroscope.csv", rows(100) { i in (0.01 * Double(i % 3), -0.02, 0.005) })
+        let magnetometer = try folder.write("Magnetometer.csv", rows(100) { _ in (-40, 12, 21) })
         let cases: [(String, String, String)] = [
             (motion, skewed, "\(skewed):42: time 0.395 s, where \(motion) has 0.4 s (line 42): '--add-gravity' needs the same times row by row"),
             (motion, short, "\(short):61: '--add-gravity' file ends after 60 samples (this line), where \(motion) goes on (line 62)"),
             (total, gravity, "\(total): |a| averages 9.84 m/s² over the first 64 samples: the recording already holds gravity"),
+            (motion, gyroscope, "\(gyroscope): |a| averages 0.02 m/s² over the first 64 samples, where gravity alone reads 9.8: "
+                + "'--add-gravity' takes a gravity export (Sensor Logger's Gravity.csv), not acceleration with gravity taken out"),
+            (motion, motion, "\(motion): |a| averages 0.68 m/s² over the first 64 samples, where gravity alone reads 9.8"),
+            (motion, magnetometer, "\(magnetometer): |a| averages 46.74 m/s² over the first 64 samples, where gravity alone reads 9.8: "
+                + "'--add-gravity' takes a gravity export (Sensor Logger's Gravity.csv), not another sensor's values"),
         ]
         // A shake in Accelerometer.csv's first 0.64 s gives |a| of about gravity's there: it is told
         // by its header and name, not refused as already holding gravity.

@@ -89,6 +89,34 @@ import Testing
         }
     }
 
+    /// Offline, the samples before the first one changed are spread back as the later batches
+    /// are (`spreadingBack`): batches of 2 to 32 at 100 Hz, stamped once or read out, come out
+    /// evenly spaced from the stream's first sample, going forward into the first time changed.
+    /// Nil before any time was changed, and for held times with a gap or a time going back.
+    @Test(arguments: [2, 4, 8, 16, 32])
+    func theFirstSamplesAreSpreadBackOffline(size: Int) throws {
+        for readOut in [false, true] {
+            let given = Self.batched(Self.times(count: 1200, rate: 100), size: size, readOut: readOut)
+            var spreader = BatchTimeSpreader()
+            #expect(spreader.spreadingBack([], before: 0) == nil)
+            var out: [Double] = []
+            for time in given {
+                out.append(spreader.spread(Sample(time: time, x: 0, y: 0, z: 9.8)).time)
+                if out.last != time { break }
+                #expect(spreader.spreadingBack(Array(out), before: time + 1) == nil, "before any time was changed")
+            }
+            let held = Array(given[..<(out.count - 1)])
+            let first = try #require(out.last)
+            let back = try #require(spreader.spreadingBack(held, before: first), "\(size), read out \(readOut)")
+            let steps = zip((back + [first]).dropFirst(), back + [first]).map { ($0 - $1) / 0.01 }
+            #expect(steps.allSatisfy { $0 > 0.97 && $0 < 1.01 + 0.02 * Double(size) },
+                    "\(size), read out \(readOut): steps \(steps.min()!) to \(steps.max()!) periods")
+            // A time going back, or a gap over the spreader's limit, among them: kept as given.
+            #expect(spreader.spreadingBack(held.reversed(), before: first) == nil)
+            #expect(spreader.spreadingBack([held[0] - 2] + held, before: first) == nil)
+        }
+    }
+
     /// Shakes of 2 to 8 Hz at 100 Hz, their samples delivered in batches of 16 stamped once: the
     /// detector alone finds fewer (it ignores a repeated time); through `BatchSpreadingDetector`
     /// it finds each one, beginning at most a batch later than in the evenly stamped samples.

@@ -357,9 +357,26 @@ import Testing
         #expect(rows.map(\.isShake) == [false, true])
     }
 
+    /// A header unit in a spelling the reader does not know (`m/s²` exported in Windows-1252
+    /// reads as `m/s\u{FFFD}`, or `ft/s^2`) is an error that asks for the option, and with the
+    /// option the file is read in the option's unit: the error's advice works.
+    @Test func aHeaderUnitNotKnownIsTheOptionsUnit() throws {
+        let bytes = Array("time (min),x (m/s".utf8) + [0xB2] + Array("),y (m/s".utf8) + [0xB2] + Array("),z (m/s".utf8) + [0xB2]
+            + Array(")\n0,1,2,9.5\n0.5,1,2,9.5\n".utf8)
+        #expect(throws: RecordingError.self) { try RecordingReader.readAll(bytes: bytes, options: CSVImportOptions(timeUnit: .seconds)) }
+        #expect(throws: RecordingError.self) { try RecordingReader.readAll(bytes: bytes, options: CSVImportOptions(accelerationUnit: .g)) }
+        let (_, rows) = try RecordingReader.readAll(bytes: bytes, options: CSVImportOptions(accelerationUnit: .g, timeUnit: .milliseconds))
+        #expect(rows.map(\.sample.time) == [0, 0.0005])
+        #expect(rows.map(\.sample.z) == [9.5 * 9.80665, 9.5 * 9.80665])
+        // A unit the reader knows is still held against the option.
+        let known = Array("time_s,x (g),y (g),z (g)\n0,0,0,1\n".utf8)
+        #expect(throws: RecordingError.self) { try RecordingReader.readAll(bytes: known, options: CSVImportOptions(accelerationUnit: .milliG)) }
+    }
+
     @Test(arguments: [
         ("m/s^2", CSVImportOptions.AccelerationUnit.metersPerSecondSquared), ("M/S2", .metersPerSecondSquared), ("m/s²", .metersPerSecondSquared),
-        ("g", .g), ("mg", .milliG),
+        ("m s-2", .metersPerSecondSquared), ("m.s^-2", .metersPerSecondSquared), ("m·s⁻²", .metersPerSecondSquared),
+        ("m/sec^2", .metersPerSecondSquared), ("g", .g), ("mg", .milliG),
     ])
     func accelerationUnitsParseFromArguments(text: String, unit: CSVImportOptions.AccelerationUnit) {
         #expect(CSVImportOptions.AccelerationUnit(argument: text) == unit)
