@@ -26,7 +26,8 @@ enum TuneCommand: ShakeCommand {
             reversal interval, half-wave count, linearity limit and gravity time constant, then \
             refines the best few points one parameter at a time (also the reversal angle, \
             shortest reversal interval, interval ratio, linearity time constant, quiet time and \
-            refractory period); --range limits any of them to some values or holds it at one. \
+            refractory period), and the base's own value of each (where a --range holds it); --range \
+            limits any of them to some values or holds it at one. \
             Objective: the highest recall whose false shakes per hour stay within --max-false-per-hour and that fires no duplicates; ties go to fewer false \
             shakes (a budget raised to see what is possible buys recall, not speed paid for in false \
             shakes), then to the lower median latency (in steps of 50 ms), then to the configuration \
@@ -46,15 +47,18 @@ enum TuneCommand: ShakeCommand {
             the figures, the 95 % confidence intervals of the cross-validated recall and false \
             shakes per hour (in-sample when there is no cross-validation), as 'shake evaluate' \
             gives them: a few shakes prove little, whatever the score. Then a WARNING line for \
-            each of: cross-validated figures over the budget; no labelled shake at all (recall \
+            each of: values no configuration could have (the base's other values rule them out, \
+            and the checks of 'shake config' refuse them: left out of the search); \
+            cross-validated figures over the budget (when the in-sample ones meet it); no \
+            labelled shake at all (recall \
             cannot be measured); too little time labelled shake=0 \
             for the budget to be measured (one false shake in it is more than the budget); a \
             fold tuned on recordings with no shakes or no shake=0 time.
 
             With --format json, one object: 'configuration' (the chosen configuration, every key as \
             --config reads it; -o writes the same), 'tuned_parameters' (the names of the parameters \
-            searched, as the text lists them), 'searched_values' (each one's values tried, as --range left \
-            them), 'reference_configuration' (the base: the \
+            searched, as the text lists them), 'searched_values' (each one's values tried: as --range left \
+            them, with the base's own, less those the base ruled out), 'reference_configuration' (the base: the \
             values of the parameters not searched, and what ties lean toward), 'reference_in_sample' \
             (the base's figures on all recordings, not tuned: what the cross-validated figures \
             should beat), 'max_false_per_hour' \
@@ -218,9 +222,26 @@ enum TuneCommand: ShakeCommand {
     }
 
     /// The axes to search: the standard ones, each `--range KEY=LOW..HIGH` keeping only its values
-    /// from LOW to HIGH, each `--range KEY=VALUE` holding its parameter at VALUE.
+    /// from LOW to HIGH, each `--range KEY=VALUE` holding its parameter at VALUE. The base's own
+    /// value of a searched parameter is among its values (where a range holds it), so that a
+    /// base set off the standard values (a release of 4 m/s²) is kept on a tie, as the objective
+    /// says, rather than moved to the nearest value tried.
     static func axes(_ ranges: [String], reference: ShakeConfiguration) throws(UsageError) -> [ParameterAxis] {
+        var (axes, restrictedTo) = try searchedAxes(ranges, reference: reference)
+        for (index, axis) in axes.enumerated() where axis.values.count > 1 {
+            let own = axis.value(in: reference)
+            guard own.isFinite, !axis.values.contains(own), restrictedTo[axis.name].map({ $0.contains(own) }) ?? true else { continue }
+            axes[index] = ParameterAxis(axis.name, axis.field, values: axis.values + [own],
+                                        coarse: axis.coarseIndices.map { axis.values[$0] })
+        }
+        return axes
+    }
+
+    /// The axes as `--range` leaves them, and the LOW...HIGH of each it restricted.
+    static func searchedAxes(_ ranges: [String], reference: ShakeConfiguration) throws(UsageError)
+        -> (axes: [ParameterAxis], bounds: [String: ClosedRange<Double>]) {
         var axes = ParameterAxis.standard
+        var restrictedTo: [String: ClosedRange<Double>] = [:]
         var named: Set<String> = []
         let keys = axes.map(\.name).joined(separator: ", ")
         for range in ranges {
@@ -270,11 +291,12 @@ enum TuneCommand: ShakeCommand {
                         + "\(axis.name)=\(number(low))) to hold it there")
                 }
                 axes[index] = kept
+                restrictedTo[axis.name] = low...high
             default:
                 throw UsageError("'--range' takes KEY=LOW..HIGH or KEY=VALUE (onsetAcceleration=12..16), not '\(range)'")
             }
         }
-        return axes
+        return (axes, restrictedTo)
     }
 
     /// For a `--range` key that names no parameter: the one it most likely means, as
@@ -328,9 +350,12 @@ enum TuneCommand: ShakeCommand {
         init(result: TuningResult, axes: [ParameterAxis], reference: ShakeConfiguration, base: String,
              seconds: Double, jobs: Int) {
             self.result = result
-            warnings = TuneCommand.warnings(result, base: base)
+            warnings = TuneCommand.warnings(result, base: base, reference: reference, axes: axes)
             tuned = axes.map(\.name)
-            searched = Dictionary(uniqueKeysWithValues: axes.map { ($0.name, $0.values) })
+            // The values tried: those every configuration ruled out (by the base's other values)
+            // were not, and a warning names them.
+            let tried = result.valuesTried.count == axes.count ? result.valuesTried : axes.map(\.values)
+            searched = Dictionary(uniqueKeysWithValues: zip(axes, tried).map { ($0.name, $1) })
             self.reference = reference
             self.seconds = (seconds * 10).rounded() / 10
             self.jobs = jobs
@@ -367,8 +392,9 @@ enum TuneCommand: ShakeCommand {
         text += "Objective: highest recall with false/h <= \(budgetText(result.maximumFalsePerHour)) and no duplicates; "
             + "ties: fewer false shakes, then lower median latency (50 ms steps), then closer to the \(baseLong(base)).\n"
         if let basePath { text += "Base: \(basePath) (--config): the values not searched are its own.\n" }
+        // Restricted: some standard value left out (the base's own value may be added to any).
         let restricted = axes.filter { axis in
-            !ParameterAxis.standard.contains { $0.name == axis.name && $0.values == axis.values }
+            !ParameterAxis.standard.contains { $0.name == axis.name && Set($0.values).isSubset(of: axis.values) }
         }
         if !restricted.isEmpty {
             text += "Searched only (--range): " + restricted.map { axis in
@@ -397,7 +423,7 @@ enum TuneCommand: ShakeCommand {
         } else {
             text += "  " + confidenceLine("in sample", result.inSample)
         }
-        let warnings = warnings(result, base: base)
+        let warnings = warnings(result, base: base, reference: reference, axes: axes)
         if !warnings.isEmpty { text += "\n" + warnings.map { "WARNING: \($0)\n" }.joined() }
         if let validation = result.crossValidation {
             text += "\nCross-validation (\(validation.method), \(validation.folds.count) folds; each fold tuned "
@@ -415,8 +441,23 @@ enum TuneCommand: ShakeCommand {
 
     /// What makes the figures above less than they seem: held-out figures over the budget, too
     /// little shake-free time for the budget to be measured, folds tuned without shakes.
-    static func warnings(_ result: TuningResult, base: String = "medium") -> [String] {
+    /// `reference`: the base configuration (the preset, or --config's), to tell a choice that is
+    /// the base's own; `axes`: those searched, to name the values no valid configuration had.
+    static func warnings(_ result: TuningResult, base: String = "medium", reference: ShakeConfiguration? = nil,
+                         axes: [ParameterAxis] = []) -> [String] {
         var warnings: [String] = []
+        if result.valuesTried.count == axes.count {
+            let untried = zip(axes, result.valuesTried).compactMap { axis, tried -> String? in
+                let left = axis.values.filter { !tried.contains($0) }
+                guard !left.isEmpty else { return nil }
+                let unit = unit(of: axis.name)
+                return axis.name + " " + left.map(number).joined(separator: ", ") + (unit.isEmpty ? "" : " " + unit)
+            }
+            if !untried.isEmpty {
+                warnings.append("never tried, as every configuration with them that the search reached fails the checks "
+                    + "of 'shake config' (the \(baseLong(base))'s other values rule them out): " + untried.joined(separator: "; "))
+            }
+        }
         if !result.metBudget {
             warnings.append("no configuration tried met the budget of \(number(result.maximumFalsePerHour)) false shakes "
                 + "per hour; the one chosen has the fewest false shakes and duplicates")
@@ -425,7 +466,20 @@ enum TuneCommand: ShakeCommand {
         let medium = result.referenceSummary
         let mediumMeetsBudget = medium.duplicates == 0
             && (medium.falseShakes == 0 || (medium.falsePerHour ?? .infinity) <= budget * (1 + 1e-12))
-        if let validation = result.crossValidation, !validation.metBudget {
+        // Held-out figures over the budget say the search fits what it is tuned on. When the
+        // figures in sample are over it already, the warning above says all there is; when the
+        // values chosen are the base's own, they were fitted to nothing, and only the advice to
+        // record more holds (it had said to prefer the base: the configuration chosen).
+        let chosenIsBase = reference == result.configuration
+        if let validation = result.crossValidation, !validation.metBudget, result.metBudget, chosenIsBase {
+            let pooled = validation.pooled
+            var broke = pooled.falsePerHour.map { "fire \(fixed($0, 2)) false shakes per hour" } ?? "fire false shakes"
+            if pooled.duplicates > 0 { broke += " and \(counted(pooled.duplicates, "duplicate"))" }
+            warnings.append("tuned in each fold without the recordings it holds out, the values chosen there \(broke) on those, over the "
+                + "budget of \(budgetText(budget)): so few recordings do not say which values hold for other motion. The "
+                + "configuration chosen here is the \(baseLong(base)) itself (the first row), not fitted to these recordings; "
+                + "record more of the motion that fires, in every group, before trusting a tuned one")
+        } else if let validation = result.crossValidation, !validation.metBudget, result.metBudget {
             let pooled = validation.pooled
             var broke = pooled.falsePerHour.map { "fire \(fixed($0, 2)) false shakes per hour" } ?? "fire false shakes"
             if pooled.duplicates > 0 { broke += " and \(counted(pooled.duplicates, "duplicate"))" }

@@ -121,12 +121,19 @@ public struct Tuner {
         let counts = total(best, on: all)
         counter.estimate.store(counter.done.load(ordering: .relaxed), ordering: .relaxed)
         report()
+        // Each axis's values that some configuration replayed had (the others were ruled out
+        // by `validate()` at every point the search reached).
+        var tried = options.axes.map { _ in Set<Int>() }
+        for candidate in cache.keys {
+            for (axis, index) in candidate.enumerated() { tried[axis].insert(index) }
+        }
         return TuningResult(
             configuration: configuration(best), maximumFalsePerHour: budget,
             metBudget: isFeasible(counts, budget: budget), inSample: counts.summary,
             referenceSummary: reference.summary, tradeoff: tradeoff,
             crossValidation: crossValidation, configurationsEvaluated: cache.count,
-            recordings: recordings.count, samples: allSamples)
+            recordings: recordings.count, samples: allSamples,
+            valuesTried: zip(options.axes, tried).map { axis, indices in indices.sorted().map { axis.values[$0] } })
     }
 
     /// Throws when no point of the coarse grid is a valid configuration (axes restricted so that

@@ -87,7 +87,10 @@ extension ParameterAxis {
                       coarse: [8, 10, 12, 14]),
         ParameterAxis("releaseAcceleration / onsetAcceleration",
                       .derived(get: { $0.releaseAcceleration / $0.onsetAcceleration },
-                               set: { $0.releaseAcceleration = $0.onsetAcceleration * $1 }),
+                               // To a nanometre per s²: 7 × 0.35 is 2.45, not 2.4499999999999997
+                               // (what the written configuration would say), and a base's
+                               // release comes back as it was.
+                               set: { $0.releaseAcceleration = ($0.onsetAcceleration * $1 * 1e9).rounded() / 1e9 }),
                       values: [0.35, 0.5, 0.6, 0.7, 0.8],
                       coarse: [0.5, 0.7]),
         ParameterAxis("maximumReversalIntervalSeconds", .real(\.maximumReversalIntervalSeconds),

@@ -23,6 +23,11 @@ public struct TuningResult: Sendable, Encodable {
     public var configurationsEvaluated: Int
     public var recordings: Int
     public var samples: Int
+    /// For each axis of `TuningOptions.axes`, in their order, the values that some configuration
+    /// replayed had, ascending: an axis's values missing here were ruled out by `validate()`
+    /// wherever the search went (onsets above a base's `ongoingMotionPeakAcceleration`, say).
+    /// Not encoded: `shake tune` reports them as its `searched_values`.
+    public var valuesTried: [[Double]] = []
 
     enum CodingKeys: String, CodingKey {
         case configuration

@@ -287,6 +287,77 @@ struct PlantedFolder {
         #expect(said.count == 1 && said.first?.contains("over the budget of 0:") == true, "\(said)")
     }
 
+    /// Held-out figures over the budget when the configuration chosen is the base's own (other
+    /// people's gestures in Fixtures/others: tuned on four files, a fold fires on the fifth):
+    /// the warning says the choice is the medium preset itself, fitted to nothing. It had said
+    /// the chosen values fit these recordings and to prefer the medium preset, which they were.
+    @Test func heldOutFiguresOverTheBudgetWithTheBaseChosenDoNotAskForTheBase() throws {
+        let run = CapturedRun(["tune", repositoryRoot + "/Fixtures/others", "--format", "json"])
+        #expect(run.status == 0, "\(run.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let chosen = try #require(report["configuration"] as? [String: Any])
+        let medium = try #require(report["reference_configuration"] as? [String: Any])
+        try #require(NSDictionary(dictionary: chosen).isEqual(to: medium), "the medium preset is chosen")
+        let validation = try #require(report["cross_validation"] as? [String: Any])
+        #expect(validation["met_budget"] as? Bool == false)
+        let said = try #require(report["warnings"] as? [String])
+        let heldOut = said.filter { $0.contains("fold") || $0.contains("not tuned on") }
+        #expect(heldOut.count == 1 && heldOut[0].hasPrefix("tuned in each fold without the recordings it holds out, "
+            + "the values chosen there fire ") && heldOut[0].contains("The configuration chosen here is the medium preset "
+            + "itself (the first row), not fitted to these recordings"), "\(said)")
+        #expect(!said.contains { $0.contains("prefer it") || $0.contains("fit these recordings more") }, "\(said)")
+    }
+
+    /// Every searched parameter but those named held at medium's value (`--range KEY=VALUE`).
+    static func heldAllBut(_ searched: String...) -> [String] {
+        ["onsetAcceleration=10", "releaseAcceleration / onsetAcceleration=0.5", "maximumReversalIntervalSeconds=0.35",
+         "minimumHalfWaves=4", "maximumLinearity=0.5", "gravityTimeConstantSeconds=0.4", "maximumIntervalRatio=4",
+         "reversalCosine=-0.4", "minimumReversalIntervalSeconds=0.04", "linearityTimeConstantSeconds=0.5",
+         "quietSeconds=0.4", "refractorySeconds=0.3"]
+            .filter { held in !searched.contains { held.hasPrefix($0 + "=") } }.flatMap { ["--range", $0] }
+    }
+
+    /// A base value off the values tune tries (a release of 4 m/s², fraction 0.4) is tried too,
+    /// and kept on a tie, as the objective says ("closer to the base"): it had been moved to
+    /// the nearest value tried (3.5 m/s²) with the same figures. And the release is written
+    /// without binary noise: 7 × 0.35 is 2.45, not 2.4499999999999997.
+    @Test func aBaseValueOffTheTriedValuesIsKeptOnATie() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let fixtures = ["shakes_100hz.csv", "walking_pocket_100hz.csv"].map { repositoryRoot + "/Fixtures/" + $0 }
+        let base = try folder.write("base.json", "{\"releaseAcceleration\": 4}\n")
+        let output = folder.file("tuned.json")
+        let run = runShake(["tune", "--config", base, "-o", output] + Self.heldAllBut("releaseAcceleration / onsetAcceleration") + fixtures)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(try ConfigurationFile.load(path: output).releaseAcceleration == 4)
+        #expect(!run.out.contains("Searched only (--range): releaseAcceleration / onsetAcceleration"), "\(run.out)")
+
+        let noisy = folder.file("noisy.json")
+        let seven = runShake(["tune", "-o", noisy, "--range", "onsetAcceleration=7", "--range", "releaseAcceleration / onsetAcceleration=0.35"]
+            + Self.heldAllBut("onsetAcceleration", "releaseAcceleration / onsetAcceleration") + fixtures)
+        #expect(seven.status == 0, "\(seven.err)")
+        #expect(try String(contentsOfFile: noisy, encoding: .utf8).contains("\"releaseAcceleration\" : 2.45,\n"))
+    }
+
+    /// Values that no configuration could have (onsets above a base's ongoing-motion peak of
+    /// 11 m/s², which `validate()` refuses) are not listed as searched, and a warning names
+    /// them; they had been listed in `searched_values` without a word.
+    @Test func valuesTheBaseRulesOutAreNamedNotListedAsSearched() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let fixtures = ["shakes_100hz.csv", "walking_pocket_100hz.csv"].map { repositoryRoot + "/Fixtures/" + $0 }
+        let base = try folder.write("base.json", "{\"ongoingMotionPeakAcceleration\": 11}\n")
+        let run = runShake(["tune", "--config", base, "--format", "json"] + Self.heldAllBut("onsetAcceleration") + fixtures)
+        #expect(run.status == 0, "\(run.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let searched = try #require(report["searched_values"] as? [String: [Double]])
+        #expect(searched["onsetAcceleration"] == [7, 8, 9, 10, 11])
+        let said = try #require(report["warnings"] as? [String])
+        #expect(said.contains { $0.hasPrefix("never tried, as every configuration with them that the search reached fails the "
+            + "checks of 'shake config' (the base configuration's other values rule them out): onsetAcceleration 12, 13, 14, 16 m/s²") },
+                "\(said)")
+    }
+
     /// A budget no configuration tried meets: the -o file is still written (it was asked for),
     /// but the line naming it says it does not meet the budget, and the JSON's warnings say so
     /// as the text's WARNING does (the JSON had only `met_budget: false`).
