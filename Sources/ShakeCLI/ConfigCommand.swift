@@ -65,7 +65,7 @@ enum ConfigCommand: ShakeCommand {
         let force = arguments.flag("force")
         try OutputFile.check(output, force: force)
         do {
-            try ConfigurationFile.save(configuration, to: output, overwrite: force)
+            try withSignalsDeferred { try ConfigurationFile.save(configuration, to: output, overwrite: force) }
         } catch {
             throw OutputFile.writeFailure(error)
         }

@@ -158,7 +158,7 @@ enum PlotCommand: ShakeCommand {
         plot.from = from
         plot.to = to
         do {
-            try PlotFile.write(plot.svg(), to: output, overwrite: force)
+            try withSignalsDeferred { try PlotFile.write(plot.svg(), to: output, overwrite: force) }
         } catch {
             throw OutputFile.writeFailure(error)
         }

@@ -96,3 +96,38 @@ final class StopOnSignal {
     /// Restores default handling of the signals.
     func remove() { stopper?.remove() }
 }
+
+/// Runs `body` with SIGINT, SIGTERM and SIGHUP held back, for commands that write whole files
+/// as they end (`tune -o` and `--report`, `config -o`, `plot -o`): each file is written beside
+/// its name (`<output>.tmp-<pid>-<n>`) and then linked or renamed into place, and a signal in
+/// between would end the tool with the temporary file left behind, or one output of two
+/// written. A signal that comes meanwhile is noted by a plain handler (at once, on whichever
+/// thread it lands: a dispatch source's handler, run later on its queue, could miss one that
+/// came just before `body` ended) and ends the tool as it would have, by that signal (status
+/// 128 plus its number), once `body` has returned or thrown: the files are then whole, or not
+/// there.
+///
+/// The signals are unblocked in the calling thread meanwhile (and blocked again after, if they
+/// were): a tool started with them blocked (as Foundation's `Process` starts it from a test
+/// run) still notes and obeys them, as its dispatch sources do.
+func withSignalsDeferred<T>(_ body: () throws -> T) rethrows -> T {
+    deferredSignal.store(0, ordering: .relaxed)
+    var these = sigset_t()
+    sigemptyset(&these)
+    for number in SignalStopper.signals {
+        sigaddset(&these, number)
+        signal(number) { deferredSignal.store($0, ordering: .relaxed) }
+    }
+    var before = sigset_t()
+    pthread_sigmask(SIG_UNBLOCK, &these, &before)
+    defer {
+        for number in SignalStopper.signals { signal(number, SIG_DFL) }
+        let number = deferredSignal.load(ordering: .relaxed)
+        if number != 0 { raise(number) }
+        pthread_sigmask(SIG_SETMASK, &before, nil)
+    }
+    return try body()
+}
+
+/// The signal `withSignalsDeferred` held back, or 0.
+private let deferredSignal = Atomic<Int32>(0)

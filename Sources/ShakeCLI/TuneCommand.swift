@@ -179,27 +179,30 @@ enum TuneCommand: ShakeCommand {
         // figures, printed as ever, nor the other output: each failure is said after them (exit 73).
         var written: [String] = []
         var failures: [(failure: CommandFailure, what: String)] = []
-        if let output {
-            do {
-                try ConfigurationFile.save(result.configuration, to: output, overwrite: force)
-                written.append(output)
-                // Written as asked, but never as if it met the budget: said on the line that names it.
-                progress.note("wrote \(output) (load it with --config)" + (result.metBudget ? ""
-                    : "; it does NOT meet the budget of \(number(result.maximumFalsePerHour)) false shakes per hour (the text's "
-                        + "WARNING says what it fires)"))
-            } catch {
-                failures.append((OutputFile.writeFailure(error), "the configuration (-o)"))
+        // Held back: a signal while a file is given its name would leave its temporary file.
+        withSignalsDeferred {
+            if let output {
+                do {
+                    try ConfigurationFile.save(result.configuration, to: output, overwrite: force)
+                    written.append(output)
+                    // Written as asked, but never as if it met the budget: said on the line that names it.
+                    progress.note("wrote \(output) (load it with --config)" + (result.metBudget ? ""
+                        : "; it does NOT meet the budget of \(number(result.maximumFalsePerHour)) false shakes per hour (the text's "
+                            + "WARNING says what it fires)"))
+                } catch {
+                    failures.append((OutputFile.writeFailure(error), "the configuration (-o)"))
+                }
             }
-        }
-        if let report {
-            var plot = TradeoffPlot(result: result, title: "shake tune: recall and false shakes per hour")
-            plot.referenceName = base
-            do {
-                try PlotFile.write(plot.svg(), to: report, overwrite: force)
-                written.append(report)
-                progress.note("wrote \(report)")
-            } catch {
-                failures.append((OutputFile.writeFailure(error), "the trade-off plot (--report)"))
+            if let report {
+                var plot = TradeoffPlot(result: result, title: "shake tune: recall and false shakes per hour")
+                plot.referenceName = base
+                do {
+                    try PlotFile.write(plot.svg(), to: report, overwrite: force)
+                    written.append(report)
+                    progress.note("wrote \(report)")
+                } catch {
+                    failures.append((OutputFile.writeFailure(error), "the trade-off plot (--report)"))
+                }
             }
         }
         if wantsJSON(arguments) {
