@@ -342,6 +342,20 @@ public enum ConfigurationFile {
             if failure.problem.endsEarly {
                 return LocatedProblem(message: "not valid JSON: the text ends early", offset: text.bytes.count)
             }
+            if case .invalidUTF8(let count, let start) = failure.problem {
+                // The first byte of the string that does not decode (JSONSerialization named the
+                // string's start, as a character count, without a line).
+                var bytes = text.bytes[start..<min(start + count, text.bytes.count)].makeIterator()
+                var parser = Unicode.UTF8.ForwardParser()
+                var offset = start
+                scan: while true {
+                    switch parser.parseScalar(from: &bytes) {
+                    case .valid(let scalar): offset += scalar.count
+                    case .error, .emptyInput: break scan
+                    }
+                }
+                return LocatedProblem(message: "not valid JSON: bytes that are not UTF-8 (save the file as UTF-8)", offset: offset)
+            }
             if case .notRepresentable(let number) = failure.problem {
                 return LocatedProblem(message: "number \(number) is out of the range of a Double",
                                       offset: text.numberOffset(number))

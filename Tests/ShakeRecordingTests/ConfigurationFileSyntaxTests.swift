@@ -5,7 +5,8 @@ import Testing
 /// Messages about configuration files that JSONDecoder refuses as a whole, which
 /// `ConfigurationFile` explains from what Foundation's JSONSerialization said (now `JSONDocument`):
 /// each text below with the message the tool gave while ShakeRecording used JSONSerialization
-/// (shake at 0351c5a, `shake config --config NAME.json`), word for word.
+/// (shake at 0351c5a, `shake config --config NAME.json`), word for word, but for bytes that are
+/// not UTF-8, now placed by line and column.
 @Suite struct ConfigurationFileSyntaxTests {
     static let cases: [(name: String, bytes: [UInt8], says: String)] = [
         ("fraction-count", Array("{\"minimumHalfWaves\": 4.5}".utf8),
@@ -33,7 +34,12 @@ import Testing
         ("utf16-fraction", Array("{\"minimumHalfWaves\": 4.5}".data(using: .utf16)!),
          "utf16-fraction.json:1:2: bad value at 'minimumHalfWaves': expected a whole number, got 4.5"),
         ("bad-utf8", [0x7B, 0x22, 0x6F, 0x6E, 0x73, 0x65, 0x74, 0x41, 0x63, 0x63, 0x65, 0x6C, 0x65, 0x72, 0x61, 0x74, 0x69, 0x6F, 0x6E, 0x22, 0x3A, 0x20, 0x31, 0x32, 0x20, 0x2C, 0x0A, 0x20, 0x22, 0xC3, 0x78, 0x22, 0x3A, 0x20, 0x31, 0x7D],
-         "bad-utf8.json: not valid JSON: Invalid UTF-8 sequence 2 bytes starting from character 29."),
+         // Until stop 54 as JSONSerialization said it, without a line: "bad-utf8.json: not valid
+         // JSON: Invalid UTF-8 sequence 2 bytes starting from character 29."
+         "bad-utf8.json:2:3: not valid JSON: bytes that are not UTF-8 (save the file as UTF-8)"),
+        // A valid character before the byte that is not: the place is the byte's.
+        ("latin1-key", Array("{\n  \"onsetAcceleration\": 10,\n  \"ca".utf8) + [0xE9] + Array("\": 4\n}\n".utf8),
+         "latin1-key.json:3:6: not valid JSON: bytes that are not UTF-8 (save the file as UTF-8)"),
         ("text-after", Array("{\"onsetAcceleration\": 12} x".utf8),
          "text-after.json:1:27: not valid JSON: unexpected text"),
         ("unclosed", Array("  {\"onsetAcceleration\": 12".utf8),
