@@ -136,6 +136,7 @@ enum EvaluateCommand: ShakeCommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let chosen = try DetectorOptions.detector(arguments)
+        try ImportOptions.checkLabelsAreRead(arguments, command: "evaluate")
         let options = try ImportOptions.options(arguments)
         let files = try recordingFiles(arguments.positionals)
         let list = arguments.flag("list")

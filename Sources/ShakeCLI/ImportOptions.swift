@@ -23,6 +23,14 @@ enum ImportOptions {
               help: "Skip rows whose x, y and z are all empty (other sensors' rows in a merged export, as edge-ml writes); their shake labels go with them."),
     ]
 
+    /// For `evaluate` and `tune`, which score the labels: `--ignore-labels` would read every file
+    /// as unlabelled and fail on the first as having no 'shake' column, blaming the file.
+    static func checkLabelsAreRead(_ arguments: ParsedArguments, command: String) throws(UsageError) {
+        guard arguments.flag("ignore-labels") else { return }
+        throw UsageError("'--ignore-labels' reads recordings without their shake labels, which \(command) scores against: "
+            + "leave it out (for a 'label' column of activity names, name the 0/1 column with --label-column)")
+    }
+
     /// For times given on the command line (`--shakes`, `--from`, `--to`) that miss a recording
     /// read without `--rebase-time` whose samples run from `first` to `last` s, far from 0 (an
     /// export stamped with epoch or boot times): when they lie within its length from 0, as

@@ -119,6 +119,7 @@ enum TuneCommand: ShakeCommand {
             throw UsageError("'--output' and '--report' name the same file ('\(output)', '\(report)')")
         }
         if let report { try OutputFile.checkSVGName(report, writer: "--report") }
+        try ImportOptions.checkLabelsAreRead(arguments, command: "tune")
         let importOptions = try ImportOptions.options(arguments)
         let base: String
         if let path = arguments.value("config") {

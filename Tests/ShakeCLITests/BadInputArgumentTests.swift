@@ -56,6 +56,17 @@ import Testing
              says: "'--range onsetAcceleration=12m/s2..16': '12m/s2' is not a number: give it without its unit (12)\n"),
         Case("a range with a dash", ["tune", "--range", "onsetAcceleration=12-16", "r.csv"],
              says: "'--range onsetAcceleration=12-16': '12-16' is not a number: write a range as LOW..HIGH (12..16)\n"),
+        // Labels ignored where they are scored: a usage error, not the file's (exit 65, "no 'shake' column").
+        Case("evaluate without labels", ["evaluate", "--ignore-labels", "r.csv"],
+             says: "'--ignore-labels' reads recordings without their shake labels, which evaluate scores against: leave it out "
+                + "(for a 'label' column of activity names, name the 0/1 column with --label-column)\n"),
+        Case("tune without labels", ["tune", "--ignore-labels", "r.csv"],
+             says: "'--ignore-labels' reads recordings without their shake labels, which tune scores against"),
+        // An exponent beyond a Double is no unit (it was taken for one: "without its unit (1)").
+        Case("a number beyond a Double", ["tune", "--max-false-per-hour", "1e400", "r.csv"],
+             says: "The value '1e400' is invalid for '--max-false-per-hour': expected a number\n"),
+        Case("a range bound beyond a Double", ["tune", "--range", "onsetAcceleration=1E+400", "r.csv"],
+             says: "'--range onsetAcceleration=1E+400': '1E+400' is not a number\n"),
         Case("NaN as a number", ["synth", "shakes", "--noise", "nan", "-o", "OUT"], says: "The value 'nan' is invalid for '--noise': expected a number"),
         Case("infinity as a number", ["synth", "shakes", "--duration", "inf", "-o", "OUT"], says: "The value 'inf' is invalid for '--duration': expected a number"),
         Case("number below the range", ["synth", "shakes", "--rate", "0", "-o", "OUT"], says: "The value '0' is invalid for '--rate': expected 1 to 20000"),

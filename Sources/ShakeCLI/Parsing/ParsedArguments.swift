@@ -175,7 +175,8 @@ public struct ParsedArguments: Sendable {
 
 extension ParsedArguments {
     /// The number a value begins with when a unit follows it (`200Hz`, `5 s`, `12m/s2`, `2g`):
-    /// the number as written; nil for a value that is no number followed by a unit.
+    /// the number as written; nil for a value that is no number followed by a unit, and for a
+    /// number whose exponent puts it beyond a Double (`1e400`: its `e400` is no unit).
     static func numberBeforeUnit(_ text: String) -> String? {
         let characters = Array(text)
         for end in stride(from: characters.count - 1, through: 1, by: -1) {
@@ -183,6 +184,8 @@ extension ParsedArguments {
             let unit = characters[end...].drop { $0 == " " }
             guard let first = unit.first, first.isLetter || "/°%".contains(first),
                   let value = Double(number), value.isFinite else { continue }
+            if "eE".contains(first), unit.count > 1,
+               unit.dropFirst().drop(while: { "+-".contains($0) }).allSatisfy(\.isNumber) { return nil }
             return number
         }
         return nil
