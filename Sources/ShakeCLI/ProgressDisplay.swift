@@ -40,7 +40,10 @@ final class ProgressDisplay: Sendable {
     func update(_ progress: TuningProgress) {
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
         state.withLock { state in
-            state.fraction = max(state.fraction, progress.fraction)
+            // At most 99 %: the estimate of the work left can fall short (the last stage's
+            // descents), and 100 % shown before the end said done while a tenth was left. The
+            // closing line (`finish`) says when it is.
+            state.fraction = max(state.fraction, min(progress.fraction, 0.99))
             let fraction = state.fraction
             let eta = fraction > 0.02 ? elapsed * (1 - fraction) / fraction : nil
             if io.errIsTerminal {
