@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FoundationEssentials
 import ShakeDetection
 import ShakeIIO
@@ -73,6 +76,12 @@ enum LiveCommand: ShakeCommand {
         }
         let stopper = SignalStopper(stopping: reader)
         defer { stopper.remove() }
+        // A reader of the output that goes away (`| head -1`, a log pipe closed) ends the run as
+        // the end of --duration does, so the device's rate and buffer are put back: with
+        // SIGPIPE ignored the write fails instead (`io.outFailure`, checked after each sample),
+        // and the tool then ends quietly with 141, as SIGPIPE would have ended it.
+        let pipeAction = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, pipeAction) }
         var session = LiveSession(configuration: configuration, json: json, io: io,
                                   explaining: arguments.flag("explain"))
         var failure: IIOError?
@@ -117,6 +126,7 @@ enum LiveCommand: ShakeCommand {
                 }
                 try demo?.advance(to: sample)
                 if let event = session.process(sample) { demo?.handle(event) }
+                if io.outFailure() != nil { reader.stop() }
             }
         } catch let error as IIOError {
             failure = error

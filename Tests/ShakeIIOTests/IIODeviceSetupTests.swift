@@ -238,6 +238,33 @@ import Testing
             #expect(!result.stderr.contains("Warning"), "\(result.stderr)")
         }
 
+        // Defect: a reader of live's output that went away (`| head -1`) ended it by SIGPIPE, with
+        // the rate it had set (200 Hz) and its buffer left on the device (found by helper-77).
+        /// `live --rate 200 --format json | head -1`: once head has its line, live's next write
+        /// fails and the run ends as at the end of --duration: quietly, with 141 (as SIGPIPE
+        /// would have ended it), the device's own rate put back and its buffer off, within
+        /// seconds (the events of the looped fixture keep coming, 4 times as fast).
+        @Test func liveWhoseReaderGoesAwayPutsTheDeviceBack() throws {
+            let result = try run(["--loop", "--speed", "4"],
+                                 "cat \(Self.sysfs)/sampling_frequency > $DIR/before; start=$(date +%s); ( $SHAKE live --rate 200 --format json --duration 200 2> $DIR/err; "
+                                    + "echo $? > $DIR/status ) | head -1 > $DIR/first; "
+                                    + "echo $(( $(date +%s) - start )) > $DIR/seconds; "
+                                    + "cat \(Self.sysfs)/sampling_frequency > $DIR/after; cat \(Self.sysfs)/buffer/enable > $DIR/enable")
+            #expect(result.status == 0, "\(result.stderr)")
+            func text(_ file: String) throws -> String {
+                try String(contentsOfFile: path(file), encoding: .utf8)
+                    .trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(["\0"]))
+            }
+            let (first, err, seconds) = (try text("first"), try text("err"), try text("seconds"))
+            #expect(first.hasPrefix("{"), "\(first)")
+            #expect(try text("status") == "141", "\(err)")
+            let (before, after) = (try text("before"), try text("after"))
+            #expect(before != "200" && after == before, "\(before) before, \(after) after; \(err)")
+            #expect(try text("enable") == "0")
+            #expect((Int(seconds) ?? 99) < 20, "ended \(seconds) s after it began")
+            #expect(!err.contains("Error"), "\(err)")
+        }
+
         // Defect: polling used the requested rate instead of the one the device accepted.
         // Defect: the rate set stayed on the device after the run (another reader then met it).
         @Test func pollingUsesTheRateTheDeviceAcceptedAndPutsTheOwnBack() throws {
