@@ -243,17 +243,64 @@ enum LibIIO {
             let denied = IIOError.kind(for: code) == .permissionDenied
             // Which files: libiio does not say, and a user setting up access needs to know.
             var detail: String?
+            var kind: IIOError.Kind?
+            let local = iio_device_get_context(device).map { backendName($0) == "local" } ?? false
+            if !denied, local, let problem = deviceNodeProblem(deviceID: id(ofDevice: device)) {
+                // libiio's ENOENT or ENXIO read as a device unplugged; the device is there, its
+                // /dev node is not (or is not its node): what is missing is named, exit 66.
+                detail = problem
+                kind = .notFound
+            }
             if denied {
                 let id = id(ofDevice: device)
                 detail = "reading through the buffer opens /dev/\(id) for reading and writing and writes "
                     + "the device's scan_elements/*_en and buffer/length and buffer/enable"
-                let local = iio_device_get_context(device).map { backendName($0) == "local" } ?? false
                 let files = local ? filesDenied(deviceID: id) : []
                 if !files.isEmpty { detail! += "; this process may not: " + files.joined(separator: ", ") }
             }
-            throw IIOError(code: code, function: "iio_device_create_buffer", device: deviceLabel, detail: detail)
+            throw IIOError(code: code, function: "iio_device_create_buffer", device: deviceLabel, detail: detail, kind: kind)
         }
         return buffer
+    }
+
+    /// The first line of a small file (a sysfs attribute), without its line end; nil when it
+    /// cannot be read or is empty.
+    static func firstLine(ofFile path: String) -> String? {
+        var fd: CInt
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let line = bytes[..<count].prefix { $0 != UInt8(ascii: "\n") && $0 != 0 }
+        return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
+    }
+
+    /// What is wrong with `/dev/ID`, through which libiio's local backend reads a buffer, or nil
+    /// when it is the device's character device: missing (a container given /sys but not the
+    /// device node, a system without devtmpfs or mdev), no character device, or another device
+    /// than the one sysfs names (`/sys/bus/iio/devices/ID/dev`, `MAJOR:MINOR`).
+    static func deviceNodeProblem(deviceID id: String, devRoot: String = "/dev", sysfsRoot: String = "/sys/bus/iio/devices") -> String? {
+        let node = "\(devRoot)/\(id)"
+        let numbers = firstLine(ofFile: "\(sysfsRoot)/\(id)/dev")
+        let create = "create it (mknod \(node) c \(numbers.map { $0.replacing(":", with: " ") } ?? "MAJOR MINOR"): the numbers "
+            + "in \(sysfsRoot)/\(id)/dev), or pass it into the container; or read by polling instead (polled mode)"
+        var info = stat()
+        guard stat(node, &info) == 0 else {
+            guard errno == ENOENT else { return nil }
+            return "\(node) does not exist, and the buffer is read through it (a container given /sys but not the "
+                + "device node, or a system without devtmpfs or mdev): " + create
+        }
+        guard info.st_mode & S_IFMT == S_IFCHR else {
+            let what = info.st_mode & S_IFMT == S_IFDIR ? "a directory" : info.st_mode & S_IFMT == S_IFIFO ? "a named pipe" : "a regular file"
+            return "\(node) is \(what), not the device's character device: remove it and " + create
+        }
+        let device = UInt64(info.st_rdev)
+        let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~UInt64(0xFFF))
+        let minor = (device & 0xFF) | ((device >> 12) & ~UInt64(0xFF))
+        guard let numbers, numbers != "\(major):\(minor)" else { return nil }
+        return "\(node) is character device \(major):\(minor), not the device's \(numbers): remove it and " + create
     }
 
     /// What this process (its effective user and groups) may not do of what reading a local

@@ -238,6 +238,23 @@ import Testing
             #expect(!result.stderr.contains("Warning"), "\(result.stderr)")
         }
 
+        // Defect: a device whose /dev node is missing (a container given /sys only) or is a
+        // directory was said to be unplugged, with --reconnect suggested, exit 74 (helper-77).
+        /// Reading through the buffer without `/dev/iio:device0`, or with a directory in its place:
+        /// exit 66, the node named, how to make it, and polling offered (which works).
+        @Test(arguments: ["rm /dev/iio:device0", "rm /dev/iio:device0 && mkdir /dev/iio:device0"])
+        func aMissingDeviceNodeIsNamed(setUp: String) throws {
+            let result = try run([], "\(setUp) && { $SHAKE live --duration 1; echo $? > $DIR/status; } && "
+                                    + "$SHAKE live --mode polled --duration 1 > /dev/null 2>&1")
+            #expect(result.status == 0, "polled: \(result.stderr)")
+            let status = try String(contentsOfFile: path("status"), encoding: .utf8)
+            #expect(status == "66\n", "\(result.stderr)")
+            #expect(result.stderr.contains("Error: iio_device_create_buffer(device \"shakekit-accel\"): "), "\(result.stderr)")
+            #expect(result.stderr.contains(": /dev/iio:device0 \(setUp.contains("mkdir") ? "is a directory" : "does not exist")")
+                    && result.stderr.contains("; or read by polling instead (--mode polled)\n"), "\(result.stderr)")
+            #expect(!result.stderr.contains("--reconnect") && !result.stderr.contains("unplugged"), "\(result.stderr)")
+        }
+
         // Defect: a reader of live's output that went away (`| head -1`) ended it by SIGPIPE, with
         // the rate it had set (200 Hz) and its buffer left on the device (found by helper-77).
         /// `live --rate 200 --format json | head -1`: once head has its line, live's next write

@@ -38,6 +38,32 @@ import Testing
         #expect { try reader.run(onEvent: { _ in }) { _ in } } throws: { "\($0)".contains(problem) }
     }
 
+    /// What is wrong with a device's `/dev` node, which a buffer is read through: missing, a
+    /// directory or file in its place, another device than sysfs's `dev` names; nil when right
+    /// (`/dev/null` standing in, character device 1:3).
+    @Test func aDeviceNodeThatIsMissingOrWrongIsNamed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("node-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (dev, sysfs) = (root + "/dev", root + "/sys")
+        for folder in [dev, sysfs + "/iio:device0", sysfs + "/null"] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        try "240:0\n".write(toFile: sysfs + "/iio:device0/dev", atomically: false, encoding: .utf8)
+        let missing = LibIIO.deviceNodeProblem(deviceID: "iio:device0", devRoot: dev, sysfsRoot: sysfs)
+        #expect(missing == "\(dev)/iio:device0 does not exist, and the buffer is read through it (a container given /sys but "
+            + "not the device node, or a system without devtmpfs or mdev): create it (mknod \(dev)/iio:device0 c 240 0: the "
+            + "numbers in \(sysfs)/iio:device0/dev), or pass it into the container; or read by polling instead (polled mode)")
+        try FileManager.default.createDirectory(atPath: dev + "/iio:device0", withIntermediateDirectories: false)
+        #expect(LibIIO.deviceNodeProblem(deviceID: "iio:device0", devRoot: dev, sysfsRoot: sysfs)?
+            .hasPrefix("\(dev)/iio:device0 is a directory, not the device's character device: remove it and create it") == true)
+        // The real /dev/null (1:3) against what sysfs would say.
+        try "1:3\n".write(toFile: sysfs + "/null/dev", atomically: false, encoding: .utf8)
+        #expect(LibIIO.deviceNodeProblem(deviceID: "null", sysfsRoot: sysfs) == nil)
+        try "1:4\n".write(toFile: sysfs + "/null/dev", atomically: false, encoding: .utf8)
+        #expect(LibIIO.deviceNodeProblem(deviceID: "null", sysfsRoot: sysfs)?
+            .hasPrefix("/dev/null is character device 1:3, not the device's 1:4: remove it and create it (mknod /dev/null c 1 4") == true)
+    }
+
     @Test func permissionErrorNamesFunctionDeviceAttributeAndHowToGetAccess() {
         let error = IIOError(code: .permissionDenied, function: "iio_device_attr_read",
                              device: "accel0", attribute: "sampling_frequency")
