@@ -31,8 +31,9 @@ enum IIOOptions {
         help: "End with an error when no sample arrives for this long, or the device is not open by then.", default: "2")
     static let duration = OptionSpec.option(
         "duration", value: "seconds",
-        help: "Stop once the samples' times span this many seconds (an outage waited out with --reconnect counts; "
-            + "default: until Ctrl-C).")
+        help: "Stop at the first sample this many seconds or more from the first, keeping the samples before it (so "
+            + "they span up to a sample period less: 1.92 s of 2 at 12.5 Hz); an outage waited out with --reconnect "
+            + "counts; default: until Ctrl-C.")
     static let mountMatrix = OptionSpec.option(
         "mount-matrix", value: "matrix",
         help: "Mount matrix \"x, y, z; x, y, z; x, y, z\" to use instead of the device's (a rotation; a mirrored axis is allowed).")

@@ -60,6 +60,7 @@ enum RecordCommand: ShakeCommand {
         var readError: IIOError?
         var connectedDevice: AccelerometerDescription?
         var levelCheck = DeviceLevelCheck()
+        var lastKeptTime: Double?
         var rangeWarned = false
         do {
             try reader.run(onEvent: { event in
@@ -108,6 +109,7 @@ enum RecordCommand: ShakeCommand {
                     return
                 }
                 try writer.write(sample)
+                lastKeptTime = sample.time
                 if let connectedDevice, let warning = levelCheck.add(sample, device: connectedDevice) {
                     if io.errIsTerminal { io.err("\r\u{1B}[K") }
                     io.err(warning)
@@ -164,7 +166,8 @@ enum RecordCommand: ShakeCommand {
         // Where the samples are now: under the name asked for, unless a file appeared there
         // meanwhile (then the partial file keeps them).
         let place = writeError != nil && FileManager.default.fileExists(atPath: writer.partialPath) ? writer.partialPath : output
-        io.err(progress(reader, samples: kept, seconds: keptSeconds, device: deviceName, rate: rateHertz,
+        // The summary's length is that of the samples kept: not the one --duration stopped at.
+        io.err(progress(reader, samples: kept, seconds: keptSeconds ?? lastKeptTime, device: deviceName, rate: rateHertz,
                         keptBatchTimes: keptBatchTimes)
             + " -> \(place)\n")
         if let writeError {
