@@ -45,7 +45,9 @@ enum DeviceRange {
     static func listing(_ device: AccelerometerDescription, valuesUnknown: Bool) -> String {
         var text: String
         let range = device.rangeMetersPerSecondSquared
-        if range == 0 {
+        if range == 0, device.axisScales.contains(0) {
+            text = "none: \(zeroScale)"
+        } else if range == 0 {
             text = "none both ways: an axis reads no negative acceleration (\(unsignedWithoutOffset))"
         } else if let range {
             text = self.text(range)
@@ -73,6 +75,9 @@ enum DeviceRange {
         return text
     }
 
+    /// Why a range is none because a scale is 0: every value of that axis reads 0 m/s².
+    static let zeroScale = "a scale (in_accel_scale, or an axis's own) is 0, so that axis reads 0 m/s² whatever the sensor measures"
+
     /// Why a range is none both ways: no driver known reports so, but the arithmetic allows it.
     static let unsignedWithoutOffset = "its raw values are unsigned, and an axis has no offset (in_accel_offset) to "
         + "bring them below 0"
@@ -85,6 +90,10 @@ enum DeviceRange {
     static func warning(_ device: AccelerometerDescription, configuration: ShakeConfiguration,
                         configurationName: String, recording: Bool, uri: String) -> String? {
         guard let range = device.rangeMetersPerSecondSquared else { return nil }
+        if range == 0, device.axisScales.contains(0) {
+            return "Warning: \(device.displayName): \(zeroScale); its driver should give the sensor's scale (ShakeKit "
+                + "reads the values as they are).\n"
+        }
         if range == 0 {
             return "Warning: \(device.displayName) reads no negative acceleration on an axis: \(unsignedWithoutOffset). "
                 + "Such an axis reads 0 for every stroke below 0, so shakes are rarely found; its driver should give the "

@@ -91,4 +91,15 @@ import Testing
                 + "(ShakeKit reads the values as they are).\n")
         }
     }
+
+    /// A scale of 0 with signed values: the range is none because every value reads 0 m/s², and
+    /// the listing and the warning say so (they blamed unsigned values and a missing offset).
+    @Test func aZeroScaleIsSaidToReadNothing() {
+        let zero = Self.device(scale: 0, format: "le:s16/16>>0")
+        #expect(DeviceRange.listing(zero, valuesUnknown: false)
+            == "none: a scale (in_accel_scale, or an axis's own) is 0, so that axis reads 0 m/s² whatever the sensor measures")
+        #expect(Self.warning(zero, .medium) == "Warning: lis3dh: a scale (in_accel_scale, or an axis's own) is 0, so that axis "
+            + "reads 0 m/s² whatever the sensor measures; its driver should give the sensor's scale (ShakeKit reads the values "
+            + "as they are).\n")
+    }
 }
