@@ -147,6 +147,7 @@ func deviceFailure(_ error: IIOError, reconnects: Bool = true) -> CommandFailure
     // The library says what to do in its own terms; the tool's flag does it.
     text = text.replacing("; use polled mode", with: "; pass --mode polled (or leave --mode out)")
         .replacing("; or read by polling instead (polled mode)", with: "; or read by polling instead (--mode polled)")
+        .replacing("or read by polling without setting the rate", with: "or pass --mode polled without --rate")
     if error.function == "mount matrix", error.kind == .badValue {
         text += "; pass --mount-matrix with the board's true matrix (\"1, 0, 0; 0, 1, 0; 0, 0, 1\": the sensor's "
             + "axes as they are) to read it regardless"

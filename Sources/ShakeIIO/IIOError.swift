@@ -118,6 +118,12 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "both); then add the user to the group (usermod -aG GROUP USER) and log in again"
         case .deviceGone:
             return "it was unplugged, its driver unbound, or the connection to iiod closed"
+        case .other where code.rawValue == EROFS:
+            // libiio writes the device's files under /sys to start a buffer or set the rate.
+            return "sysfs is mounted read-only here (a container's read-only /sys, or systemd's ProtectKernelTunables=), "
+                + "and reading through the buffer writes /sys/bus/iio/devices/iio:deviceN/buffer/enable, buffer/length and "
+                + "scan_elements/*_en (setting the rate writes sampling_frequency): mount /sys/bus/iio writable for this "
+                + "program, or read by polling without setting the rate"
         case .timedOut where function == "iio_create_context_from_uri":
             return nil
         case .timedOut where function == "iio_channel_attr_read":

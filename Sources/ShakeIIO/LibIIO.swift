@@ -245,7 +245,8 @@ enum LibIIO {
             var detail: String?
             var kind: IIOError.Kind?
             let local = iio_device_get_context(device).map { backendName($0) == "local" } ?? false
-            if !denied, local, let problem = deviceNodeProblem(deviceID: id(ofDevice: device)) {
+            if [ENOENT, ENXIO, ENODEV, EISDIR, ENOTDIR].contains(code.rawValue), local,
+               let problem = deviceNodeProblem(deviceID: id(ofDevice: device)) {
                 // libiio's ENOENT or ENXIO read as a device unplugged; the device is there, its
                 // /dev node is not (or is not its node): what is missing is named, exit 66.
                 detail = problem

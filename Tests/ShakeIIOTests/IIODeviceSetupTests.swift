@@ -255,6 +255,28 @@ import Testing
             #expect(!result.stderr.contains("--reconnect") && !result.stderr.contains("unplugged"), "\(result.stderr)")
         }
 
+        // Defect: a read-only sysfs (a container's, or ProtectKernelTunables=) gave a bare
+        // "Read-only file system (errno 30)" naming no file and no way out (helper-77).
+        /// With /sys/bus mounted read-only, buffered reading and setting the rate fail saying why
+        /// and what is written; polling without --rate, as the message offers, reads.
+        @Test func aReadOnlySysfsIsSaidToBeOne() throws {
+            let result = try run([], "mount -o remount,ro /sys/bus && "
+                                    + "{ $SHAKE live --duration 1; echo $? > $DIR/buffered; "
+                                    + "$SHAKE live --mode polled --rate 100 --duration 1; echo $? > $DIR/rate; } 2> $DIR/err; "
+                                    + "$SHAKE live --mode polled --duration 1 > /dev/null 2>&1")
+            #expect(result.status == 0, "polled without --rate: \(result.stderr)")
+            let err = try String(contentsOfFile: path("err"), encoding: .utf8)
+            #expect(try String(contentsOfFile: path("buffered"), encoding: .utf8) == "74\n")
+            #expect(try String(contentsOfFile: path("rate"), encoding: .utf8) == "74\n")
+            let lines = err.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
+            #expect(lines.count == 2, "\(err)")
+            #expect(lines.first?.hasPrefix("Error: iio_device_create_buffer(device \"shakekit-accel\"): Read-only file system "
+                + "(EROFS); sysfs is mounted read-only here") == true, "\(err)")
+            #expect(lines.last?.hasPrefix("Error: iio_device_attr_write(device \"shakekit-accel\", attribute \"sampling_frequency\"): "
+                + "Read-only file system (EROFS); sysfs is mounted read-only here") == true, "\(err)")
+            #expect(lines.allSatisfy { $0.hasSuffix("or pass --mode polled without --rate") }, "\(err)")
+        }
+
         // Defect: a reader of live's output that went away (`| head -1`) ended it by SIGPIPE, with
         // the rate it had set (200 Hz) and its buffer left on the device (found by helper-77).
         /// `live --rate 200 --format json | head -1`: once head has its line, live's next write
