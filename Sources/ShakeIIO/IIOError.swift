@@ -116,6 +116,9 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "buffer/enable, scan_elements/*_en in /sys/bus/iio/devices/iio:deviceN) need a chgrp and "
                 + "chmod g+w from the rule's RUN+= too (ShakeKit's Scripts/device/60-shakekit-iio.rules does "
                 + "both); then add the user to the group (usermod -aG GROUP USER) and log in again"
+        case .deviceGone where function == "iio_device_create_buffer" && detail != nil:
+            // The detail names what is missing: its /dev node (`LibIIO.deviceNodeProblem`).
+            return nil
         case .deviceGone:
             return "it was unplugged, its driver unbound, or the connection to iiod closed"
         case .other where code.rawValue == EROFS:

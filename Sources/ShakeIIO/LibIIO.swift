@@ -243,14 +243,14 @@ enum LibIIO {
             let denied = IIOError.kind(for: code) == .permissionDenied
             // Which files: libiio does not say, and a user setting up access needs to know.
             var detail: String?
-            var kind: IIOError.Kind?
             let local = iio_device_get_context(device).map { backendName($0) == "local" } ?? false
             if [ENOENT, ENXIO, ENODEV, EISDIR, ENOTDIR].contains(code.rawValue), local,
                let problem = deviceNodeProblem(deviceID: id(ofDevice: device)) {
                 // libiio's ENOENT or ENXIO read as a device unplugged; the device is there, its
-                // /dev node is not (or is not its node): what is missing is named, exit 66.
+                // /dev node is not (or is not its node): what is missing is named. The kind stays
+                // the code's (a device gone, for ENOENT): a node that udev makes after the device's
+                // sysfs directory is waited for by a reconnecting reader.
                 detail = problem
-                kind = .notFound
             }
             if denied {
                 let id = id(ofDevice: device)
@@ -259,7 +259,7 @@ enum LibIIO {
                 let files = local ? filesDenied(deviceID: id) : []
                 if !files.isEmpty { detail! += "; this process may not: " + files.joined(separator: ", ") }
             }
-            throw IIOError(code: code, function: "iio_device_create_buffer", device: deviceLabel, detail: detail, kind: kind)
+            throw IIOError(code: code, function: "iio_device_create_buffer", device: deviceLabel, detail: detail)
         }
         return buffer
     }
