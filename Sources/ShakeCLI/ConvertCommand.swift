@@ -331,13 +331,13 @@ enum ConvertCommand: ShakeCommand {
         return ExitStatus.success
     }
 
-    /// The reader of `--add-gravity`'s file: the import options' (without labels); when they
-    /// choose no axis columns and the file is refused for its columns (Sensor Logger's Gravity.csv
-    /// is, as not acceleration), its columns `x`, `y` and `z`.
     /// The most rows `--spread-batches` holds back until the spreader has measured the stream:
     /// 4,096 (a stream not in batches is written as given once that many have come).
     static let heldRowsLimit = 4096
 
+    /// The reader of `--add-gravity`'s file: the import options' (without labels); when they
+    /// choose no axis columns and the file is refused for its columns (Sensor Logger's Gravity.csv
+    /// is, as not acceleration), its columns `x`, `y` and `z`.
     static func gravityReader(_ path: String, options: CSVImportOptions) throws(RecordingError) -> RecordingReader {
         var options = options
         options.ignoresLabels = true

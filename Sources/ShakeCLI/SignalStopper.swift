@@ -109,19 +109,28 @@ final class StopOnSignal {
 ///
 /// The signals are unblocked in the calling thread meanwhile (and blocked again after, if they
 /// were): a tool started with them blocked (as Foundation's `Process` starts it from a test
-/// run) still notes and obeys them, as its dispatch sources do.
+/// run) still notes and obeys them, as its dispatch sources do. A signal the tool was started
+/// ignoring (a background job's SIGINT) stays ignored, and each signal's handling is put back
+/// as it was before the held-back one is raised again.
 func withSignalsDeferred<T>(_ body: () throws -> T) rethrows -> T {
     deferredSignal.store(0, ordering: .relaxed)
     var these = sigset_t()
     sigemptyset(&these)
+    var previous: [(number: Int32, handler: __sighandler_t?)] = []
     for number in SignalStopper.signals {
-        sigaddset(&these, number)
-        signal(number) { deferredSignal.store($0, ordering: .relaxed) }
+        let handler = signal(number) { deferredSignal.store($0, ordering: .relaxed) }
+        // SIG_IGN is the handler 1 (`(__sighandler_t) 1` in <signal.h>).
+        if unsafeBitCast(handler, to: Int.self) == 1 {
+            signal(number, handler)
+        } else {
+            sigaddset(&these, number)
+        }
+        previous.append((number, handler))
     }
     var before = sigset_t()
     pthread_sigmask(SIG_UNBLOCK, &these, &before)
     defer {
-        for number in SignalStopper.signals { signal(number, SIG_DFL) }
+        for (number, handler) in previous { signal(number, handler) }
         let number = deferredSignal.load(ordering: .relaxed)
         if number != 0 { raise(number) }
         pthread_sigmask(SIG_SETMASK, &before, nil)
