@@ -279,9 +279,10 @@ enum LibIIO {
     }
 
     /// What is wrong with `/dev/ID`, through which libiio's local backend reads a buffer, or nil
-    /// when it is the device's character device: missing (a container given /sys but not the
-    /// device node, a system without devtmpfs or mdev), no character device, or another device
-    /// than the one sysfs names (`/sys/bus/iio/devices/ID/dev`, `MAJOR:MINOR`).
+    /// when it is the device's character device (or a named pipe, the emulator's): missing (a
+    /// container given /sys but not the device node, a system without devtmpfs or mdev), a
+    /// directory or regular file, or another device than the one sysfs names
+    /// (`/sys/bus/iio/devices/ID/dev`, `MAJOR:MINOR`).
     static func deviceNodeProblem(deviceID id: String, devRoot: String = "/dev", sysfsRoot: String = "/sys/bus/iio/devices") -> String? {
         let node = "\(devRoot)/\(id)"
         let numbers = firstLine(ofFile: "\(sysfsRoot)/\(id)/dev")
@@ -293,8 +294,10 @@ enum LibIIO {
             return "\(node) does not exist, and the buffer is read through it (a container given /sys but not the "
                 + "device node, or a system without devtmpfs or mdev): " + create
         }
+        // A named pipe is how Scripts/iio-emulator stands in for the node: not questioned.
+        if info.st_mode & S_IFMT == S_IFIFO { return nil }
         guard info.st_mode & S_IFMT == S_IFCHR else {
-            let what = info.st_mode & S_IFMT == S_IFDIR ? "a directory" : info.st_mode & S_IFMT == S_IFIFO ? "a named pipe" : "a regular file"
+            let what = info.st_mode & S_IFMT == S_IFDIR ? "a directory" : "a regular file"
             return "\(node) is \(what), not the device's character device: remove it and " + create
         }
         let device = UInt64(info.st_rdev)

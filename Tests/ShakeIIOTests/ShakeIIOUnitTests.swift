@@ -39,8 +39,8 @@ import Testing
     }
 
     /// What is wrong with a device's `/dev` node, which a buffer is read through: missing, a
-    /// directory or file in its place, another device than sysfs's `dev` names; nil when right
-    /// (`/dev/null` standing in, character device 1:3).
+    /// directory in its place, another device than sysfs's `dev` names; nil when right
+    /// (`/dev/null` standing in, character device 1:3) and for a named pipe (the emulator's).
     @Test func aDeviceNodeThatIsMissingOrWrongIsNamed() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("node-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -56,6 +56,10 @@ import Testing
         try FileManager.default.createDirectory(atPath: dev + "/iio:device0", withIntermediateDirectories: false)
         #expect(LibIIO.deviceNodeProblem(deviceID: "iio:device0", devRoot: dev, sysfsRoot: sysfs)?
             .hasPrefix("\(dev)/iio:device0 is a directory, not the device's character device: remove it and create it") == true)
+        // A named pipe, as Scripts/iio-emulator makes the node: not questioned.
+        try FileManager.default.removeItem(atPath: dev + "/iio:device0")
+        #expect(mkfifo(dev + "/iio:device0", 0o600) == 0)
+        #expect(LibIIO.deviceNodeProblem(deviceID: "iio:device0", devRoot: dev, sysfsRoot: sysfs) == nil)
         // The real /dev/null (1:3) against what sysfs would say.
         try "1:3\n".write(toFile: sysfs + "/null/dev", atomically: false, encoding: .utf8)
         #expect(LibIIO.deviceNodeProblem(deviceID: "null", sysfsRoot: sysfs) == nil)
