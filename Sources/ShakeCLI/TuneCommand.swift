@@ -474,25 +474,23 @@ enum TuneCommand: ShakeCommand {
         // figures in sample are over it already, the warning above says all there is; when the
         // values chosen are the base's own, they were fitted to nothing, and only the advice to
         // record more holds (it had said to prefer the base: the configuration chosen).
-        let chosenIsBase = reference == result.configuration
-        if let validation = result.crossValidation, !validation.metBudget, result.metBudget, chosenIsBase {
+        if let validation = result.crossValidation, !validation.metBudget, result.metBudget {
             let pooled = validation.pooled
             var broke = pooled.falsePerHour.map { "fire \(fixed($0, 2)) false shakes per hour" } ?? "fire false shakes"
             if pooled.duplicates > 0 { broke += " and \(counted(pooled.duplicates, "duplicate"))" }
-            warnings.append("tuned in each fold without the recordings it holds out, the values chosen there \(broke) on those, over the "
-                + "budget of \(budgetText(budget)): so few recordings do not say which values hold for other motion. The "
-                + "configuration chosen here is the \(baseLong(base)) itself (the first row), not fitted to these recordings; "
-                + "record more of the motion that fires, in every group, before trusting a tuned one")
-        } else if let validation = result.crossValidation, !validation.metBudget, result.metBudget {
-            let pooled = validation.pooled
-            var broke = pooled.falsePerHour.map { "fire \(fixed($0, 2)) false shakes per hour" } ?? "fire false shakes"
-            if pooled.duplicates > 0 { broke += " and \(counted(pooled.duplicates, "duplicate"))" }
-            warnings.append("on recordings they were not tuned on, the chosen values \(broke), over the budget of "
-                + "\(budgetText(budget)): they fit these recordings more than motion in general. The \(baseLong(base)), "
-                + "not tuned on any of them, finds \(medium.detected) of \(medium.shakes) shakes with "
-                + "\(counted(medium.falseShakes, "false shake"))\(medium.duplicates > 0 ? " and \(counted(medium.duplicates, "duplicate"))" : "") (the first row)"
-                + (mediumMeetsBudget ? "; prefer it unless more recordings bear the tuned values out"
-                    : ". Record more of the motion that fires, in every group, so that each fold is tuned on some"))
+            if reference == result.configuration {
+                warnings.append("tuned in each fold without the recordings it holds out, the values chosen there \(broke) on those, "
+                    + "over the budget of \(budgetText(budget)): so few recordings do not say which values hold for other motion. "
+                    + "The configuration chosen here is the \(baseLong(base)) itself (the first row), not fitted to these "
+                    + "recordings; record more of the motion that fires, in every group, before trusting a tuned one")
+            } else {
+                warnings.append("on recordings they were not tuned on, the chosen values \(broke), over the budget of "
+                    + "\(budgetText(budget)): they fit these recordings more than motion in general. The \(baseLong(base)), "
+                    + "not tuned on any of them, finds \(medium.detected) of \(medium.shakes) shakes with "
+                    + "\(counted(medium.falseShakes, "false shake"))\(medium.duplicates > 0 ? " and \(counted(medium.duplicates, "duplicate"))" : "") (the first row)"
+                    + (mediumMeetsBudget ? "; prefer it unless more recordings bear the tuned values out"
+                        : ". Record more of the motion that fires, in every group, so that each fold is tuned on some"))
+            }
         }
         let hours = result.inSample.negativeHours
         if result.inSample.shakes == 0 {
