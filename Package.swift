@@ -33,7 +33,7 @@ let package = Package(
         // ShakeDetection and never builds this target.
         .systemLibrary(name: "CLibIIO"),
         .target(name: "ShakeIIO", dependencies: ["CLibIIO", "ShakeDetection", "ShakeThreads"]),
-        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeUndo", "ShakeIIO"]),
+        .target(name: "ShakeCLI", dependencies: ["ShakeDetection", "ShakeRecording", "ShakeUndo", "ShakeIIO", "ShakeThreads"]),
         .executableTarget(name: "shake", dependencies: ["ShakeCLI"]),
         // Release-built benchmarks (Scripts/bench runs them next to their anchors).
         .executableTarget(name: "shake-bench", dependencies: ["ShakeDetection", "ShakeRecording"]),

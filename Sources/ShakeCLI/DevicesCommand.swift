@@ -1,6 +1,9 @@
+import Dispatch
 import ShakeDetection
 import ShakeIIO
 import ShakeRecording
+import ShakeThreads
+import Synchronization
 
 /// `shake devices`: the accelerometers a libiio context offers.
 enum DevicesCommand: ShakeCommand {
@@ -28,7 +31,7 @@ enum DevicesCommand: ShakeCommand {
             whose scale or offset is no number is listed with "attribute_problem" (the value null), and one \
             whose in_accel_scale_available is no list of numbers with "available_scales_problem".
             """,
-        options: [IIOOptions.listingURI, IIOOptions.verbose, DetectorOptions.formatSpec])
+        options: [IIOOptions.listingURI, IIOOptions.listingTimeout, IIOOptions.verbose, DetectorOptions.formatSpec])
 
     struct Report: Encodable {
         var uri: String
@@ -98,11 +101,11 @@ enum DevicesCommand: ShakeCommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
         let uri = try IIOOptions.uri(arguments, description: true)
         try IIOOptions.checkDescriptionFile(of: uri)
+        let timeout = try arguments.double("timeout", range: 0.01...86_400) ?? 2
         IIOOptions.applyVerbosity(arguments, io: io)
         let report: Report
         do {
-            let context = try IIOContext(uri: uri)
-            report = Report(uri: uri, backend: context.backend, accelerometers: try context.accelerometers())
+            report = try listing(uri: uri, timeout: timeout)
         } catch {
             // A readable file that libiio refuses is no context description (malformed input).
             if let path = IIOOptions.descriptionFile(of: uri), error.function == "iio_create_context_from_uri" {
@@ -117,6 +120,48 @@ enum DevicesCommand: ShakeCommand {
             io.out(text(report))
         }
         return ExitStatus.success
+    }
+
+    /// The accelerometers at `uri`. libiio opens the context on a thread of its own, waited for at
+    /// most `timeout` seconds: libiio 0.24 gives an iiod that accepts the connection and says
+    /// nothing 5 s, whatever the context's timeout, which is set only once it is open. The
+    /// attribute reads after it each get `timeout` (`iio_context_set_timeout`). A thread given up
+    /// on is left to end with the process.
+    /// - Throws: ``IIOError``: libiio's, or `.timedOut` when the context is not open in time.
+    static func listing(uri: String, timeout: Double) throws(IIOError) -> Report {
+        let opened = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Report, IIOError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        NamedThread.start("shake.devices") {
+            let result: Result<Report, IIOError>
+            do throws(IIOError) {
+                let context: IIOContext
+                do throws(IIOError) {
+                    context = try IIOContext(uri: uri)
+                    opened.signal()
+                } catch {
+                    opened.signal()
+                    throw error
+                }
+                try context.setTimeout(timeout)
+                result = .success(Report(uri: uri, backend: context.backend, accelerometers: try context.accelerometers()))
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        guard opened.wait(timeout: .now() + timeout) == .success else {
+            let waited = "within \(timeout) s (--timeout)"
+            throw IIOError(
+                code: .timedOut, function: "iio_create_context_from_uri", uri: uri,
+                detail: uri.hasPrefix("ip:")
+                    ? "iiod at \(uri.dropFirst(3)) did not give the context \(waited): is it hung, or the host overloaded?"
+                    : "libiio did not open the context \(waited)",
+                kind: .timedOut)
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
     }
 
     static func text(_ report: Report) -> String {

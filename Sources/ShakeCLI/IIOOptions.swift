@@ -29,6 +29,11 @@ enum IIOOptions {
     static let timeout = OptionSpec.option(
         "timeout", value: "seconds",
         help: "End with an error when no sample arrives for this long, or the device is not open by then.", default: "2")
+    /// `--timeout` of `devices`, which reads no samples.
+    static let listingTimeout = OptionSpec.option(
+        "timeout", value: "seconds",
+        help: "End with an error when the context is not open by then (libiio alone waits 5 s for an iiod that does "
+            + "not answer), or a read of the device's attributes takes longer.", default: "2")
     static let duration = OptionSpec.option(
         "duration", value: "seconds",
         help: "Stop at the first sample this many seconds or more from the first, keeping the samples before it (so "

@@ -30,10 +30,12 @@ public struct IIOContext: ~Copyable {
     /// `forSamples: true` leaves `xml:FILE` out of the schemes the answer offers: a saved
     /// description cannot be read for samples. `local:` followed by anything is a problem too
     /// (libiio answers "Function not implemented" for it as well): the local backend takes no
-    /// argument.
+    /// argument. So is an `ip:` URI's port that is no TCP port (`ip:host:abc`, `ip:host:`),
+    /// which libiio answers with "No such file or directory".
     public static func schemeProblem(in uri: String, forSamples: Bool = false) -> String? {
         let usable = uriSchemes.contains { uri.hasPrefix($0) } && (uri == defaultURI || !uri.hasPrefix(defaultURI))
-        return usable ? nil : IIOError.schemeDetail(uri: uri, descriptions: !forSamples)
+        guard usable else { return IIOError.schemeDetail(uri: uri, descriptions: !forSamples) }
+        return uri.hasPrefix("ip:") ? IIOError.portProblem(ofHost: String(uri.dropFirst(3))) : nil
     }
 
     /// Opens the context at `uri`.

@@ -119,6 +119,9 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case .deviceGone where function == "iio_device_create_buffer" && detail != nil:
             // The detail names what is missing: its /dev node (`LibIIO.deviceNodeProblem`).
             return nil
+        case .deviceGone where function == "iio_create_context_from_uri" && detail != nil:
+            // A connection to iiod that ended before there was a context: the detail says so.
+            return nil
         case .deviceGone:
             return "it was unplugged, its driver unbound, or the connection to iiod closed"
         case .other where code.rawValue == EROFS:
@@ -174,6 +177,26 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
         return port
     }
 
+    /// What is wrong with the port `host` gives (`127.0.0.1:abc`, `[::1]:0`, `host:`), or nil
+    /// when it gives none or a TCP port (1 to 65535): libiio answers only `ENOENT` for such a port.
+    static func portProblem(ofHost host: String) -> String? {
+        let tail: Substring
+        if let bracket = host.lastIndex(of: "]") {
+            tail = host[host.index(after: bracket)...]
+        } else if host.count(where: { $0 == ":" }) == 1 {
+            tail = host[host.firstIndex(of: ":")!...]
+        } else {
+            return nil
+        }
+        guard tail.hasPrefix(":") else { return nil }
+        let port = tail.dropFirst()
+        // libiio reads it with strtol: spaces before it and a sign are let be.
+        if let number = Int(port.drop { $0 == " " || $0 == "\t" }), (1...65535).contains(number) { return nil }
+        return port.isEmpty
+            ? "nothing follows the port's colon: give ip:HOST (iiod's port, \(iiodPort)) or ip:HOST:PORT"
+            : "'\(port)' is no TCP port: a port is a number from 1 to 65535 (iiod's is \(iiodPort))"
+    }
+
     /// What to add to the errno text when `iio_create_context_from_uri` fails with `code` for
     /// `uri`, in the user's terms, or nil when there is nothing to add.
     static func contextDetail(uri: String, code: IIOErrno, sysfsPresent: Bool) -> String? {
@@ -188,10 +211,20 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
         switch code.rawValue {
         case ENOENT, ENODEV, ENXIO:
             if let detail = noContextDetail(uri: uri, sysfsPresent: sysfsPresent) { return detail }
+            if let host, let problem = portProblem(ofHost: host) { return problem }
             if let host, !host.isEmpty, code.rawValue == ENXIO {
                 return "no host \"\(host)\" was found: is the name right, and is it on this network?"
             }
             return nil
+        case EPIPE, ECONNRESET:
+            // libiio 0.24 also answers EPIPE when iiod stays silent for its 5 s.
+            guard let host else { return nil }
+            return "the connection to iiod at \(host) (TCP port \(port)) ended before it gave the context: it was closed, "
+                + "or nothing answered within libiio's 5 s; is iiod what listens on that port, and is it running?"
+        case EINVAL:
+            guard let host else { return nil }
+            return "what answered at \(host) (TCP port \(port)) gave no context libiio can read: is iiod what listens "
+                + "on that port?"
         case ECONNREFUSED:
             guard let host else { return nil }
             return "iiod is not running at \(host), or not reachable there: nothing accepted the connection on "

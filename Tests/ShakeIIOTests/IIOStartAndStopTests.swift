@@ -119,6 +119,51 @@ final class IIOStartAndStopTests: EmulatorSuite {
         #expect(!FileManager.default.fileExists(atPath: path("rec.csv")))
     }
 
+    // Defect: `devices` had no --timeout, and an iiod that said nothing held it for libiio's 5 s,
+    // then was "Broken pipe (EPIPE); it was unplugged, its driver unbound, or the connection to
+    // iiod closed".
+    @Test func devicesGivesUpAfterItsTimeout() throws {
+        let result = try run([], Self.hungIiod + """
+            start=$(date +%s%N)
+            $SHAKE devices --uri ip:127.0.0.1 --timeout 1; status=$?
+            echo $(( ($(date +%s%N) - start) / 1000000 )) > $DIR/elapsed_ms
+            exit $status
+            """)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr == "Error: iio_create_context_from_uri(uri \"ip:127.0.0.1\"): Connection timed out (ETIMEDOUT): "
+            + "iiod at 127.0.0.1 did not give the context within 1.0 s (--timeout): is it hung, or the host overloaded?\n",
+            "\(result.stderr)")
+        let elapsed = try #require(Int(String(contentsOfFile: path("elapsed_ms"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(elapsed < 3000, "gave up after \(elapsed) ms")
+    }
+
+    // Defect: a server on iiod's port that closed the connection read as a device "unplugged, its
+    // driver unbound", and one that answered something else than iiod was a bare "Invalid
+    // argument (EINVAL)".
+    @Test(arguments: [
+        ("c.close()", "Connection reset by peer (ECONNRESET): the connection to iiod at 127.0.0.1 (TCP port 30431) "
+            + "ended before it gave the context: it was closed, or nothing answered within libiio's 5 s; is iiod "
+            + "what listens on that port, and is it running?"),
+        ("c.recv(100); c.sendall(b'HTTP/1.0 400 Bad Request\\r\\n\\r\\n'); time.sleep(0.2); c.close()",
+         "Invalid argument (EINVAL): what answered at 127.0.0.1 (TCP port 30431) gave no context libiio can read: "
+            + "is iiod what listens on that port?"),
+    ])
+    func somethingElseThanIiodOnItsPortIsSaidSo(answer: String, says: String) throws {
+        let result = try run([], """
+            python3 -c "
+            import socket, time
+            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(('127.0.0.1', 30431)); s.listen(8); s.settimeout(3)
+            while True:
+                c, _ = s.accept(); \(answer)" 2>/dev/null &
+            sleep 0.5
+            $SHAKE devices --uri ip:127.0.0.1
+            """)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr == "Error: iio_create_context_from_uri(uri \"ip:127.0.0.1\"): \(says)\n", "\(result.stderr)")
+    }
+
     // MARK: What is printed, and when
 
     // Defect: "Listening to ..." came before the buffer was created, so before a permission error.

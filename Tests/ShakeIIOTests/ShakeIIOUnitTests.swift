@@ -110,6 +110,29 @@ import Testing
         #expect(IIOContext.schemeProblem(in: "bogus:x", forSamples: true)?.contains("xml:") == false)
     }
 
+    // Defect: an ip: URI whose port is no TCP port got libiio's bare "No such file or directory".
+    @Test func anIPURIsPortThatIsNoPortIsNamed() {
+        // libiio reads the port with strtol, so a sign or spaces before it are let be.
+        for uri in ["ip:192.168.2.1:1234", "ip:[::1]:30431", "ip:::1", "ip:sensor.example", "ip:host:65535",
+                    "ip:host:+80", "ip:host: 80"] {
+            #expect(IIOContext.schemeProblem(in: uri) == nil, "\(uri)")
+        }
+        for (uri, port) in [("ip:127.0.0.1:abc", "abc"), ("ip:127.0.0.1:99999", "99999"), ("ip:[::1]:0", "0"),
+                            ("ip:host:1x", "1x"), ("ip:host:-1", "-1"), ("ip:host:٣٠", "٣٠")] {
+            #expect(IIOContext.schemeProblem(in: uri)
+                == "'\(port)' is no TCP port: a port is a number from 1 to 65535 (iiod's is 30431)", "\(uri)")
+        }
+        #expect(IIOContext.schemeProblem(in: "ip:127.0.0.1:")?.hasPrefix("nothing follows the port's colon") == true)
+        // And where libiio is asked regardless (the library's own callers), its ENOENT says so.
+        do {
+            _ = try IIOContext(uri: "ip:127.0.0.1:abc")
+            Issue.record("a context was created for port abc")
+        } catch {
+            #expect(error.description == "iio_create_context_from_uri(uri \"ip:127.0.0.1:abc\"): No such file or directory "
+                + "(ENOENT): 'abc' is no TCP port: a port is a number from 1 to 65535 (iiod's is 30431)")
+        }
+    }
+
     /// Without an IIO driver the kernel has no /sys/bus/iio, and libiio says only ENOENT.
     @Test func localContextOnAMachineWithoutIIOSaysSo() throws {
         let sysfsPresent = FileManager.default.fileExists(atPath: "/sys/bus/iio/devices")
