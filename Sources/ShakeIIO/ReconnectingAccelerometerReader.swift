@@ -16,10 +16,12 @@ import Synchronization
 /// last one before it. Each outage is reported through `onEvent`, so a detector can be
 /// interrupted (`ShakeDetector.interrupt(at:)`) and a recording can note it, and counted in
 /// ``statistics`` (``AccelerometerReadStatistics/outages``). A device that opens but delivers
-/// nothing (a stalled sensor) is one outage until samples come again, though each attempt is
-/// reported (`connected`, then `lost` after ``AccelerometerReadOptions/readTimeout``). An
-/// attempt that opens the device but cannot start reading it (its buffer not created: a device
-/// back in sysfs before its /dev node) is a failed retry (``Event/retryFailed(_:)``).
+/// nothing (a stalled sensor) is one outage until samples come again: after a loss (or a wait at
+/// the start) the connection is reported (``Event/connected(_:rateHertz:mode:mountMatrix:)``)
+/// with its first sample, and an attempt that opens the device but gets no sample within
+/// ``AccelerometerReadOptions/readTimeout``, or cannot start reading it (its buffer not created:
+/// a device back in sysfs before its /dev node), is a failed retry (``Event/retryFailed(_:)``,
+/// told once per kind of failure).
 ///
 /// Opening the device runs on a helper thread: ``stop()`` (a signal) ends the wait for it at
 /// once, and it is given up after ``AccelerometerReadOptions/readTimeout`` seconds. libiio 0.24
@@ -35,8 +37,9 @@ import Synchronization
 public final class ReconnectingAccelerometerReader: Sendable {
     /// What happened to the connection.
     public enum Event: Sendable {
-        /// Reading started (first time or again): the device is open and its buffer enabled (or
-        /// its first poll answered). `mountMatrix`: the rotation applied to every sample.
+        /// Reading started: the device is open and its buffer enabled (or its first poll
+        /// answered); after a loss, or a wait at the start, only once its first sample has come
+        /// (just before it is handed on). `mountMatrix`: the rotation applied to every sample.
         case connected(AccelerometerDescription, rateHertz: Double, mode: AccelerometerReadOptions.Mode,
                        mountMatrix: MountMatrix)
         /// With ``reconnects``: the device or `iiod` is not there at the start (or the device is,
@@ -222,13 +225,20 @@ public final class ReconnectingAccelerometerReader: Sendable {
             }
             if stopNow { return }
             var firstOfConnection = true
+            /// Whether `connected` was told for this connection: as reading starts the first time;
+            /// after a loss or a wait, with the first sample (a device still stalled opens, starts
+            /// and sends nothing: a failed retry, not a connection lost again).
             var started = false
+            func tellConnected() throws {
+                started = true
+                try onEvent(.connected(current.device, rateHertz: current.rateHertz, mode: current.mode,
+                                       mountMatrix: current.mountMatrix))
+            }
             do {
                 try current.run(onStart: {
-                    started = true
-                    try onEvent(.connected(current.device, rateHertz: current.rateHertz, mode: current.mode,
-                                           mountMatrix: current.mountMatrix))
+                    if !waited { try tellConnected() }
                 }) { sample in
+                    if !started { try tellConnected() }
                     var shifted = sample
                     if firstOfConnection, let lastTime, let lostAt {
                         // Continue the clock: the outage's length, at least one sample period.
@@ -252,16 +262,20 @@ public final class ReconnectingAccelerometerReader: Sendable {
                 return
             } catch let error as IIOError where waited && !started
                         && [.permissionDenied, .deviceGone, .timedOut].contains(error.kind) {
-                // Failed before reading started (the buffer is created in `run`) on a device that
+                // Failed before a sample came (the buffer is created in `run`) on a device that
                 // was waited for: a failed retry, the outage going on, not another loss. Denied:
                 // udev may not have given it to the group yet; gone: it is back in sysfs before
-                // its /dev node (udev makes it a moment later), or gone again.
+                // its /dev node (udev makes it a moment later), or gone again; timed out: still
+                // stalled.
                 if error.kind == .permissionDenied {
                     try checkPermissionGrace(error, since: &deniedSince)
                 } else {
                     deniedSince = nil
                 }
-                state.withLock { $0.current = nil }
+                state.withLock { state in
+                    state.previous.reads += current.statistics.reads
+                    state.current = nil
+                }
                 reader = nil
                 let kind = Self.retryKind(error)
                 if kind != lastRetryKind { try onEvent(.retryFailed(error)) }

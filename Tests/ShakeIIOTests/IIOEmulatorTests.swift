@@ -631,6 +631,24 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(result.stdout == "50 50\n", "rate before and after: \(result.stdout)")
     }
 
+    // Defect: with --reconnect, a device that stalled and stayed present was "connected" again
+    // every 2 s (the timeout) and "lost" again: `live` printed "Listening to …" and "Device lost:
+    // …" each time, for as long as it stalled. Now an attempt that opens it and gets no sample is a
+    // failed retry, told once ("Still waiting: …"), and the outage is one.
+    @Test func aDeviceThatStaysStalledIsToldLostOnce() throws {
+        let shake = try Emulator.shake
+        let script = "\"$0\" live --reconnect --timeout 0.5 & pid=$!; sleep 4; kill -INT $pid; wait $pid"
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--stall-after", "60"], command: ["sh", "-c", script, shake])
+        #expect(result.status == 0, "\(result.stderr)")
+        func count(_ text: String) -> Int { result.stderr.components(separatedBy: text).count - 1 }
+        #expect(count("Listening to shakekit-accel") == 1, "\(result.stderr)")
+        #expect(count("Device lost: iio_buffer_refill") == 1, "\(result.stderr)")
+        #expect(count("Still waiting: iio_buffer_refill(uri \"local:\", device \"shakekit-accel\"): Connection timed out "
+                      + "(ETIMEDOUT): no samples for 0.5 s") == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("0 shakes in 60 samples (1.2 s); dropped 0 in 0 gaps; 1 outage ("), "\(result.stderr)")
+    }
+
     /// The fixture with its times from `from` s on (or only the sample at `from` s) `back` s earlier.
     func steppedFixture(back: Double, from: Double, onlyOne: Bool = false) throws -> String {
         let stepped = path("stepped.csv")
