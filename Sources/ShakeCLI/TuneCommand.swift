@@ -172,7 +172,13 @@ enum TuneCommand: ShakeCommand {
 
         let started = ContinuousClock.now
         var tuner = Tuner(recordings: recordings, options: options)
-        let result = tuner.run { progress.update($0) }
+        let result: TuningResult
+        do {
+            result = try tuner.run { progress.update($0) }
+        } catch {
+            // Checked above (`checkSearchable`, and `load` refuses no recordings): not reached.
+            throw UsageError("'--range': \(error.message)")
+        }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         progress.finish("searched \(result.configurationsEvaluated) configurations in \(fixed(seconds, 1)) s")
 

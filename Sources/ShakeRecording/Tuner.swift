@@ -44,9 +44,8 @@ public struct Tuner {
     private var firstDescentRatio: Double?
     private var remainingDescentSamples = 0
 
+    /// `recordings` and `options` are checked when the tuner runs.
     public init(recordings: [TuningRecording], options: TuningOptions = TuningOptions()) {
-        precondition(!recordings.isEmpty, "tuning needs at least one recording")
-        precondition(!options.axes.isEmpty, "tuning needs at least one axis")
         self.recordings = recordings
         self.options = options
     }
@@ -54,7 +53,13 @@ public struct Tuner {
     /// Runs the search, the trade-off curve and the cross-validation.
     ///
     /// `progress` is called from worker threads (often: throttle it).
-    public mutating func run(progress: @escaping @Sendable (TuningProgress) -> Void = { _ in }) -> TuningResult {
+    /// - Throws: ``TuningError`` before replaying anything when there is no recording or no
+    ///   axis, or no point of the coarse grid is a valid configuration (``checkSearchable()``).
+    public mutating func run(progress: @escaping @Sendable (TuningProgress) -> Void = { _ in }) throws(TuningError)
+        -> TuningResult {
+        if recordings.isEmpty { throw TuningError("tuning needs at least one recording") }
+        if options.axes.isEmpty { throw TuningError("tuning needs at least one parameter axis to search") }
+        try checkSearchable()
         progressHandler = progress
         let all = Array(recordings.indices)
         let budget = options.maximumFalsePerHour

@@ -159,7 +159,7 @@ final class SVGElements: NSObject, XMLParserDelegate {
         var options = TuningOptions()
         options.axes = [PlantedMotion.thresholdAxis]
         var tuner = Tuner(recordings: PlantedMotion.corpus(), options: options)
-        let result = tuner.run()
+        let result = try tuner.run()
         let svg = try #require(SVGElements.parse(TradeoffPlot(result: result, title: "trade-off").svg()))
         #expect(svg.withClass("tradeoff-point").count == result.tradeoff.count)
         #expect(svg.withClass("chosen-point").count == 1)

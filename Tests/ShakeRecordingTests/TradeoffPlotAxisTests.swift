@@ -13,7 +13,7 @@ import Testing
         options.axes = [PlantedMotion.thresholdAxis]
         options.maximumFalsePerHour = budget
         var tuner = Tuner(recordings: PlantedMotion.corpus(), options: options)
-        let result = tuner.run()
+        let result = try tuner.run()
         let svg = try #require(SVGElements.parse(TradeoffPlot(result: result, title: "trade-off").svg()))
         let texts = zip(svg.elements.filter { $0.name == "text" }.map(\.attributes), svg.texts)
 

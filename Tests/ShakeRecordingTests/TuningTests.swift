@@ -76,7 +76,31 @@ enum PlantedMotion {
         return options
     }
 
-    @Test func plantedOptimumIsFound() {
+    // Defect: a search whose axes the base rules out everywhere (onsets above its
+    // ongoingMotionPeakAcceleration), no recording, or no axis stopped the program with a
+    // precondition failure in `run`; now `run` throws, saying why, before replaying anything.
+    @Test func aSearchThatCannotStartIsAnErrorNotACrash() {
+        var ruledOut = options(axes: [ParameterAxis("onsetAcceleration", .real(\.onsetAcceleration), values: [13, 14])])
+        ruledOut.reference = ShakeConfiguration(ongoingMotionPeakAcceleration: 12)
+        ruledOut.crossValidate = false
+        var noAxis = options()
+        noAxis.axes = []
+        let cases: [(tuner: Tuner, says: String)] = [
+            (Tuner(recordings: PlantedMotion.corpus(), options: ruledOut), "no configuration in the search is valid: "),
+            (Tuner(recordings: [], options: options()), "tuning needs at least one recording"),
+            (Tuner(recordings: PlantedMotion.corpus(), options: noAxis), "tuning needs at least one parameter axis"),
+        ]
+        for (tuner, says) in cases {
+            var tuner = tuner
+            #expect {
+                _ = try tuner.run()
+            } throws: { error in
+                (error as? TuningError)?.message.hasPrefix(says) == true
+            }
+        }
+    }
+
+    @Test func plantedOptimumIsFound() throws {
         let corpus = PlantedMotion.corpus()
         // The planted trap: the medium preset fires on the distractors.
         var reference = EvaluationCounts()
@@ -84,7 +108,7 @@ enum PlantedMotion {
         #expect(reference.falseShakes > 0)
 
         var tuner = Tuner(recordings: corpus, options: options())
-        let result = tuner.run()
+        let result = try tuner.run()
         let threshold = result.configuration.onsetAcceleration
         // Between the distractors' and the shakes' amplitude; the coarse grid (6, 24) holds no such value.
         #expect(threshold > PlantedMotion.distractorAmplitude && threshold < PlantedMotion.shakeAmplitude)
@@ -95,13 +119,13 @@ enum PlantedMotion {
         #expect(result.inSample.shakes == 8)
     }
 
-    @Test func sameInputsGiveSameResultWhateverTheJobs() {
+    @Test func sameInputsGiveSameResultWhateverTheJobs() throws {
         let axes = [PlantedMotion.thresholdAxis,
                     ParameterAxis("minimumHalfWaves", .whole(\.minimumHalfWaves), values: [2, 3, 4, 5, 6], coarse: [3, 5])]
         var results: [TuningResult] = []
         for jobs in [1, 2, 2, 3] {
             var tuner = Tuner(recordings: PlantedMotion.corpus(), options: options(axes: axes, jobs: jobs))
-            results.append(tuner.run())
+            results.append(try tuner.run())
         }
         for result in results.dropFirst() {
             #expect(result.configuration == results[0].configuration)
@@ -113,7 +137,7 @@ enum PlantedMotion {
         }
     }
 
-    @Test func tradeoffRecallNeverFallsAsTheBudgetGrows() {
+    @Test func tradeoffRecallNeverFallsAsTheBudgetGrows() throws {
         // A distractor almost as strong as the shakes: catching every shake costs a false shake,
         // which over the corpus's 8 minutes without shakes (most of them a device lying still)
         // is about 7.4 false shakes per hour: within the largest budget (10), over the others.
@@ -124,7 +148,7 @@ enum PlantedMotion {
         }
         corpus.append(TuningRecording(path: "still_1.csv", samples: still, labels: still.map { _ in false }))
         var tuner = Tuner(recordings: corpus, options: options())
-        let result = tuner.run()
+        let result = try tuner.run()
         #expect(result.tradeoff.map(\.budget) == [0, 0.5, 1, 2, 5, 10])
         let recalls = result.tradeoff.map { $0.summary.recall ?? 0 }
         #expect(zip(recalls, recalls.dropFirst()).allSatisfy { $0 <= $1 }, "\(recalls)")
@@ -169,7 +193,7 @@ enum PlantedMotion {
         options.tradeoffBudgets = [0, 1_000_000]
         options.crossValidate = false
         var tuner = Tuner(recordings: corpus, options: options)
-        let result = tuner.run()
+        let result = try tuner.run()
         #expect(result.configuration.minimumHalfWaves == 6)
         #expect(result.inSample == careful)
         #expect(result.tradeoff.map(\.configuration.minimumHalfWaves) == [6, 6])
@@ -177,7 +201,7 @@ enum PlantedMotion {
 
     @Test func crossValidationHoldsOutEachGroup() throws {
         var tuner = Tuner(recordings: PlantedMotion.corpus(), options: options())
-        let validation = try #require(tuner.run().crossValidation)
+        let validation = try #require(try tuner.run().crossValidation)
         #expect(validation.method == "leave-one-group-out")
         #expect(validation.folds.map(\.name) == ["alpha", "beta", "gamma"])
         #expect(validation.folds.map(\.heldOutFiles) == [["alpha_1.csv"], ["beta_1.csv"], ["gamma_1.csv"]])
@@ -189,7 +213,7 @@ enum PlantedMotion {
     @Test func fewerThanThreeGroupsFallBackToKFoldByFile() throws {
         let corpus = (1...4).map { PlantedMotion.recording(name: "same_\($0).csv", shakes: 1, distractors: 1) }
         var tuner = Tuner(recordings: corpus, options: options())
-        let validation = try #require(tuner.run().crossValidation)
+        let validation = try #require(try tuner.run().crossValidation)
         #expect(validation.method == "k-fold by file")
         #expect(validation.folds.count == 4)
         #expect(Set(validation.folds.flatMap(\.heldOutFiles)).count == 4)
@@ -205,10 +229,10 @@ enum PlantedMotion {
         #expect(TuningRecording.group(ofPath: path) == group)
     }
 
-    @Test func progressReachesTheEnd() {
+    @Test func progressReachesTheEnd() throws {
         let seen = ProgressLog()
         var tuner = Tuner(recordings: PlantedMotion.corpus(), options: options())
-        _ = tuner.run { seen.add($0) }
+        _ = try tuner.run { seen.add($0) }
         let all = seen.all
         #expect(!all.isEmpty)
         #expect(all.last?.fraction == 1)
