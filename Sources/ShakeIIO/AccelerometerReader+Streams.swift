@@ -42,6 +42,10 @@ extension AccelerometerReader {
     /// ``AccelerometerReadOptions/streamBufferDuration`` seconds behind, the oldest queued
     /// samples are dropped and counted in ``AccelerometerReadStatistics/consumerOverruns``.
     ///
+    /// In top-level code (a `main.swift` whose loop is in no function) Swift does not let go of a
+    /// loop's iterator when the loop is left by `break`: the stream goes on, and the device stays
+    /// enabled at this reader's rate. There, call ``stop()`` after the loop, or loop in a function.
+    ///
     /// A reader reads once: the stream of a second call (or of a reader that has read) only
     /// throws that error, and ends no other reading.
     public func samples() -> AsyncThrowingStream<Sample, any Error> {

@@ -44,7 +44,8 @@ extension ReconnectingAccelerometerReader {
     /// ``AccelerometerReadOptions/streamBufferDuration`` seconds of updates at
     /// ``AccelerometerReadOptions/rateHertz`` (400 Hz when nil); when the consumer falls
     /// further behind, the oldest are dropped and counted in
-    /// ``AccelerometerReadStatistics/consumerOverruns``.
+    /// ``AccelerometerReadStatistics/consumerOverruns``. In top-level code, leaving the loop by
+    /// `break` does not end the stream (see ``AccelerometerReader/samples()``): call ``stop()``.
     /// While a run is going on, the stream only throws that error, and ends nothing else.
     /// A stream that ended in an error leaves the reader free to run again, as a run that threw
     /// does; one ended by ``stop()`` or by its consumer (the loop left, the task cancelled)

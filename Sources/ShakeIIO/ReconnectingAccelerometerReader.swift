@@ -54,7 +54,8 @@ public final class ReconnectingAccelerometerReader: Sendable {
     public let uri: String
     public let deviceName: String?
     public let options: AccelerometerReadOptions
-    /// Seconds between reconnection attempts. Default 0.5 s.
+    /// Seconds between reconnection attempts, 0 or more and finite (reading refuses any other
+    /// with an ``IIOError`` of kind `.badValue`). Default 0.5 s.
     public let retryInterval: Double
     /// Whether to reconnect at all; when false the first loss ends ``run(onEvent:_:)`` with its
     /// error (after reporting it as ``Event/lost(_:time:)``). Default true.
@@ -143,8 +144,15 @@ public final class ReconnectingAccelerometerReader: Sendable {
         try runClaimed(onEvent: onEvent, onSample)
     }
 
-    /// Takes the run: throws when one is going on.
+    /// Takes the run: throws when one is going on, or `retryInterval` is no time to wait.
     func claimRun() throws(IIOError) {
+        guard retryInterval >= 0 && retryInterval.isFinite else {
+            // NaN waited for ever after the first failure, saying nothing.
+            throw IIOError(code: .invalidArgument, function: "ReconnectingAccelerometerReader.run", uri: uri,
+                           device: deviceName,
+                           detail: "retryInterval is \(retryInterval) s; it must be 0 s or more, and finite",
+                           kind: .badValue)
+        }
         let (alreadyRunning, stoppedBefore) = state.withLock { state -> (Bool, Bool) in
             let refused = (state.running, state.stopped && state.ranBefore)
             if !refused.0 && !refused.1 { state.running = true }

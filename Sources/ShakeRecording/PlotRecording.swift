@@ -78,8 +78,11 @@ public struct RecordingPlot: Sendable {
     /// The time range drawn, s; nil: from the first / to the last sample.
     public var from: Double?
     public var to: Double?
-    /// Width of the picture in pixels. Default 1200.
+    /// Width of the picture in pixels. Default 1200. The picture is drawn at least
+    /// ``minimumWidth`` wide, and at the default for a width that is no finite number.
     public var width = 1200.0
+    /// The narrowest picture drawn, px: the panels' margins and axis labels take about 100.
+    public static let minimumWidth = 400.0
     /// A pause between two samples longer than this, s, is drawn as a break in the curves (no
     /// line across it) and shaded (at most `maximumGapsShaded` of them); the detector's
     /// `maximumGapSeconds`, over which it cancels a shake and restarts. Default 0.5.
@@ -200,6 +203,8 @@ public struct RecordingPlot: Sendable {
 
     public func svg() -> String {
         let height = 676.0
+        // NaN stopped the program (converted to an Int for the curves); a few pixels drew nothing.
+        let width = self.width.isFinite ? max(self.width, Self.minimumWidth) : 1200
         var svg = PlotSVG(width: width, height: height)
         let firstTime = samples.first?.time ?? 0
         let lastTime = samples.last?.time ?? 1

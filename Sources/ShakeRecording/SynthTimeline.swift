@@ -36,6 +36,11 @@ struct SynthTimeline: Sendable {
         segments.reserveCapacity(script.count)
         for (index, segment) in script.enumerated() {
             let location = "segment \(index + 1) (\(segment.kindName))"
+            if case .shake(let shake) = segment {
+                // A shake given in cycles has its length from it (cycles / frequencyHertz): a
+                // frequency of 0 or NaN was reported as "seconds", which the user never gave.
+                try SynthesisError.check(shake.frequencyHertz, in: 1...12, "frequencyHertz", location)
+            }
             try SynthesisError.check(segment.seconds, in: 0.001...1e6, "seconds", location)
             let model: Model
             switch segment {

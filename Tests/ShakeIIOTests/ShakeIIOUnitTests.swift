@@ -38,6 +38,22 @@ import Testing
         #expect { try reader.run(onEvent: { _ in }) { _ in } } throws: { "\($0)".contains(problem) }
     }
 
+    // Defect: a retry interval of NaN waited for ever after the first failed attempt, saying
+    // nothing; refused now, before anything is opened, in every way of reading.
+    @Test(arguments: [Double.nan, -1, .infinity])
+    func aRetryIntervalThatIsNoTimeIsRefused(interval: Double) async throws {
+        let reader = ReconnectingAccelerometerReader(uri: "ip:192.0.2.1", retryInterval: interval)
+        let says = "ReconnectingAccelerometerReader.run(uri \"ip:192.0.2.1\"): Invalid argument (EINVAL): retryInterval is "
+            + "\(interval) s; it must be 0 s or more, and finite"
+        #expect { try reader.run(onEvent: { _ in }) { _ in } } throws: { "\($0)" == says && ($0 as? IIOError)?.kind == .badValue }
+        do {
+            for try await _ in reader.updates() { Issue.record("an update from no device") }
+            Issue.record("the stream ended without an error")
+        } catch {
+            #expect("\(error)" == says)
+        }
+    }
+
     /// What is wrong with a device's `/dev` node, which a buffer is read through: missing, a
     /// directory in its place, another device than sysfs's `dev` names; nil when right
     /// (`/dev/null` standing in, character device 1:3) and for a named pipe (the emulator's).

@@ -101,6 +101,17 @@ final class SVGElements: NSObject, XMLParserDelegate {
         #expect(!text.contains("nan") && !text.contains("inf"))
     }
 
+    // Defect: a width of NaN stopped the program (a Double that cannot be an Int), and a width
+    // of a few pixels or less drew a picture with nothing in it.
+    @Test(arguments: [(Double.nan, "1200"), (.infinity, "1200"), (0, "400"), (-50, "400"), (399, "400"), (900, "900")])
+    func aWidthThatCannotBeDrawnIsNot(width: Double, drawn: String) throws {
+        var (plot, _, _) = Self.plot()
+        plot.width = width
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        #expect(svg.elements.first?.attributes["width"] == drawn)
+        #expect(svg.withClass("series-linear", element: "path").first?["d"]?.isEmpty == false)
+    }
+
     @Test func plotIsSelfContained() throws {
         let text = Self.plot().0.svg()
         // A whole plot (its curves and title), with nothing it would fetch or run.

@@ -88,6 +88,14 @@ import Testing
         BadScript(
             script: [.rest(seconds: 1), .shake(frequencyHertz: 30, amplitudeG: 2, axis: .x, cycles: 4)],
             location: "segment 2 (shake)", parameter: "frequencyHertz"),
+        // A shake in cycles of a frequency of 0 or NaN: its length (cycles / frequency) was
+        // blamed, as "seconds", which it was not given.
+        BadScript(
+            script: [.shake(frequencyHertz: .nan, amplitudeG: 2, axis: .x, cycles: 3)],
+            location: "segment 1 (shake)", parameter: "frequencyHertz"),
+        BadScript(
+            script: [.shake(frequencyHertz: 0, amplitudeG: 2, axis: .x, cycles: 3)],
+            location: "segment 1 (shake)", parameter: "frequencyHertz"),
         BadScript(
             script: [.shake(frequencyHertz: 4, amplitudeG: .nan, axis: .x, cycles: 4)],
             location: "segment 1 (shake)", parameter: "amplitudeG"),
