@@ -789,7 +789,8 @@ final class CSVRecordParser {
             if first == 0x20 || first == 0x09 {
                 var p = start
                 while p < end, p.pointee == 0x20 || p.pointee == 0x09 { p += 1 }
-                if p == end { continue }
+                // A blank line, or an indented comment (one before the header is read so too).
+                if p == end || p.pointee == UInt8(ascii: "#") { continue }
             }
             if source.mayContainNul, let found = memchr(start, 0, end - start) {
                 let nul = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))

@@ -33,9 +33,10 @@ import ShakeDetection
 /// - A header without samples: a valid, empty recording (`next()` returns nil at once; `samplesRead`
 ///   stays 0, so a tool can warn).
 /// - Columns the options do not use are ignored (their contents are not checked, apart from NUL bytes).
-/// - CRLF line ends, a UTF-8 byte-order mark, blank (or all-space) lines, `#` comment lines anywhere
-///   (only leading ones become metadata), a last line without a line end, and Excel's separator
-///   line (`sep=;`, `sep=,` or `sep=` and a tab) before the header, which sets the separator
+/// - CRLF line ends, a UTF-8 byte-order mark, blank (or all-space) lines, `#` comment lines
+///   anywhere, also indented (only leading ones become metadata), a last line without a line
+///   end, and Excel's separator line (`sep=;`, `sep=,` or `sep=` and a tab) before the header,
+///   which sets the separator
 ///   unless `CSVImportOptions.separator` names one.
 /// - Fields in double quotes (quotes stripped; a field cannot span lines) and spaces around fields.
 /// - Numbers: `-12.5`, `+3`, `.5`, `5.`, `1e-3`; no `nan`, `inf`, hexadecimal or thousands separators.

@@ -31,6 +31,9 @@ import Testing
         Case("blank and space-only lines", "\ntime_s,x,y,z\n\n0,1,2,3\n  \n\t\n0.01,-1.5,0.25,9.80665\n\n", two),
         Case("last line without line end", "time_s,x,y,z\n0,1,2,3\n0.01,-1.5,0.25,9.80665", two),
         Case("comment lines between rows", "time_s,x,y,z\n0,1,2,3\n# pause\n0.01,-1.5,0.25,9.80665\n", two),
+        // Defect: an indented comment among the rows was "'# pause' is not a number in column 'time_s'"
+        // (one before the header was read as a comment).
+        Case("indented comment lines", "  # recorded on the bench\ntime_s,x,y,z\n0,1,2,3\n  # pause\n\t# again\n0.01,-1.5,0.25,9.80665\n", two),
         Case("quoted fields and header", "\"time_s\",\"x\",\"y\",\"z\"\n\"0\",\"1\",\"2\",\"3\"\n0.01,\" -1.5 \",0.25,9.80665\n", two),
         Case("spaces around fields", "time_s, x, y, z\n 0 , 1 ,2, 3\n0.01,-1.5 ,0.25 , 9.80665\n", two),
         Case("extra columns are ignored", "time_s,x,y,z,temperature,note\n0,1,2,3,21.5,\"a, b\"\n0.01,-1.5,0.25,9.80665,oops,\n", two),
