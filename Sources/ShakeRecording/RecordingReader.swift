@@ -36,8 +36,7 @@ import ShakeDetection
 /// - CRLF line ends, a UTF-8 byte-order mark, blank (or all-space) lines, `#` comment lines
 ///   anywhere, also indented (only leading ones become metadata), a last line without a line
 ///   end, and Excel's separator line (`sep=;`, `sep=,` or `sep=` and a tab) before the header,
-///   which sets the separator
-///   unless `CSVImportOptions.separator` names one.
+///   which sets the separator unless `CSVImportOptions.separator` names one.
 /// - Fields in double quotes (quotes stripped; a field cannot span lines) and spaces around fields.
 /// - Numbers: `-12.5`, `+3`, `.5`, `5.`, `1e-3`; no `nan`, `inf`, hexadecimal or thousands separators.
 /// - Equal consecutive timestamps (counted in `duplicateTimestampCount`) and gaps of any length
