@@ -143,7 +143,8 @@ enum DevicesCommand: ShakeCommand {
                     opened.signal()
                     throw error
                 }
-                try context.setTimeout(timeout)
+                // A saved description (xml:) reads nothing, and libiio refuses it a timeout.
+                if context.backend != "xml" { try context.setTimeout(timeout) }
                 result = .success(Report(uri: uri, backend: context.backend, accelerometers: try context.accelerometers()))
             } catch {
                 result = .failure(error)
