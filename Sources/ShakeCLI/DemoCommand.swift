@@ -26,7 +26,7 @@ enum DemoCommand: ShakeCommand {
             .option("choices", value: "list",
                     help: "The scripted user's answers to successive prompts, comma-separated (undo, redo, cancel); "
                         + "after the last, cancel; an answer the prompt has no button for is a cancel.",
-                    default: "undo,undo"),
+                    default: "undo,undo", allowsEmpty: true),
             .flag("bell", help: "Ring the terminal bell for audible feedback."),
         ] + DetectorOptions.specs + ImportOptions.specs
     )

@@ -43,6 +43,11 @@ import Testing
          "Missing value for '--output <file>': '-h' is an option (for a value that begins so, write --output=-h)"),
         (["a.csv", "-o", "--preset=light"],
          "Missing value for '-o <file>': '--preset=light' is an option (for a value that begins so, write --output=--preset=light)"),
+        // Defect: an empty file name (`"$FILE"` with FILE unset) went on to "Error: : cannot open …".
+        (["a.csv", ""], "An empty argument where '<file> ...' goes (an unset shell variable?)"),
+        (["a.csv", "-o", ""], "Empty value for '-o <file>' (an unset shell variable?)"),
+        (["a.csv", "--output="], "Empty value for '--output <file>' (an unset shell variable?)"),
+        (["a.csv", "--preset", ""], "Empty value for '--preset <name>' (an unset shell variable?)"),
     ] as [([String], String)])
     func usageMistakesAreNamed(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try ParsedArguments(arguments, spec: Self.spec) }

@@ -189,7 +189,7 @@ import Testing
         Refusal(name: "an empty range", arguments: ["--shakes", "0-0.01,,0.02-0.03"], status: 64,
                 says: "The value '0-0.01,,0.02-0.03' is invalid for '--shakes': an empty range is not START-END"),
         Refusal(name: "an empty output name", arguments: ["-o", ""], status: 64,
-                says: "an empty output file name: give the file to write"),
+                says: "Empty value for '-o <file>' (an unset shell variable?)"),
         Refusal(name: "a bad row after good ones", text: "time_s,x,y,z\n0,0,0,9.8\n0.01,0,zero,9.8\n",
                 arguments: [], status: 65, says: "IN:3:8: 'zero' is not a number in column 'y'"),
         Refusal(name: "a header and no samples", text: "time_s,x,y,z,shake\n", arguments: [], status: 65,

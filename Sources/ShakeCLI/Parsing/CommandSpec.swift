@@ -18,6 +18,9 @@ public struct OptionSpec: Sendable {
     public var repeats: Bool
     /// Accepted but left out of help and suggestions (a former name kept working).
     public var isHidden = false
+    /// Whether an empty value means something (`--choices ''`: no answers); otherwise it is a
+    /// usage error, as it mostly comes of an unset shell variable.
+    public var allowsEmptyValue = false
 
     public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: nil, help: help, allowedValues: nil,
@@ -27,10 +30,12 @@ public struct OptionSpec: Sendable {
     public static func option(
         _ name: String, short: Character? = nil, value: String, help: String,
         values: [String]? = nil, canonical: (@Sendable (String) -> String?)? = nil,
-        default defaultValue: String? = nil, repeats: Bool = false
+        default defaultValue: String? = nil, repeats: Bool = false, allowsEmpty: Bool = false
     ) -> OptionSpec {
-        OptionSpec(name: name, short: short, valueName: value, help: help, allowedValues: values,
-                   canonicalValue: canonical, defaultValue: defaultValue, repeats: repeats)
+        var option = OptionSpec(name: name, short: short, valueName: value, help: help, allowedValues: values,
+                                canonicalValue: canonical, defaultValue: defaultValue, repeats: repeats)
+        option.allowsEmptyValue = allowsEmpty
+        return option
     }
 
     /// `option`, accepted but not shown in help (swift-argument-parser's `.hidden` visibility).

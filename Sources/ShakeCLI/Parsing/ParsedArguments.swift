@@ -77,6 +77,11 @@ public struct ParsedArguments: Sendable {
             } else {
                 throw UsageError("Missing value for '\(argument) <\(option.valueName ?? "value")>'")
             }
+            // `-o "$OUT"` with OUT unset: "Error: : cannot open…" named nothing.
+            if value.isEmpty && !option.allowsEmptyValue {
+                throw UsageError("Empty value for '\(isShort ? "-" : "--")\(name) <\(option.valueName ?? "value")>' "
+                    + "(an unset shell variable?)")
+            }
             if let allowed = option.allowedValues, !allowed.contains(value) {
                 if let canonical = option.canonicalValue?(value), allowed.contains(canonical) {
                     value = canonical
@@ -109,6 +114,11 @@ public struct ParsedArguments: Sendable {
     }
 
     private func checkPositionals(spec: CommandSpec) throws(UsageError) {
+        // `shake replay "$FILE"` with FILE unset: "Error: : cannot open…" named nothing.
+        if let empty = positionals.firstIndex(of: ""), !spec.arguments.isEmpty {
+            let argument = spec.arguments[min(empty, spec.arguments.count - 1)]
+            throw UsageError("An empty argument where '\(argument.usageText)' goes (an unset shell variable?)")
+        }
         let required = spec.arguments.filter { !$0.optional }.count
         if positionals.count < required {
             let missing = spec.arguments.filter { !$0.optional }[positionals.count]
