@@ -15,7 +15,8 @@ enum RecordCommand: ShakeCommand {
         abstract: "Record an IIO accelerometer to a CSV file.",
         discussion: """
             Writes the canonical recording (time_s,x,y,z: seconds from the first sample, m/s² with \
-            gravity, in the device's axes) with '# device:' and '# rate_hz:' lines. Stops after \
+            gravity, in the device's axes) with '# device:' and '# rate_hz:' lines (the rate the \
+            device reports; the summary says when it delivers another). Stops after \
             --duration, on Ctrl-C, SIGTERM or SIGHUP, or when the device vanishes; every sample \
             received until then is kept and the file is valid. Rows go to FILE.partial (valid after \
             every flush) and the file appears under its name when recording ends; an existing file \
