@@ -140,7 +140,8 @@ enum PlotCommand: ShakeCommand {
         }
         subtitle += " · \(events.filter { $0.phase == .began }.count) detected"
         if from != nil || to != nil {
-            subtitle += " (\(shown.count) shown, \(fixed(from ?? first.time, 2)) to \(fixed(to ?? last.time, 2)) s)"
+            subtitle += " (\(shown.count) shown, \(FixedDecimals.formatReadably(from ?? first.time, decimals: 2)) to "
+                + "\(FixedDecimals.formatReadably(to ?? last.time, decimals: 2)) s)"
         }
         var plot = RecordingPlot(title: name, subtitle: subtitle, samples: samples, labels: labelled ? labels : nil,
                                  events: events, thresholds: RecordingPlot.thresholds(of: configuration))

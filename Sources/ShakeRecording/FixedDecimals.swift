@@ -38,6 +38,22 @@ public enum FixedDecimals {
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: large) { print(value, decimals, into: $0) } ?? "\(value)"
     }
 
+    /// `format(value, decimals:)` up to 10¹², beyond it the value in powers of ten with three
+    /// significant digits at most (`1e308`, `-2.5e15`): a plot's tick or range of such times
+    /// written out filled hundreds of digits.
+    public static func formatReadably(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite, abs(value) >= 1e12 else { return format(value, decimals: decimals) }
+        var exponent = Int(log10(abs(value)).rounded(.down))
+        var mantissa = format(value / pow(10, Double(exponent)), decimals: 2)
+        if mantissa.hasPrefix("10.") || mantissa.hasPrefix("-10.") {
+            exponent += 1
+            mantissa = format(value / pow(10, Double(exponent)), decimals: 2)
+        }
+        while mantissa.hasSuffix("0") { mantissa.removeLast() }
+        if mantissa.hasSuffix(".") { mantissa.removeLast() }
+        return mantissa + "e" + String(exponent)
+    }
+
     /// `printf("%.*f")` into `buffer` in the C locale, or nil when the buffer is too short.
     private static func print(_ value: Double, _ decimals: Int, into buffer: UnsafeMutableBufferPointer<CChar>) -> String? {
         guard let base = buffer.baseAddress else { return nil }

@@ -162,7 +162,7 @@ struct PlotScale {
             scaled *= 10
             decimals += 1
         }
-        return FixedDecimals.format(abs(value) < step / 1e6 ? 0 : value, decimals: decimals)
+        return FixedDecimals.formatReadably(abs(value) < step / 1e6 ? 0 : value, decimals: decimals)
     }
 }
 

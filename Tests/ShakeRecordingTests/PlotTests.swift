@@ -101,6 +101,21 @@ final class SVGElements: NSObject, XMLParserDelegate {
         #expect(!text.contains("nan") && !text.contains("inf"))
     }
 
+    // Defect: a time range to 1e308 s wrote every tick with its 309 digits.
+    @Test func ticksOfAHugeTimeRangeArePowersOfTen() throws {
+        var (plot, _, _) = Self.plot()
+        plot.from = 0
+        plot.to = 1e308
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        #expect(svg.texts.contains("1e307") && svg.texts.contains("2.5e307") == false && svg.texts.contains("1e308"),
+                "\(svg.texts)")
+        #expect(svg.texts.allSatisfy { $0.count < 120 }, "\(svg.texts.map(\.count).max() ?? 0)")
+        #expect(FixedDecimals.formatReadably(-2.5e15, decimals: 2) == "-2.5e15")
+        #expect(FixedDecimals.formatReadably(9.996e20, decimals: 2) == "1e21")
+        #expect(FixedDecimals.formatReadably(999_999_999_999.5, decimals: 2) == "999999999999.50")
+        #expect(FixedDecimals.formatReadably(1_700_000_000.25, decimals: 1) == "1700000000.2")
+    }
+
     // Defect: a width of NaN stopped the program (a Double that cannot be an Int), and a width
     // of a few pixels or less drew a picture with nothing in it.
     @Test(arguments: [(Double.nan, "1200"), (.infinity, "1200"), (0, "400"), (-50, "400"), (399, "400"), (900, "900")])
