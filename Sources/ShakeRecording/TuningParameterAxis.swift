@@ -28,6 +28,7 @@ public struct ParameterAxis: Sendable {
 
     /// An axis trying `values` (sorted and de-duplicated here); the coarse grid uses
     /// `coarse` (each must be one of `values`; default: every value).
+    /// - Precondition: `values` holds a value, and `coarse` only values of `values`.
     public init(_ name: String, _ field: Field, values: [Double], coarse: [Double]? = nil) {
         self.name = name
         self.field = field

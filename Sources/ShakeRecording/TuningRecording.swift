@@ -26,6 +26,7 @@ public struct TuningRecording: Sendable {
     public private(set) var negativeSeconds = 0.0
 
     /// Wraps samples and their labels (`labels[i]` is whether `samples[i]` lies in a shake).
+    /// - Precondition: one label per sample (`RecordingReader` gives both from a file).
     public init(path: String, samples: [Sample], labels: [Bool], group: String? = nil) {
         precondition(samples.count == labels.count, "one label per sample")
         self.path = path
