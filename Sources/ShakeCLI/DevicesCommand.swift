@@ -29,7 +29,8 @@ enum DevicesCommand: ShakeCommand {
             have scales or offsets of their own (in_accel_y_scale) also has "axis_scales_m_s2_per_lsb" \
             or "axis_offsets_lsb" (x, y, z), and "scale_m_s2_per_lsb" and "offset_lsb" are x's; one \
             whose scale or offset is no number is listed with "attribute_problem" (the value null), and one \
-            whose in_accel_scale_available is no list of numbers with "available_scales_problem".
+            whose in_accel_scale_available is no list of numbers with "available_scales_problem" (its \
+            sampling_frequency_available: "available_sampling_frequencies_problem").
             """,
         options: [IIOOptions.listingURI, IIOOptions.listingTimeout, IIOOptions.verbose, DetectorOptions.formatSpec])
 
@@ -64,6 +65,7 @@ enum DevicesCommand: ShakeCommand {
             case axisScales = "axis_scales_m_s2_per_lsb", axisOffsets = "axis_offsets_lsb"
             case range = "range_m_s2", availableScales = "available_scales_m_s2_per_lsb"
             case availableRanges = "available_ranges_m_s2", availableScalesProblem = "available_scales_problem"
+            case availableRatesProblem = "available_sampling_frequencies_problem"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -86,6 +88,8 @@ enum DevicesCommand: ShakeCommand {
             try container.encodeIfPresent(device.availableScalesProblem, forKey: .availableScalesProblem)
             try container.encode(device.samplingFrequencyHertz, forKey: .rate)
             try container.encode(device.availableSamplingFrequenciesHertz, forKey: .available)
+            // Only when sampling_frequency_available holds anything but numbers.
+            try container.encodeIfPresent(device.availableSamplingFrequenciesProblem, forKey: .availableRatesProblem)
             try container.encode(device.isBufferCapable, forKey: .buffered)
             try container.encode(device.hasTimestampChannel, forKey: .timestampChannel)
             // A polled device has no scan elements: libiio's format for one is "le:u0/0>>0".
@@ -211,6 +215,8 @@ enum DevicesCommand: ShakeCommand {
                 ?? (rateUnknown ? "unknown (see the problem above)" : "not adjustable")
             if !device.availableSamplingFrequenciesHertz.isEmpty {
                 rate += " (available: " + device.availableSamplingFrequenciesHertz.map(hertzText).joined(separator: " ") + ")"
+            } else if let problem = device.availableSamplingFrequenciesProblem {
+                rate += " (available: unknown: \(problem))"
             }
             if let current = device.samplingFrequencyHertz, SlowSampleRate.isTooSlow(current) {
                 rate += "; under the \(hertzText(ShakeDetector.slowestSupportedSampleRate)) Hz the detector is made for"

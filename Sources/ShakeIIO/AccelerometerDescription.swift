@@ -22,8 +22,14 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
     /// Current `sampling_frequency` in hertz; nil when the device has none (or, in a listing,
     /// when it holds no number: ``attributeProblem`` says so).
     public var samplingFrequencyHertz: Double?
-    /// `sampling_frequency_available` in hertz, ascending; empty when not published.
+    /// `sampling_frequency_available` in hertz, ascending; empty when not published, or when it
+    /// holds anything but numbers (``availableSamplingFrequenciesProblem``).
     public var availableSamplingFrequenciesHertz: [Double]
+    /// Why `sampling_frequency_available` could not be read as rates, naming the device,
+    /// attribute and text (`'12.5Hz 25Hz' is not a list of numbers …`); nil when it is fine or
+    /// absent. Reading does not fail with it: a rate asked for is then written as it is, for the
+    /// driver to round.
+    public var availableSamplingFrequenciesProblem: String?
     /// `in_accel_scale_available`: the scales the driver offers, m/s² per LSB, ascending; each is
     /// a measuring range (``range(atScale:)``), chosen by writing it to `in_accel_scale`. Empty
     /// when not published, or when it holds anything but numbers (``availableScalesProblem``).
@@ -182,9 +188,16 @@ public struct AccelerometerDescription: Hashable, Sendable, Codable {
         yzScales = try others("scale", scale)
         yzOffsets = try others("offset", offset)
         samplingFrequencyHertz = try tolerant { () throws(IIOError) in try attributes.samplingFrequency() }
-        availableSamplingFrequenciesHertz = try Self.unlessUnreadable {
-            () throws(IIOError) in try attributes.availableSamplingFrequencies()
-        } ?? []
+        // For information and for choosing a rate: a list that is no list leaves the device
+        // usable, and is said.
+        do {
+            availableSamplingFrequenciesHertz = try Self.unlessUnreadable {
+                () throws(IIOError) in try attributes.availableSamplingFrequencies()
+            } ?? []
+        } catch where error.kind == .badValue {
+            availableSamplingFrequenciesHertz = []
+            availableSamplingFrequenciesProblem = "\(error)"
+        }
         // For information only: a list that is no list leaves the device usable, and is said.
         do {
             availableScales = try Self.unlessUnreadable { () throws(IIOError) in try attributes.availableScales() } ?? []
@@ -244,6 +257,8 @@ extension AccelerometerDescription {
         yzOffsets = try container.decodeIfPresent([Double?].self, forKey: .yzOffsets)
         samplingFrequencyHertz = try container.decodeIfPresent(Double.self, forKey: .samplingFrequencyHertz)
         availableSamplingFrequenciesHertz = try container.decode([Double].self, forKey: .availableSamplingFrequenciesHertz)
+        availableSamplingFrequenciesProblem = try container.decodeIfPresent(String.self,
+                                                                           forKey: .availableSamplingFrequenciesProblem)
         availableScales = try container.decodeIfPresent([Double].self, forKey: .availableScales) ?? []
         availableScalesProblem = try container.decodeIfPresent(String.self, forKey: .availableScalesProblem)
         isBufferCapable = try container.decode(Bool.self, forKey: .isBufferCapable)

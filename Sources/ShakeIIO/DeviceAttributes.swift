@@ -58,8 +58,15 @@ struct DeviceAttributes {
     }
 
     func availableSamplingFrequencies() throws(IIOError) -> [Double] {
-        guard let (text, _) = try text("sampling_frequency_available") else { return [] }
-        return SamplingFrequencies.parse(text)
+        guard let (text, onChannel) = try text("sampling_frequency_available") else { return [] }
+        guard let rates = SamplingFrequencies.parse(text) else {
+            throw IIOError(code: .invalidArgument, function: onChannel ? "iio_channel_attr_read" : "iio_device_attr_read",
+                           device: label, channel: onChannel ? LibIIO.id(ofChannel: axes.x) : nil,
+                           attribute: "sampling_frequency_available",
+                           detail: "'\(text)' is not a list of numbers (rates in Hz) or a range [low step high]",
+                           kind: .badValue)
+        }
+        return rates
     }
 
     /// `in_accel_scale_available` (which libiio lists as the accel channels' `scale_available`):

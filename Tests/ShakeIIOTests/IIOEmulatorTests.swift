@@ -189,6 +189,27 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(device["attribute_problem"] == nil)
     }
 
+    /// The same for a sampling_frequency_available that is no list (`12.5Hz 25Hz`), which was
+    /// left out without a word: `devices` says so in place of the rates offered, and `live
+    /// --rate` still reads the device (the rate written as asked, for the driver to round).
+    @Test func anAvailableRateListThatIsNoListIsSaidAndTheDeviceStillRead() throws {
+        let shake = try Emulator.shake
+        let script = "\"$0\" devices; \"$0\" devices --format json > \"$1.json\"; "
+            + "\"$0\" live --rate 100 --duration 1 > /dev/null; echo \"live $?\""
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast", "--sysfs-attr", "sampling_frequency_available=12.5Hz 25Hz"],
+            command: ["sh", "-c", script, shake, output()])
+        let problem = "iio_device_attr_read(device \"shakekit-accel\", attribute \"sampling_frequency_available\"): "
+            + "Invalid argument (EINVAL): '12.5Hz 25Hz' is not a list of numbers (rates in Hz) or a range [low step high]"
+        #expect(result.stdout.contains("    sampling:       50 Hz (available: unknown: \(problem))\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("live 0\n"), "\(result.stdout)\n\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output() + ".json"))) as? [String: Any])
+        let device = try #require((json["accelerometers"] as? [[String: Any]])?.first)
+        #expect(device["available_sampling_frequencies_problem"] as? String == problem, "\(device)")
+        #expect(device["available_sampling_frequencies_hz"] as? [Double] == [])
+        #expect(device["attribute_problem"] == nil)
+    }
+
     @Test func devicesTextShowsPollingForADeviceWithoutBuffer() throws {
         let shake = try Emulator.shake
         let result = try Emulator.run(fixture: fixture.path, options: ["--no-buffer"], command: [shake, "devices"])

@@ -226,6 +226,16 @@ import Testing
         ("", 60.0, 60.0),
     ])
     func samplingFrequencyIsSetToTheNearestAvailable(available: String, requested: Double, chosen: Double) {
-        #expect(SamplingFrequencies.nearest(to: requested, in: SamplingFrequencies.parse(available)) == chosen)
+        #expect(SamplingFrequencies.nearest(to: requested, in: SamplingFrequencies.parse(available) ?? []) == chosen)
+    }
+
+    // Defect: a list with words that are no numbers lost them without a word (`12.5Hz 25Hz` read
+    // as no list at all); now it is no list, which the listing says (and reading does not mind).
+    @Test func availableRatesThatAreNoNumbersAreNoList() {
+        #expect(SamplingFrequencies.parse("0 1.5 12.5,25\t50\n") == [1.5, 12.5, 25, 50])
+        #expect(SamplingFrequencies.parse(" [1 0.5 2] ") == [1, 1.5, 2])
+        for text in ["12.5Hz 25Hz", "12.5 fast", "[1 2]", "[1 x 3]", "[1 1 2 3]", "[1 0 3]", "[3 1 1]"] {
+            #expect(SamplingFrequencies.parse(text) == nil, "\(text)")
+        }
     }
 }
