@@ -101,6 +101,24 @@ final class DeviceAccessTests: EmulatorSuite {
         #expect(result.stderr.contains("rate after: 50\n"), "\(result.stderr)")
     }
 
+    // Defect: the rule's RUN left in_accel_sampling_frequency root's, which the reader writes
+    // on a device without sampling_frequency: `live --rate` by a member of the group exited 77.
+    /// The same for a driver that gives the rate to its accel channels: the rule opens it too.
+    @Test func theUdevRuleLetsTheGroupSetAChannelsRate() throws {
+        let device = "/sys/bus/iio/devices/iio:device0"
+        let result = try run(["--fast", "--sysfs-attr", "in_accel_sampling_frequency=50"], """
+            rm \(device)/sampling_frequency
+
+            """ + (try applyRule(withRun: true)) + """
+            \(Self.asNobodyInGroup) $SHAKE live --rate 100 --duration 1; status=$?
+            echo "rate after: $(cat \(device)/in_accel_sampling_frequency)" >&2
+            exit $status
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Listening to shakekit-accel at 100 Hz (buffered, local:)"), "\(result.stderr)")
+        #expect(result.stderr.contains("rate after: 50\n"), "\(result.stderr)")
+    }
+
     /// GROUP and MODE alone open /dev/iio:device0 but not the buffer's sysfs files: exit 77, and
     /// the error names those files and says the rule's RUN must open them. With --reconnect too:
     /// a permission error at the first attempt is no device coming back, and is not waited on.
