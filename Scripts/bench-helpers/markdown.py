@@ -12,7 +12,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run_bench import rows  # noqa: E402
 
 default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "bench", "last-run.json")
-r = json.load(open(sys.argv[1] if len(sys.argv) > 1 else default))
+if len(sys.argv) > 2 or sys.argv[1:] in (["-h"], ["--help"]):
+    print(__doc__)
+    sys.exit(0 if len(sys.argv) == 2 else 64)
+path = sys.argv[1] if len(sys.argv) > 1 else default
+try:
+    with open(path) as file:
+        r = json.load(file)
+except (OSError, ValueError) as error:
+    print(f"Error: {path}: {error} (run Scripts/bench first, or give the JSON of one run)", file=sys.stderr)
+    sys.exit(66)
 m = r["machine"]
 print(f"Measured {r['date']} with `Scripts/bench` on {m['nproc']} cores of an {m['cpu']}, "
       f"{m['memory_bytes'] / 2**30:.0f} GiB of memory, Linux {m['kernel']}, {m['swift']}, {m['cc']}, "

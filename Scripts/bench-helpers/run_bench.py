@@ -363,4 +363,7 @@ def table(r):
 
 
 if __name__ == "__main__":
-    main()
+    # Ctrl-C, SIGTERM or SIGHUP end it with 130 and no traceback, as the other scripts do.
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import script_support  # noqa: E402
+    script_support.run(main)
