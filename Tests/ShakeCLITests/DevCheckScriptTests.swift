@@ -256,7 +256,8 @@ import Testing
         let dev = try Self.devCorpus(in: folder)
         let missing = folder.file("no-shake")
         let plain = try folder.write("plain-shake", "not a program\n")
-        for (shake, message) in [(missing, "no such file"), (plain, "not executable"), (folder.path, "no such file")] {
+        // (A folder was "no such file".)
+        for (shake, message) in [(missing, "no such file"), (plain, "not executable"), (folder.path, "a folder, not a file")] {
             let run = try runProcess(repositoryRoot + "/Scripts/dev-check", ["--dev", dev, "--shake", shake])
             #expect(run.status == 66, "\(shake): \(run.err)")
             #expect(run.err.contains("Error: --shake \(shake): \(message)"), "\(run.err)")

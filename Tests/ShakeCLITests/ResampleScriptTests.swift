@@ -265,6 +265,8 @@ import Testing
             (["--jitter", "0.5"], "--jitter must be a fraction from 0 to under 0.5"),
             (["--switch", "400"], "--switch needs --rate"),
             (["--fifo", "1"], "--fifo must be 2 or more"),
+            // Defect: it ran, stamping nothing differently, and exited 0.
+            (["--fifo-stamps", "burst"], "--fifo-stamps needs --fifo N"),
             (["--rate", "0"], "--rate and --switch must be numbers above 0"),
             (["--rate", "fast"], "argument --rate: invalid float value: 'fast'"),
             (["--streams", "10"], "--streams must be LENGTH:STEP, two numbers of seconds (e.g. 10:2.5), not '10'"),
