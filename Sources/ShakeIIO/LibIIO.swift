@@ -19,11 +19,13 @@ enum LibIIO {
             let raw = CLibIIO_errno()
             let code = IIOErrno(rawValue: raw == 0 ? ENODEV : raw)
             let notFound = code.rawValue == ENOENT || code.rawValue == ENODEV || code.rawValue == ENXIO
+            // A port that is no port stays so: no waiting (--reconnect) cures it.
+            let badPort = uri.hasPrefix("ip:") && IIOError.portProblem(ofHost: String(uri.dropFirst(3))) != nil
             throw IIOError(
                 code: code, function: "iio_create_context_from_uri", uri: uri,
                 detail: IIOError.contextDetail(uri: uri, code: code,
                                                sysfsPresent: access(IIOError.sysfsDevicesPath, F_OK) == 0),
-                kind: notFound ? .notFound : nil)
+                kind: badPort ? .badValue : notFound ? .notFound : nil)
         }
         return context
     }

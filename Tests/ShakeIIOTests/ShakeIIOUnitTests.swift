@@ -146,7 +146,11 @@ import Testing
         } catch {
             #expect(error.description == "iio_create_context_from_uri(uri \"ip:127.0.0.1:abc\"): No such file or directory "
                 + "(ENOENT): 'abc' is no TCP port: a port is a number from 1 to 65535 (iiod's is 30431)")
+            // Not something to wait for: a reconnecting reader ends at once rather than wait for ever.
+            #expect(error.kind == .badValue && !error.mayClearUpByWaiting)
         }
+        let reader = ReconnectingAccelerometerReader(uri: "ip:127.0.0.1:abc", retryInterval: 0.05)
+        #expect { try reader.run(onEvent: { _ in }) { _ in } } throws: { "\($0)".contains("'abc' is no TCP port") }
     }
 
     /// Without an IIO driver the kernel has no /sys/bus/iio, and libiio says only ENOENT.
