@@ -165,21 +165,21 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The port of `host` as an `ip:` URI gives it (`127.0.0.1:1234`, `[::1]:1234`), else
     /// `iiodPort`. A bare IPv6 address (`::1`, several colons) has none.
     static func port(ofHost host: String) -> Int {
-        let tail: Substring
-        if let bracket = host.lastIndex(of: "]") {
-            tail = host[host.index(after: bracket)...]
-        } else if host.count(where: { $0 == ":" }) == 1 {
-            tail = host[host.firstIndex(of: ":")!...]
-        } else {
-            return iiodPort
-        }
-        guard tail.hasPrefix(":"), let port = Int(tail.dropFirst()), (1...65535).contains(port) else { return iiodPort }
-        return port
+        portText(ofHost: host).flatMap(portNumber) ?? iiodPort
     }
 
     /// What is wrong with the port `host` gives (`127.0.0.1:abc`, `[::1]:0`, `host:`), or nil
     /// when it gives none or a TCP port (1 to 65535): libiio answers only `ENOENT` for such a port.
     static func portProblem(ofHost host: String) -> String? {
+        guard let port = portText(ofHost: host), portNumber(port) == nil else { return nil }
+        return port.isEmpty
+            ? "nothing follows the port's colon: give ip:HOST (iiod's port, \(iiodPort)) or ip:HOST:PORT"
+            : "'\(port)' is no TCP port: a port is a number from 1 to 65535 (iiod's is \(iiodPort))"
+    }
+
+    /// What follows the colon of the port `host` gives (empty for a bare colon); nil when it
+    /// gives none.
+    private static func portText(ofHost host: String) -> Substring? {
         let tail: Substring
         if let bracket = host.lastIndex(of: "]") {
             tail = host[host.index(after: bracket)...]
@@ -188,13 +188,14 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
         } else {
             return nil
         }
-        guard tail.hasPrefix(":") else { return nil }
-        let port = tail.dropFirst()
-        // libiio reads it with strtol: spaces before it and a sign are let be.
-        if let number = Int(port.drop { $0 == " " || $0 == "\t" }), (1...65535).contains(number) { return nil }
-        return port.isEmpty
-            ? "nothing follows the port's colon: give ip:HOST (iiod's port, \(iiodPort)) or ip:HOST:PORT"
-            : "'\(port)' is no TCP port: a port is a number from 1 to 65535 (iiod's is \(iiodPort))"
+        return tail.hasPrefix(":") ? tail.dropFirst() : nil
+    }
+
+    /// `text` as a TCP port, read as libiio reads it (strtol: spaces before it and a sign are
+    /// let be); nil when it is none.
+    private static func portNumber(_ text: Substring) -> Int? {
+        guard let number = Int(text.drop { $0 == " " || $0 == "\t" }), (1...65535).contains(number) else { return nil }
+        return number
     }
 
     /// What to add to the errno text when `iio_create_context_from_uri` fails with `code` for
