@@ -150,16 +150,17 @@ final class IIOStartAndStopTests: EmulatorSuite {
 
     // Defect: a server on iiod's port that closed the connection read as a device "unplugged, its
     // driver unbound", and one that answered something else than iiod was a bare "Invalid
-    // argument (EINVAL)".
+    // argument (EINVAL)". A closed connection gives libiio ECONNRESET or EPIPE, as its write or
+    // its read comes first.
     @Test(arguments: [
-        ("c.close()", "Connection reset by peer (ECONNRESET): the connection to iiod at 127.0.0.1 (TCP port 30431) "
-            + "ended before it gave the context: it was closed, or nothing answered within libiio's 5 s; is iiod "
-            + "what listens on that port, and is it running?"),
+        ("c.close()", ["Connection reset by peer (ECONNRESET)", "Broken pipe (EPIPE)"],
+         "the connection to iiod at 127.0.0.1 (TCP port 30431) ended before it gave the context: it was closed, or "
+            + "nothing answered within libiio's 5 s; is iiod what listens on that port, and is it running?"),
         ("c.recv(100); c.sendall(b'HTTP/1.0 400 Bad Request\\r\\n\\r\\n'); time.sleep(0.2); c.close()",
-         "Invalid argument (EINVAL): what answered at 127.0.0.1 (TCP port 30431) gave no context libiio can read: "
-            + "is iiod what listens on that port?"),
+         ["Invalid argument (EINVAL)"],
+         "what answered at 127.0.0.1 (TCP port 30431) gave no context libiio can read: is iiod what listens on that port?"),
     ])
-    func somethingElseThanIiodOnItsPortIsSaidSo(answer: String, says: String) throws {
+    func somethingElseThanIiodOnItsPortIsSaidSo(answer: String, codes: [String], says: String) throws {
         let result = try run([], """
             python3 -c "
             import socket, time
@@ -171,7 +172,8 @@ final class IIOStartAndStopTests: EmulatorSuite {
             $SHAKE devices --uri ip:127.0.0.1
             """)
         #expect(result.status == 74, "\(result.stderr)")
-        #expect(result.stderr == "Error: iio_create_context_from_uri(uri \"ip:127.0.0.1\"): \(says)\n", "\(result.stderr)")
+        let said = codes.map { "Error: iio_create_context_from_uri(uri \"ip:127.0.0.1\"): \($0): \(says)\n" }
+        #expect(said.contains(result.stderr), "\(result.stderr)")
     }
 
     // MARK: What is printed, and when
