@@ -62,7 +62,7 @@ struct SynthTimeline: Sendable {
                 }
                 model = .rest(SynthRestModel(turn: turn, tremor: tremor, taps: taps))
             case .shake(let shake):
-                try SynthesisError.check(shake.frequencyHertz, in: 1...12, "frequencyHertz", location)
+                // (frequencyHertz: checked above, before the length it gives.)
                 try SynthesisError.check(shake.amplitudeG, in: 0.1...8, "amplitudeG", location)
                 try SynthesisError.check(
                     SynthVector.length(shake.direction), in: 1e-6...1e6, "direction length", location)
