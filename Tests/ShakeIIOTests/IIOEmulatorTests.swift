@@ -857,4 +857,39 @@ final class IIOEmulatorTests: EmulatorSuite {
         let began = lines.filter { $0["phase"] as? String == "began" }.compactMap { $0["time_s"] as? Double }
         #expect(began.count == 1 && began.allSatisfy { $0 > 5 && $0 < 6 }, "\(result.stdout)")
     }
+
+    // Defect: started from a thread that blocks signals (as every Swift test's thread does:
+    // Foundation's Process passes the thread's mask on), the emulator ignored SIGTERM (its
+    // forwarding never ran) and passed SIGINT, SIGTERM and SIGHUP blocked to iiod, the feeder and
+    // the command: the signal tests sent them to a `shake` that did not start as on a device.
+    @Test func signalsReachTheEmulatorAndItsCommandThoughTheStarterBlocksThem() throws {
+        var blocked = sigset_t(), old = sigset_t()
+        sigemptyset(&blocked)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&blocked, signal) }
+        pthread_sigmask(SIG_BLOCK, &blocked, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Emulator.script)
+        // The mask of a command the script starts in the background (`sh` itself clears its own).
+        process.arguments = [fixture.path, "--", "sh", "-c", "sleep 20 & grep ^SigBlk /proc/$!/status > \"$0\"; wait",
+                             output("mask")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        pthread_sigmask(SIG_SETMASK, &old, nil)
+        let wrote = Date().addingTimeInterval(10)
+        while (try? String(contentsOfFile: output("mask"), encoding: .utf8))?.hasSuffix("\n") != true && Date() < wrote {
+            usleep(20_000)
+        }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let stopped = !process.isRunning
+        if !stopped { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(stopped, "the emulator was still running 5 s after SIGTERM")
+        #expect(process.terminationStatus == 128 + SIGTERM, "exit status \(process.terminationStatus)")
+        #expect(try String(contentsOfFile: output("mask"), encoding: .utf8) == "SigBlk:\t0000000000000000\n",
+                "the command's signal mask")
+    }
 }

@@ -69,15 +69,13 @@ final class IIOStartAndStopTests: EmulatorSuite {
 
     /// An `iiod` that accepts connections and never answers (libiio 0.24 waits 5 s for it),
     /// killed when the script exits (it slept 60 s, keeping the emulator's namespace alive that
-    /// long after each test). With SIGKILL: SIGTERM is blocked in it (`SigBlk` in
-    /// /proc/PID/status), as the emulator's commands inherit the signal mask of the test's thread
-    /// that starts the emulator.
+    /// long after each test).
     static let hungIiod = """
         python3 -c "
         import socket, time
         s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(('127.0.0.1', 30431)); s.listen(8); time.sleep(20)" & hung=$!
-        trap 'kill -KILL $hung 2>/dev/null' EXIT
+        trap 'kill $hung 2>/dev/null' EXIT
         sleep 0.5
 
         """
