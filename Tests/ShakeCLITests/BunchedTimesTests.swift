@@ -99,7 +99,9 @@ import Testing
     /// The scores two runs must share: the counts exactly, the times to the microsecond.
     static func expectSameScores(_ a: [String: Any], _ b: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) {
         for key in ["shakes", "detected", "duplicates", "false_shakes"] {
-            #expect(a[key] as? Int == b[key] as? Int, "\(key)", sourceLocation: sourceLocation)
+            // Both there: a key missing from both would compare nil with nil.
+            #expect(a[key] is Int && a[key] as? Int == b[key] as? Int,
+                    "\(key): \(a[key] ?? "missing") against \(b[key] ?? "missing")", sourceLocation: sourceLocation)
         }
         for key in ["negative_hours", "latency_median_s", "latency_p95_s"] {
             let (x, y) = (a[key] as? Double ?? .nan, b[key] as? Double ?? .nan)
