@@ -45,5 +45,9 @@ class EmulatorSuite {
         #expect(result.status == 0, "\(output)", sourceLocation: sourceLocation)
         #expect(output.contains("Test run with 1 test "), "the test was not found or not run: \(output)",
                 sourceLocation: sourceLocation)
+        // A test skipped inside (its suite's `.enabled(if:)` false there) is counted in that
+        // line and passes too: it must have started.
+        let started = output.split(separator: "\n").contains { $0.contains("Test \(test)(") && $0.hasSuffix(" started.") }
+        #expect(started, "the test did not start inside the emulator (skipped?): \(output)", sourceLocation: sourceLocation)
     }
 }
