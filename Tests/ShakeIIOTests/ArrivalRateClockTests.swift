@@ -329,7 +329,8 @@ import Testing
         var clock = ArrivalRateClock(statedPeriodSeconds: 0.01)
         var times: [Double] = []
         let lost = clock.refill(of: 4, arrivedAt: 10, into: &times)
-        #expect(zip(times, [9.97, 9.98, 9.99, 10]).allSatisfy { abs($0 - $1) < 1e-9 } && lost.lost == 0)
+        #expect(times.count == 4 && zip(times, [9.97, 9.98, 9.99, 10]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(times)")
+        #expect(lost.lost == 0)
     }
 }
 
