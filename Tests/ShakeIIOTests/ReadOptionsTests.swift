@@ -5,9 +5,9 @@ import Testing
 /// Option values a program may set: the ones that cannot work are errors naming the option
 /// (they used to stop the program: a conversion trap), and the limits mean what they say.
 @Suite struct ReadOptionsTests {
-    static func options(_ change: (inout AccelerometerReadOptions) -> Void) -> AccelerometerReadOptions {
+    static func options(_ change: (inout AccelerometerReadOptions) throws -> Void) rethrows -> AccelerometerReadOptions {
         var options = AccelerometerReadOptions()
-        change(&options)
+        try change(&options)
         return options
     }
 
@@ -50,8 +50,9 @@ import Testing
         options { $0.readTimeout = .infinity }, options { $0.readTimeout = 1e10 }, options { $0.readTimeout = 0.001 },
         options { $0.bufferDuration = 0 }, options { $0.streamBufferDuration = .infinity },
         options { $0.streamBufferDuration = 0 }, AccelerometerReadOptions(),
-        options { $0.mountMatrix = try? MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1") },
-        options { $0.mountMatrix = try? MountMatrix(parsing: "-1, 0, 0; 0, 1, 0; 0, 0, 1") },
+        // A matrix that does not parse is an error, not the absent matrix (accepted unseen).
+        try options { $0.mountMatrix = try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1") },
+        try options { $0.mountMatrix = try MountMatrix(parsing: "-1, 0, 0; 0, 1, 0; 0, 0, 1") },
     ])
     func limitsThatCanWorkAreAccepted(options: AccelerometerReadOptions) {
         #expect(options.problem == nil)
