@@ -178,13 +178,20 @@ import ShakeUndo
         #expect(dispatcher.dispatch(shakeEvent(.began, at: 1)) == false)
 
         // Released during a shake: the handler is kept only until the shake ends for it.
-        let recorder = EventRecorder()
-        let second = try dispatcher.claim(owner: "editor", handler: recorder)
+        let log = EventRecorder()
+        weak var kept: Screen?
+        let second = try { () throws -> GestureOwnership in
+            let screen = Screen(log: log)
+            kept = screen
+            return try dispatcher.claim(owner: "editor", handler: screen)
+        }()
         dispatcher.dispatch(shakeEvent(.began, at: 2))  // the one begun at 1 never ended: no matter
         let releasedDuringTheShake = dispatcher.release(second)
         #expect(releasedDuringTheShake)
+        #expect(kept != nil, "let go of before the shake ended for it")
         dispatcher.dispatch(shakeEvent(.ended, at: 3))
-        #expect(recorder.phases == [.began, .cancelled])
+        #expect(log.phases == [.began, .cancelled])
+        #expect(kept == nil, "kept after the shake ended for it")
     }
 
     @Test func anotherHandlerInstalledDuringAShakeHearsNothingOfItAndTheFirstHearsItCancelled() throws {
