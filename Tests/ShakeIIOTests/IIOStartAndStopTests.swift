@@ -28,6 +28,7 @@ final class IIOStartAndStopTests: EmulatorSuite {
         // of --fast samples come at once), was left running after the emulator: the emulator had
         // not been told of it yet. Nothing outlives the run in its network namespace.
         let namespace = try String(contentsOfFile: path("netns"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(namespace.hasPrefix("net:["), "the run's network namespace: '\(namespace)'")  // else nothing matches it
         let left = try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { Int($0) != nil }.filter {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/ns/net")) == namespace
         }
