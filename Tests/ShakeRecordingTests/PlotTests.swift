@@ -264,13 +264,22 @@ final class SVGElements: NSObject, XMLParserDelegate {
         #expect(crowded.texts.contains { $0.hasPrefix("\(RecordingPlot.maximumHalfWavesDrawn + 1) half-waves in view") })
     }
 
+    /// The ticks drawn (not only the scale's bounds): whole multiples of a step of 1, 2, 2.5 or 5
+    /// times a power of ten, one step apart, from at or below the minimum to at or above the maximum.
     @Test(arguments: [(0.0, 12.0), (-3.0, 41.0), (0.0, 0.9), (9.5, 10.0)])
-    func ticksAreNiceAndCoverTheRange(minimum: Double, maximum: Double) {
+    func ticksAreNiceAndCoverTheRange(minimum: Double, maximum: Double) throws {
         let scale = PlotScale(minimum, maximum)
         #expect(scale.lower <= minimum && scale.upper >= maximum)
         let mantissa = scale.step / pow(10, log10(scale.step).rounded(.down))
         #expect([1, 2, 2.5, 5, 10].contains { abs($0 - mantissa) < 1e-9 })
-        #expect((3...12).contains(scale.ticks.count))
+        let ticks = scale.ticks
+        #expect((3...12).contains(ticks.count))
+        let (first, last) = (try #require(ticks.first), try #require(ticks.last))
+        #expect(first <= minimum && last >= maximum, "ticks \(ticks) for \(minimum) to \(maximum)")
+        #expect(ticks.allSatisfy { abs($0 / scale.step - ($0 / scale.step).rounded()) < 1e-9 },
+                "ticks \(ticks), step \(scale.step)")
+        #expect(zip(ticks, ticks.dropFirst()).allSatisfy { abs($1 - $0 - scale.step) < 1e-9 * scale.step },
+                "ticks \(ticks), step \(scale.step)")
     }
 }
 
