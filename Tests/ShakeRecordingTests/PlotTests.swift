@@ -161,6 +161,18 @@ final class SVGElements: NSObject, XMLParserDelegate {
         #expect(inRange.count == 1 && began.count > inRange.count, "began at \(began.map(\.time))")
         #expect(svg.withClass("event-began").count == inRange.count)
         #expect(svg.texts.contains(String(format: "began %.2f s", inRange.first?.time ?? -1)))
+        // The curves hold the samples from 1 to 4 s only: from the frame's left edge to its right.
+        let frame = try #require(svg.withClass("frame").first)
+        let left = try #require(frame["x"].flatMap(Double.init))
+        let right = left + (try #require(frame["width"].flatMap(Double.init)))
+        let series = svg.withClass("series", element: "path")
+        #expect(series.count == 4)
+        for path in series {
+            let xs = PlotGapTests.pieces(path["d"] ?? "").flatMap { $0 }
+            let (first, last) = (try #require(xs.min()), try #require(xs.max()))
+            #expect(abs(first - left) < 1 && abs(last - right) < 1,
+                    "\(path["class"] ?? ""): drawn from x \(first) to \(last), the frame from \(left) to \(right)")
+        }
     }
 
     /// A label that would run past the right end of the panel is drawn to the left of its marker.
