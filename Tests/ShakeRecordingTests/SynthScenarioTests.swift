@@ -12,6 +12,14 @@ import Testing
             #expect(!scenario.summary.isEmpty)
         }
         #expect(SynthScenario(name: "juggling") == nil)
+        // `allCases` is kept by hand (`walking` has a value), and `shake synth` finds a scenario's
+        // name only there: the list is pinned, so that a scenario left out of it fails instead of
+        // being skipped by the loop above, and every placement has its walk.
+        #expect(names == ["shakes", "walking-hand", "walking-pocket", "walking-bag", "running", "pickup-putdown",
+                          "table-tap", "long-shake", "clipped-shake", "same-motion", "demo-session", "mixed"])
+        for placement in GaitPlacement.allCases {
+            #expect(SynthScenario(name: "walking-\(placement.rawValue)") == .walking(placement), "\(placement)")
+        }
     }
 
     @Test(arguments: SynthScenario.allCases)
