@@ -4,6 +4,10 @@ import Testing
 /// `SampleStreamCheck` says why a detector fed the wrong units stays silent, and says nothing
 /// about streams that are right.
 @Suite struct SampleStreamCheckTests {
+    /// The index of the 64th sample: the README has the check say a problem with the units
+    /// "within the first 64 samples" (not `samplesChecked`, which a change would move with it).
+    static let sixtyFourth = 63
+
     /// A device lying still with a little noise, at `rate` Hz, times `timeScale` per second,
     /// acceleration `unit` per m/s².
     static func still(seconds: Double, rate: Double, timeScale: Double = 1, unit: Double = 1) -> [Sample] {
@@ -35,7 +39,7 @@ import Testing
         let found = Self.problems(Self.still(seconds: 2, rate: 100, unit: 1 / standardGravity))
         #expect(found.count == 1)
         let first = try #require(found.first)
-        #expect(first.index == SampleStreamCheck.samplesChecked - 1)
+        #expect(first.index == Self.sixtyFourth)
         guard case .accelerationLooksLikeG(let magnitude) = first.problem else {
             Issue.record("\(first.problem)")
             return
@@ -63,7 +67,7 @@ import Testing
         let found = Self.problems(Self.still(seconds: 2, rate: 100, unit: unit))
         #expect(found.count == 1, "\(unit)")
         let first = try #require(found.first)
-        #expect(first.index == SampleStreamCheck.samplesChecked - 1)
+        #expect(first.index == Self.sixtyFourth)
         guard case .accelerationOffScale(let magnitude) = first.problem else {
             Issue.record("\(first.problem)")
             return
@@ -99,7 +103,7 @@ import Testing
             let found = Self.problems(samples)
             #expect(found.count == 1, "\(name) \(noise)")
             let first = try #require(found.first)
-            #expect(first.index == SampleStreamCheck.samplesChecked - 1)
+            #expect(first.index == Self.sixtyFourth)
             guard case .accelerationHoldsNoGravity(let mean) = first.problem else {
                 Issue.record("\(name) \(noise): \(first.problem)")
                 continue
@@ -220,8 +224,8 @@ import Testing
         let found = Self.problems(zero)
         let first = try #require(found.first)
         #expect(found.count == 1)
-        #expect(first.index == SampleStreamCheck.samplesChecked - 1)
-        #expect(first.problem == .timesRepeat(samplesPerTime: Double(SampleStreamCheck.samplesChecked)))
+        #expect(first.index == Self.sixtyFourth)
+        #expect(first.problem == .timesRepeat(samplesPerTime: Double(Self.sixtyFourth + 1)))
         var check = SampleStreamCheck()
         for sample in zero { _ = check.add(sample) }
         #expect(check.isSettled)
