@@ -7,6 +7,9 @@ import Testing
     /// The index of the 64th sample: the README has the check say a problem with the units
     /// "within the first 64 samples" (not `samplesChecked`, which a change would move with it).
     static let sixtyFourth = 63
+    /// The index of the sample that ends the 16th interval: the README has the check say a
+    /// problem with the times or the rate "after 16 intervals".
+    static let afterSixteenIntervals = 16
 
     /// A device lying still with a little noise, at `rate` Hz, times `timeScale` per second,
     /// acceleration `unit` per m/s².
@@ -161,7 +164,7 @@ import Testing
         let found = Self.problems(Self.still(seconds: 1, rate: 100, timeScale: scale))
         let first = try #require(found.first, "\(unit)")
         #expect(found.count == 1)
-        #expect(first.index == SampleStreamCheck.intervalsChecked)
+        #expect(first.index == Self.afterSixteenIntervals)
         #expect(first.problem == .timeLooksLikeMilliseconds(firstInterval: scale / 100), "\(unit)")
         #expect(first.problem.description.hasSuffix("so the times are probably in \(advice)"), "\(unit)")
         // At 25 Hz and at 1.6 kHz too (40 and 0.625 ms, 4 × 10⁴ and 625 µs, …).
@@ -177,6 +180,7 @@ import Testing
         let found = Self.problems(Self.still(seconds: 5, rate: 10))
         let first = try #require(found.first)
         #expect(found.count == 1)
+        #expect(first.index == Self.afterSixteenIntervals)
         guard case .sampleRateTooLow(let hertz) = first.problem else {
             Issue.record("\(first.problem)")
             return
