@@ -288,9 +288,11 @@ import ShakeDetection
                                     "\(rate) Hz, phase \(phase)")
             }
         }
-        withKnownIssue("a weak lead-in half-wave merges into the first stroke above 51 Hz, and the shake begins up to 51 ms later") {
-            for rate in [100.0, 400, 1600] {
-                for phase in Self.phases {
+        // Each rate and phase on its own: one that came within the usual tolerance would fail
+        // (its known issue not recorded) instead of passing unseen among the others.
+        for rate in [100.0, 400, 1600] {
+            for phase in Self.phases {
+                withKnownIssue("a weak lead-in half-wave merges into the first stroke above 51 Hz, and the shake begins up to 51 ms later") {
                     Self.expectOneShake(Self.read(native, at: rate, phase: phase), beginsAt: want, "\(rate) Hz, phase \(phase)")
                 }
             }
