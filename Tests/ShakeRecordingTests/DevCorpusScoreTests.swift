@@ -72,6 +72,16 @@ import Testing
     @Test func wiimoteGesturesTurnedAtRandomRarelyFire() throws {
         let sessions = Self.recordings.filter { $0.path.split(separator: "/").last?.hasPrefix("wiimote") == true }
         try #require(sessions.count == 4, "the 4 dev Wiimote sessions, each loaded")
+        // The clips are found (the corpus README: each clip after a rest that holds one sample,
+        // `shake` = 1 exactly on a shake clip's samples, at least one other clip between two
+        // shakes): each shake starts a clip, and another starts between two shakes.
+        for session in sessions {
+            let starts = clipStarts(session.samples)
+            let onsets = session.labels.indices.filter { session.labels[$0] && ($0 == 0 || !session.labels[$0 - 1]) }
+            try #require(onsets.count == 5 && onsets.allSatisfy { starts.contains($0) || starts.contains($0 + 1) }
+                         && zip(onsets, onsets.dropFirst()).allSatisfy { a, b in starts.contains { $0 > a + 1 && $0 < b } },
+                         "\(session.path): shakes begin at \(onsets), clips at \(starts)")
+        }
         var random = SynthRandom(seed: 1, stream: 0)
         var total = EvaluationCounts()
         for _ in 0..<10 {
@@ -110,6 +120,11 @@ import Testing
 /// every run of 5 or more samples that each repeat the one before exactly (the gaps between the
 /// Wiimote sessions' spliced gestures), and runs to the next clip.
 func clipsTurned(_ samples: [Sample], random: inout SynthRandom) -> [Sample] {
+    turned(samples, stretchesFrom: clipStarts(samples), random: &random)
+}
+
+/// Where `clipsTurned` starts the clips of `samples` (ascending, the first 0).
+func clipStarts(_ samples: [Sample]) -> [Int] {
     func repeatsTheOneBefore(_ k: Int) -> Bool {
         samples[k].x == samples[k - 1].x && samples[k].y == samples[k - 1].y && samples[k].z == samples[k - 1].z
     }
@@ -121,7 +136,7 @@ func clipsTurned(_ samples: [Sample], random: inout SynthRandom) -> [Sample] {
         if end - k >= 5 && end < samples.count { starts.append(end) }
         k = max(end, k + 1)
     }
-    return turned(samples, stretchesFrom: starts, random: &random)
+    return starts
 }
 
 /// `samples` with each stretch from one index of `starts` (ascending, the first 0) to the next
