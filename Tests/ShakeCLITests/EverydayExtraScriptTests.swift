@@ -310,9 +310,9 @@ import ShakeRecording
     /// A pickle that would run a command is refused before anything runs, naming the file and the
     /// class; so are a cut-off pickle, a number that is not finite, a label that is not a time or
     /// not an activity, a wheel that holds neither data set, an sdist without HAPT's pickle, a
-    /// file that is neither a zip nor a tar and one that is not there: exit 1, nothing written
-    /// (not even the other wheel's good recordings). An output folder that exists is a usage error
-    /// (exit 2) and left as it was.
+    /// file that is neither a zip nor a tar (exit 65) and one that is not there (66): nothing written
+    /// (not even the other wheel's good recordings). The same package twice is a usage error (64);
+    /// an output folder that exists is refused (73) and left as it was.
     @Test func badInputIsNamedAndNothingIsWritten() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

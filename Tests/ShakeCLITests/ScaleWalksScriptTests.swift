@@ -234,8 +234,6 @@ func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z
         #expect(listing(folder.path) == ["source"])
     }
 
-    /// `--help` prints the whole docstring, as written (the options' meaning and the commands the
-    /// README's figures were made with), not only its first sentence.
     /// SIGTERM (a `timeout`, a service stopping) and SIGHUP (a closed terminal) stop the script
     /// as Ctrl-C does: exit 130, no traceback, and neither the output folder nor the hidden
     /// folder it was being written in is left behind (it had left `.scale-walks-*` folders).
@@ -262,6 +260,8 @@ func dot(_ a: Sample, _ b: Sample) -> Double { a.x * b.x + a.y * b.y + a.z * b.z
         #expect(listing(folder.path).isEmpty, "\(listing(folder.path))")
     }
 
+    /// `--help` prints the whole docstring, as written (the options' meaning and the commands the
+    /// README's figures were made with), not only its first sentence.
     @Test func helpPrintsTheWholeDocstring() throws {
         let run = try runProcess(repositoryRoot + "/Scripts/scale-walks", ["--help"])
         #expect(run.status == 0, "\(run.err)")

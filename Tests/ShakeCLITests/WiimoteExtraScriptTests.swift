@@ -224,9 +224,9 @@ import ShakeRecording
         #expect(segments.last?.className == "rest")
     }
 
-    /// A malformed row is named by its file's path, line and column (exit 1), and nothing is written; so is
-    /// a source that is not there, or a folder that lacks one of the six files. An output folder
-    /// that exists is a usage error (exit 2), and left as it was.
+    /// A malformed row is named by its file's path, line and column (exit 65), and nothing is written;
+    /// so is a source that is not there, or a folder that lacks one of the six files (66). An output
+    /// folder that exists is refused (73) and left as it was; `--sessions 0` is a usage error (64).
     @Test func badInputIsNamedAndNothingIsWritten() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
