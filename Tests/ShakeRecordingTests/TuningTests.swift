@@ -1,6 +1,7 @@
 import Foundation
 import ShakeDetection
 import ShakeRecording
+import Synchronization
 import Testing
 
 /// Labelled recordings with a planted optimum: deliberate shakes oscillate with amplitude
@@ -68,6 +69,11 @@ enum PlantedMotion {
         values: [6, 8, 10, 12, 14, 16, 20, 24], coarse: [6, 24])
 }
 
+/// How many times a tuning run reported its progress.
+final class ProgressReports: Sendable {
+    let count = Atomic<Int>(0)
+}
+
 @Suite struct TuningTests {
     func options(axes: [ParameterAxis] = [PlantedMotion.thresholdAxis], jobs: Int = 2) -> TuningOptions {
         var options = TuningOptions()
@@ -78,8 +84,10 @@ enum PlantedMotion {
 
     // Defect: a search whose axes the base rules out everywhere (onsets above its
     // ongoingMotionPeakAcceleration), no recording, or no axis stopped the program with a
-    // precondition failure in `run`; now `run` throws, saying why, before replaying anything.
-    @Test func aSearchThatCannotStartIsAnErrorNotACrash() {
+    // precondition failure in `run`; now `run` throws, saying why, before replaying anything:
+    // no progress is reported (a search reports each replay as it ends, as the searchable one at
+    // the end shows; with no axis the grid would have been the reference alone, replayed at once).
+    @Test func aSearchThatCannotStartIsAnErrorNotACrash() throws {
         var ruledOut = options(axes: [ParameterAxis("onsetAcceleration", .real(\.onsetAcceleration), values: [13, 14])])
         ruledOut.reference = ShakeConfiguration(ongoingMotionPeakAcceleration: 12)
         ruledOut.crossValidate = false
@@ -92,12 +100,22 @@ enum PlantedMotion {
         ]
         for (tuner, says) in cases {
             var tuner = tuner
+            let reports = ProgressReports()
             #expect {
-                _ = try tuner.run()
+                _ = try tuner.run { _ in reports.count.add(1, ordering: .relaxed) }
             } throws: { error in
                 (error as? TuningError)?.message.hasPrefix(says) == true
             }
+            #expect(reports.count.load(ordering: .relaxed) == 0, "\(says): progress reported, so something was replayed")
         }
+        var searchable = options(axes: [ParameterAxis("onsetAcceleration", .real(\.onsetAcceleration), values: [10, 14])])
+        searchable.crossValidate = false
+        searchable.tradeoffBudgets = []
+        var tuner = Tuner(recordings: [PlantedMotion.recording(name: "alpha_1.csv", shakes: 1, distractors: 1)],
+                          options: searchable)
+        let reports = ProgressReports()
+        _ = try tuner.run { _ in reports.count.add(1, ordering: .relaxed) }
+        #expect(reports.count.load(ordering: .relaxed) > 0)
     }
 
     @Test func plantedOptimumIsFound() throws {
