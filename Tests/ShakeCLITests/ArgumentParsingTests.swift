@@ -91,9 +91,26 @@ import Testing
         }
     }
 
-    @Test func everySubcommandHasHelp() {
-        for command in ShakeTool.commands {
-            let name = command.spec.name
+    /// The names of the SUBCOMMANDS section of a `shake --help` text: its lines that start with
+    /// two spaces and a word (a wrapped abstract goes on under the column of abstracts).
+    static func listedSubcommands(_ help: String) -> [String] {
+        help.components(separatedBy: "\nSUBCOMMANDS:\n").dropFirst().first.map { section in
+            section.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+                .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+                .map { String($0.dropFirst(2).prefix { $0 != " " }) }
+        } ?? []
+    }
+
+    /// Every subcommand `shake --help` lists, the one the README's copy of it lists too (a
+    /// subcommand dropped from the tool would still be in the README), has its help, through
+    /// `--help` and `shake help`.
+    @Test func everySubcommandHasHelp() throws {
+        let listed = Self.listedSubcommands(runShake("--help").out)
+        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        let documented = Self.listedSubcommands(readme)
+        #expect(documented.count > 1 && documented.last == "help", "\(documented)")
+        #expect(listed == documented, "shake --help lists \(listed), the README \(documented)")
+        for name in listed where name != "help" {
             let viaFlag = runShake(name, "--help")
             let viaHelp = runShake("help", name)
             #expect(viaFlag.status == 0, "shake \(name) --help")
