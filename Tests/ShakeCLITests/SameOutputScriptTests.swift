@@ -37,15 +37,30 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         // Two files at two paths: each prints its own path in no output, so only behaviour counts.
-        let old = try Self.standIn(in: folder, named: "old-shake")
-        let new = try Self.standIn(in: folder, named: "new-shake")
+        // Each logs the arguments it is run with, led by its name.
+        let log = folder.file("commands.log")
+        let record = "echo \"$(basename \"$0\") $*\" >> '\(log)'"
+        let old = try Self.standIn(in: folder, named: "old-shake", tweak: record)
+        let new = try Self.standIn(in: folder, named: "new-shake", tweak: record)
         let run = try runProcess(Self.script, ["--binaries", old, new])
         #expect(run.status == 0, "\(run.out)\(run.err)")
         let last = run.out.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.hasPrefix("same-output: all ") && last.hasSuffix(" commands gave the same output, status and files"), "\(run.out)")
-        // Tune, config, synth and help are among the commands.
         let count = Int(last.split(separator: " ")[2]) ?? 0
         #expect(count >= 60, "\(last)")
+        // Both tools ran each of the commands counted, the same ones in the same order.
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        let ran = { (tool: String) in lines.filter { $0.hasPrefix(tool + " ") }.map { String($0.dropFirst(tool.count + 1)) } }
+        #expect(ran("old-shake").count == count && ran("new-shake") == ran("old-shake"), "\(lines)")
+        // Tune, config and synth are among them, run (not only their help), and the help texts.
+        let commands = ran("new-shake")
+        for command in ["tune", "config", "synth"] {
+            #expect(commands.contains { $0 == command || ($0.hasPrefix(command + " ") && !$0.hasSuffix("--help")) },
+                    "\(command): \(commands)")
+        }
+        for help in ["--help", "help replay", "tune --help", "config --help", "synth --help"] {
+            #expect(commands.contains(help), "\(help): \(commands)")
+        }
     }
 
     /// In a repository whose path holds a space, every command still gets the Fixtures folder as
