@@ -248,6 +248,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: kept))
     }
 
+    /// The dev@fifo16 row (the shake sessions in FIFO batches, each stamped with its last
+    /// sample's time) is scored with `--spread-batches`, the detector behind BatchTimeSpreader, as
+    /// `--help` says; no other row is. Seen in the commands dev-check runs, with a stand-in for
+    /// `shake` that logs its arguments and answers every `evaluate --format json` with no totals.
+    @Test func onlyTheFifoRowIsScoredWithSpreadBatches() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let dev = try Self.devCorpus(in: folder)
+        let log = folder.file("commands.log")
+        let standIn = try folder.write("logging-shake", "#!/bin/sh\necho \"$*\" >> '\(log)'\necho '{\"total\": {}}'\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn)
+        let kept = folder.file("kept")
+        let run = try runProcess(repositoryRoot + "/Scripts/dev-check",
+                                 ["--dev", dev, "--others", try Self.others(in: folder), "--shake", standIn,
+                                  "--keep", kept, "--format", "json"])
+        #expect(run.status == 0, "\(run.err)")
+        let evaluations = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("evaluate ") }.map { $0.split(separator: " ").map(String.init) }
+        // One evaluation a row: the 15 rows of keepsTheVariantsAndListsEveryMissedShakeUnderItsRow.
+        #expect(evaluations.count == 15, "\(evaluations)")
+        let fifo = evaluations.filter { $0.contains(kept + "/fifo16") }
+        #expect(fifo.count == 1 && fifo.first?.contains("--spread-batches") == true, "\(fifo)")
+        #expect(evaluations.filter { $0.contains("--spread-batches") } == fifo, "\(evaluations)")
+    }
+
     /// `--shake PATH` that is not there, or not executable, is an error naming it, exit 66 (the
     /// default binary alone is built when missing).
     @Test func shakeMustBeAnExecutableFile() throws {
