@@ -32,6 +32,50 @@ extension SVGElements {
         }
     }
 
+    /// The texts drawn upright with their anchor inside a panel's frame (`rect.frame`): the labels
+    /// over the curves, found by where they are, with their halo or without it (tick labels,
+    /// titles and the legend lie outside the frames).
+    var textsOverThePanels: [(text: String, haloed: Bool)] {
+        let frames = withClass("frame", element: "rect").compactMap { frame -> (x: ClosedRange<Double>, y: ClosedRange<Double>)? in
+            guard let x = frame["x"].flatMap(Double.init), let y = frame["y"].flatMap(Double.init),
+                  let width = frame["width"].flatMap(Double.init), let height = frame["height"].flatMap(Double.init)
+            else { return nil }
+            return (x...(x + width), y...(y + height))
+        }
+        return zip(elements.filter { $0.name == "text" }.map(\.attributes), texts).compactMap { attributes, text in
+            guard attributes["transform"] == nil, let x = attributes["x"].flatMap(Double.init),
+                  let y = attributes["y"].flatMap(Double.init),
+                  frames.contains(where: { $0.x.contains(x) && $0.y.contains(y) }) else { return nil }
+            return (text, attributes["stroke"] == "#ffffff")
+        }
+    }
+
+    /// How many labels the plot has, found by their words and classes, halo or not: the events'
+    /// (`began 8.40 s`), the thresholds' (`onset 10 m/s²`; the legend names them without a
+    /// value), the sensor saturation's, the pauses' and the notes.
+    var labelsByTheirWords: Int {
+        let thresholds = texts.filter { ($0.hasPrefix("onset ") || $0.hasPrefix("release ")) && $0.hasSuffix(" m/s²") }
+        let notes = ["half-waves-omitted", "sample-gaps-unshaded", "events-unlabelled", "thresholds-unlabelled"]
+            .map { withClass($0, element: "text").count }.reduce(0, +)
+        return texts.filter(PlotEventLabelTests.isEventLabel).count + thresholds.count
+            + texts.filter { $0.hasPrefix("sensor saturation ±") }.count
+            + withClass("sample-gap-label", element: "text").count + notes
+    }
+
+    /// Every label over the panels is drawn with its halo, and so is found by `haloedLabels` and
+    /// checked for overlaps (a label drawn without it would drop out of the check), and no text
+    /// elsewhere has one: the labels checked are the labels over the panels. `expected` is the
+    /// number of labels the plot should have.
+    func expectEveryLabelHaloed(_ expected: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        let over = textsOverThePanels
+        #expect(over.filter { !$0.haloed }.isEmpty, "drawn without a halo: \(over.filter { !$0.haloed }.map(\.text))",
+                sourceLocation: sourceLocation)
+        #expect(haloedLabels.map(\.text) == over.filter(\.haloed).map(\.text), "haloed texts off the panels",
+                sourceLocation: sourceLocation)
+        #expect(over.count == expected, "\(over.count) labels, not \(expected): \(over.map(\.text))",
+                sourceLocation: sourceLocation)
+    }
+
     /// Every pair of haloed labels whose boxes overlap, as text for an expectation's message.
     var overlappingLabels: [String] {
         let labels = haloedLabels
@@ -80,6 +124,7 @@ extension SVGElements {
         for threshold in ["onset 1.2 m/s²", "release 0.6 m/s²"] {
             #expect(labels.contains { $0.contains(threshold) }, "\(threshold): \(labels)")
         }
+        svg.expectEveryLabelHaloed(svg.labelsByTheirWords)
         #expect(svg.overlappingLabels.isEmpty, "\(svg.overlappingLabels)")
     }
 
@@ -95,6 +140,9 @@ extension SVGElements {
         let svg = try #require(SVGElements.parse(plot.svg()))
         let labels = svg.haloedLabels.map(\.text)
         #expect(labels.contains("no samples, 3.5 s") && labels.contains("sensor saturation ±27 m/s²"), "\(labels)")
+        // Those two and the medium preset's onset and release, each on its line.
+        #expect(svg.labelsByTheirWords == 4)
+        svg.expectEveryLabelHaloed(4)
         #expect(svg.overlappingLabels.isEmpty, "\(svg.overlappingLabels)")
     }
 }
@@ -110,6 +158,7 @@ extension PlotLabelOverlapTests {
                                  events: PlotEventLabelTests.layouts[layout])
         plot.thresholds = RecordingPlot.thresholds(of: .medium)
         let svg = try #require(SVGElements.parse(plot.svg()))
+        svg.expectEveryLabelHaloed(svg.labelsByTheirWords)
         #expect(svg.overlappingLabels.isEmpty, "\(svg.overlappingLabels)")
         let labels = svg.haloedLabels.map(\.text)
         for threshold in ["onset 10 m/s²", "release 5 m/s²"] {
