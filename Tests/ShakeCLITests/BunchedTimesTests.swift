@@ -32,6 +32,15 @@ import Testing
         return (even, try folder.write(readOut ? "bunched.csv" : "stamped-once.csv", text))
     }
 
+    /// The samples of a recording: its rows after the header, as `wc -l` less the header's lines
+    /// counts them. For `recordings`: the shakes scenario's script lasts 23.83 s (rests of 1.5,
+    /// 4 × 2.5 and 2 s; shakes of 8 cycles at 4 Hz, 12 at 6, 7 at 3, 15 at 7.5 and 10 at 5 Hz),
+    /// so 2384 samples at 100 Hz, in both files.
+    static func sampleCount(_ path: String) throws -> Int {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        return lines.count - 1 - (lines.firstIndex { $0.hasPrefix("time_s") } ?? 0)
+    }
+
     @Test func replaySaysSoOnTheFileLineAndInJSON() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
@@ -228,6 +237,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let (_, batched) = try Self.recordings(in: folder, readOut: false, batch: 16)
+        let samples = try Self.sampleCount(batched)
         func json(_ arguments: String...) throws -> [String: Any] {
             let run = runShake(arguments)
             try #require(run.status == 0, "\(run.err)")
@@ -249,7 +259,7 @@ import Testing
         #expect(moved > 2000 && explained["spread_samples"] as? Int == moved, "\(explained["spread_samples"] ?? "missing")")
         #expect((explained["began_why"] as? [[String: Any]])?.count == 5, "\(explained["began_why"] ?? "missing")")
         let text = runShake("replay", "--spread-batches", "--explain", batched)
-        #expect(text.out.contains("5 shakes in 2384 samples") && text.out.contains("\(moved) sample times spread"),
+        #expect(text.out.contains("5 shakes in \(samples) samples") && text.out.contains("\(moved) sample times spread"),
                 "\(text.out)")
 
         let evaluated = try json("evaluate", "--format", "json", "--spread-batches", batched)
@@ -273,16 +283,17 @@ import Testing
             let events = try #require((object["files"] as? [[String: Any]])?.first?["events"] as? [[String: Any]])
             return events.count { $0["phase"] as? String == "began" }
         }
+        let samples = try Self.sampleCount(batched)
         let spread = folder.file("spread.csv")
         let run = runShake("convert", "--spread-batches", batched, "-o", spread)
         #expect(run.status == 0, "\(run.err)")
-        #expect(run.out.contains("2384 samples") && run.out.contains("5 labelled shakes")
+        #expect(run.out.contains("\(samples) samples") && run.out.contains("5 labelled shakes")
                     && run.out.contains(" sample times spread over their batches"), "\(run.out)")
         let text = try String(contentsOfFile: spread, encoding: .utf8)
         #expect(text.contains("\n# times_spread: where the samples came in FIFO batches (shake convert --spread-batches)\n"))
         #expect(try began(batched) == 3)
         #expect(try began(spread) == 5)
-        #expect(try RecordingReader.readAll(path: spread).samples.count == 2384)
+        #expect(try RecordingReader.readAll(path: spread).samples.count == samples)
 
         let plain = folder.file("plain.csv")
         let kept = runShake("convert", batched, "-o", plain)
@@ -300,12 +311,13 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let (_, batched) = try Self.recordings(in: folder, readOut: readOut, batch: batch)
+        let samples = try Self.sampleCount(batched)
         let spread = folder.file("spread.csv")
         let run = runShake("convert", "--spread-batches", batched, "-o", spread)
         try #require(run.status == 0, "\(run.err)")
         let replayed = runShake("replay", spread)
         #expect(replayed.status == 0 && replayed.err.isEmpty, "\(replayed.err)")
-        #expect(replayed.out.hasPrefix("\(spread): 5 shakes in 2384 samples (23.8 s)\n"), "\(replayed.out)")
+        #expect(replayed.out.hasPrefix("\(spread): 5 shakes in \(samples) samples (23.8 s)\n"), "\(replayed.out)")
         let evaluated = runShake("evaluate", spread)
         #expect(evaluated.status == 0 && !evaluated.err.contains("Warning"), "\(evaluated.err)")
         // 100 Hz: every interval is about a period (0.0098 s within a batch), none a burst's.
@@ -313,7 +325,7 @@ import Testing
         let shortest = zip(times, times.dropFirst()).map { $1 - $0 }.min() ?? 0
         #expect(shortest > 0.005, "shortest interval \(shortest) s")
         // The summary counts the first batches' samples too: every sample but each batch's first.
-        let moved = 2384 - (2384 + batch - 1) / batch
+        let moved = samples - (samples + batch - 1) / batch
         #expect(run.out.contains(", \(moved) sample times spread over their batches\n"), "\(run.out)")
     }
 }

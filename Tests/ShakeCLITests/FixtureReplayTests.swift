@@ -254,7 +254,9 @@ enum CommittedFixture {
             text.split(separator: "\n").map { $0.split(separator: " ") }.filter { ["began", "ended"].contains($0.dropFirst().first ?? "") }
         }
         let (plainRows, epochRows) = (rows(plain.out), rows(epoch.out))
-        #expect(plainRows.count == 10 && epochRows.count == plainRows.count, "\(epoch.out)")
+        // A began and an ended row for each of the fixture's labelled shakes (5: its '# activity:').
+        let shakes = try CommittedFixture.labelledRuns("shakes_100hz.csv").count
+        #expect(shakes == 5 && plainRows.count == 2 * shakes && epochRows.count == plainRows.count, "\(epoch.out)")
         for (a, b) in zip(plainRows, epochRows) {
             #expect(b.count == 7, "\(b.joined(separator: " "))")
             guard a.count == 7, b.count == 7 else { continue }
