@@ -281,6 +281,21 @@ import ShakeUndo
         #expect(dispatcher.dispatch(shakeEvent(.ended, at: 2)) == false)
         #expect(log.phases == [.ended])
     }
+
+    /// An end with no `began` before it goes to the owner (a detector attached mid-shake), also
+    /// when an earlier shake began and ended before it: that shake's end closed it.
+    @Test func anEndWithoutItsBeganAfterAFinishedShakeGoesToTheOwner() throws {
+        let dispatcher = ShakeDispatcher()
+        let editor = EventRecorder()
+        let token = try dispatcher.claim(owner: "editor", handler: editor)
+        dispatcher.dispatch(shakeEvent(.began, at: 1))
+        dispatcher.dispatch(shakeEvent(.ended, at: 2))
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 5)))  // the detector was replaced mid-shake
+        #expect(editor.phases == [.began, .ended, .ended])
+        #expect(dispatcher.deliveredCount == 3)
+        #expect(dispatcher.unhandledCount == 0)
+        dispatcher.release(token)
+    }
 }
 
 @Suite struct ShakeToUndoTests {
