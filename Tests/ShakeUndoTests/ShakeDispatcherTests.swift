@@ -296,6 +296,28 @@ import ShakeUndo
         #expect(dispatcher.unhandledCount == 0)
         dispatcher.release(token)
     }
+
+    /// The gesture handed on during a shake has changed hands even when the new owner installs
+    /// the same handler (one handler serving two screens): the shake ends for it as `cancelled`,
+    /// and the next shake is answered.
+    @Test func aShakeHandedOnToAnOwnerWithTheSameHandlerEndsCancelled() throws {
+        let dispatcher = ShakeDispatcher()
+        let handler = EventRecorder()
+        let editorToken = try dispatcher.claim(owner: "editor", handler: handler)
+        dispatcher.dispatch(shakeEvent(.began, at: 1))
+        let viewerToken = try dispatcher.registry.transfer(editorToken, to: "viewer")
+        let installed = dispatcher.setHandler(handler, for: viewerToken)
+        #expect(installed)
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 2)) == false)
+        #expect(handler.phases == [.began, .cancelled])
+        #expect(handler.events.last?.cancellationReason == .interrupted)
+        #expect(handler.events.last?.time == 2)
+
+        dispatcher.dispatch(shakeEvent(.began, at: 3))
+        #expect(dispatcher.dispatch(shakeEvent(.ended, at: 4)))
+        #expect(handler.phases == [.began, .cancelled, .began, .ended])
+        dispatcher.release(viewerToken)
+    }
 }
 
 @Suite struct ShakeToUndoTests {
