@@ -704,4 +704,21 @@ import ShakeUndo
             "screen notification success", "speaker notification success", "motor notification success",
         ])
     }
+
+    /// A redo chosen from a prompt that offers both reports the redone step by its own name, not
+    /// the name of the step Undo would have reverted.
+    @Test func aRedoChoiceReportsTheRedoneStepsName() throws {
+        let host = try Host()
+        try host.letter.setText("Dear Ada,", name: "type text")
+        try host.letter.setText("Dear Ada, London", name: "address change")
+        host.letter.stack.undo()
+        var outcomes: [UndoPromptOutcome] = []
+        host.shakeToUndo.onOutcome = { _, _, outcome in outcomes.append(outcome) }
+        host.answer = .redo
+        host.shake(endingAt: 10)
+        #expect(host.prompts.last?.choices == [.undo, .redo, .cancel])
+        #expect(host.letter.text == "Dear Ada, London")
+        #expect(outcomes == [.redone(try ActionName("Address Change"))])
+        #expect(outcomes.map(\.description) == ["redone Address Change"])
+    }
 }
