@@ -721,4 +721,15 @@ import ShakeUndo
         #expect(outcomes == [.redone(try ActionName("Address Change"))])
         #expect(outcomes.map(\.description) == ["redone Address Change"])
     }
+
+    /// The prompt's feedback is the type `promptFeedback` names.
+    @Test func thePromptGivesTheFeedbackTypeItIsSetTo() throws {
+        let host = try Host()
+        host.shakeToUndo.promptFeedback = .selection
+        host.answer = .cancel
+        try host.letter.setText("Dear Ada,", name: "type text")
+        host.shake(endingAt: 2)
+        #expect(host.log.entries.contains("screen selection"))
+        #expect(!host.log.entries.contains("screen impact medium"))
+    }
 }
