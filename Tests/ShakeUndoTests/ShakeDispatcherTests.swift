@@ -732,4 +732,15 @@ import ShakeUndo
         #expect(host.log.entries.contains("screen selection"))
         #expect(!host.log.entries.contains("screen impact medium"))
     }
+
+    /// Each prompt has its own id, counting from 1.
+    @Test func promptsAreNumberedFromOne() throws {
+        let host = try Host()
+        host.answer = .cancel
+        try host.letter.setText("Dear Ada,", name: "type text")
+        host.shake(endingAt: 2)
+        host.shake(endingAt: 4)
+        #expect(host.prompts.map(\.id) == [1, 2])
+        #expect(host.shakeToUndo.promptCount == 2)
+    }
 }
