@@ -743,4 +743,17 @@ import ShakeUndo
         #expect(host.prompts.map(\.id) == [1, 2])
         #expect(host.shakeToUndo.promptCount == 2)
     }
+
+    /// Cancel is answered by nothing: no feedback, not even a preparation, once the prompt's own
+    /// feedback was given.
+    @Test func cancelGivesNoFeedback() throws {
+        let host = try Host()
+        host.answer = nil
+        try host.letter.setText("Dear Ada,", name: "type text")
+        host.shake(endingAt: 2)
+        let shown = host.log.entries
+        #expect(host.shakeToUndo.answer(.cancel, at: 10) == .cancelled)  // the preparation is stale by then
+        #expect(host.log.entries == shown)
+        #expect(host.letter.text == "Dear Ada,")
+    }
 }
