@@ -756,4 +756,16 @@ import ShakeUndo
         #expect(host.log.entries == shown)
         #expect(host.letter.text == "Dear Ada,")
     }
+
+    /// The outcome's words for logs, one for each kind.
+    @Test func outcomesHaveTheirWords() throws {
+        let name = try ActionName("address change")
+        #expect(UndoPromptOutcome.undone(name).description == "undone Address Change")
+        #expect(UndoPromptOutcome.redone(name).description == "redone Address Change")
+        #expect(UndoPromptOutcome.redone(nil).description == "redone (unnamed)")
+        #expect(UndoPromptOutcome.cancelled.description == "cancelled")
+        #expect(UndoPromptOutcome.unavailable(.redo).description == "redo unavailable")
+        #expect(UndoPromptOutcome.contextChanged.description == "context changed")
+        #expect(UndoPromptOutcome.stepsChanged.description == "steps changed since the prompt")
+    }
 }
