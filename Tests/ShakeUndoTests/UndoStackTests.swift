@@ -278,4 +278,25 @@ import ShakeUndo
         #expect(contexts.existingStack(for: "letter") == nil)
         #expect(contexts.existingStack(for: "invoice")?.undoMenuItemTitle == "Undo Change Amount")
     }
+
+    /// While an undo runs, the stack offers neither undo nor redo: an action that asks for
+    /// another undo (a handler reacting to the change, say) reverts nothing more than the step
+    /// the user chose.
+    @Test func anUndoAskedForWhileUndoingRevertsNothingMore() {
+        let stack = UndoStack()
+        let document = TextDocument("", stack: stack)
+        document.setText("a")
+        document.setText("ab")
+        var offered: [Bool] = []
+        var undone: [Bool] = []
+        stack.registerUndo { stack in
+            offered += [stack.canUndo, stack.canRedo]
+            undone.append(stack.undo())
+        }
+        #expect(stack.undo())
+        #expect(offered == [false, false])
+        #expect(undone == [false])
+        #expect(document.text == "ab")
+        #expect(stack.undoCount == 2)
+    }
 }
