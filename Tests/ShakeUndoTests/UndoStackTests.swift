@@ -299,4 +299,22 @@ import ShakeUndo
         #expect(document.text == "ab")
         #expect(stack.undoCount == 2)
     }
+
+    /// A group an undo action opens and leaves open ends with the undo: afterwards no group is
+    /// open, the stack can undo again, and the next edit is a step of its own.
+    @Test func aGroupAnUndoActionLeavesOpenEndsWithTheUndo() throws {
+        let stack = UndoStack()
+        let document = TextDocument("a", stack: stack)
+        document.setText("b")
+        stack.registerUndo { stack in stack.beginUndoGrouping() }  // never closed
+        #expect(stack.undo())
+        #expect(stack.groupingLevel == 0)
+        #expect(stack.canUndo)
+        #expect(stack.undoMenuItemTitle == "Undo")
+        #expect(throws: UndoStackError.noOpenGroup) { try stack.endUndoGrouping() }
+        document.setText("c")
+        #expect(stack.undoCount == 2)
+        #expect(stack.undo())
+        #expect(document.text == "b")
+    }
 }
