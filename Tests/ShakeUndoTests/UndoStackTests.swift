@@ -317,4 +317,19 @@ import ShakeUndo
         #expect(stack.undo())
         #expect(document.text == "b")
     }
+
+    /// An action that names the step while an undo runs names the redo step it is building: the
+    /// redo button shows that name, not the undone step's.
+    @Test func aNameGivenWhileUndoingTitlesTheRedo() throws {
+        let stack = UndoStack()
+        let document = TextDocument("", stack: stack)
+        try document.setText("Ada", name: "type name")
+        stack.registerUndo { stack in
+            stack.registerUndo { _ in }
+            try? stack.setActionName("restore name")
+        }
+        #expect(stack.undo())
+        #expect(stack.redoMenuItemTitle == "Redo Restore Name")
+        #expect(stack.redoActionName?.text == "Restore Name")
+    }
 }
