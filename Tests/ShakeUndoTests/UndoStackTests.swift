@@ -332,4 +332,21 @@ import ShakeUndo
         #expect(stack.redoMenuItemTitle == "Redo Restore Name")
         #expect(stack.redoActionName?.text == "Restore Name")
     }
+
+    /// A step dropped past the limit releases what its actions captured at once, also long
+    /// before the storage is compacted (one step dropped, not hundreds).
+    @Test func aStepDroppedPastTheLimitReleasesItsActionAtOnce() {
+        final class Payload {}
+        let stack = UndoStack(levelsOfUndo: 1)
+        weak var dropped: Payload?
+        do {
+            let payload = Payload()
+            dropped = payload
+            stack.registerUndo { _ in _ = payload }
+        }
+        #expect(dropped != nil)  // the step keeps it
+        stack.registerUndo { _ in }
+        #expect(stack.undoCount == 1)
+        #expect(dropped == nil, "a dropped step's action was kept")
+    }
 }
