@@ -349,4 +349,18 @@ import ShakeUndo
         #expect(stack.undoCount == 1)
         #expect(dropped == nil, "a dropped step's action was kept")
     }
+
+    /// Naming when there is no step to name (nothing undone yet, no group open) changes nothing
+    /// and reports nothing: `changeCount` stays, so a prompt showing meanwhile is not refused as
+    /// `.stepsChanged`.
+    @Test func namingWithNoStepToNameIsNoChange() throws {
+        let stack = UndoStack()
+        var changes: [UndoStack.Change] = []
+        stack.addObserver { changes.append($0) }
+        let before = stack.changeCount
+        try stack.setActionName("type text")
+        #expect(changes.isEmpty)
+        #expect(stack.changeCount == before)
+        #expect(stack.undoActionName == nil)
+    }
 }
