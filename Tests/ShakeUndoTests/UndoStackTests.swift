@@ -363,4 +363,13 @@ import ShakeUndo
         #expect(stack.changeCount == before)
         #expect(stack.undoActionName == nil)
     }
+
+    /// A negative limit given to `init` is stored as 0 (unlimited), as one set later is.
+    @Test func aNegativeLimitIsStoredAsUnlimited() {
+        let stack = UndoStack(levelsOfUndo: -3)
+        #expect(stack.levelsOfUndo == 0)
+        let document = TextDocument("0", stack: stack)
+        for value in 1...5 { document.setText("\(value)") }
+        #expect(stack.undoCount == 5)
+    }
 }
