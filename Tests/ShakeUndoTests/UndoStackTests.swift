@@ -372,4 +372,17 @@ import ShakeUndo
         for value in 1...5 { document.setText("\(value)") }
         #expect(stack.undoCount == 5)
     }
+
+    /// Removing one observer stops that one only, whichever was added last.
+    @Test func removingAnObserverStopsThatOneOnly() {
+        let stack = UndoStack()
+        var first: [UndoStack.Change] = []
+        var second: [UndoStack.Change] = []
+        let firstToken = stack.addObserver { first.append($0) }
+        stack.addObserver { second.append($0) }
+        stack.removeObserver(firstToken)
+        stack.registerUndo { _ in }
+        #expect(first.isEmpty)
+        #expect(second == [.registered])
+    }
 }
