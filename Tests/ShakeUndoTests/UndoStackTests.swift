@@ -385,4 +385,15 @@ import ShakeUndo
         #expect(first.isEmpty)
         #expect(second == [.registered])
     }
+
+    /// A removed context leaves `contextIDs`; made again, it comes last.
+    @Test func aRemovedContextLeavesTheContextIDs() {
+        let contexts = UndoContextRegistry()
+        contexts.activate("letter")
+        contexts.activate("invoice")
+        contexts.removeContext("letter")
+        #expect(contexts.contextIDs == ["invoice"])
+        contexts.activate("letter")
+        #expect(contexts.contextIDs == ["invoice", "letter"])
+    }
 }
