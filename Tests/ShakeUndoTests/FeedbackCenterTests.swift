@@ -155,4 +155,14 @@ import ShakeUndo
         #expect(FeedbackType.notificationSuccess.description == "notification success")
         #expect(FeedbackType.impactHeavy.description == "impact heavy")
     }
+
+    /// The rules are checked in their documented order: feedback for something the user did not
+    /// do is refused as such, prepared or not.
+    @Test func notUserInitiatedIsCheckedFirst() throws {
+        let center = try FeedbackCenter(sinks: [RecordingSink("screen", modes: [.visual])])
+        #expect(center.deliver(.selection, at: 0, initiatedByUser: false) == .notUserInitiated)
+        center.prepare()
+        #expect(center.deliver(.selection, at: 1, initiatedByUser: false) == .notUserInitiated)
+        #expect(center.isPrepared)
+    }
 }
