@@ -165,4 +165,13 @@ import ShakeUndo
         #expect(center.deliver(.selection, at: 1, initiatedByUser: false) == .notUserInitiated)
         #expect(center.isPrepared)
     }
+
+    /// An interval of 0 is accepted: no rate limit at all.
+    @Test func aZeroIntervalIsNoLimit() throws {
+        let center = try FeedbackCenter(sinks: [RecordingSink("screen", modes: [.visual])], minimumIntervalSeconds: 0)
+        center.prepare()
+        #expect(center.deliver(.selection, at: 1, initiatedByUser: true) == .delivered([.visual]))
+        center.prepare()
+        #expect(center.deliver(.selection, at: 1, initiatedByUser: true) == .delivered([.visual]))
+    }
 }
