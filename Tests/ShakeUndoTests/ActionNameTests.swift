@@ -166,4 +166,10 @@ import ShakeUndo
         let scotland = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
         #expect(try ActionName("fly \(scotland)").text == "Fly \(scotland)")
     }
+
+    /// A Spanish opening mark stays when its closing mark is still in the name (only the last
+    /// one went with the trailing punctuation).
+    @Test func anOpeningMarkWhoseClosingMarkStaysIsKept() throws {
+        #expect(try ActionName("¡Hola! mundo!", titleCase: false).text == "¡Hola! mundo")
+    }
 }
