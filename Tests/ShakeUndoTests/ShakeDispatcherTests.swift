@@ -768,4 +768,17 @@ import ShakeUndo
         #expect(UndoPromptOutcome.contextChanged.description == "context changed")
         #expect(UndoPromptOutcome.stepsChanged.description == "steps changed since the prompt")
     }
+
+    /// An answer whose time is earlier than the preparation (the reader reconnected, its clock
+    /// started again) cannot tell how old that preparation is: it prepares again before its
+    /// feedback.
+    @Test func anAnswerOnAClockThatStartedAgainPreparesItsFeedbackAgain() throws {
+        let host = try Host()
+        host.answer = nil
+        try host.letter.setText("Dear Ada,", name: "type text")
+        host.shake(endingAt: 100)
+        host.log.entries.removeAll()
+        #expect(host.shakeToUndo.answer(.undo, at: 1) == .undone(try ActionName("Type Text")))
+        #expect(host.log.entries == Self.preparedThenSuccess)
+    }
 }
