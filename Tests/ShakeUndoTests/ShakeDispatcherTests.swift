@@ -781,4 +781,19 @@ import ShakeUndo
         #expect(host.shakeToUndo.answer(.undo, at: 1) == .undone(try ActionName("Type Text")))
         #expect(host.log.entries == Self.preparedThenSuccess)
     }
+
+    /// A shake begun while a prompt showed and cancelled is over: an end whose `began` was not
+    /// seen (a detector attached mid-shake) after the answer brings up a prompt.
+    @Test func aShakeCancelledWhileAPromptShowedDoesNotSilenceTheNextEnd() throws {
+        let host = try Host()
+        host.answer = nil
+        try host.letter.setText("Dear Ada,", name: "type text")
+        host.shake(endingAt: 2)
+        host.dispatcher.dispatch(shakeEvent(.began, at: 3))  // while the prompt shows
+        host.dispatcher.dispatch(shakeEvent(.cancelled, at: 3.5))
+        host.shakeToUndo.answer(.cancel, at: 4)
+        host.dispatcher.dispatch(shakeEvent(.ended, at: 6))
+        #expect(host.prompts.count == 2)
+        #expect(host.ignored.isEmpty)
+    }
 }
