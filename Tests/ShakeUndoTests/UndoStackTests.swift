@@ -396,4 +396,17 @@ import ShakeUndo
         contexts.activate("letter")
         #expect(contexts.contextIDs == ["invoice", "letter"])
     }
+
+    /// Closing a group past the limit reports the group closed, then the steps it pushed out, as
+    /// a registration reports itself before the steps it drops.
+    @Test func aGroupClosedPastTheLimitReportsTheCloseThenTheDrop() throws {
+        let stack = UndoStack(levelsOfUndo: 1)
+        stack.registerUndo { _ in }
+        var changes: [UndoStack.Change] = []
+        stack.addObserver { changes.append($0) }
+        stack.beginUndoGrouping()
+        stack.registerUndo { _ in }
+        try stack.endUndoGrouping()
+        #expect(changes == [.groupOpened(level: 1), .registered, .groupClosed(level: 0), .stepsDropped(undo: 1, redo: 0)])
+    }
 }
