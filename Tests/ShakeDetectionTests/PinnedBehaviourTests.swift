@@ -20,4 +20,23 @@ import ShakeDetection
         try #require(result.map(\.phase) == [.began, .cancelled, .began, .ended], "at \(rate) Hz: \(result)")
         #expect(result[1].cancellationReason == .tooLong)
         #expect(result[2].startTime > 6.4 && result[2].time < 7.2, "at \(rate) Hz: \(result[2])")
+    }
+
+    /// Two samples exactly `maximumGapSeconds` apart are not a gap: only more than that is. At
+    /// 128 Hz (times exact in binary), 63 samples lost in a shake leave an interval of exactly
+    /// 0.5 s: one shake, `began` and `ended`; one sample more lost, and it is cancelled with `.gap`.
+    @Test func samplesExactlyTheGapLimitApartAreNotAGap() throws {
+        let c = ShakeCase(frequency: 4, amplitudeG: 2.5, up: (0, 0, 1), direction: (1, 0, 0))
+        let samples = ShakeDetectorTests.motion(c, duration: 4).samples(duration: 7, rate: 128)
+        func losing(_ lost: Int) -> (events: [ShakeEvent], longest: Double) {
+            let kept = samples.enumerated().filter { $0.offset <= 320 || $0.offset > 320 + lost }.map(\.element)
+            return (events(kept), zip(kept, kept.dropFirst()).map { $1.time - $0.time }.max() ?? 0)
+        }
+        let atLimit = losing(63)
+        try #require(atLimit.longest == ShakeConfiguration.default.maximumGapSeconds)
+        #expect(atLimit.events.map(\.phase) == [.began, .ended], "\(atLimit.events)")
+        let over = losing(64)
+        #expect(over.longest > ShakeConfiguration.default.maximumGapSeconds)
+        #expect(over.events.map(\.phase).prefix(2) == [.began, .cancelled])
+        #expect(over.events.dropFirst().first?.cancellationReason == .gap)
     }}
