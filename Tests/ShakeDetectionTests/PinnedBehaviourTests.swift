@@ -39,4 +39,24 @@ import ShakeDetection
         #expect(over.longest > ShakeConfiguration.default.maximumGapSeconds)
         #expect(over.events.map(\.phase).prefix(2) == [.began, .cancelled])
         #expect(over.events.dropFirst().first?.cancellationReason == .gap)
+    }
+
+    /// Of a dropout after the last stroke, `quietSeconds / 2` counts as quiet, but never less
+    /// than 0.1 s: with `quietSeconds` 0.1, a dropout of 0.3 s beginning 0.02 to 0.03 s after the
+    /// shake's last half-wave ended brings 0.1 s of quiet, so `ended` comes with the first
+    /// sample after it (with only 0.05 s counted, some 0.03 s later).
+    @Test(arguments: [100.0, 400])
+    func aDropoutCountsAsAtLeastATenthOfASecondOfQuiet(rate: Double) throws {
+        var configuration = ShakeConfiguration.default
+        configuration.quietSeconds = 0.1
+        try configuration.validate()
+        let c = ShakeCase(frequency: 4, amplitudeG: 2.5, up: (0, 0, 1), direction: (1, 0, 0))
+        let samples = ShakeDetectorTests.motion(c).samples(duration: 5, rate: rate)
+        let end = try #require(events(samples, configuration: configuration).last { $0.phase == .ended }).endTime
+        let kept = samples.filter { $0.time <= end + 0.03 || $0.time >= end + 0.33 }
+        let resumed = try #require(kept.first { $0.time >= end + 0.33 })
+        let result = events(kept, configuration: configuration)
+        #expect(result.map(\.phase) == [.began, .ended], "at \(rate) Hz: \(result)")
+        #expect(result.last?.endTime == end)
+        #expect(result.last?.time == resumed.time, "at \(rate) Hz: ended at \(result.last?.time ?? .nan), the dropout ended at \(resumed.time)")
     }}
