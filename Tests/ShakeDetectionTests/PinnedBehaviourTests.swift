@@ -59,4 +59,33 @@ import ShakeDetection
         #expect(result.map(\.phase) == [.began, .ended], "at \(rate) Hz: \(result)")
         #expect(result.last?.endTime == end)
         #expect(result.last?.time == resumed.time, "at \(rate) Hz: ended at \(result.last?.time ?? .nan), the dropout ended at \(resumed.time)")
+    }
+
+    /// A shake's half-waves do not carry over into the next shake: with `quietSeconds` (0.15 s)
+    /// shorter than `maximumReversalIntervalSeconds` and no refractory period, a single stroke
+    /// against the shake's last, starting just after `ended` and peaking about 0.3 s after the
+    /// last peak, starts a chain of its own (nothing before it to link to) and is no shake.
+    @Test(arguments: [100.0, 400])
+    func aStrokeRightAfterAShakeEndsStartsAChainOfItsOwn(rate: Double) throws {
+        var configuration = ShakeConfiguration.default
+        configuration.quietSeconds = 0.15
+        configuration.refractorySeconds = 0
+        try configuration.validate()
+        var m = Motion(noise: 0.05)
+        // Ends on a half-wave along −x, peaking at 1.94 s.
+        m.shakes = [.init(start: 1, duration: 1, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0))]
+        let shakeAlone = events(m.samples(duration: 3, rate: rate), configuration: configuration)
+        try #require(shakeAlone.map(\.phase) == [.began, .ended], "at \(rate) Hz: \(shakeAlone)")
+        try #require(shakeAlone[1].time < 2.2, "at \(rate) Hz: ended at \(shakeAlone[1].time)")
+        m.pulses = [(2.2, 0.1, 20, (1, 0, 0))]
+        var detector = ShakeDetector(configuration: configuration)
+        var result: [ShakeEvent] = []
+        var links: [ShakeExplanation.Link] = []
+        for sample in m.samples(duration: 3, rate: rate) {
+            var explanation = ShakeExplanation()
+            if let event = detector.process(sample, explanation: &explanation) { result.append(event) }
+            if let halfWave = explanation.halfWave, halfWave.startTime > 2.1 { links.append(halfWave.link) }
+        }
+        #expect(result == shakeAlone, "at \(rate) Hz: \(result)")
+        #expect(links == [.nothingBefore], "at \(rate) Hz: \(links)")
     }}
