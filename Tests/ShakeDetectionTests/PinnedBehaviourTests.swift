@@ -88,4 +88,24 @@ import ShakeDetection
         }
         #expect(result == shakeAlone, "at \(rate) Hz: \(result)")
         #expect(links == [.nothingBefore], "at \(rate) Hz: \(links)")
+    }
+
+    /// A clock reset right after a shake ended keeps what was left of the refractory period, on
+    /// the new clock: with `refractorySeconds` 1.3, a shake that starts 0.3 s after the clock went back
+    /// (after a still start) begins only once that remainder has passed, not some 0.3 s sooner.
+    @Test func theRefractoryPeriodLeftCarriesOverAClockReset() throws {
+        var configuration = ShakeConfiguration.default
+        configuration.refractorySeconds = 1.3
+        var first = Motion(noise: 0.05)
+        first.shakes = [.init(start: 1, duration: 1.5, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0))]
+        var second = Motion(noise: 0.05)
+        second.shakes = [.init(start: 0.3, duration: 1.5, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0))]
+        let before = first.samples(duration: 3.2, rate: 100)
+        let after = second.samples(duration: 3, rate: 100, seed: 2)  // from 0 again
+        let result = events(before + after, configuration: configuration)
+        try #require(result.map(\.phase) == [.began, .ended, .began, .ended], "\(result)")
+        let left = result[1].time + 1.3 - before.last!.time
+        #expect(left > 0.8 && left < 1.2)
+        #expect(result[2].time >= after[0].time + left, "began at \(result[2].time) on the new clock, refractory until \(left)")
+        #expect(result[2].time < after[0].time + left + 0.15)
     }}
