@@ -108,4 +108,24 @@ import ShakeDetection
         #expect(left > 0.8 && left < 1.2)
         #expect(result[2].time >= after[0].time + left, "began at \(result[2].time) on the new clock, refractory until \(left)")
         #expect(result[2].time < after[0].time + left + 0.15)
+    }
+
+    /// A gap (samples more than `maximumGapSeconds` apart) restarts the filters but not the
+    /// refractory period: with `refractorySeconds` 1.6, a shake that starts 0.25 s after the samples
+    /// resume (0.6 s after the last) begins only once the refractory period from `ended` has passed.
+    @Test func theRefractoryPeriodOutlastsAGap() throws {
+        var configuration = ShakeConfiguration.default
+        configuration.refractorySeconds = 1.6
+        var m = Motion(noise: 0.05)
+        m.shakes = [
+            .init(start: 1, duration: 1.5, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0)),
+            .init(start: 3.85, duration: 1.5, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0)),
+        ]
+        let samples = m.samples(duration: 6, rate: 100).filter { $0.time < 3.0 || $0.time >= 3.6 }
+        let result = events(samples, configuration: configuration)
+        try #require(result.map(\.phase) == [.began, .ended, .began, .ended], "\(result)")
+        let refractoryEnd = result[1].time + 1.6
+        #expect(refractoryEnd > 4.4, "ended at \(result[1].time)")
+        #expect(result[2].time >= refractoryEnd, "began at \(result[2].time), refractory until \(refractoryEnd)")
+        #expect(result[2].time < refractoryEnd + 0.15)
     }}
