@@ -128,4 +128,25 @@ import ShakeDetection
         #expect(refractoryEnd > 4.4, "ended at \(result[1].time)")
         #expect(result[2].time >= refractoryEnd, "began at \(result[2].time), refractory until \(refractoryEnd)")
         #expect(result[2].time < refractoryEnd + 0.15)
+    }
+
+    /// A chain held back by a rule other than the rhythm's (here a 2 s refractory period) is
+    /// dated, when it at last begins a shake, from its own first half-wave, with all its
+    /// reversals: only a chain the rhythm rule refused is cut to the rule's window.
+    @Test(arguments: [25.0, 100, 400])
+    func aShakeHeldBackByTheRefractoryPeriodIsDatedFromItsStart(rate: Double) throws {
+        var configuration = ShakeConfiguration.default
+        configuration.refractorySeconds = 2
+        var m = Motion(noise: 0.05)
+        m.shakes = [
+            .init(start: 1, duration: 1, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0)),
+            .init(start: 3, duration: 3, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0)),
+        ]
+        let result = events(m.samples(duration: 8, rate: rate), configuration: configuration)
+        try #require(result.map(\.phase) == [.began, .ended, .began, .ended], "at \(rate) Hz: \(result)")
+        let began = result[2]
+        #expect(began.time >= result[1].time + 2, "at \(rate) Hz: began at \(began.time)")
+        // About 1.4 s of strokes, 8 a second, before the refractory period ends.
+        #expect(abs(began.startTime - 3) < 0.1, "at \(rate) Hz: dated from \(began.startTime)")
+        #expect(began.reversals >= 10, "at \(rate) Hz: \(began.reversals) reversals")
     }}
