@@ -180,4 +180,34 @@ import ShakeDetection
         let strokes = lobes.filter { $0.start > began.startTime - 0.05 && $0.start < began.time }.count
         #expect(began.reversals == strokes - 1,
                 "dated from \(began.startTime), began at \(began.time): \(began.reversals) reversals, \(strokes) strokes")
+    }
+
+    /// `began`'s `peakAcceleration` includes the half-wave under way when the shake begins:
+    /// strokes of 13 m/s² held back by a 1.5 s refractory period, which ends during the first of
+    /// stronger strokes (40 m/s²), begin a shake whose peak is the strong stroke's so far
+    /// (over 20 m/s²), not the weak strokes' (about 13).
+    @Test(arguments: [100.0, 400])
+    func theBeganPeakIncludesTheHalfWaveUnderWay(rate: Double) throws {
+        var configuration = ShakeConfiguration.default
+        configuration.refractorySeconds = 1.5
+        var m = Motion(noise: 0.05)
+        m.shakes = [.init(start: 1, duration: 1, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0))]
+        let first = events(m.samples(duration: 4, rate: rate), configuration: configuration)
+        try #require(first.map(\.phase) == [.began, .ended], "at \(rate) Hz: \(first)")
+        let refractoryEnd = first[1].time + 1.5
+        // Lobes 0.125 s wide, alternating in sign, the strong ones from the one whose peak comes
+        // as the refractory period ends.
+        let strongStart = refractoryEnd - 0.0625
+        var t = strongStart - 8 * 0.125
+        var k = 0
+        while t < strongStart + 1 {
+            m.pulses.append((t, 0.125, (k % 2 == 0 ? 1 : -1) * (t < strongStart - 0.001 ? 13 : 40), (1, 0, 0)))
+            t += 0.125
+            k += 1
+        }
+        let result = events(m.samples(duration: 6, rate: rate), configuration: configuration)
+        try #require(result.map(\.phase) == [.began, .ended, .began, .ended], "at \(rate) Hz: \(result)")
+        let began = result[2]
+        #expect(began.time >= refractoryEnd && began.time < refractoryEnd + 0.06, "at \(rate) Hz: began at \(began.time)")
+        #expect(began.peakAcceleration > 20, "at \(rate) Hz: peak \(began.peakAcceleration)")
     }}
