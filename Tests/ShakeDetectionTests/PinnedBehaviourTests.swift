@@ -210,4 +210,22 @@ import ShakeDetection
         let began = result[2]
         #expect(began.time >= refractoryEnd && began.time < refractoryEnd + 0.06, "at \(rate) Hz: began at \(began.time)")
         #expect(began.peakAcceleration > 20, "at \(rate) Hz: peak \(began.peakAcceleration)")
+    }
+
+    /// During ongoing motion the half-wave under way counts among the strong ones once it has
+    /// linked and its peak so far has reached `ongoingMotionPeakAcceleration`: strokes during a
+    /// walk of alternately 18 and 35 m/s², 0.125 s each from 8 s, begin a shake during the
+    /// fourth (the second strong one, 8.375 to 8.5 s), not a stroke later.
+    @Test(arguments: [50.0, 100, 400])
+    func theStrokeUnderWayCountsAsStrongDuringOngoingMotion(_ rate: Double) throws {
+        var m = OngoingMotionTests.walking()
+        let direction = unit(1, 0.2, 0)
+        for k in 0..<8 {
+            m.pulses.append((8 + 0.125 * Double(k), 0.125, k % 2 == 0 ? 18 : -35, direction))
+        }
+        let result = events(m.samples(duration: 11, rate: rate, jitter: 0.05))
+        let began = try #require(result.first, "at \(rate) Hz")
+        #expect(began.phase == .began)
+        #expect(began.time > 8.375 && began.time < 8.5, "at \(rate) Hz: began at \(began.time)")
+        #expect(began.peakAcceleration > 25, "at \(rate) Hz: peak \(began.peakAcceleration)")
     }}
