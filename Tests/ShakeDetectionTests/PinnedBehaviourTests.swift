@@ -228,4 +228,26 @@ import ShakeDetection
         #expect(began.phase == .began)
         #expect(began.time > 8.375 && began.time < 8.5, "at \(rate) Hz: began at \(began.time)")
         #expect(began.peakAcceleration > 25, "at \(rate) Hz: peak \(began.peakAcceleration)")
+    }
+
+    /// While a shake is under way a half-wave opens on the sample where `|l|` passes the
+    /// continuation threshold (halfway between the release and onset thresholds, 7.5 m/s²), not
+    /// only at a peak found later: a 2 g shake that goes on with strokes of about 9 m/s² (4 Hz)
+    /// reports those half-waves as starting some 20 ms before their peaks (at the first sample
+    /// over it: 10 ms or more before at 100 Hz), not at the sample nearest the peak.
+    @Test(arguments: [100.0, 400])
+    func aWeakStrokeDuringAShakeStartsAtTheContinuationThreshold(_ rate: Double) throws {
+        var m = Motion(noise: 0.05)
+        m.shakes = [
+            .init(start: 1, duration: 1, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0)),
+            .init(start: 2, duration: 0.75, frequency: 4, amplitude: 0.92 * standardGravity, direction: (1, 0, 0)),
+        ]
+        let explained = ShakeExplanationTests.explain(m.samples(duration: 4, rate: rate))
+        #expect(explained.events.map(\.phase) == [.began, .ended], "at \(rate) Hz: \(explained.events)")
+        let weak = explained.halfWaves.filter { $0.startTime > 2.05 }
+        #expect(weak.count >= 4, "at \(rate) Hz: \(weak)")
+        for halfWave in weak {
+            #expect(halfWave.peakAcceleration > 7.5 && halfWave.peakAcceleration < 10, "at \(rate) Hz: \(halfWave)")
+            #expect(halfWave.peakTime - halfWave.startTime > 0.007, "at \(rate) Hz: \(halfWave)")
+        }
     }}
