@@ -250,4 +250,30 @@ import ShakeDetection
             #expect(halfWave.peakAcceleration > 7.5 && halfWave.peakAcceleration < 10, "at \(rate) Hz: \(halfWave)")
             #expect(halfWave.peakTime - halfWave.startTime > 0.007, "at \(rate) Hz: \(halfWave)")
         }
+    }
+
+    /// While a shake is under way, a stroke whose samples stay under the continuation threshold
+    /// (7.5 m/s²) but whose interpolated peak passes it opens a half-wave one sample late, as
+    /// one over the onset does outside a shake. At 25 Hz, 6.25 Hz strokes sampled 45° off their
+    /// peaks read 0.71 of their size and interpolate to 0.88: strokes of 9.3 m/s² read 6 to 7.2
+    /// (a 25 Hz sample is scaled only by the gravity filter, by about 0.95 ± 0.05) and peak at
+    /// about 7.9, so a 2 g shake that goes on with them for a second ends after them, not 0.4 s
+    /// after its strong strokes.
+    @Test func aWeakStrokeBetweenSamplesCarriesAShakeOn() throws {
+        var m = Motion()
+        m.shakes = [
+            .init(start: 1.02, duration: 0.96, frequency: 6.25, amplitude: 2 * standardGravity, direction: (1, 0, 0)),
+            .init(start: 1.98, duration: 0.96, frequency: 6.25, amplitude: 9.3, direction: (1, 0, 0)),
+        ]
+        let samples = m.samples(duration: 4, rate: 25)
+        let result = events(samples)
+        try #require(result.map(\.phase) == [.began, .ended], "\(result)")
+        #expect(result[1].endTime > 2.85, "the shake ended at \(result[1].endTime)")
+        // The weak strokes' samples: all under the continuation threshold.
+        var detector = ShakeDetector()
+        for sample in samples {
+            _ = detector.process(sample)
+            let l = detector.linearAcceleration
+            if sample.time > 2.1 && sample.time < 2.9 { #expect((l.x * l.x + l.y * l.y + l.z * l.z).squareRoot() < 7.5, "at \(sample.time)") }
+        }
     }}
