@@ -276,4 +276,30 @@ import ShakeDetection
             let l = detector.linearAcceleration
             if sample.time > 2.1 && sample.time < 2.9 { #expect((l.x * l.x + l.y * l.y + l.z * l.z).squareRoot() < 7.5, "at \(sample.time)") }
         }
+    }
+
+    /// Two dropouts are a row (0.2 s of seen quiet in all) only with one to three samples kept
+    /// between them; with four kept (as a FIFO batch read out between its pauses keeps) each
+    /// counts its own 0.2 s. Right after a shake's last half-wave, two dropouts of 0.25 s with
+    /// four samples between bring 0.43 s of quiet, and `ended` comes with the first sample after
+    /// the second; with three between, the second dropout counts none, and `ended` comes later.
+    @Test(arguments: [100.0, 400])
+    func dropoutsWithFourSamplesBetweenAreNotARow(rate: Double) throws {
+        let c = ShakeCase(frequency: 4, amplitudeG: 2.5, up: (0, 0, 1), direction: (1, 0, 0))
+        let samples = ShakeDetectorTests.motion(c).samples(duration: 6, rate: rate)
+        let end = try #require(events(samples).last { $0.phase == .ended }).endTime
+        func ended(keeping kept: Int) throws -> (ended: ShakeEvent, resumed: Double) {
+            let first = try #require(samples.firstIndex { $0.time > end + 0.005 })
+            let resume = try #require(samples.firstIndex { $0.time >= samples[first].time + 0.25 })
+            let again = try #require(samples.firstIndex { $0.time >= samples[resume + kept - 1].time + 0.25 })
+            let survivors = Array(samples[...first] + samples[resume..<(resume + kept)] + samples[again...])
+            let result = events(survivors)
+            try #require(result.map(\.phase) == [.began, .ended], "\(kept) kept at \(rate) Hz: \(result)")
+            #expect(result[1].endTime == end)
+            return (result[1], samples[again].time)
+        }
+        let four = try ended(keeping: 4)
+        #expect(four.ended.time == four.resumed, "at \(rate) Hz: ended at \(four.ended.time), resumed at \(four.resumed)")
+        let three = try ended(keeping: 3)
+        #expect(three.ended.time > three.resumed + 0.1, "at \(rate) Hz: ended at \(three.ended.time), resumed at \(three.resumed)")
     }}
