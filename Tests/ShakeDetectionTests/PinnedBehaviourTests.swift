@@ -302,4 +302,39 @@ import ShakeDetection
         #expect(four.ended.time == four.resumed, "at \(rate) Hz: ended at \(four.ended.time), resumed at \(four.resumed)")
         let three = try ended(keeping: 3)
         #expect(three.ended.time > three.resumed + 0.1, "at \(rate) Hz: ended at \(three.ended.time), resumed at \(three.resumed)")
+    }
+
+    /// A stroke under way that has been building for longer than `maximumPeakIntervalSeconds`
+    /// since the peak before it keeps a chain from beginning, whatever the strokes before it
+    /// were: four quick strokes (0.2 s half-sines of 30 m/s² along x) held back by a refractory
+    /// period, then a slow one that has built for 0.55 s past the last quick peak when the
+    /// refractory period ends. No shake begins then (the chain's quick links count for nothing
+    /// once the open stroke is slow), nor later (no quick strokes follow).
+    @Test(arguments: [25.0, 100, 400])
+    func aSlowStrokeUnderWayKeepsAQuickChainFromBeginning(_ rate: Double) throws {
+        var configuration = ShakeConfiguration.default
+        configuration.refractorySeconds = 2
+        var m = Motion(noise: 0.05)
+        m.shakes = [.init(start: 1, duration: 1, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0))]
+        let first = events(m.samples(duration: 6, rate: rate), configuration: configuration)
+        try #require(first.map(\.phase) == [.began, .ended], "at \(rate) Hz: \(first)")
+        let start = first[1].time + 2 - 1.25
+        let slowRise = 0.6
+        let samples = m.samples(duration: 6, rate: rate).map { sample -> Sample in
+            var sample = sample
+            let u = sample.time - start
+            if u >= 0 && u < 0.8 {
+                let k = Int(u / 0.2)
+                sample.x += (k % 2 == 0 ? 30 : -30) * sin2pi((u - 0.2 * Double(k)) / 0.4)
+            } else if u >= 0.8 && u < 0.8 + slowRise + 0.05 {
+                let v = u - 0.8
+                sample.x += 30 * (v < slowRise ? v / slowRise : 1 - (v - slowRise) / 0.05)
+            }
+            return sample
+        }
+        let result = events(samples, configuration: configuration)
+        #expect(result == first, "at \(rate) Hz: \(result)")
+        // Without the refractory period the quick strokes are a shake of their own.
+        configuration.refractorySeconds = 0
+        #expect(events(samples, configuration: configuration).filter { $0.phase == .began }.count == 2, "at \(rate) Hz")
     }}
