@@ -337,4 +337,16 @@ import ShakeDetection
         // Without the refractory period the quick strokes are a shake of their own.
         configuration.refractorySeconds = 0
         #expect(events(samples, configuration: configuration).filter { $0.phase == .began }.count == 2, "at \(rate) Hz")
+    }
+
+    /// The dominant axis is the one with the most energy, tested against both others: a shake
+    /// along (0.3, 0, 1) is `.z`, though its x share exceeds its (nil) y share.
+    @Test func dominantAxisBeatsBothOtherAxes() {
+        for (direction, axis) in [(unit(0.3, 0, 1), ShakeAxis.z), (unit(0, 0.3, 1), .z), (unit(1, 0, 0.3), .x), (unit(0.3, 1, 0), .y)] {
+            var m = Motion(gravity: gravityReading(up: (1, 1, 1)), noise: 0.05)
+            m.shakes = [.init(start: 1, duration: 2, frequency: 4, amplitude: 2 * standardGravity, direction: direction)]
+            let result = events(m.samples(duration: 5, rate: 100))
+            #expect(result.map(\.phase) == [.began, .ended])
+            #expect(result.allSatisfy { $0.dominantAxis == axis }, "along \(direction): \(result.map(\.dominantAxis))")
+        }
     }}
