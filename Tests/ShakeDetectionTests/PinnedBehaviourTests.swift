@@ -349,4 +349,20 @@ import ShakeDetection
             #expect(result.map(\.phase) == [.began, .ended])
             #expect(result.allSatisfy { $0.dominantAxis == axis }, "along \(direction): \(result.map(\.dominantAxis))")
         }
+    }
+
+    /// `ended` describes the whole shake, the half-waves after `began` included: a shake of 1 s
+    /// at 2 g along x that goes on for 1.5 s at 4 g along z ends with a peak of about 39 m/s²
+    /// (its `began`, about 20) and `.z` as its dominant axis (its `began`, `.x`).
+    @Test(arguments: [25.0, 100, 400])
+    func endedCountsTheHalfWavesAfterBegan(rate: Double) throws {
+        var m = Motion(noise: 0.05)
+        m.shakes = [
+            .init(start: 1, duration: 1, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0)),
+            .init(start: 2, duration: 1.5, frequency: 4, amplitude: 4 * standardGravity, direction: (0, 0, 1)),
+        ]
+        let result = events(m.samples(duration: 5, rate: rate))
+        try #require(result.map(\.phase) == [.began, .ended], "at \(rate) Hz: \(result)")
+        #expect(result[0].peakAcceleration < 25 && result[0].dominantAxis == .x, "at \(rate) Hz: \(result[0])")
+        #expect(result[1].peakAcceleration > 30 && result[1].dominantAxis == .z, "at \(rate) Hz: \(result[1])")
     }}
