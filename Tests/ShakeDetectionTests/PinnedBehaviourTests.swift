@@ -365,4 +365,27 @@ import ShakeDetection
         try #require(result.map(\.phase) == [.began, .ended], "at \(rate) Hz: \(result)")
         #expect(result[0].peakAcceleration < 25 && result[0].dominantAxis == .x, "at \(rate) Hz: \(result[0])")
         #expect(result[1].peakAcceleration > 30 && result[1].dominantAxis == .z, "at \(rate) Hz: \(result[1])")
-    }}
+    }
+
+    /// `Reason.isSameRule(as:)` tells the rules apart by kind alone: two refusals by one rule
+    /// with different measurements are the same rule, and no two rules are (the near-miss
+    /// report and `HalfWaveChain` list each rule that refused a chain once).
+    @Test func isSameRuleComparesTheRuleNotTheMeasurements() {
+        let pairs: [(ShakeExplanation.Reason, ShakeExplanation.Reason)] = [
+            (.pauseNeeded, .pauseNeeded),
+            (.refractory(until: 1), .refractory(until: 2)),
+            (.unsteadyRhythm(ratio: 5, limit: 4), .unsteadyRhythm(ratio: 6, limit: 3)),
+            (.slowStroke(intervalSeconds: 0.5, limit: 0.45), .slowStroke(intervalSeconds: 0.6, limit: 0.4)),
+            (.notStraight(linearity: 0.6, limit: 0.5), .notStraight(linearity: 0.7, limit: 0.4)),
+            (.weakDuringOngoingMotion(strongHalfWaves: 1, needed: 2), .weakDuringOngoingMotion(strongHalfWaves: 0, needed: 3)),
+            (.shortChainNeedsAnotherHalfWave(longestIntervalSeconds: 0.3, linearity: 0.4),
+             .shortChainNeedsAnotherHalfWave(longestIntervalSeconds: 0.25, linearity: 0.35)),
+        ]
+        for (i, (a, b)) in pairs.enumerated() {
+            for (j, (c, _)) in pairs.enumerated() {
+                #expect(a.isSameRule(as: c) == (i == j), "\(a) and \(c)")
+            }
+            #expect(a.isSameRule(as: b) && b.isSameRule(as: a), "\(a) and \(b)")
+        }
+    }
+}
