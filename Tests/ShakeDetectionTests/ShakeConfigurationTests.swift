@@ -160,6 +160,8 @@ import ShakeDetection
         BadCase(field: "smoothingWindowSeconds") { $0.smoothingWindowSeconds = 0.2 },
         BadCase(field: "onsetAcceleration") { $0.onsetAcceleration = .infinity },
         BadCase(field: "releaseAcceleration") { $0.releaseAcceleration = 12 },
+        // Equal to the onset: it must be below it.
+        BadCase(field: "releaseAcceleration") { $0.releaseAcceleration = $0.onsetAcceleration },
         BadCase(field: "saturationAcceleration") { $0.saturationAcceleration = 0 },
         // Below 1 g a device at rest reads "saturated" on every sample, and the onset falls to
         // the release threshold: dev's walks and gestures fired 3 false shakes at 5 m/s².
