@@ -168,6 +168,8 @@ import ShakeDetection
         BadCase(field: "saturationAcceleration") { $0.saturationAcceleration = 5 },
         BadCase(field: "saturationAcceleration") { $0.saturationAcceleration = standardGravity },
         BadCase(field: "reversalCosine") { $0.reversalCosine = 0.5 },
+        // 0 would link half-waves at right angles: the range is [−1, 0).
+        BadCase(field: "reversalCosine") { $0.reversalCosine = 0 },
         BadCase(field: "minimumReversalIntervalSeconds") { $0.minimumReversalIntervalSeconds = -0.1 },
         BadCase(field: "maximumReversalIntervalSeconds") { $0.maximumReversalIntervalSeconds = 0.01 },
         BadCase(field: "minimumHalfWaves") { $0.minimumHalfWaves = 1 },
