@@ -182,6 +182,8 @@ import ShakeDetection
             $0.minimumReversalIntervalSeconds = 0.3
             $0.maximumPeakIntervalSeconds = 0.25
         },
+        // The two equal: it must be above the other.
+        BadCase(field: "maximumPeakIntervalSeconds") { $0.maximumPeakIntervalSeconds = $0.minimumReversalIntervalSeconds },
         BadCase(field: "linearityTimeConstantSeconds") { $0.linearityTimeConstantSeconds = 0 },
         BadCase(field: "shortChainPeakIntervalSeconds") { $0.shortChainPeakIntervalSeconds = 0 },
         BadCase(field: "shortChainPeakIntervalSeconds") { $0.shortChainPeakIntervalSeconds = .infinity },
