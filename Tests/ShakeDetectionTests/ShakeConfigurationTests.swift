@@ -214,6 +214,10 @@ import ShakeDetection
         // The limit runs until `ended`, quietSeconds after the last half-wave: every shake would
         // be cancelled as too long (validate() accepted these before).
         BadCase(field: "maximumShakeSeconds") { $0.maximumShakeSeconds = 0.5 },  // 0.4 + 3 × 0.04 s
+        // Exactly the soonest a shake can end: it must be above it.
+        BadCase(field: "maximumShakeSeconds") {
+            $0.maximumShakeSeconds = $0.quietSeconds + Double($0.minimumHalfWaves - 1) * $0.minimumReversalIntervalSeconds
+        },
         // The quiet time is what is out of line here, not the limit at its default: the error
         // named maximumShakeSeconds, a key the user had not touched.
         BadCase(field: "quietSeconds") { $0.quietSeconds = 10 },
