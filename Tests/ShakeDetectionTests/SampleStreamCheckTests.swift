@@ -176,6 +176,16 @@ import Testing
         #expect(first.problem.restingMagnitude == nil)
     }
 
+    /// Intervals of exactly 0.25 are "0.25 or more": 4 Hz times are taken for milliseconds (as
+    /// any slower rate's are), not for a slow rate.
+    @Test func intervalsOfExactlyAQuarterAreTakenForMilliseconds() throws {
+        let found = Self.problems(Self.still(seconds: 5, rate: 4))
+        let first = try #require(found.first)
+        #expect(found.count == 1)
+        #expect(first.index == Self.afterSixteenIntervals)
+        #expect(first.problem == .timeLooksLikeMilliseconds(firstInterval: 0.25))
+    }
+
     @Test func aSlowStreamIsFound() throws {
         let found = Self.problems(Self.still(seconds: 5, rate: 10))
         let first = try #require(found.first)
