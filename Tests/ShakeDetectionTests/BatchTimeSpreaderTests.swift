@@ -114,6 +114,8 @@ import Testing
             // A time going back, or a gap over the spreader's limit, among them: kept as given.
             #expect(spreader.spreadingBack(held.reversed(), before: first) == nil)
             #expect(spreader.spreadingBack([held[0] - 2] + held, before: first) == nil)
+            // Batches that would run into the first time changed: kept as given.
+            #expect(spreader.spreadingBack(held, before: try #require(back.last)) == nil)
         }
     }
 
