@@ -22,6 +22,28 @@ import ShakeDetection
         #expect(result[2].startTime > 6.4 && result[2].time < 7.2, "at \(rate) Hz: \(result[2])")
     }
 
+    /// The pause that ends the wait after a shake cancelled as too long is seen as it comes,
+    /// calm samples included, and the refractory period runs from its end, not from the next
+    /// stroke: with `refractorySeconds` 1, a shake 1.5 s after a too-long one stopped begins as
+    /// it would on a fresh detector (about 0.4 s in), not once a second has passed since it
+    /// started.
+    @Test(arguments: [25.0, 100, 400])
+    func theWaitAfterATooLongShakeEndsWithThePause(rate: Double) throws {
+        var configuration = ShakeConfiguration.default
+        configuration.maximumShakeSeconds = 2
+        configuration.refractorySeconds = 1
+        let second = Motion.Shake(start: 6.5, duration: 1.5, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0))
+        var m = Motion(noise: 0.05)
+        m.shakes = [.init(start: 1, duration: 4, frequency: 4, amplitude: 2 * standardGravity, direction: (1, 0, 0)), second]
+        let result = events(m.samples(duration: 10, rate: rate), configuration: configuration)
+        try #require(result.map(\.phase) == [.began, .cancelled, .began, .ended], "at \(rate) Hz: \(result)")
+        #expect(result[1].cancellationReason == .tooLong)
+        var alone = Motion(noise: 0.05)
+        alone.shakes = [second]
+        let fresh = try #require(events(alone.samples(duration: 10, rate: rate), configuration: configuration).first)
+        #expect(abs(result[2].time - fresh.time) <= 0.05, "at \(rate) Hz: began at \(result[2].time), on a fresh detector at \(fresh.time)")
+    }
+
     /// Two samples exactly `maximumGapSeconds` apart are not a gap: only more than that is. At
     /// 128 Hz (times exact in binary), 63 samples lost in a shake leave an interval of exactly
     /// 0.5 s: one shake, `began` and `ended`; one sample more lost, and it is cancelled with `.gap`.
