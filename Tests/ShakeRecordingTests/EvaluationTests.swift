@@ -145,4 +145,20 @@ import ShakeRecording
         #expect(summary.falsePerHour == nil)
         #expect(summary.latencyMedianSeconds == nil)
     }
+
+    /// Each interval between samples takes the label of the sample that starts it, also when the
+    /// intervals are uneven: the 2 s after the labelled sample at 1 s are not negative time, so
+    /// 2 s are, and one false shake in them is 1800 per hour (by the sample that ends each
+    /// interval it would be 3 s and 1200 per hour).
+    @Test func negativeTimeTakesTheLabelOfEachIntervalsFirstSample() {
+        var scorer = ShakeScorer()
+        for (time, shaking) in [(0.0, false), (1.0, true), (3.0, false), (4.0, false)] {
+            scorer.addSample(time: time, isShake: shaking)
+        }
+        scorer.addDetection(at: 3.8)
+        let summary = scorer.finish().summary
+        #expect(summary.falseShakes == 1)
+        #expect(summary.negativeHours * 3600 == 2)
+        #expect(summary.falsePerHour == 1800)
+    }
 }
