@@ -161,4 +161,21 @@ import ShakeRecording
         #expect(summary.negativeHours * 3600 == 2)
         #expect(summary.falsePerHour == 1800)
     }
+
+    /// A recording that ends while labelled shaking still holds that shake: it is counted, listed
+    /// as missed (to its last sample) while no detection matches it, and matched by one in it.
+    @Test func aShakeThatRunsToTheRecordingsEndCounts() {
+        var scorer = ShakeScorer()
+        for step in 0...30 {
+            scorer.addSample(time: Double(step) / 10, isShake: step >= 20)
+        }
+        let (unmatched, details) = scorer.outcome()
+        #expect(unmatched.shakes == 1)
+        #expect(details.missed == [LabeledShake(start: 2.0, end: 3.0)])
+        scorer.addDetection(at: 2.3)
+        let counts = scorer.finish()
+        #expect(counts.shakes == 1)
+        #expect(counts.detected == 1)
+        #expect(counts.falseShakes == 0)
+    }
 }
