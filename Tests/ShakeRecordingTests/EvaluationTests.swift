@@ -178,4 +178,24 @@ import ShakeRecording
         #expect(counts.detected == 1)
         #expect(counts.falseShakes == 0)
     }
+
+    /// Two shakes 0.6 s apart (1.0–1.2 s and 1.8–2.0 s) have overlapping windows; a detection in
+    /// the overlap (1.5 s) goes to the earlier one, still unmatched, so the next (2.4 s, in the
+    /// later window only) matches the later one. Given to the later shake, the first would have
+    /// left the second a duplicate and the earlier shake missed.
+    @Test func aDetectionInOverlappingWindowsGoesToTheEarlierShake() {
+        var scorer = ShakeScorer()
+        for step in 0...30 {
+            scorer.addSample(time: Double(step) / 10, isShake: (10...12).contains(step) || (18...20).contains(step))
+        }
+        scorer.addDetection(at: 1.5)
+        scorer.addDetection(at: 2.4)
+        let (counts, details) = scorer.outcome()
+        #expect(counts.detected == 2)
+        #expect(counts.duplicates == 0)
+        #expect(details.missed.isEmpty)
+        #expect(counts.latencies.count == 2)
+        #expect(abs(counts.latencies[0] - 0.5) < 1e-9)
+        #expect(abs(counts.latencies[1] - 0.6) < 1e-9)
+    }
 }
