@@ -198,4 +198,17 @@ import ShakeRecording
         #expect(abs(counts.latencies[0] - 0.5) < 1e-9)
         #expect(abs(counts.latencies[1] - 0.6) < 1e-9)
     }
+
+    /// Beyond 1.8e302 s, where times are compared in seconds, a run's window still reaches to its
+    /// last sample (plus the tolerance), not only to its first.
+    @Test func hugeTimesMatchUpToTheRunsLastSample() {
+        var scorer = ShakeScorer()
+        scorer.addSample(time: 1e303, isShake: true)
+        scorer.addSample(time: 2e303, isShake: true)
+        scorer.addSample(time: 3e303, isShake: false)
+        scorer.addDetection(at: 2e303)
+        let counts = scorer.finish()
+        #expect(counts.detected == 1)
+        #expect(counts.falseShakes == 0)
+    }
 }
