@@ -211,4 +211,17 @@ import ShakeRecording
         #expect(counts.detected == 1)
         #expect(counts.falseShakes == 0)
     }
+
+    /// Detections but none of them on a labelled shake: recall and precision are 0, and F1 is 0
+    /// too (defined, written as 0, not null).
+    @Test func f1IsZeroWhenNoDetectionFindsAShake() {
+        var counts = EvaluationCounts()
+        counts.shakes = 3
+        counts.falseShakes = 2
+        counts.negativeSeconds = 3600
+        let summary = counts.summary
+        #expect(summary.recall == 0)
+        #expect(summary.precision == 0)
+        #expect(summary.f1 == 0)
+    }
 }
