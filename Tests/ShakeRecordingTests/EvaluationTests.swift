@@ -224,4 +224,14 @@ import ShakeRecording
         #expect(summary.precision == 0)
         #expect(summary.f1 == 0)
     }
+
+    /// One matched shake: its latency is both the median and the 95th percentile.
+    @Test func oneLatencyIsItsOwnMedianAndP95() {
+        var counts = EvaluationCounts()
+        counts.shakes = 1
+        counts.detected = 1
+        counts.latencies = [0.3]
+        #expect(counts.summary.latencyMedianSeconds == 0.3)
+        #expect(counts.summary.latencyP95Seconds == 0.3)
+    }
 }
