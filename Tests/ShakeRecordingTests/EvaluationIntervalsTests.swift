@@ -73,4 +73,15 @@ import ShakeRecording
         #expect(empty.intervals.falsePerHour == nil)
         #expect(summary(shakes: 0, detected: 0, negativeHours: 1).intervals.recall == nil)
     }
+
+    /// None or all of the shakes found: the interval ends exactly at 0 or 1, whatever their number
+    /// (computed, the lower end for 0 of 7 is 2.8e-17, a hair above 0).
+    @Test func noneOrAllFoundEndExactlyAtZeroOrOne() throws {
+        for shakes in 1...50 {
+            let none = try #require(summary(shakes: shakes, detected: 0).intervals.recall)
+            #expect(none.lowerBound == 0, "0 of \(shakes): \(none)")
+            let all = try #require(summary(shakes: shakes, detected: shakes).intervals.recall)
+            #expect(all.upperBound == 1, "\(shakes) of \(shakes): \(all)")
+        }
+    }
 }
