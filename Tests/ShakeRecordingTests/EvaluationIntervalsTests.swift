@@ -1,5 +1,6 @@
-import Testing
+import Foundation
 import ShakeRecording
+import Testing
 
 /// The 95 % confidence intervals `shake evaluate` prints under its table, against published
 /// values: Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I
@@ -83,5 +84,21 @@ import ShakeRecording
             let all = try #require(summary(shakes: shakes, detected: shakes).intervals.recall)
             #expect(all.upperBound == 1, "\(shakes) of \(shakes): \(all)")
         }
+    }
+
+    /// The JSON writes each number to its unit's decimals (`RoundedNumber`): negative time in
+    /// hours to 6 (1 s is 0.000278 h, not 0.0003), the recall interval's ends to 4, as recall
+    /// (1 of 29 found: 0.0061 to 0.1718, Newcombe's values, not 0.006).
+    @Test func jsonRoundsHoursToSixDecimalsAndRecallsIntervalToFour() throws {
+        var counts = EvaluationCounts()
+        counts.shakes = 29
+        counts.detected = 1
+        counts.negativeSeconds = 1
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let summary = String(decoding: try encoder.encode(counts.summary), as: UTF8.self)
+        #expect(summary.contains("\"negative_hours\":0.000278,"), "\(summary)")
+        let intervals = String(decoding: try encoder.encode(counts.summary.intervals), as: UTF8.self)
+        #expect(intervals.contains("\"recall\":[0.0061,0.1718]"), "\(intervals)")
     }
 }
