@@ -41,6 +41,7 @@ import Testing
         Case("header only", "time_s,x,y,z\n", []),
         Case("duplicate timestamps", "time_s,x,y,z\n0,1,2,3\n0,1,2,3\n", [Sample(time: 0, x: 1, y: 2, z: 3), Sample(time: 0, x: 1, y: 2, z: 3)]),
         Case("a gap of a day", "time_s,x,y,z\n0,1,2,3\n0.01,1,2,3\n86400,1,2,3\n", [Sample(time: 0, x: 1, y: 2, z: 3), Sample(time: 0.01, x: 1, y: 2, z: 3), Sample(time: 86400, x: 1, y: 2, z: 3)]),
+        Case("minus sign U+2212 before a single digit", "time_s,x,y,z\n0,\u{2212}1,2,\u{2212}3\n", [Sample(time: 0, x: -1, y: 2, z: -3)]),
         Case("columns in another order", "z,y,x,time_s\n3,2,1,0\n9.80665,0.25,-1.5,0.01\n", two),
         // Separators as frequent as each other in the header: the comma, then the semicolon, then
         // the tab separates (read by the later one, these headers lack a y column).
