@@ -65,7 +65,8 @@ import Testing
     }
 
     @Test func metadataComesFromLeadingCommentsOnly() throws {
-        let text = "# source: lab: bench 3\n#units:m/s^2\n# just a remark\ntime_s,x,y,z,shake\n# later: ignored\n0,1,2,3,1\n0.5,1,2,3,0\n"
+        // A comment whose colon has no key before it is a remark, not metadata.
+        let text = "# source: lab: bench 3\n#units:m/s^2\n# just a remark\n# : no key\ntime_s,x,y,z,shake\n# later: ignored\n0,1,2,3,1\n0.5,1,2,3,0\n"
         let reader = try RecordingReader(bytes: Array(text.utf8))
         #expect(reader.metadata.map(\.key) == ["source", "units"])
         #expect(reader.metadata.map(\.value) == ["lab: bench 3", "m/s^2"])
