@@ -77,6 +77,13 @@ import Testing
         #expect(ignored.samples.map(\.isShake) == [nil, nil])
     }
 
+    /// A header field of a pair of quotes alone is an empty name: the column's name is what the
+    /// header says once the quotes are removed, as for any other field.
+    @Test func aHeaderFieldOfTwoQuotesIsAnEmptyName() throws {
+        let reader = try RecordingReader(bytes: Array("time_s,x,y,z,\"\",\"n\"\n0,1,2,3,,\n".utf8))
+        #expect(reader.columnNames == ["time_s", "x", "y", "z", "", "n"])
+    }
+
     @Test(arguments: [false, true])
     func rowsAcrossChunkBoundariesReadLikeAnyOther(labelled: Bool) throws {
         // 300 000 rows (about 9 MB), CRLF on every third, cross dozens of 256 KiB chunk
