@@ -182,6 +182,8 @@ import Testing
         Case("column index beyond the header", header, .header, line: 1, column: 1, says: ["#9 does not exist"], options: CSVImportOptions(z: .index(9))),
         Case("column index one past the header", header, .header, line: 1, column: 1, says: ["column #5 does not exist: the header has 4 columns"],
              options: CSVImportOptions(z: .index(5))),
+        Case("column chosen by a name the header has twice", "time_s,x,acc,acc,z\n", .header, line: 1, column: 1,
+             says: ["column 'acc' appears 2 times in the header"], options: CSVImportOptions(y: .named("acc"))),
         Case("a line of 2 MiB", Array(header.utf8) + [UInt8](repeating: UInt8(ascii: "1"), count: 2 << 20) + [0x0A], .lineTooLong, line: 2, column: 1_048_577, says: ["longer than the limit of 1 MiB (1048576 bytes)"]),
         Case("a header of 2 MiB without line end", [UInt8](repeating: UInt8(ascii: "x"), count: 2 << 20), .lineTooLong, line: 1, column: 1_048_577, says: ["longer than the limit of 1 MiB"]),
     ]
