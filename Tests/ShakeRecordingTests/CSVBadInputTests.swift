@@ -184,6 +184,9 @@ import Testing
              options: CSVImportOptions(z: .index(5))),
         Case("column chosen by a name the header has twice", "time_s,x,acc,acc,z\n", .header, line: 1, column: 1,
              says: ["column 'acc' appears 2 times in the header"], options: CSVImportOptions(y: .named("acc"))),
+        // A field is quoted in a message to 40 characters, then an ellipsis.
+        Case("a long word where a number should be", header + "0,\(String(repeating: "a", count: 45)),2,3\n", .notANumber, line: 2, column: 3,
+             says: ["'\(String(repeating: "a", count: 40))…' is not a number in column 'x'"]),
         Case("a line of 2 MiB", Array(header.utf8) + [UInt8](repeating: UInt8(ascii: "1"), count: 2 << 20) + [0x0A], .lineTooLong, line: 2, column: 1_048_577, says: ["longer than the limit of 1 MiB (1048576 bytes)"]),
         Case("a header of 2 MiB without line end", [UInt8](repeating: UInt8(ascii: "x"), count: 2 << 20), .lineTooLong, line: 1, column: 1_048_577, says: ["longer than the limit of 1 MiB"]),
     ]
