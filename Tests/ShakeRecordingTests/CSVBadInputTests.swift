@@ -37,7 +37,8 @@ import Testing
     static let cases: [Case] = [
         Case("empty file", "", .empty, line: 0, column: 0, says: ["file is empty"]),
         Case("only comments and blank lines", "# source: nowhere\n\n   \n", .empty, line: 0, column: 0, says: ["no header line"]),
-        Case("missing column", "time_s,x,y\n0,1,2\n", .missingColumn, line: 1, column: 1, says: ["no z column", "'time_s,x,y'"]),
+        Case("missing column", "time_s,x,y\n0,1,2\n", .missingColumn, line: 1, column: 1, says: ["no z column", "'time_s,x,y'",
+             "expected a column named z, az, acc_z, accel_z, acceleration_z, accelerometer_z, …"]),
         Case("missing explicit column", "time_s,x,y,z\n0,1,2,3\n", .missingColumn, line: 1, column: 1, says: ["no label column", "'mark'"],
              options: CSVImportOptions(label: .named("mark"))),
         Case("row with too few fields", header + "0,1,2,3\n0.01,1,2\n0.02,1,2,3\n", .fieldCount, line: 3, column: 9, says: ["3 fields", "expected 4"]),
