@@ -42,6 +42,7 @@ import Testing
         Case("missing explicit column", "time_s,x,y,z\n0,1,2,3\n", .missingColumn, line: 1, column: 1, says: ["no label column", "'mark'"],
              options: CSVImportOptions(label: .named("mark"))),
         Case("row with too few fields", header + "0,1,2,3\n0.01,1,2\n0.02,1,2,3\n", .fieldCount, line: 3, column: 9, says: ["3 fields", "expected 4"]),
+        Case("row with one field", header + "0,1,2,3\n0.01\n", .fieldCount, line: 3, column: 5, says: ["line has 1 field, expected 4"]),
         Case("row with too many fields", header + "0,1,2,3,4\n", .fieldCount, line: 2, column: 9, says: ["more fields than the 4"]),
         Case("decimal comma in a comma file", header + "0,1,5,2,3\n", .fieldCount, line: 2, column: 9, says: ["more fields"]),
         Case("not a number", header + "0,1,abc,3\n", .notANumber, line: 2, column: 5, says: ["'abc' is not a number in column 'y'"]),
