@@ -53,6 +53,7 @@ import Testing
         Case("y and z empty, rows without acceleration skipped", header + "0,1,2,3\n0.01,4, ,\"\"\n0.02,,,\n", .notANumber,
              line: 3, column: 8, says: ["missing value in column 'y'"],
              options: CSVImportOptions(skipsRowsWithoutAcceleration: true)),
+        Case("MSVC's infinity", header + "0,1,2,1.#INF\n", .notFinite, line: 2, column: 7, says: ["'1.#INF' in column 'z' is not a finite number"]),
         Case("NaN", header + "0,NaN,2,3\n", .notFinite, line: 2, column: 3, says: ["'NaN'", "NaN and infinity"]),
         Case("negative infinity", header + "0,1,2,-inf\n", .notFinite, line: 2, column: 7, says: ["'-inf'", "column 'z'"]),
         Case("infinity in time", header + "Infinity,1,2,3\n", .notFinite, line: 2, column: 1, says: ["'Infinity'", "column 'time_s'"]),
