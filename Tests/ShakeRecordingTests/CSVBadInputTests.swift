@@ -190,6 +190,9 @@ import Testing
         // A field is quoted in a message to 40 characters, then an ellipsis.
         Case("a long word where a number should be", header + "0,\(String(repeating: "a", count: 45)),2,3\n", .notANumber, line: 2, column: 3,
              says: ["'\(String(repeating: "a", count: 40))…' is not a number in column 'x'"]),
+        // 65 bytes, every field one the fast path reads, one past a limit of 64.
+        Case("a row one byte over the line limit", header + "0,0,0,9.8\n0000001.00000000,-0000000.50000000,-0000000.25000000,+0000009.800\n",
+             .lineTooLong, line: 3, column: 65, says: ["longer than the limit of 64 bytes"], options: CSVImportOptions(maximumLineBytes: 64)),
         Case("a line of 2 MiB", Array(header.utf8) + [UInt8](repeating: UInt8(ascii: "1"), count: 2 << 20) + [0x0A], .lineTooLong, line: 2, column: 1_048_577, says: ["longer than the limit of 1 MiB (1048576 bytes)"]),
         Case("a header of 2 MiB without line end", [UInt8](repeating: UInt8(ascii: "x"), count: 2 << 20), .lineTooLong, line: 1, column: 1_048_577, says: ["longer than the limit of 1 MiB"]),
     ]
