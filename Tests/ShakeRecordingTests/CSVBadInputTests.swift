@@ -215,6 +215,8 @@ import Testing
         ("a units line that is no unit", "# units: counts\n" + gRows(200, replacing: 40, with: "0.4,0,9.8,0\n"), CSVImportOptions(accelerationUnit: .g), 9.80665),
         ("mg given", header + (0..<100).map { "\(Double($0) / 100),0,800,600\n" }.joined(), CSVImportOptions(accelerationUnit: .milliG), 9.80665),
         ("g, then mg", gRows(1) + (1..<100).map { "\(Double($0) / 100),0,800,600\n" }.joined(), CSVImportOptions.canonical, 1),
+        // Of two units lines the last counts.
+        ("a units line in m/s², then one in g", "# units: m/s^2\n# units: g\n" + gRows(200), CSVImportOptions.canonical, 9.80665),
     ]))
     func aFileThatSaysItsUnitOrMovesIsReadAsItSays(name: String, text: String, options: CSVImportOptions, magnitude: Double) throws {
         let samples = try RecordingReader.readAll(bytes: Array(text.utf8), name: "rest.csv", options: options).samples
