@@ -217,6 +217,8 @@ import Testing
         ("g, then mg", gRows(1) + (1..<100).map { "\(Double($0) / 100),0,800,600\n" }.joined(), CSVImportOptions.canonical, 1),
         // Of two units lines the last counts.
         ("a units line in m/s², then one in g", "# units: m/s^2\n# units: g\n" + gRows(200), CSVImportOptions.canonical, 9.80665),
+        // One axis's unit stated: the unit is not guessed (nor its rest at 1 refused).
+        ("one axis's unit in the header", "time_s,x (m/s^2),y,z\n" + String(gRows(200).dropFirst(header.count)), CSVImportOptions.canonical, 1),
     ]))
     func aFileThatSaysItsUnitOrMovesIsReadAsItSays(name: String, text: String, options: CSVImportOptions, magnitude: Double) throws {
         let samples = try RecordingReader.readAll(bytes: Array(text.utf8), name: "rest.csv", options: options).samples
