@@ -219,6 +219,11 @@ import Testing
         ("a units line in m/s², then one in g", "# units: m/s^2\n# units: g\n" + gRows(200), CSVImportOptions.canonical, 9.80665),
         // One axis's unit stated: the unit is not guessed (nor its rest at 1 refused).
         ("one axis's unit in the header", "time_s,x (m/s^2),y,z\n" + String(gRows(200).dropFirst(header.count)), CSVImportOptions.canonical, 1),
+        // Just outside 0.8 to 1.25 (and 800 to 1250) at rest: not g (nor mg).
+        ("at rest at 0.79", header + (0..<100).map { "\(Double($0) / 100),0,0,0.79\n" }.joined(), CSVImportOptions.canonical, 0.79),
+        ("at rest at 1.26", header + (0..<100).map { "\(Double($0) / 100),0,0,1.26\n" }.joined(), CSVImportOptions.canonical, 1.26),
+        ("at rest at 790", header + (0..<100).map { "\(Double($0) / 100),0,0,790\n" }.joined(), CSVImportOptions.canonical, 790),
+        ("at rest at 1260", header + (0..<100).map { "\(Double($0) / 100),0,0,1260\n" }.joined(), CSVImportOptions.canonical, 1260),
     ]))
     func aFileThatSaysItsUnitOrMovesIsReadAsItSays(name: String, text: String, options: CSVImportOptions, magnitude: Double) throws {
         let samples = try RecordingReader.readAll(bytes: Array(text.utf8), name: "rest.csv", options: options).samples
