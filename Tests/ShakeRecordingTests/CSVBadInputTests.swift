@@ -241,6 +241,16 @@ import Testing
         #expect(samples.map(\.sample.time) == expected)
     }
 
+    /// A time column named as seconds (`seconds_elapsed`, `seconds`, `elapsed`, `elapsed_time`)
+    /// states its unit: its slow intervals (1 s, 17 of them) are read in seconds, not refused as
+    /// milliseconds.
+    @Test(arguments: ["seconds_elapsed", "seconds", "elapsed", "elapsed_time"])
+    func aTimeColumnNamedAsSecondsIsInSeconds(name: String) throws {
+        let text = "\(name),x,y,z\n" + (0...17).map { "\($0),0,0,9.8\n" }.joined()
+        let samples = try RecordingReader.readAll(bytes: Array(text.utf8), name: "slow.csv").samples
+        #expect(samples.map(\.sample.time) == (0...17).map { Double($0) })
+    }
+
     @Test(arguments: cases)
     func badInputGivesAClearErrorAtTheRightPlace(_ bad: Case) {
         do {
