@@ -241,6 +241,19 @@ import Testing
         #expect(samples.map(\.sample.time) == expected)
     }
 
+    /// A comma inside a quoted number of a comma-separated file points to no decimal-comma
+    /// setting: a decimal comma cannot be read where the comma separates fields.
+    @Test func aQuotedCommaInACommaSeparatedFileNamesNoDecimalComma() {
+        do {
+            _ = try RecordingReader.readAll(bytes: Array("time_s,x,y,z\n0,\"1,5\",2,3\n".utf8), name: "data.csv")
+            Issue.record("no error")
+        } catch {
+            #expect(error.message.contains("'1,5' is not a number in column 'x'"), "\(error)")
+            #expect(!error.message.contains("decimalSeparator"), "\(error)")
+            #expect(error.optionHint == nil)
+        }
+    }
+
     /// A time column named as seconds (`seconds_elapsed`, `seconds`, `elapsed`, `elapsed_time`)
     /// states its unit: its slow intervals (1 s, 17 of them) are read in seconds, not refused as
     /// milliseconds.
