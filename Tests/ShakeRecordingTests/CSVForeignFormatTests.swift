@@ -387,4 +387,15 @@ import Testing
         #expect(CSVImportOptions.TimeUnit(argument: text) == unit)
         #expect(CSVImportOptions.TimeUnit(argument: "fortnights") == nil)
     }
+
+    /// How the tool's arguments name columns and separators: a whole number above 0 is a column's
+    /// index, anything else (`0` too) a name; `\t` as typed in a shell is the tab.
+    @Test func columnAndSeparatorArguments() {
+        #expect(CSVImportOptions.Column(argument: "3") == .index(3))
+        #expect(CSVImportOptions.Column(argument: "0") == .named("0"))
+        #expect(CSVImportOptions.Column(argument: "-1") == .named("-1"))
+        #expect(CSVImportOptions.Separator(argument: "\\t") == .tab)
+        #expect(CSVImportOptions.Separator(argument: "\t") == .tab)
+        #expect(CSVImportOptions.Separator(argument: "TAB") == .tab)
+    }
 }
