@@ -58,6 +58,9 @@ import Testing
         Case("negative infinity", header + "0,1,2,-inf\n", .notFinite, line: 2, column: 7, says: ["'-inf'", "column 'z'"]),
         Case("infinity in time", header + "Infinity,1,2,3\n", .notFinite, line: 2, column: 1, says: ["'Infinity'", "column 'time_s'"]),
         Case("number overflowing a Double", header + "0,1e999,2,3\n", .notFinite, line: 2, column: 3, says: ["'1e999'", "too large"]),
+        // 10^-1234 × 10^12345 overflows however long the exponent: not 10^-1234 × 10^1234 = 1.
+        Case("a long number overflowing a Double", header + "0,0.\(String(repeating: "0", count: 1233))1e12345,2,3\n", .notFinite, line: 2, column: 3,
+             says: ["too large"]),
         Case("absurd magnitude", header + "0,1,2,2500\n", .outOfRange, line: 2, column: 7, says: ["2500.0 m/s²", "column 'z'", "2000"]),
         Case("absurd magnitude after unit conversion", "time_s,x (g),y (g),z (g)\n0,0,-300,1\n", .outOfRange, line: 2, column: 5, says: ["column 'y (g)'", "wrong unit"]),
         Case("absurd time", header + "0,1,2,9.8\n1e300,1,2,9.8\n", .outOfRange, line: 3, column: 1,
