@@ -175,26 +175,11 @@ import ShakeDetection
 
     /// A shake that begins after irregular motion is dated from the rhythm rule's window, and
     /// its reversals are those of the half-waves from there on, the one under way included: one
-    /// fewer than the strokes between its `startTime` and `began`. (Strokes as in
-    /// `ShakeDetectorTests.aSteadyShakeAfterIrregularMotionIsDatedFromItsOwnStart`: lobes of
-    /// ±40 m/s², 0.07 s wide with peaks alternately 0.07 and 0.31 s apart, then 0.1 s wide.)
+    /// fewer than the strokes between its `startTime` and `began`. (The strokes of
+    /// `ShakeDetectorTests.aSteadyShakeAfterIrregularMotionIsDatedFromItsOwnStart`.)
     @Test(arguments: [3.0, 8.0])
     func aShakeDatedFromTheRhythmWindowCountsItsReversalsFromThere(irregularSeconds: Double) throws {
-        var lobes: [(start: Double, length: Double)] = []
-        var t = 0.5
-        while t < 0.5 + irregularSeconds {
-            lobes.append((t, 0.07))
-            t += lobes.count % 2 == 1 ? 0.07 : 0.31
-        }
-        for _ in 0..<30 { lobes.append((t, 0.1)); t += 0.1 }
-        let samples = (0..<Int((t + 2) * 100)).map { i -> Sample in
-            let time = Double(i) / 100
-            var x = 0.0
-            if let j = lobes.firstIndex(where: { time >= $0.start && time < $0.start + $0.length }) {
-                x = (j % 2 == 0 ? 40 : -40) * sin2pi(0.5 * (time - lobes[j].start) / lobes[j].length)
-            }
-            return Sample(time: time, x: x, y: 0, z: 9.81)
-        }
+        let (lobes, samples, _) = ShakeDetectorTests.irregularThenSteadyStrokes(irregularSeconds: irregularSeconds)
         let began = try #require(events(samples).first)
         try #require(began.phase == .began)
         // The lobe whose half-wave starts the shake (a half-wave starts a little after its lobe),

@@ -364,13 +364,11 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         #expect(result.map(\.phase) == [.began, .ended], "\(result.map { ($0.phase, $0.time) })")
     }
 
-    /// Irregular linked half-waves (peaks alternately 0.07 and 0.31 s apart: refused as an
-    /// unsteady rhythm) for 3 to 12 s, then 3 s of steady strokes 0.1 s apart: the shake begins
-    /// in the steady part and is dated from it, once the irregular intervals have left the rhythm
-    /// rule's window of 8, and ends (the window's change alone had dated it from the irregular
-    /// motion's start, so that after 8 s of it the shake was cancelled as too long 1.2 s in).
-    @Test(arguments: [3.0, 8.0, 12.0])
-    func aSteadyShakeAfterIrregularMotionIsDatedFromItsOwnStart(irregularSeconds: Double) throws {
+    /// Lobes along x of ±40 m/s², alternating in sign, at 100 Hz: 0.07 s wide with peaks
+    /// alternately 0.07 and 0.31 s apart for `irregularSeconds` from 0.5 s, then 30 lobes 0.1 s
+    /// wide, then 2 s still. `steadyStart` is the first steady lobe's start.
+    static func irregularThenSteadyStrokes(irregularSeconds: Double)
+        -> (lobes: [(start: Double, length: Double)], samples: [Sample], steadyStart: Double) {
         var lobes: [(start: Double, length: Double)] = []
         var t = 0.5
         while t < 0.5 + irregularSeconds {
@@ -379,8 +377,7 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
         }
         let steadyStart = t
         for _ in 0..<30 { lobes.append((t, 0.1)); t += 0.1 }
-        let steadyEnd = t
-        let samples = (0..<Int((steadyEnd + 2) * 100)).map { i -> Sample in
+        let samples = (0..<Int((t + 2) * 100)).map { i -> Sample in
             let time = Double(i) / 100
             var x = 0.0
             if let j = lobes.firstIndex(where: { time >= $0.start && time < $0.start + $0.length }) {
@@ -388,6 +385,17 @@ struct ShakeCase: CustomTestStringConvertible, Sendable {
             }
             return Sample(time: time, x: x, y: 0, z: 9.81)
         }
+        return (lobes, samples, steadyStart)
+    }
+
+    /// Irregular linked half-waves (peaks alternately 0.07 and 0.31 s apart: refused as an
+    /// unsteady rhythm) for 3 to 12 s, then 3 s of steady strokes 0.1 s apart: the shake begins
+    /// in the steady part and is dated from it, once the irregular intervals have left the rhythm
+    /// rule's window of 8, and ends (the window's change alone had dated it from the irregular
+    /// motion's start, so that after 8 s of it the shake was cancelled as too long 1.2 s in).
+    @Test(arguments: [3.0, 8.0, 12.0])
+    func aSteadyShakeAfterIrregularMotionIsDatedFromItsOwnStart(irregularSeconds: Double) throws {
+        let (_, samples, steadyStart) = Self.irregularThenSteadyStrokes(irregularSeconds: irregularSeconds)
         let result = events(samples)
         #expect(result.map(\.phase) == [.began, .ended], "\(result.map { ($0.phase, $0.time, $0.startTime) })")
         let began = try #require(result.first)
