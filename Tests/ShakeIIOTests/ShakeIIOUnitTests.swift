@@ -201,6 +201,11 @@ import Testing
         ("0.7071, -0.7071, 0; 0.7071, 0.7071, 0; 0, 0, 1", nil),
         ("0.5, 0, 0; 0, 1, 0; 0, 0, 1", "not a rotation"), ("1, 0.5, 0; 0, 1, 0; 0, 0, 1", "not a rotation"),
         ("0, 0, 0; 0, 0, 0; 0, 0, 0", "singular"),
+        // Off by 0.04 in a row's length: over the 0.01 allowed for decimals written short.
+        ("1.02, 0, 0; 0, 1, 0; 0, 0, 1", "not a rotation"),
+        // Flattened a thousandfold on z, but not flat (|det| 0.001, over 1e-6): it scales.
+        ("1, 0, 0; 0, 1, 0; 0, 0, 0.001", "not a rotation"),
+        ("1e200, 0, 0; 0, 1e200, 0; 0, 0, 1e200", "its numbers are too large"),
     ] as [(String, String?)])
     func aMountMatrixMustBeARotation(text: String, problem: String?) throws {
         let found = try MountMatrix(parsing: text).rotationProblem
@@ -211,7 +216,8 @@ import Testing
         }
     }
 
-    @Test(arguments: ["", "1, 0, 0; 0, 1, 0", "1, 0, 0; 0, 1, 0; 0, 0, x", "1, 0; 0, 1; 0, 0, 1, 0", "nan, 0, 0; 0, 1, 0; 0, 0, 1"])
+    @Test(arguments: ["", "1, 0, 0; 0, 1, 0", "1, 0, 0; 0, 1, 0; 0, 0, x", "1, 0; 0, 1; 0, 0, 1, 0", "nan, 0, 0; 0, 1, 0; 0, 0, 1",
+                      "1, 0, 0; 0, 1, 0; 0, 0, 1; 0, 0, 0", "1, 0, 0, 0; 0, 1, 0; 0, 0, 1"])
     func malformedMountMatrixIsRejectedNamingTheAttribute(text: String) {
         do {
             _ = try MountMatrix(parsing: text, device: "accel0", attribute: "in_accel_mount_matrix")
@@ -220,6 +226,16 @@ import Testing
             #expect(error.kind == .badValue)
             #expect(error.description.contains("device \"accel0\", attribute \"in_accel_mount_matrix\""))
         }
+    }
+
+    /// A matrix prints as IIO writes it, whole numbers without a decimal point; one too large for
+    /// that (as an option refused for it names it) prints as a Double does, not as a trap.
+    @Test func aMountMatrixPrintsInTheIIOTextForm() throws {
+        #expect(try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1").description == "0, 1, 0; -1, 0, 0; 0, 0, 1")
+        #expect(try MountMatrix(parsing: "0.5, 0, 0; 0, 1, 0; 0, 0, 1").description == "0.5, 0, 0; 0, 1, 0; 0, 0, 1")
+        let huge = try MountMatrix(parsing: "1e20, 0, 0; 0, 1, 0; 0, 0, 1")
+        #expect(huge.description == "1e+20, 0, 0; 0, 1, 0; 0, 0, 1")
+        #expect(AccelerometerReadOptions(mountMatrix: huge).problem?.hasPrefix("mountMatrix 1e+20, 0, 0; 0, 1, 0; 0, 0, 1: ") == true)
     }
 
     @Test(arguments: [
