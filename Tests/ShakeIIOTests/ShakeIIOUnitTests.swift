@@ -249,12 +249,27 @@ import Testing
         #expect(SamplingFrequencies.nearest(to: requested, in: SamplingFrequencies.parse(available) ?? []) == chosen)
     }
 
+    /// `sampling_frequency_available` as drivers write it: a list, whatever the spaces between
+    /// (tabs, line ends), without rates that are none (0, inf); or a range `[low step high]`,
+    /// which ends at its high end (a step that does not reach it stops short), may be a single
+    /// rate, and is cut at 10 000 rates.
+    @Test func availableRatesAreAListOrARange() throws {
+        #expect(SamplingFrequencies.parse("12.5\n25\n50") == [12.5, 25, 50])
+        #expect(SamplingFrequencies.parse("25 inf 50") == [25, 50])
+        #expect(SamplingFrequencies.parse("[1\t0.5\t2]") == [1, 1.5, 2])
+        #expect(SamplingFrequencies.parse("[10 7 30]") == [10, 17, 24])
+        #expect(SamplingFrequencies.parse("[50 1 50]") == [50])
+        let wide = try #require(SamplingFrequencies.parse("[1 1 20000]"))
+        #expect(wide.count == 10_000 && wide.first == 1 && wide.last == 10_000)
+    }
+
     // Defect: a list with words that are no numbers lost them without a word (`12.5Hz 25Hz` read
     // as no list at all); now it is no list, which the listing says (and reading does not mind).
     @Test func availableRatesThatAreNoNumbersAreNoList() {
         #expect(SamplingFrequencies.parse("0 1.5 12.5,25\t50\n") == [1.5, 12.5, 25, 50])
         #expect(SamplingFrequencies.parse(" [1 0.5 2] ") == [1, 1.5, 2])
-        for text in ["12.5Hz 25Hz", "12.5 fast", "[1 2]", "[1 x 3]", "[1 1 2 3]", "[1 0 3]", "[3 1 1]"] {
+        for text in ["12.5Hz 25Hz", "12.5 fast", "[1 2]", "[1 x 3]", "[1 1 2 3]", "[1 0 3]", "[3 1 1]", "[1 x 2 3]",
+                     "[1 1 inf]"] {
             #expect(SamplingFrequencies.parse(text) == nil, "\(text)")
         }
     }
