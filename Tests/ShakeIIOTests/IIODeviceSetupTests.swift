@@ -95,6 +95,8 @@ import Testing
     @Test func unknownHostNameIsNamed() {
         let detail = IIOError.contextDetail(uri: "ip:sensor.example", code: .noSuchDeviceOrAddress, sysfsPresent: true)
         #expect(detail == "no host \"sensor.example\" was found: is the name right, and is it on this network?")
+        // ENOENT is no unknown host (libiio's answer for a bad port, say): nothing about names.
+        #expect(IIOError.contextDetail(uri: "ip:sensor.example", code: .noSuchFile, sysfsPresent: true) == nil)
     }
 
     // MARK: Against the emulator

@@ -92,13 +92,64 @@ import Testing
             "iio_device_attr_read(device \"accel0\", attribute \"sampling_frequency\"): Permission denied (EACCES)"))
         #expect(error.description.contains("udev rule"))
         #expect(error.description.contains("/dev/iio:device"))
+        // EPERM (a file the kernel lets no one write, a security module) is told the same way.
+        let notPermitted = IIOError(code: .operationNotPermitted, function: "iio_device_attr_write", device: "accel0")
+        #expect(notPermitted.kind == .permissionDenied && notPermitted.description.contains("udev rule"))
     }
 
-    @Test(arguments: [IIOErrno.noSuchDevice, .connectionReset, .brokenPipe, .notConnected, .noSuchFile])
+    @Test(arguments: [IIOErrno.noSuchDevice, .connectionReset, .brokenPipe, .notConnected, .noSuchFile,
+                      .noSuchDeviceOrAddress, .badFileDescriptor, IIOErrno(rawValue: ESHUTDOWN), IIOErrno(rawValue: ECONNABORTED)])
     func codesMeaningTheDeviceIsGoneAreClassifiedSo(code: IIOErrno) {
         let error = IIOError(code: code, function: "iio_buffer_refill", device: "accel0")
         #expect(error.kind == .deviceGone)
         #expect(error.description.contains("unplugged"))
+    }
+
+    /// A code the table does not name is given by its number, after the C library's words.
+    @Test func anErrnoWithoutANameIsGivenByItsNumber() {
+        #expect(IIOErrno.permissionDenied.name == "EACCES")
+        #expect(IIOErrno(rawValue: 9999).name == "errno 9999")
+        #expect(IIOErrno(rawValue: 9999).description == "Unknown error 9999 (errno 9999)")
+    }
+
+    /// The reader's timeouts are `.timedOut`, whose hint says what may be stuck: the sensor or its
+    /// bus when an attribute read (polling) did not return, the device's samples otherwise.
+    @Test func aTimeoutSaysWhatDidNotAnswer() {
+        let poll = IIOError(code: .timedOut, function: "iio_channel_attr_read", device: "accel0", channel: "accel_x",
+                            attribute: "raw")
+        #expect(poll.kind == .timedOut)
+        #expect(poll.description.hasSuffix("; the driver did not answer: is the sensor or its bus (I2C, SPI) stuck?"))
+        let refill = IIOError(code: .timedOut, function: "iio_buffer_refill", device: "accel0")
+        #expect(refill.description.hasSuffix("; the device sent no samples in time: is it stalled, or its trigger not running?"))
+    }
+
+    /// What a reconnecting reader waits out: the device or iiod not there (yet), gone, slow to
+    /// answer, refusing or busy, an I/O error while it is probed; not what stays until someone
+    /// acts (no permission, a value that is none, a scheme libiio lacks).
+    @Test(arguments: [
+        (IIOError(code: .noSuchFile, function: "iio_create_context_from_uri", kind: .notFound), true),
+        (IIOError(code: .noSuchDevice, function: "iio_buffer_refill"), true),
+        (IIOError(code: .timedOut, function: "iio_buffer_refill"), true),
+        (IIOError(code: .connectionRefused, function: "iio_create_context_from_uri"), true),
+        (IIOError(code: .hostUnreachable, function: "iio_create_context_from_uri"), true),
+        (IIOError(code: .ioError, function: "iio_device_attr_read"), true),
+        (IIOError(code: .busy, function: "iio_device_create_buffer"), true),
+        (IIOError(code: .permissionDenied, function: "iio_device_attr_write"), false),
+        (IIOError(code: .invalidArgument, function: "mount matrix", kind: .badValue), false),
+        (IIOError(code: .notImplemented, function: "iio_create_context_from_uri"), false),
+    ])
+    func onlyWhatMayClearUpIsWaitedFor(error: IIOError, waits: Bool) {
+        #expect(error.mayClearUpByWaiting == waits, "\(error)")
+    }
+
+    /// A buffer that cannot be made because the device went: its hint, unless a detail names
+    /// what is missing (the /dev node), which then stands alone.
+    @Test func aBufferForAVanishedDeviceSaysItWasUnpluggedUnlessTheNodeIsNamed() {
+        let gone = IIOError(code: .noSuchDevice, function: "iio_device_create_buffer", device: "accel0")
+        #expect(gone.description.hasSuffix("; it was unplugged, its driver unbound, or the connection to iiod closed"))
+        let node = IIOError(code: .noSuchFile, function: "iio_device_create_buffer", device: "accel0",
+                            detail: "/dev/iio:device0 does not exist")
+        #expect(node.description.hasSuffix(": /dev/iio:device0 does not exist"))
     }
 
     @Test func missingContextNamesTheURI() {
@@ -120,6 +171,8 @@ import Testing
         }
         #expect(IIOContext.schemeProblem(in: "192.168.2.1")?.hasSuffix("did you mean ip:192.168.2.1?") == true)
         #expect(IIOContext.schemeProblem(in: "local")?.hasSuffix("did you mean local:?") == true)
+        #expect(IIOContext.schemeProblem(in: "ip")?.hasSuffix("did you mean ip:HOST?") == true)
+        #expect(IIOContext.schemeProblem(in: "xml")?.hasSuffix("did you mean xml:FILE?") == true)
         #expect(IIOContext.schemeProblem(in: "local:nope")?.hasSuffix("takes nothing after 'local:' (it reads this machine's devices): use local:") == true)
         #expect(IIOContext.schemeProblem(in: "bogus:x") == IIOError.schemeDetail(uri: "bogus:x"))
         #expect(IIOContext.schemeProblem(in: "bogus:x")?.contains("xml:FILE (a saved description)") == true)
@@ -134,7 +187,8 @@ import Testing
             #expect(IIOContext.schemeProblem(in: uri) == nil, "\(uri)")
         }
         for (uri, port) in [("ip:127.0.0.1:abc", "abc"), ("ip:127.0.0.1:99999", "99999"), ("ip:[::1]:0", "0"),
-                            ("ip:host:1x", "1x"), ("ip:host:-1", "-1"), ("ip:host:٣٠", "٣٠")] {
+                            ("ip:host:1x", "1x"), ("ip:host:-1", "-1"), ("ip:host:٣٠", "٣٠"),
+                            ("ip:host:65536", "65536")] {
             #expect(IIOContext.schemeProblem(in: uri)
                 == "'\(port)' is no TCP port: a port is a number from 1 to 65535 (iiod's is 30431)", "\(uri)")
         }
