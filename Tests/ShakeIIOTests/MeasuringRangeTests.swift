@@ -81,6 +81,14 @@ import Testing
         #expect(AvailableScales.parse("0.000598 -0.001196") == nil)
         #expect(AvailableScales.parse("0.000598 nan") == nil)
         #expect(AvailableScales.parse("[0.004 0.001 0.001]") == nil)
+        // One a line or tab-separated; a range whose ends meet is its one scale.
+        #expect(AvailableScales.parse("0.000598\n0.001196") == [0.000598, 0.001196])
+        #expect(AvailableScales.parse("0.000598\t0.001196") == [0.000598, 0.001196])
+        #expect(AvailableScales.parse("[0.001 0.001 0.001]") == [0.001])
+        // A scale of 0 or inf, or a range of four numbers, is no scale to offer.
+        #expect(AvailableScales.parse("0 0.000598") == nil)
+        #expect(AvailableScales.parse("0.000598 inf") == nil)
+        #expect(AvailableScales.parse("[0.001 0.001 0.002 0.004]") == nil)
     }
 
     /// A description encoded and decoded comes back the same, the offered scales with it; one
