@@ -68,6 +68,20 @@ import Testing
         #expect(counts == [2047, 2047, 2047, 2047])
         #expect(device.range(atScale: 0.114912).map { $0 / 9.80665 > 23.98 && $0 / 9.80665 < 23.99 } == true)
         #expect(Self.device(nil).range(atScale: 0.001196) == nil)
+        // With its offset, as the device's own range: the smaller side counts.
+        #expect(Self.counts(Self.device("le:s16/16>>0", offset: 1000).range(atScale: 0.001196), 0.001196) == 31768)
+    }
+
+    /// What each axis's raw value is scaled by (m/s² per LSB) and offset by (LSB) when read: its
+    /// own, else the shared one; without a scale, 1 (raw values as they are), without an offset, 0.
+    @Test func eachAxisIsReadWithItsOwnScaleAndOffsetOrTheSharedOnes() {
+        var device = Self.device("le:s16/16>>0", scale: 0.004788, offset: 10)
+        #expect(device.axisScales == [0.004788, 0.004788, 0.004788] && device.axisOffsets == [10, 10, 10])
+        device.yzScales = [0.002394, nil]
+        device.yzOffsets = [100, -2000]
+        #expect(device.axisScales == [0.004788, 0.002394, 1] && device.axisOffsets == [10, 100, -2000])
+        let bare = Self.device("le:s16/16>>0", scale: nil)
+        #expect(bare.axisScales == [1, 1, 1] && bare.axisOffsets == [0, 0, 0])
     }
 
     /// `in_accel_scale_available`: a list in any order (each once), a range as its two ends,
