@@ -78,6 +78,28 @@ import Testing
         }
     }
 
+    /// The defaults the documentation gives: automatic mode, the device's own rate and matrix
+    /// and trigger, refills of 0.04 s, a 2 s timeout, 10 s of samples queued, batches spread.
+    @Test func theDefaultsAreTheDocumentedOnes() {
+        #expect(AccelerometerReadOptions() == AccelerometerReadOptions(
+            mode: .automatic, rateHertz: nil, bufferDuration: 0.04, readTimeout: 2, mountMatrix: nil, trigger: nil,
+            streamBufferDuration: 10, spreadsBatchedTimes: true))
+    }
+
+    /// A stream's queue holds `streamBufferDuration` of samples at the rate, at least 16, the
+    /// newest kept; `.infinity` keeps all.
+    @Test(arguments: [(0.0, 16), (1, 100), (.infinity, 150)])
+    func aStreamQueuesItsDurationOfSamplesAndAtLeastSixteen(duration: Double, kept: Int) async throws {
+        let options = Self.options { $0.streamBufferDuration = duration }
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: Int.self, bufferingPolicy: options.streamBufferingPolicy(hertz: 100))
+        for sample in 0..<150 { continuation.yield(sample) }
+        continuation.finish()
+        var received: [Int] = []
+        for try await sample in stream { received.append(sample) }
+        #expect(received == Array(150 - kept..<150))
+    }
+
     /// Batched kernel times are spread unless a program says otherwise; in a batched stream drops
     /// are counted between batch starts, a batch's samples not missing.
     @Test func batchedTimesAreSpreadByDefault() {
