@@ -125,6 +125,7 @@ import Testing
         statistics.gaps = 1
         statistics.measuredRateHertz = 100
         statistics.outOfOrderSamples = 2
+        statistics.clockStepsBack = 1
         statistics.spreadSamples = 1761
         statistics.consumerOverruns = 4
         statistics.lastSampleTime = 23.84
