@@ -16,6 +16,7 @@ import Testing
         #expect(String(describing: Event.connected(device, rateHertz: 12.5, mode: .polled, mountMatrix: turned))
             == "connected to lis3dh at 12.5 Hz (polled, mount matrix applied)")
         #expect(String(describing: Event.lost(gone, time: 12.34)) == "lost at 12.340 s: \(gone)")
+        #expect(String(describing: Event.lost(gone, time: 3.005)) == "lost at 3.005 s: \(gone)")
         #expect(String(describing: Event.lost(gone, time: nil)) == "lost: \(gone)")
         #expect(String(describing: Event.waiting(gone)) == "waiting: \(gone)")
         #expect(String(describing: Event.retryFailed(gone)) == "retry failed: \(gone)")
