@@ -259,16 +259,18 @@ final class IIOEmulatorTests: EmulatorSuite {
         }
     }
 
-    /// A driver whose `in_accel_scale` is no number (`0.009576 (2g)`): `devices` lists the device
-    /// with the problem (it had failed the whole listing, exit 74); reading it fails, naming it.
-    @Test func devicesListsADeviceWithAnAttributeThatIsNoNumber() throws {
+    /// A driver whose `in_accel_scale` is no number (`0.009576 (2g)`), or no finite one (`inf`,
+    /// which would make every sample infinite): `devices` lists the device with the problem (it
+    /// had failed the whole listing, exit 74); reading it fails, naming it.
+    @Test(arguments: ["0.009576 (2g)", "inf"])
+    func devicesListsADeviceWithAnAttributeThatIsNoNumber(text: String) throws {
         let shake = try Emulator.shake
         let script = "\"$0\" devices; echo \"devices $?\"; \"$0\" devices --format json > \"$1.json\"; "
             + "\"$0\" record --duration 1 -o \"$1\"; echo \"record $?\""
         let result = try Emulator.run(
-            fixture: fixture.path, options: ["--sysfs-attr", "in_accel_scale=0.009576 (2g)"],
+            fixture: fixture.path, options: ["--sysfs-attr", "in_accel_scale=\(text)"],
             command: ["sh", "-c", script, shake, output()])
-        let problem = "attribute \"scale\"): Invalid argument (EINVAL): '0.009576 (2g)' is not a number"
+        let problem = "attribute \"scale\"): Invalid argument (EINVAL): '\(text)' is not a number"
         #expect(result.stdout.contains("    problem:        iio_channel_attr_read(device \"shakekit-accel\", channel \"accel_x\", \(problem) (reading it fails so)\n"), "\(result.stdout)")
         #expect(result.stdout.contains("    scale:          unknown (see the problem above)\n"), "\(result.stdout)")
         #expect(result.stdout.contains("devices 0\nrecord 74\n"), "\(result.stdout)")
@@ -283,7 +285,7 @@ final class IIOEmulatorTests: EmulatorSuite {
     // problem, and read at 100 Hz (or --rate, never set) without a word.
     /// A `sampling_frequency` that is no number: `devices` lists the device with the problem,
     /// naming the device, attribute and what it held, and the rate as unknown; reading fails so.
-    @Test(arguments: ["100.000 Hz", "abc"])
+    @Test(arguments: ["100.000 Hz", "abc", "inf"])
     func aSamplingFrequencyThatIsNoNumberIsAProblem(text: String) throws {
         let shake = try Emulator.shake
         let script = "\"$0\" devices; echo \"devices $?\"; \"$0\" devices --format json > \"$1.json\"; "
