@@ -159,6 +159,16 @@ import Testing
                     "\(rows.prefix(3))")
         }
 
+        /// A matrix published as the device attribute `mount_matrix` (neither the accelerometer's
+        /// nor the one shared by the input channels) is shown and applied as theirs are.
+        @Test func aDeviceAttributeMountMatrixIsShownAndApplied() throws {
+            let result = try run(["--fast", "--sysfs-attr", "mount_matrix=\(Self.rotation)"],
+                                 "$SHAKE devices --format json > $DIR/devices.json && $SHAKE record --duration 2 -o $DIR/rec.csv")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try mountMatrix(inDevicesJSON: path("devices.json")) == Self.rotationRows)
+            expectSamples(try Fixture.readRecording(path("rec.csv")).rows, match: rotated(fixture.rows.prefix { $0.time < 2 }))
+        }
+
         @Test func accelerometerMatrixWinsOverTheSharedOne() throws {
             // The emulator stores raw values in the sensor frame of --mount-matrix
             // (in_accel_mount_matrix): applying it gives the fixture back.
