@@ -388,6 +388,15 @@ import Testing
             #expect((72...76).contains(ticks), "\(recording.rows.count) samples, \(result.stderr)")
         }
 
+        /// Neither a sampling_frequency nor a rate asked for: polled at the documented 100 Hz.
+        @Test func pollingADeviceWithoutSamplingFrequencyOrRequestedRateUsesAHundredHertz() throws {
+            let result = try run(["--no-buffer"],
+                                 "rm \(Self.sysfs)/sampling_frequency \(Self.sysfs)/sampling_frequency_available && "
+                                    + "$SHAKE record --duration 1 -o $DIR/rec.csv")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try Fixture.readRecording(path("rec.csv")).metadata["rate_hz"] == "100")
+        }
+
         // Defect: polled times started at the delay before the first poll, not at 0.
         @Test(arguments: uris)
         func polledTimesStartAtZero(uri: String) throws {
