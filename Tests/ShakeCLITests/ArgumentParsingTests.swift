@@ -39,6 +39,8 @@ import Testing
         // The next argument is an option of the command: the value is missing (no file "--force").
         (["a.csv", "-o", "--force"],
          "Missing value for '-o <file>': '--force' is an option (for a value that begins so, write --output=--force)"),
+        (["a.csv", "-o", "-o", "x.csv"],
+         "Missing value for '-o <file>': '-o' is an option (for a value that begins so, write --output=-o)"),
         (["a.csv", "--output", "-h"],
          "Missing value for '--output <file>': '-h' is an option (for a value that begins so, write --output=-h)"),
         (["a.csv", "-o", "--preset=light"],
@@ -51,6 +53,12 @@ import Testing
     ] as [([String], String)])
     func usageMistakesAreNamed(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try ParsedArguments(arguments, spec: Self.spec) }
+    }
+
+    @Test func shortOptionWithItsValueAttached() throws {
+        let parsed = try ParsedArguments(["-oout.csv", "a.csv"], spec: Self.spec)
+        #expect(parsed.value("output") == "out.csv")
+        #expect(parsed.positionals == ["a.csv"])
     }
 
     @Test func valuesThatBeginWithADashButAreNoOptionAreValues() throws {
@@ -116,7 +124,30 @@ import Testing
             #expect(viaFlag.status == 0, "shake \(name) --help")
             #expect(viaFlag.out.contains("USAGE: shake \(name)"))
             #expect(viaFlag.out == viaHelp.out)
+            #expect(runShake(name, "-h").out == viaFlag.out, "shake \(name) -h")
         }
+    }
+
+    @Test func helpListsTheArgumentsAndAShortUsageSpellsOutTheOptions() {
+        #expect(runShake("replay", "--help").out.contains("\nARGUMENTS:\n  <file> ..."))
+        // Four options are spelled out; five or more are summarised as [<options>].
+        #expect(runShake("devices", "--help").out.contains(
+            "USAGE: shake devices [--uri <uri>] [--timeout <seconds>] [--verbose] [--format <format>]\n"))
+    }
+
+    /// The nearest option is suggested, `--help` among them, when it is at most a third of the
+    /// name's length of edits away (at least 2); a former name kept working, hidden, never is.
+    @Test(arguments: [
+        (["replay", "--hepl", "r.csv"], "Did you mean '--help'?\n"),
+        (["replay", "--prst", "r.csv"], "Did you mean '--preset'?\n"),
+        (["replay", "--rbse-tme", "r.csv"], "Did you mean '--rebase-time'?\n"),
+        // record's --overwrite (now --force) is one edit away.
+        (["record", "--overwrit", "-o", "x.csv"], ""),
+    ] as [([String], String)])
+    func misspeltOptionsAreAnsweredWithTheNearest(arguments: [String], suggestion: String) {
+        let run = runShake(arguments)
+        #expect(run.status == 64)
+        #expect(run.err.hasPrefix("Error: Unknown option '\(arguments[1])'\n\(suggestion)Usage: "), "\(run.err)")
     }
 
     @Test func unknownSubcommandIsAUsageErrorWithSuggestion() {
