@@ -31,6 +31,13 @@ import Testing
                 + "file given with --config"),
         Case("a detector parameter in dashes", ["plot", "--minimum-half-waves", "3", "r.csv", "-o", "OUT"],
              says: "Unknown option '--minimum-half-waves': minimumHalfWaves is a detector parameter"),
+        Case("a detector parameter's first four letters", ["replay", "--onse", "12", "r.csv"],
+             says: "Unknown option '--onse': onsetAcceleration (m/s²) is a detector parameter"),
+        // The start of several parameters names none of them.
+        Case("the start of several detector parameters", ["replay", "--maximum", "1", "r.csv"],
+             says: "Unknown option '--maximum'\n"),
+        Case("a configuration for the seismic rule", ["replay", "--detector", "seismic", "--config", "c.json", "r.csv"],
+             says: "'--config' configures ShakeKit's detector; the seismic detector takes only '--preset'\n"),
         Case("a detector parameter to tune", ["tune", "--onsetAcceleration", "12", "r.csv"],
              says: "Unknown option '--onsetAcceleration': onsetAcceleration (m/s²) is a detector parameter: hold it with "
                 + "--range onsetAcceleration=VALUE, limit it with --range onsetAcceleration=LOW..HIGH, or set it in "
@@ -67,6 +74,16 @@ import Testing
              says: "The value '1e400' is invalid for '--max-false-per-hour': expected a number\n"),
         Case("a range bound beyond a Double", ["tune", "--range", "onsetAcceleration=1E+400", "r.csv"],
              says: "'--range onsetAcceleration=1E+400': '1E+400' is not a number\n"),
+        // Digits that make no finite number are no number before a unit either ("without its unit (inf)").
+        Case("infinity with a unit", ["synth", "shakes", "--duration", "inf s", "-o", "OUT"],
+             says: "The value 'inf s' is invalid for '--duration': expected a number\n"),
+        Case("whole number below the range", ["tune", "--jobs", "0", "r.csv"],
+             says: "The value '0' is invalid for '--jobs': expected 1 to 1024\n"),
+        Case("whole number with its unit", ["tune", "--jobs", "4x", "r.csv"],
+             says: "The value '4x' is invalid for '--jobs': expected a whole number, without its unit (--jobs 4)\n"),
+        // Only a command that reads a configuration is told where a detector parameter goes.
+        Case("a detector parameter where no configuration is read", ["convert", "r.csv", "--onset", "2", "-o", "OUT"],
+             says: "Unknown option '--onset'\n"),
         Case("NaN as a number", ["synth", "shakes", "--noise", "nan", "-o", "OUT"], says: "The value 'nan' is invalid for '--noise': expected a number"),
         Case("infinity as a number", ["synth", "shakes", "--duration", "inf", "-o", "OUT"], says: "The value 'inf' is invalid for '--duration': expected a number"),
         Case("number below the range", ["synth", "shakes", "--rate", "0", "-o", "OUT"], says: "The value '0' is invalid for '--rate': expected 1 to 20000"),
@@ -88,6 +105,9 @@ import Testing
         Case("a plot named .png", ["plot", "r.csv", "-o", "plot.png"],
              says: "'plot.png': plot writes an SVG file, not PNG: name it .svg (plot.svg; an SVG converter such as "
                 + "rsvg-convert makes a PNG of it)\n"),
+        Case("a plot named .jpg in a folder", ["plot", "r.csv", "-o", "figures/plot.jpg"],
+             says: "'figures/plot.jpg': plot writes an SVG file, not JPG: name it .svg (plot.svg; an SVG converter such as "
+                + "rsvg-convert makes a JPG of it)\n"),
         Case("a trade-off plot named .pdf", ["tune", "r.csv", "--report", "trade.PDF"],
              says: "'trade.PDF': --report writes an SVG file, not PDF: name it .svg (trade.svg; an SVG converter such as "
                 + "rsvg-convert makes a PDF of it)\n"),
