@@ -19,7 +19,7 @@ import Testing
     ]
 
     enum Situation: String, CaseIterable, Sendable {
-        case missingFolder, directoryWithForce, existingFile
+        case missingFolder, directoryWithForce, existingFile, folderIsAFile
     }
 
     static let cases: [(command: String, situation: Situation)] = commands.flatMap { command in
@@ -47,6 +47,9 @@ import Testing
         case .existingFile:
             output = existing
             expected = "Error: \(output): already exists (pass --force to replace it)\n"
+        case .folderIsAFile:
+            output = existing + "/x.out"
+            expected = "Error: \(output): '\(existing)' is not a folder\n"
         }
         let template = try #require(Self.commands.first { $0.name == command }).arguments
         let arguments = template.map { $0 == "OUT" ? output : $0 == "IN" ? recording : $0 } + extra
@@ -188,16 +191,19 @@ import Testing
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "the user's file\n")
     }
 
-    /// `plot --config C -o C --force` would replace the configuration it reads with the SVG.
+    /// `plot --config C -o C --force` would replace the configuration it reads with the SVG, and
+    /// so would `--config L` with L a symbolic link to C.
     @Test func plotDoesNotWriteOverTheConfigurationItReads() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let recording = try folder.write("r.csv", labelledShakeCSV(shakes: 1).text)
         let configuration = try folder.write("c.json", "{\"onsetAcceleration\": 9}\n")
-        for output in [configuration, folder.path + "/./c.json"] {
-            let run = runShake("plot", recording, "--config", configuration, "-o", output, "--force")
+        let link = folder.file("link.json")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: configuration)
+        for (given, output) in [(configuration, configuration), (configuration, folder.path + "/./c.json"), (link, configuration)] {
+            let run = runShake("plot", recording, "--config", given, "-o", output, "--force")
             #expect(run.status == 64)
-            #expect(run.err.contains("'--output' would replace the configuration '\(configuration)' (--config) it reads"), "\(run.err)")
+            #expect(run.err.contains("'--output' would replace the configuration '\(given)' (--config) it reads"), "\(run.err)")
             #expect(try String(contentsOfFile: configuration, encoding: .utf8) == "{\"onsetAcceleration\": 9}\n")
         }
     }
