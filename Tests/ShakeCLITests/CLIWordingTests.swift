@@ -151,6 +151,13 @@ import Testing
             #expect(run.status == 0, "\(options): \(run.err)")
             #expect(run.out.contains("\"sample_rate_hz\" : 100"), "\(options): \(run.out)")
         }
+        // A tab typed as backslash and t, or the character itself, is the tab.
+        let tabbed = try folder.write("tabbed.csv", "t\tax\tay\taz\n0\t0\t0\t1\n10\t0\t0\t1\n20\t0\t0\t1\n")
+        for separator in ["\\t", "\t", "tab"] {
+            let run = runShake("replay", "--format", "json", "--separator", separator, "--time-units", "ms", "--units", "g", tabbed)
+            #expect(run.status == 0, "\(separator): \(run.err)")
+            #expect(run.out.contains("\"sample_rate_hz\" : 100"), "\(separator): \(run.out)")
+        }
         let metres = try folder.write("metres.csv", "time,x,y,z\n0,0,0,9.8\n0.01,0,0,9.8\n")
         for unit in ["m/s²", "m/s2", "m/s^2"] {
             let run = runShake("replay", "--units", unit, metres)
