@@ -51,6 +51,9 @@ import ShakeRecording
         let seismic = try report(["--detector", "seismic", "--preset", "light"])
         #expect(seismic["detector"] as? String == "seismic" && seismic["configuration"] == nil)
         #expect(seismic["seismic_threshold_m_s2"] as? Double == SeismicDetector.lightThreshold)
+        // Without --preset, the medium preset's threshold, as for ShakeKit's detector.
+        let seismicDefault = try report(["--detector", "seismic"])
+        #expect(seismicDefault["seismic_threshold_m_s2"] as? Double == SeismicDetector.mediumThreshold)
     }
 
     @Test func folderIsSearchedForRecordingsAndTotalled() throws {
@@ -219,6 +222,22 @@ import ShakeRecording
 
     /// `text` (a labelled CSV whose rows end in a one-digit label) with the label of each row
     /// whose time `label` maps to a value replaced by that value.
+    /// `--list` goes file by file in the order given, each by time: a later file's earlier
+    /// miss comes after the first file's.
+    @Test func listFollowsTheFilesInTheOrderGiven() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let rest = labelledShakeCSV(shakes: 0).text
+        let late = try folder.write("late.csv", Self.relabelled(rest) { $0 >= 1.995 && $0 < 2.495 ? 1 : nil })
+        let soon = try folder.write("soon.csv", Self.relabelled(rest) { $0 >= 0.495 && $0 < 0.995 ? 1 : nil })
+        let run = runShake("evaluate", "--list", late, soon)
+        #expect(run.status == 0, "\(run.err)")
+        let listed = run.out.split(separator: "\n").filter { $0.contains("missed shake") }
+        #expect(listed.count == 2, "\(run.out)")
+        #expect(listed.first?.hasPrefix(late + "  missed shake  labelled 2.000 to 2.490 s") == true, "\(listed)")
+        #expect(listed.last?.hasPrefix(soon + "  missed shake  labelled 0.500 to 0.990 s") == true, "\(listed)")
+    }
+
     static func relabelled(_ text: String, _ label: (Double) -> Int?) -> String {
         text.split(separator: "\n").map { line -> String in
             guard let time = Double(line.prefix { $0 != "," }), let value = label(time) else { return String(line) }
@@ -355,6 +374,19 @@ import ShakeRecording
             #expect(time > start && time < start + 1.0, "began \(time) for a shake starting at \(start)")
         }
         for event in events { #expect(event["axis"] as? String == "x") }
+    }
+
+    /// The length of a recording whose times do not start at 0 (an export cut from a longer
+    /// one) is from its first sample to its last, in text and in JSON.
+    @Test func durationRunsFromTheFirstSample() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let rows = (0..<201).map { "\(100 + Double($0) / 100),0.1,0.2,9.8\n" }.joined()
+        let path = try folder.write("late.csv", "time_s,x,y,z\n" + rows)
+        let text = runShake("replay", path)
+        #expect(text.out == "\(path): 0 shakes in 201 samples (2.0 s)\n", "\(text.out)")
+        let json = runShake("replay", "--format", "json", path)
+        #expect(json.out.contains("\"duration_s\" : 2,"), "\(json.out)")
     }
 
     @Test func textOutputNamesFileAndCount() throws {
