@@ -5,6 +5,21 @@ import Testing
 /// the shakes are, ready for `evaluate` and `tune`; when the ranges or the file are wrong,
 /// nothing is written and nothing the user had is touched.
 @Suite struct ConvertCommandTests {
+    /// The column flags choose each column, by name or by position, and
+    /// --skip-rows-without-acceleration leaves out a row of another sensor (x, y and z empty).
+    @Test func columnFlagsChooseTheColumnsAndRowsWithoutAccelerationAreSkipped() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let input = try folder.write("columns.csv", "a,b,c,d,e\n7,1,2,3,10.00\n7,,,,10.01\n7,4,5,6,10.02\n")
+        let output = folder.file("out.csv")
+        let run = runShake("convert", input, "--time-column", "e", "--x-column", "b", "--y-column", "3", "--z-column", "d",
+                           "--skip-rows-without-acceleration", "-o", output)
+        #expect(run.status == 0, "\(run.err)")
+        let written = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(written.hasSuffix("time_s,x,y,z\n10.000000,1.00000,2.00000,3.00000\n10.020000,4.00000,5.00000,6.00000\n"),
+                "\(written)")
+    }
+
     /// `labelledShakeCSV`'s motion as Physics Toolbox on Android writes it: clock times with
     /// milliseconds after a fourth colon (from 13:05:00), acceleration in g, no labels.
     static func physicsToolboxExport(shakes: Int) -> (text: String, runStarts: [Double]) {
