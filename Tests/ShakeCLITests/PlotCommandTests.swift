@@ -277,15 +277,22 @@ import Testing
     }
 
     /// A range from the first sample, for an export stamped with epoch times read without
-    /// --rebase-time: the message says to pass it.
-    @Test func aRangeFromTheStartOfAnEpochStampedExportNamesRebaseTime() throws {
+    /// --rebase-time: the message says to pass it, also for a time up to half the recording's
+    /// length (and a second) past its end; a negative time is none from the first sample.
+    @Test(arguments: [
+        (["--from", "1", "--to", "3"], "; for times from the first sample, pass --rebase-time (the samples then run from 0 to 5 s)"),
+        (["--to", "7"], "; for times from the first sample, pass --rebase-time (the samples then run from 0 to 5 s)"),
+        (["--from", "-1", "--to", "3"], ""),
+    ] as [([String], String)])
+    func aRangeFromTheStartOfAnEpochStampedExportNamesRebaseTime(range: [String], note: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let recording = try folder.write("epoch.csv", "time_s,x,y,z\n1700000000,0,0,9.8\n1700000002.5,0,0,9.8\n1700000005,0,0,9.8\n")
-        let run = runShake("plot", recording, "--from", "1", "--to", "3", "-o", folder.file("plot.svg"))
+        let run = runShake(["plot", recording] + range + ["-o", folder.file("plot.svg")])
         #expect(run.status == 64)
-        #expect(run.err.hasPrefix("Error: '--to' (3 s) is before the recording's first sample (1700000000 s); for times from "
-            + "the first sample, pass --rebase-time (the samples then run from 0 to 5 s)\n"), "\(run.err)")
+        let to = range[range.count - 1]
+        #expect(run.err.hasPrefix("Error: '--to' (\(to) s) is before the recording's first sample (1700000000 s)\(note)\n"),
+                "\(run.err)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("plot.svg")))
     }
 
