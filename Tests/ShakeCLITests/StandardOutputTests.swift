@@ -55,14 +55,18 @@ import Testing
         #expect(errText == "Error: standard output: No space left on device (errno 28): the output is incomplete\n")
     }
 
-    /// A command that failed keeps its own status; the failed output is still said.
+    /// A command that failed keeps its own status; the failed output is still said. It writes
+    /// before it fails (the first recording replayed, the second missing): a command that wrote
+    /// nothing has no failed output.
     @Test func aFailingCommandKeepsItsStatus() throws {
         let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
         try #require(full >= 0)
         defer { close(full) }
-        let result = try run(["replay", "/nonexistent/x.csv"], outputDescriptor: full)
+        let fixture = repositoryRoot + "/Fixtures/mixed_100hz.csv"
+        let result = try run(["replay", fixture, "/nonexistent/x.csv"], outputDescriptor: full)
         #expect(result.status == 66)
-        #expect(result.err.hasPrefix("Error: /nonexistent/x.csv"))
+        #expect(result.err == "Error: /nonexistent/x.csv: cannot open for reading: No such file or directory (errno 2)\n"
+            + "Error: standard output: No space left on device (errno 28): the output is incomplete\n")
     }
 
     /// `shake replay … | head -1` with SIGPIPE ignored (a parent that ignores it passes that on):
@@ -79,6 +83,10 @@ import Testing
         let result = try run(["replay"] + files, outputDescriptor: pipe.fileHandleForWriting.fileDescriptor)
         #expect(result.status == 141)
         #expect(result.err == "")
+        // A command that failed after its reader went away keeps its own status.
+        let failing = try run(["replay"] + files + ["/nonexistent/x.csv"], outputDescriptor: pipe.fileHandleForWriting.fileDescriptor)
+        #expect(failing.status == 66)
+        #expect(failing.err == "Error: /nonexistent/x.csv: cannot open for reading: No such file or directory (errno 2)\n")
     }
 
     /// The writer's text arrives whole, in order, however long.
