@@ -23,6 +23,22 @@ import Testing
         #expect(run.out.contains("\"file\" : \"\(folder.file("a.csv"))\""))
     }
 
+    /// A folder given with a trailing slash names its files with one slash; `.CSV` is a recording
+    /// as `.csv` is; a symbolic link to a folder, even one named *.csv, is not followed.
+    @Test func upperCaseExtensionsCountAndLinksToFoldersAreNotFollowed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let text = labelledShakeCSV(shakes: 1).text
+        _ = try folder.write("A.CSV", text)
+        try FileManager.default.createDirectory(atPath: folder.file("sub"), withIntermediateDirectories: false)
+        _ = try folder.write("sub/b.csv", text)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link.csv"), withDestinationPath: folder.file("sub"))
+        let run = runShake("replay", folder.path + "/")
+        #expect(run.status == 0, "\(run.err)")
+        let files = run.out.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { String($0.prefix { $0 != ":" }) }
+        #expect(files == [folder.file("A.CSV"), folder.file("sub/b.csv")], "\(run.out)")
+    }
+
     /// A named pipe called *.csv inside the folder: an error naming it (was: the run waited
     /// for a writer forever). Named on the command line, a pipe is read (FixtureReplayTests).
     @Test(arguments: ["replay", "evaluate", "tune"])
