@@ -114,6 +114,18 @@ import Testing
         #expect(missing.err.hasPrefix("Error: \(folder.file("none.csv")): "), "\(missing.err)")
     }
 
+    /// plot and convert read one recording: a folder is no input (exit 66, as a missing file).
+    @Test(arguments: ["plot", "convert"])
+    func aFolderGivenForOneRecordingExits66(command: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let output = folder.file(command == "plot" ? "out.svg" : "out.csv")
+        let run = runShake(command, folder.path, "-o", output)
+        #expect(run.status == 66)
+        #expect(run.err == "Error: \(folder.path): is a directory, not a recording file\n")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
     /// replay and evaluate take a folder of recordings, which must hold some.
     @Test(arguments: [("replay", "folder holds no .csv recordings"), ("evaluate", "folder holds no .csv recordings")])
     func directoryExits66(command: String, says: String) throws {
