@@ -223,13 +223,14 @@ enum CommittedFixture {
     }
 
     /// A shake that began and was cancelled (the run's strides, too long for a shake) is counted
-    /// with what became of it: no undo came of it.
+    /// with what became of it: no undo came of it. Its row says why.
     @Test func aCancelledShakeIsCountedAsCancelled() throws {
         let path = CommittedFixture.path("running_100hz.csv")
         let run = runShake(["replay", path])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.hasPrefix("\(path): 1 shake (1 cancelled) in 2400 samples (24.0 s)\n"), "\(run.out)")
         #expect(run.out.contains("  cancelled "), "\(run.out)")
+        #expect(run.out.contains("     y  (tooLong)\n"), "\(run.out)")
     }
 
     /// Times since 1970 (or since a device started) are wider than the table's columns: every
