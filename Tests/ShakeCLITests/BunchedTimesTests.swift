@@ -227,6 +227,17 @@ import Testing
         let spreadTune = runShake("tune", "--format", "json", "--spread-batches", stamped)
         #expect(spreadTune.status == 0, "\(spreadTune.err)")
         #expect(!spreadTune.err.contains("Warning:"), "\(spreadTune.err)")
+        // Batches of 10 stamped 10 times a second: slow over the distinct times, which the batch
+        // explains, so the batch is named alone.
+        let tens = try folder.write("tens.csv", "time_s,x,y,z,shake\n" + (0...30).flatMap { tenth in
+            Array(repeating: String(format: "%.1f,0.1,0.2,9.8,0\n", Double(tenth) / 10), count: 10)
+        }.joined())
+        let tensLine = runShake("replay", tens).out
+        #expect(tensLine == "\(tens): 0 shakes in 310 samples (3.0 s); 279 repeated timestamps ignored (a FIFO batch "
+            + "stamped once? --spread-batches spreads them)\n", "\(tensLine)")
+        let tensWarnings = runShake("evaluate", tens).err
+        #expect(tensWarnings.hasPrefix("Warning: \(tens): 10 samples share each time (a FIFO batch stamped once?)"), "\(tensWarnings)")
+        #expect(!tensWarnings.contains("Hz"), "\(tensWarnings)")
     }
 
     /// --explain and --list explain the detector as it sees the spread times: in batches of 16
