@@ -101,6 +101,14 @@ import ShakeCLI
         let typo = runShake("config", "--preset", "light", "--diff", "medum")
         #expect(typo.status == 66)
         #expect(typo.err == "Error: medum: no such file, nor a preset (light, medium, hard): did you mean 'medium'?\n", "\(typo.err)")
+        // Two edits away (two letters swapped) is still a typo.
+        let swapped = runShake("config", "--diff", "meduim")
+        #expect(swapped.err == "Error: meduim: no such file, nor a preset (light, medium, hard): did you mean 'medium'?\n",
+                "\(swapped.err)")
+        // A name with an extension is a file's, never a preset's.
+        let file = runShake("config", "--diff", "none-such.json")
+        #expect(file.status == 66)
+        #expect(file.err == "Error: none-such.json: no such file\n", "\(file.err)")
         let neither = runShake("config", "--diff", "factory")
         #expect(neither.status == 66)
         #expect(neither.err == "Error: factory: no such file, nor a preset (light, medium, hard)\n", "\(neither.err)")
