@@ -231,7 +231,81 @@ import ShakeDetection
             $0.quietSeconds = 30
             $0.maximumShakeSeconds = 0.3
         },
+        // Just past each limit that `validValuesAtTheirLimits` takes at the limit itself, named
+        // for its own field (not for a later rule that a value so far out breaks too).
+        BadCase(field: "gravityTimeConstantSeconds") { $0.gravityTimeConstantSeconds = 0 },
+        BadCase(field: "gravityTimeConstantSeconds") { $0.gravityTimeConstantSeconds = 3600.001 },
+        BadCase(field: "smoothingWindowSeconds") { $0.smoothingWindowSeconds = -0.001 },
+        // As long as the gravity filter's time constant (both under the 0.16 s cap).
+        BadCase(field: "smoothingWindowSeconds") {
+            $0.gravityTimeConstantSeconds = 0.1
+            $0.smoothingWindowSeconds = 0.1
+        },
+        BadCase(field: "onsetAcceleration") { $0.onsetAcceleration = 0 },
+        BadCase(field: "releaseAcceleration") { $0.releaseAcceleration = 0 },
+        BadCase(field: "reversalCosine") { $0.reversalCosine = -1.001 },
+        BadCase(field: "minimumReversalIntervalSeconds") { $0.minimumReversalIntervalSeconds = -0.001 },
+        BadCase(field: "maximumReversalIntervalSeconds") {
+            $0.maximumReversalIntervalSeconds = $0.minimumReversalIntervalSeconds
+        },
+        BadCase(field: "minimumHalfWaves") { $0.minimumHalfWaves = 65 },
+        BadCase(field: "maximumLinearity") { $0.maximumLinearity = 0 },
+        BadCase(field: "maximumLinearity") { $0.maximumLinearity = 1.001 },
+        BadCase(field: "maximumIntervalRatio") { $0.maximumIntervalRatio = 0.999 },
+        BadCase(field: "shortChainLinearity") { $0.shortChainLinearity = -0.001 },
+        BadCase(field: "shortChainLinearity") { $0.shortChainLinearity = 1.001 },
+        BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = 30.5 },
+        BadCase(field: "ongoingMotionPeakAcceleration") { $0.ongoingMotionPeakAcceleration = 9.999 },
+        BadCase(field: "ongoingMotionStrongHalfWaves") { $0.ongoingMotionStrongHalfWaves = 5 },
+        BadCase(field: "refractorySeconds") { $0.refractorySeconds = -0.001 },
+        BadCase(field: "maximumGapSeconds") { $0.maximumGapSeconds = 0.039 },
     ]
+
+    /// Each limit at the value that the rules allow and the bad cases step just past: accepted
+    /// (`validate()`'s "at most", "≥", "from … to" and "[−1, 0)" include their ends).
+    static let validValuesAtTheirLimits: [BadCase] = [
+        BadCase(field: "gravityTimeConstantSeconds") { $0.gravityTimeConstantSeconds = 3600 },
+        BadCase(field: "smoothingWindowSeconds") { $0.smoothingWindowSeconds = 0 },
+        BadCase(field: "smoothingWindowSeconds") { $0.smoothingWindowSeconds = 0.16 },
+        BadCase(field: "smoothingWindowSeconds") {
+            $0.gravityTimeConstantSeconds = 0.1
+            $0.smoothingWindowSeconds = 0.099
+        },
+        BadCase(field: "releaseAcceleration") { $0.releaseAcceleration = 9.999 },
+        BadCase(field: "saturationAcceleration") { $0.saturationAcceleration = standardGravity.nextUp },
+        BadCase(field: "reversalCosine") { $0.reversalCosine = -1 },
+        BadCase(field: "reversalCosine") { $0.reversalCosine = -0.001 },
+        BadCase(field: "minimumReversalIntervalSeconds") { $0.minimumReversalIntervalSeconds = 0 },
+        BadCase(field: "maximumReversalIntervalSeconds") { $0.maximumReversalIntervalSeconds = 0.041 },
+        BadCase(field: "minimumHalfWaves") {
+            $0.minimumHalfWaves = 2
+            $0.ongoingMotionStrongHalfWaves = 2
+        },
+        BadCase(field: "minimumHalfWaves") {
+            $0.minimumHalfWaves = 64
+            $0.ongoingMotionStrongHalfWaves = 64
+        },
+        BadCase(field: "maximumLinearity") { $0.maximumLinearity = 1 },
+        BadCase(field: "maximumLinearity") { $0.maximumLinearity = 0.001 },
+        BadCase(field: "maximumIntervalRatio") { $0.maximumIntervalRatio = 1 },
+        BadCase(field: "maximumPeakIntervalSeconds") { $0.maximumPeakIntervalSeconds = 0.041 },
+        BadCase(field: "linearityTimeConstantSeconds") { $0.linearityTimeConstantSeconds = 3600 },
+        BadCase(field: "shortChainLinearity") { $0.shortChainLinearity = 0 },
+        BadCase(field: "shortChainLinearity") { $0.shortChainLinearity = 1 },
+        BadCase(field: "ongoingMotionSeconds") { $0.ongoingMotionSeconds = 30 },
+        BadCase(field: "ongoingMotionPeakAcceleration") { $0.ongoingMotionPeakAcceleration = 10 },
+        BadCase(field: "ongoingMotionStrongHalfWaves") { $0.ongoingMotionStrongHalfWaves = 1 },
+        BadCase(field: "ongoingMotionStrongHalfWaves") { $0.ongoingMotionStrongHalfWaves = 4 },
+        BadCase(field: "refractorySeconds") { $0.refractorySeconds = 0 },
+        BadCase(field: "maximumGapSeconds") { $0.maximumGapSeconds = 0.041 },
+    ]
+
+    @Test(arguments: validValuesAtTheirLimits)
+    func validateTakesEachLimitsOwnEnd(_ limit: BadCase) throws {
+        var configuration = ShakeConfiguration.medium
+        limit.change(&configuration)
+        #expect(throws: Never.self, "\(limit.field)") { try configuration.validate() }
+    }
 
     @Test(arguments: badCases)
     func validateNamesTheBadField(_ bad: BadCase) {
