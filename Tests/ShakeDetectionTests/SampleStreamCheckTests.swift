@@ -284,4 +284,134 @@ import Testing
         samples.insert(Sample(time: samples[9].time + 0.001, x: .infinity, y: 0, z: 0), at: 10)
         #expect(Self.problems(samples).isEmpty)
     }
+
+    /// A still stream at `level` (|a| along z alone, no noise, so that |a| is `level` exactly), 100 Hz.
+    static func still(level: Double) -> [Sample] {
+        (0..<100).map { Sample(time: Double($0) / 100, x: 0, y: 0, z: level) }
+    }
+
+    /// "Between 0.8 and 1.25" (and 800 and 1250) includes its ends: a still |a| of exactly
+    /// 0.8 or 1.25 is g, of 800 or 1250 mg; just outside, neither (off scale).
+    @Test(arguments: [(0.8, "g"), (1.25, "g"), (800.0, "mg"), (1250.0, "mg"),
+                      (0.79, "off"), (1.26, "off"), (790.0, "off"), (1260.0, "off")])
+    func theEndsOfGAndMilliGCount(level: Double, unit: String) throws {
+        let found = Self.problems(Self.still(level: level))
+        let first = try #require(found.first, "\(level)")
+        #expect(found.count == 1)
+        switch (unit, first.problem) {
+        case ("g", .accelerationLooksLikeG(let magnitude)), ("mg", .accelerationLooksLikeMilliG(let magnitude)),
+             ("off", .accelerationOffScale(let magnitude)):
+            #expect(abs(magnitude - level) < 1e-9 * level)
+        default:
+            Issue.record("\(level): \(first.problem), expected \(unit)")
+        }
+    }
+
+    /// A sample with a NaN or infinite value counts in neither check: a stream in g with three
+    /// such samples among its first is still found in g, three samples later; a 10 Hz stream
+    /// with one sample at time +infinity is still found slow, a sample later (a time of
+    /// infinity had become the last time, every later interval negative, and nothing was said).
+    @Test func samplesThatAreNotFiniteAreLeftOut() throws {
+        var inG = Self.still(seconds: 2, rate: 100, unit: 1 / standardGravity)
+        for (index, bad) in [(10, Sample(time: 0.095, x: .nan, y: 0, z: 1)),
+                             (20, Sample(time: 0.185, x: 0, y: .infinity, z: 1)),
+                             (30, Sample(time: 0.275, x: 0, y: 0, z: -.infinity))] {
+            inG.insert(bad, at: index)
+        }
+        let foundInG = Self.problems(inG)
+        let first = try #require(foundInG.first)
+        #expect(foundInG.count == 1)
+        #expect(first.index == Self.sixtyFourth + 3)
+        guard case .accelerationLooksLikeG(let magnitude) = first.problem else {
+            Issue.record("\(first.problem)")
+            return
+        }
+        #expect(abs(magnitude - 1) < 0.01)
+
+        var slow = Self.still(seconds: 5, rate: 10)
+        slow.insert(Sample(time: .infinity, x: 0, y: 0, z: standardGravity), at: 5)
+        let foundSlow = Self.problems(slow)
+        let slowFirst = try #require(foundSlow.first)
+        #expect(foundSlow.count == 1)
+        #expect(slowFirst.index == Self.afterSixteenIntervals + 1)
+        guard case .sampleRateTooLow(let hertz) = slowFirst.problem else {
+            Issue.record("\(slowFirst.problem)")
+            return
+        }
+        #expect(abs(hertz - 10) < 0.01)
+    }
+
+    /// A sample out of order (0.45 s back, within the detector's gap) is not counted, and the
+    /// next interval is measured from the latest time, not from it: a 32 Hz stream stays
+    /// unflagged (measured from it, the next interval read 0.48 s and the rate 16.8 Hz).
+    @Test func aSampleOutOfOrderIsNotCounted() {
+        var samples = Self.still(seconds: 2, rate: 32)
+        samples.insert(Sample(time: samples[7].time - 0.45, x: 0, y: 0, z: standardGravity), at: 8)
+        #expect(Self.problems(samples).isEmpty)
+    }
+
+    /// Gaps "over 0.5 s" are left out of the rate: an interval of exactly 0.5 s is not a gap and
+    /// counts (32 Hz with one such interval reads 16.5 Hz: too slow), one a sample longer is
+    /// left out (32 Hz, nothing said). Times in 32nds of a second, exact.
+    @Test func anIntervalOfExactlyTheGapLimitCountsInTheRate() throws {
+        func stream(jump: Double) -> [Sample] {
+            (0..<40).map { index in
+                Sample(time: Double(index) / 32 + (index > 8 ? jump - 1.0 / 32 : 0), x: 0, y: 0, z: standardGravity)
+            }
+        }
+        let found = Self.problems(stream(jump: ShakeConfiguration.medium.maximumGapSeconds))
+        let first = try #require(found.first)
+        #expect(found.count == 1)
+        #expect(first.index == Self.afterSixteenIntervals)
+        #expect(first.problem == .sampleRateTooLow(hertz: 16 / (15.0 / 32 + 0.5)))
+        #expect(Self.problems(stream(jump: 0.5 + 1.0 / 32)).isEmpty)
+    }
+
+    /// "Over 10 % under" 25 Hz: 22.4 Hz is flagged, 22.6 Hz is not.
+    @Test func theRateIsFlaggedOverTenPerCentUnderTwentyFiveHertz() throws {
+        let found = Self.problems(Self.still(seconds: 5, rate: 22.4))
+        let first = try #require(found.first)
+        guard case .sampleRateTooLow(let hertz) = first.problem else {
+            Issue.record("\(first.problem)")
+            return
+        }
+        #expect(abs(hertz - 22.4) < 0.01)
+        #expect(Self.problems(Self.still(seconds: 5, rate: 22.6)).isEmpty)
+    }
+
+    /// `firstInterval` is the first interval, not the last one checked: milliseconds whose
+    /// first interval is 12 ms and the rest 10 ms.
+    @Test func timesInMillisecondsNameTheFirstInterval() throws {
+        let samples = (0..<40).map { index in
+            Sample(time: index == 0 ? -2 : Double(index) * 10, x: 0, y: 0, z: standardGravity)
+        }
+        let found = Self.problems(samples)
+        let first = try #require(found.first)
+        #expect(first.problem == .timeLooksLikeMilliseconds(firstInterval: 12))
+        #expect(first.problem.description.contains("(the first is 12)"), "\(first.problem)")
+    }
+
+    /// Bursts are judged on 4 intervals or more (`samplesPerBurst`'s nil for fewer).
+    @Test func burstsNeedFourIntervals() {
+        #expect(SampleStreamCheck.samplesPerBurst([1e-5, 0.02, 1e-5, 0.02]) == 2)
+        #expect(SampleStreamCheck.samplesPerBurst([1e-5, 0.02, 1e-5]) == nil)
+    }
+
+    /// "Holds still" is a range of |a| within 10 % of its mean: twice gravity wavering by ±4 %
+    /// (a range of 8 %) is off scale, by ±7.5 % (15 %) it moves and nothing is said of its scale.
+    @Test func holdingStillIsARangeWithinTenPerCentOfTheMean() throws {
+        func wavering(by fraction: Double) -> [Sample] {
+            (0..<100).map { index in
+                let t = Double(index) / 100
+                return Sample(time: t, x: 0, y: 0, z: 2 * standardGravity * (1 + fraction * sin2pi(2 * t)))
+            }
+        }
+        let found = Self.problems(wavering(by: 0.04))
+        let first = try #require(found.first)
+        guard case .accelerationOffScale = first.problem else {
+            Issue.record("\(first.problem)")
+            return
+        }
+        #expect(Self.problems(wavering(by: 0.075)).isEmpty)
+    }
 }
