@@ -46,6 +46,10 @@ import Testing
         streams.append(("25 Hz, 1.2 s lost after every 25 samples", (0..<40).flatMap { second in
             Self.times(count: 25, rate: 25, from: 2.2 * Double(second), seed: UInt64(second))
         }))
+        // A repeated time now and then (a driver's duplicate, not a batch): left at its time.
+        streams.append(("100 Hz, every 50th time repeated", Self.times(count: 3000, rate: 100).enumerated().map {
+            $0.offset % 50 == 49 ? Double($0.offset - 1) / 100 : $0.element
+        }))
         for (from, to, after) in [(400.0, 50.0, 300), (50, 1600, 300), (25, 1600, 300), (1600, 25, 300), (50, 1600, 40)] {
             let first = Self.times(count: after, rate: from)
             streams.append(("\(from) Hz then \(to) Hz after \(after) samples",
@@ -211,5 +215,91 @@ import Testing
             #expect(cancelled?.cancellationReason == .interrupted)
             #expect(cancelled.map { $0.time < 8.1 } == true, "cancelled at \(cancelled?.time ?? .nan)")
         }
+    }
+
+    /// A gap (2 s, over the 1.5 s gap limit) in a batched stream: the period is measured afresh
+    /// after it, so the batches after it are spread at their own period as those before were,
+    /// each time within a batch of where it was measured (measured across the gap, the period
+    /// read 7 times too long, and times ran ahead of their samples).
+    @Test func aGapInABatchedStreamIsLeftOutOfThePeriod() {
+        let before = Self.times(count: 1000, rate: 100)
+        let truth = before + Self.times(count: 1000, rate: 100, from: before.last! + 2)
+        for readOut in [false, true] {
+            let (out, moved) = Self.spread(Self.batched(truth, size: 4, readOut: readOut))
+            #expect(moved > 1400, "read out \(readOut)")
+            let lag = zip(out, truth).map { ($0 - $1) * 100 }
+            #expect(lag.allSatisfy { $0 > -1 && $0 < 5 },
+                    "read out \(readOut): lag from \(lag.min()!) to \(lag.max()!) periods")
+            #expect(zip(out.dropFirst(), out).allSatisfy { $0 >= $1 }, "read out \(readOut)")
+        }
+    }
+
+    /// A time exactly `clockResetSeconds` (0.5 s) back is a sample out of order, not a clock
+    /// reset ("more than" 0.5 s): returned as given, the spreading after it as without it.
+    /// Times in 128ths of a second, so that the step back is 0.5 s exactly.
+    @Test func aTimeExactlyHalfASecondBackIsNotAClockReset() {
+        let batched = Self.batched(Self.times(count: 400, rate: 128), size: 4, readOut: false)
+        var spreader = BatchTimeSpreader()
+        var reference = BatchTimeSpreader()
+        for (index, time) in batched.enumerated() {
+            if index == 201 {
+                let back = time - BatchTimeSpreader.clockResetSeconds
+                #expect(spreader.spread(Sample(time: back, x: 0, y: 0, z: 9.8)).time == back)
+            }
+            let out = spreader.spread(Sample(time: time, x: 0, y: 0, z: 9.8)).time
+            #expect(out == reference.spread(Sample(time: time, x: 0, y: 0, z: 9.8)).time, "\(index)")
+        }
+        #expect(spreader.spreadSamples == reference.spreadSamples)
+        #expect(spreader.spreadSamples > 250)
+    }
+
+    /// Batching is judged from `intervalsNeeded` (32) intervals: batches of 4 stamped once are
+    /// taken for batches on the 33rd sample, not before; the first time changed is sample 37
+    /// (counting from 0), as the type's documentation says.
+    @Test func batchingIsJudgedFromThirtyTwoIntervals() {
+        let batched = Self.batched(Self.times(count: 100, rate: 100), size: 4, readOut: false)
+        var spreader = BatchTimeSpreader()
+        var spreading: [Bool] = []
+        var firstChanged: Int?
+        for (index, time) in batched.enumerated() {
+            if spreader.spread(Sample(time: time, x: 0, y: 0, z: 9.8)).time != time, firstChanged == nil {
+                firstChanged = index
+            }
+            spreading.append(spreader.isSpreading)
+        }
+        #expect(spreading.firstIndex(of: true) == BatchTimeSpreader.intervalsNeeded)
+        #expect(firstChanged == 37)
+    }
+
+    /// `restart()` forgets the batches: an ordinary stream after a batched one (a driver
+    /// reconfigured) is not taken for batches, and comes out as it went in.
+    @Test func afterARestartAnOrdinaryStreamIsNotTakenForBatches() {
+        var spreader = BatchTimeSpreader()
+        for time in Self.batched(Self.times(count: 400, rate: 100), size: 4, readOut: false) {
+            _ = spreader.spread(Sample(time: time, x: 0, y: 0, z: 9.8))
+        }
+        #expect(spreader.isSpreading)
+        spreader.restart()
+        let ordinary = Self.times(count: 1000, rate: 100, from: 10, jitter: 0.8)
+        let out = ordinary.map { spreader.spread(Sample(time: $0, x: 0, y: 0, z: 9.8)).time }
+        #expect(!spreader.isSpreading)
+        #expect(out == ordinary)
+    }
+
+    /// Offline, held samples close together in a run longer than `largestBatch` (32) are a
+    /// change of rate, not a batch: kept as given; a run of 32 is spread. So are held batches
+    /// that, spread, would run into the next batch (4 at 0 s spread to 0.029 s, the next at 0.02 s).
+    @Test func aHeldRunTooLongForABatchIsKeptAsGiven() throws {
+        var spreader = BatchTimeSpreader()
+        var first: Double?
+        for time in Self.batched(Self.times(count: 400, rate: 100), size: 4, readOut: false) where first == nil {
+            let out = spreader.spread(Sample(time: time, x: 0, y: 0, z: 9.8)).time
+            if out != time { first = out }
+        }
+        let firstSpread = try #require(first)
+        #expect(spreader.spreadingBack(Array(repeating: 0, count: BatchTimeSpreader.largestBatch), before: firstSpread) != nil)
+        #expect(spreader.spreadingBack(Array(repeating: 0, count: BatchTimeSpreader.largestBatch + 1), before: firstSpread) == nil)
+        #expect(spreader.spreadingBack([0, 0, 0, 0.02], before: firstSpread) != nil)
+        #expect(spreader.spreadingBack([0, 0, 0, 0, 0.02], before: firstSpread) == nil)
     }
 }
