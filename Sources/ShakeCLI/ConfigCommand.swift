@@ -30,14 +30,17 @@ enum ConfigCommand: ShakeCommand {
     )
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) throws -> Int32 {
+        // The usage errors come before anything is read (`--config -` read first, an empty
+        // standard input was a JSON error, exit 65, rather than the usage error).
+        let other = arguments.value("diff")
+        if other != nil && arguments.value("output") != nil {
+            throw UsageError("'--diff' prints the differences and writes no file: leave out '-o'")
+        }
+        if other == "-" && arguments.value("config") == "-" {
+            throw UsageError("'--config -' and '--diff -' cannot both be read from standard input: give one as a file")
+        }
         let configuration = try DetectorOptions.configuration(arguments)
-        if let other = arguments.value("diff") {
-            if arguments.value("output") != nil {
-                throw UsageError("'--diff' prints the differences and writes no file: leave out '-o'")
-            }
-            if other == "-" && arguments.value("config") == "-" {
-                throw UsageError("'--config -' and '--diff -' cannot both be read from standard input: give one as a file")
-            }
+        if let other {
             let name = DetectorOptions.configurationSource(arguments)
             let otherName: String
             let reference: ShakeConfiguration

@@ -280,7 +280,17 @@ import Testing
             #expect(run.err.hasPrefix("Error: '--config -' and the recording '-' cannot both be read from standard "
                 + "input: give the configuration as a file (or as <(...) in the shell)\n"), "\(run.err)")
         }
-        #expect(listing(folder.path) == ["bad.json", "c.json", "r.csv"])
+        // And config's `--diff -` beside `--config -`, whatever the input holds (an empty or
+        // broken one was read first and refused as JSON, exit 65).
+        let empty = try folder.write("empty.json", "")
+        for input in [config, bad, empty] {
+            let run = try runProcess(shake, ["config", "--config", "-", "--diff", "-"], input: input)
+            #expect(run.status == 64, "\(run.err)")
+            #expect(run.out.isEmpty)
+            #expect(run.err.hasPrefix("Error: '--config -' and '--diff -' cannot both be read from standard input: "
+                + "give one as a file\n"), "\(run.err)")
+        }
+        #expect(listing(folder.path) == ["bad.json", "c.json", "empty.json", "r.csv"])
     }
 
     @Test func outputIntoAMissingFolderCreatesNothing() throws {
