@@ -57,6 +57,16 @@ import Testing
              says: "The value '200Hz' is invalid for '--rate': expected a number, without its unit (--rate 200)\n"),
         Case("a number with a unit after a space", ["plot", "r.csv", "--from", "5 s", "-o", "OUT"],
              says: "The value '5 s' is invalid for '--from': expected a number, without its unit (--from 5)\n"),
+        // A number with its unit beyond the option's range: the number alone would be refused too
+        // (`--jitter 10` was suggested for 10 %); a percentage of an option taking a fraction, the fraction.
+        Case("a percentage for a fraction", ["synth", "shakes", "--jitter", "10%", "-o", "OUT"],
+             says: "The value '10%' is invalid for '--jitter': expected a number, as a fraction (--jitter 0.1)\n"),
+        Case("a number with its unit beyond the range", ["synth", "shakes", "--rate", "50000Hz", "-o", "OUT"],
+             says: "The value '50000Hz' is invalid for '--rate': expected a number, without its unit, 1 to 20000\n"),
+        Case("a percentage beyond the range", ["synth", "shakes", "--jitter", "95 %", "-o", "OUT"],
+             says: "The value '95 %' is invalid for '--jitter': expected a number, without its unit, 0 to 0.9\n"),
+        Case("a whole number with its unit beyond the range", ["tune", "--jobs", "2000x", "r.csv"],
+             says: "The value '2000x' is invalid for '--jobs': expected a whole number, without its unit, 1 to 1024\n"),
         Case("seconds with their unit", ["live", "--timeout", "3s"],
              says: "The value '3s' is invalid for '--timeout': expected a number, without its unit (--timeout 3)\n"),
         Case("a range bound with its unit", ["tune", "--range", "onsetAcceleration=12m/s2..16", "r.csv"],

@@ -159,7 +159,7 @@ public struct ParsedArguments: Sendable {
         guard let text = value(name) else { return nil }
         guard let number = Double(text), number.isFinite else {
             throw UsageError("The value '\(text)' is invalid for '--\(name)': expected a number"
-                + (Self.numberBeforeUnit(text).map { ", without its unit (--\(name) \($0))" } ?? ""))
+                + Self.unitHint(text, name: name, range: range))
         }
         if let range, !range.contains(number) {
             throw UsageError("The value '\(text)' is invalid for '--\(name)': expected "
@@ -172,8 +172,15 @@ public struct ParsedArguments: Sendable {
     public func int(_ name: String, range: ClosedRange<Int>? = nil) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text) else {
-            throw UsageError("The value '\(text)' is invalid for '--\(name)': expected a whole number"
-                + (Self.numberBeforeUnit(text).flatMap { Int($0) }.map { ", without its unit (--\(name) \($0))" } ?? ""))
+            var hint = ""
+            if let number = Self.numberBeforeUnit(text).flatMap({ Int($0) }) {
+                if let range, !range.contains(number) {
+                    hint = ", without its unit, \(range.lowerBound) to \(range.upperBound)"
+                } else {
+                    hint = ", without its unit (--\(name) \(number))"
+                }
+            }
+            throw UsageError("The value '\(text)' is invalid for '--\(name)': expected a whole number" + hint)
         }
         if let range, !range.contains(number) {
             throw UsageError(
@@ -184,6 +191,19 @@ public struct ParsedArguments: Sendable {
 }
 
 extension ParsedArguments {
+    /// What follows "expected a number" for a value with a unit (`200Hz`, `10%`): the number
+    /// alone when the option takes it; for a percentage the option takes as a fraction (`--jitter
+    /// 10%`), the fraction; for a number beyond the option's range, the range (the number alone
+    /// would be refused next: `--jitter 10` for `10%` was suggested); "" without a unit.
+    static func unitHint(_ text: String, name: String, range: ClosedRange<Double>?) -> String {
+        guard let number = numberBeforeUnit(text), let value = Double(number) else { return "" }
+        guard let range, !range.contains(value) else { return ", without its unit (--\(name) \(number))" }
+        if text.trimmingWhitespace().hasSuffix("%"), range.contains(value / 100) {
+            return ", as a fraction (--\(name) \(shortestDecimal(value / 100)))"
+        }
+        return ", without its unit, \(shortestDecimal(range.lowerBound)) to \(shortestDecimal(range.upperBound))"
+    }
+
     /// The number a value begins with when a unit follows it (`200Hz`, `5 s`, `12m/s2`, `2g`):
     /// the number as written; nil for a value that is no number followed by a unit, and for a
     /// number whose exponent puts it beyond a Double (`1e400`: its `e400` is no unit).
