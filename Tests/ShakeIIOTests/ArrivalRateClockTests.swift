@@ -166,6 +166,26 @@ import Testing
         #expect(offsets.allSatisfy { abs($0) < 0.0012 }, "\(offsets.min() ?? 0) to \(offsets.max() ?? 0) s off")
     }
 
+    /// Pauses of 0.18 s every second, just beyond the buffer (18 samples measured while paused,
+    /// of which the buffer keeps up to 16): 4 or 5 samples lost each time. The kept ones are timed
+    /// as measured and as many samples counted lost as were, as after longer pauses (above).
+    @Test func aPauseJustBeyondTheBufferCountsEverySampleLost() {
+        let run = Self.run(truePeriod: 0.01, statedPeriod: 0.01, pause: 0.18, every: 1)
+        Self.expectOrderly(run)
+        #expect(run.bufferLost == 80)
+        withKnownIssue("""
+            ArrivalRateClock counts one sample too few of each pause after the first (59 of 80 \
+            counted in 20 s: 5 of the first pause's 5, then 3 of each 4; with pauses of 0.2 s, \
+            126 of 140; of 0.25 s and beyond, all), and the samples after such a pause are timed \
+            up to 9.1 ms (about a period) after they were measured until the line catches up. \
+            Found by the mutation sweep of stop 58 (helper-93); not yet traced to its rule
+            """) {
+            #expect(run.clock.lostSamples == run.bufferLost, "\(run.clock.lostSamples) counted of \(run.bufferLost)")
+            let offsets = run.offsets(after: 1)
+            #expect(offsets.allSatisfy { abs($0) < 0.0012 }, "\(offsets.min() ?? 0) to \(offsets.max() ?? 0) s off")
+        }
+    }
+
     /// A device 3 % faster than it states, pauses of 0.12 s: now and then the buffer is full for
     /// a sample's time and loses it. A lone sample lost is found once three refills in a row came
     /// a period late (the time a period behind until then), and counted.
