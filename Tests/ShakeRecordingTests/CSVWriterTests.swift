@@ -220,6 +220,16 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
         #expect(try RecordingReader.readAll(path: dir.file("bad.csv")).samples.count == bad.rows.count - 1)
     }
 
+    /// Samples that share a time (a FIFO's batch stamped at once) do not go backwards: the
+    /// writer takes them, as the reader does.
+    @Test func samplesWithTheSameTimeAreWritten() throws {
+        let dir = CSVTestDirectory()
+        let path = dir.file("same.csv")
+        let samples = [Sample(time: 1, x: 0, y: 0, z: 9.8), Sample(time: 1, x: 1, y: 0, z: 9.8), Sample(time: 1.01, x: 2, y: 0, z: 9.8)]
+        try RecordingWriter.write(samples: samples, to: path)
+        #expect(try RecordingReader.readAll(path: path).samples.map(\.sample) == samples)
+    }
+
     @Test func invalidMetadataIsRefusedBeforeAnythingIsCreated() {
         let dir = CSVTestDirectory()
         #expect(throws: RecordingError.self) {
