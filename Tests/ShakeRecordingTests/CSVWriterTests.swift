@@ -230,6 +230,27 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
         #expect(try RecordingReader.readAll(path: path).samples.map(\.sample) == samples)
     }
 
+    /// ±2000 m/s² on any axis is the reader's limit, so it is written; beyond it, on any axis,
+    /// the reader would refuse the file, so the writer refuses the sample.
+    @Test func accelerationsUpToTheReadersLimitOnEveryAxisAreWrittenAndBeyondRefused() throws {
+        let dir = CSVTestDirectory()
+        let limit = 2000.0
+        let atLimit = [Sample(time: 0, x: limit, y: -limit, z: limit), Sample(time: 1, x: -limit, y: limit, z: -limit)]
+        try RecordingWriter.write(samples: atLimit, to: dir.file("limit.csv"))
+        #expect(try RecordingReader.readAll(path: dir.file("limit.csv")).samples.map(\.sample) == atLimit)
+        let beyond = limit.nextUp
+        for (axis, sample) in [("x", Sample(time: 0, x: -beyond, y: 0, z: 0)), ("y", Sample(time: 0, x: 0, y: beyond, z: 0)),
+                               ("z", Sample(time: 0, x: 0, y: 0, z: -beyond))] {
+            #expect("\(axis) beyond the limit") {
+                try RecordingWriter.write(samples: [sample], to: dir.file("\(axis).csv"))
+            } throws: { error in
+                let e = try #require(error as? RecordingError)
+                return e.kind == .invalidArgument && e.message.hasPrefix("acceleration beyond ±2000.0 m/s² in sample 1")
+            }
+            #expect(!dir.exists("\(axis).csv") && !dir.exists("\(axis).csv.partial"))
+        }
+    }
+
     @Test func invalidMetadataIsRefusedBeforeAnythingIsCreated() {
         let dir = CSVTestDirectory()
         #expect(throws: RecordingError.self) {
