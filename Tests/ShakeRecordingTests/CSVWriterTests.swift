@@ -329,6 +329,20 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
         #expect(try RecordingReader.readAll(path: dir.file("full.csv.partial")).samples.count == 5)
     }
 
+    /// A long recording that is never flushed still reaches the disk every 64 KiB, in whole
+    /// lines: a crash loses the last rows, not the whole session.
+    @Test func rowsReachThePartialFileEvery64KiBWithoutAFlush() throws {
+        let dir = CSVTestDirectory()
+        let writer = try RecordingWriter(path: dir.file("long.csv"))
+        let samples = csvTestSamples(count: 5000)
+        for row in samples { try writer.write(row.sample) }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: writer.partialPath)[.size] as? Int)
+        #expect(size >= 64 << 10)
+        let partial = try RecordingReader.readAll(path: writer.partialPath).samples
+        #expect(partial.count > 0 && partial.count < samples.count)
+        writer.discard()
+    }
+
     @Test func finishedWritersRefuseMoreRows() throws {
         let dir = CSVTestDirectory()
         let writer = try RecordingWriter(path: dir.file("done.csv"))
