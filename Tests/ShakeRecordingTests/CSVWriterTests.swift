@@ -343,6 +343,25 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
         writer.discard()
     }
 
+    /// After a failed write the writer keeps the partial file for the user; `discard()` is
+    /// still how the user says it is not wanted, and then it is deleted.
+    @Test func discardAfterAFailedWriteDeletesThePartialFile() throws {
+        let dir = CSVTestDirectory()
+        let writer = try RecordingWriter(path: dir.file("full.csv"))
+        try writer.write(Sample(time: 0, x: 0, y: 0, z: 9.8))
+        try writer.flush()
+        let full = open("/dev/full", O_WRONLY)
+        try #require(full >= 0)
+        #expect(dup2(full, writer.fileDescriptorForTesting!) >= 0)
+        close(full)
+        try writer.write(Sample(time: 1, x: 0, y: 0, z: 9.8))
+        #expect(throws: RecordingError.self) { try writer.flush() }
+        #expect(dir.exists("full.csv.partial"))
+        writer.discard()
+        #expect(!dir.exists("full.csv.partial"))
+        #expect(!dir.exists("full.csv"))
+    }
+
     @Test func finishedWritersRefuseMoreRows() throws {
         let dir = CSVTestDirectory()
         let writer = try RecordingWriter(path: dir.file("done.csv"))
