@@ -124,6 +124,25 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
         #expect(dir.text("keep.csv") == "time_s,x,y,z\n0.000000,1.00000,2.00000,3.00000\n")
     }
 
+    /// A file that appears at the destination while recording (another program, a second
+    /// recording) is the user's: `finish()` leaves it alone and says where the recording is.
+    @Test func aFileThatAppearsWhileRecordingIsNotReplaced() throws {
+        let dir = CSVTestDirectory()
+        let path = dir.file("rec.csv")
+        let writer = try RecordingWriter(path: path)
+        try writer.write(Sample(time: 0, x: 1, y: 2, z: 3))
+        _ = dir.write("rec.csv", "precious\n")
+        #expect {
+            try writer.finish()
+        } throws: { error in
+            let e = try #require(error as? RecordingError)
+            return e.kind == .fileExists && e.path == path
+                && e.message == "appeared while recording and is left alone; the recording is kept in '\(path).partial'"
+        }
+        #expect(dir.text("rec.csv") == "precious\n")
+        #expect(dir.text("rec.csv.partial") == "time_s,x,y,z\n0.000000,1.00000,2.00000,3.00000\n")
+    }
+
     @Test func aLeftoverPartialFileIsKeptAndReported() throws {
         let dir = CSVTestDirectory()
         _ = dir.write("rec.csv.partial", "time_s,x,y,z\n0,0,0,9.8\n")
