@@ -105,6 +105,19 @@ func csvTestSamples(count: Int, seed: UInt64 = 42) -> [LabeledSample] {
         #expect(dir.text("copy.csv") == original)
     }
 
+    /// `writtenTime` is the time the file will hold for a sample, to the microsecond, so that a
+    /// label decided on it says what the row will mean when read back.
+    @Test func writtenTimeIsTheTimeReadBack() throws {
+        let dir = CSVTestDirectory()
+        let times = [0, 0.0000014, 0.0000016, 1.5099999999, 2.0000049, 12.345_678_9, 1.7e9 + 0.1234567]
+        let path = dir.file("times.csv")
+        try RecordingWriter.write(samples: times.map { Sample(time: $0, x: 0, y: 0, z: 9.8) }, to: path)
+        let read = try RecordingReader.readAll(path: path).samples.map(\.sample.time)
+        #expect(times.map(RecordingWriter.writtenTime) == read)
+        #expect(RecordingWriter.writtenTime(1.5099999999) == 1.51)
+        #expect(RecordingWriter.writtenTime(0.0000016) == 0.000002)
+    }
+
     @Test func anExistingFileIsNotOverwrittenUnlessAsked() throws {
         let dir = CSVTestDirectory()
         let path = dir.write("keep.csv", "precious\n")
