@@ -55,6 +55,18 @@ import Testing
         #expect(names(in: dir).isEmpty)
     }
 
+    /// A path through a file (`notes.txt/out`) names that file as not a folder, rather than
+    /// the system's "Not a directory" about a temporary name the user never gave.
+    @Test(arguments: writers)
+    func aFileWhereTheFolderShouldBeIsNamed(writer: Writer) {
+        let dir = CSVTestDirectory()
+        let file = dir.write("notes.txt", "the user's notes\n")
+        let said = message { try writer.write(file + "/out", false) }
+        #expect(said == "cannot be written: '\(file)' is not a folder")
+        #expect(names(in: dir) == ["notes.txt"])
+        #expect(dir.text("notes.txt") == "the user's notes\n")
+    }
+
     @Test(arguments: writers)
     func aFolderInTheWayIsNotAFile(writer: Writer) throws {
         let dir = CSVTestDirectory()
