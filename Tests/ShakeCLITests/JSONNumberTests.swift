@@ -78,4 +78,15 @@ import Testing
         let data = try JSONEncoder().encode([RoundedNumber(value, decimals: decimals)])
         #expect(String(decoding: data, as: UTF8.self) == "[" + json + "]")
     }
+
+    /// Each unit keeps the decimals the README promises, no fewer: 2/3 of a unit written by each.
+    @Test(arguments: [
+        ("seconds", RoundedNumber.seconds(2.0 / 3), "0.666667"), ("hours", RoundedNumber.hours(2.0 / 3), "0.666667"),
+        ("ratio", RoundedNumber.ratio(2.0 / 3), "0.6667"), ("perHour", RoundedNumber.perHour(2.0 / 3), "0.667"),
+        ("hertz", RoundedNumber.hertz(2.0 / 3), "0.667"), ("acceleration", RoundedNumber.acceleration(2.0 / 3), "0.667"),
+    ])
+    func eachUnitKeepsItsDecimals(unit: String, number: RoundedNumber, json: String) throws {
+        let data = try JSONEncoder().encode([number])
+        #expect(String(decoding: data, as: UTF8.self) == "[" + json + "]", "\(unit)")
+    }
 }
