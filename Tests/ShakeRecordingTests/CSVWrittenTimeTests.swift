@@ -79,6 +79,21 @@ import Testing
             [0, 0.01])
     }
 
+    /// West of Greenwich the offsets are negative: across the American change to summer time
+    /// (-05:00 to -04:00) the samples stay 10 ms apart too.
+    @Test func negativeUTCOffsetsAreWestOfUTC() throws {
+        Self.expectTimes(
+            try Self.times("""
+                time,x,y,z
+                2024-03-10T01:59:59.990-05:00,0,0,9.8
+                2024-03-10T03:00:00.000-0400,0,0,9.8
+                2024-03-10T07:00:00.010Z,0,0,9.8
+                2024-03-10T03:00:00.020-04,0,0,9.8
+
+                """),
+            [7199.99, 7200, 7200.01, 7200.02])
+    }
+
     @Test func datesCrossMidnightMonthsAndLeapDays() throws {
         for (before, after) in [
             ("2023-12-31 23:59:59.995", "2024-01-01 00:00:00.005"),
