@@ -129,6 +129,16 @@ import Testing
             + "of day, read as seconds since the first row's midnight)")
     }
 
+    /// A leap second (second 60) exists: it is read, in each form with seconds.
+    @Test func aLeapSecondIsRead() throws {
+        Self.expectTimes(
+            try Self.times("time,x,y,z\n23:59:59.5,0,0,9.8\n23:59:60.5,0,0,9.8\n"), [86399.5, 86400.5])
+        Self.expectTimes(
+            try Self.times("time,x,y,z\n2016-12-31 23:59:60.25Z,0,0,9.8\n"), [86400.25])
+        Self.expectTimes(
+            try Self.times("time,x,y,z\n59:60.5,0,0,9.8\n"), [3600.5])
+    }
+
     @Test(arguments: [
         ("2023-02-29 10:00:00", "day 29 (February 2023 has 28 days)"),
         ("2024-13-01 10:00:00", "month 13 (months are 1 to 12)"),
@@ -139,6 +149,7 @@ import Testing
         ("10:00:61.0", "second 61 (seconds are 0 to 59, or 60 for a leap second)"),
         ("60:00.5", "minute 60 (minutes are 0 to 59)"),
         ("2024-01-01T10:00:00+24:00", "UTC offset 24:00 (at most 23:59)"),
+        ("2024-01-01T10:00:00-05:60", "UTC offset 5:60 (at most 23:59)"),
     ])
     func aTimeThatDoesNotExistIsAnError(written: String, reason: String) throws {
         let error = try #require(Self.error("x,time,y,z\n0,\(written),0,9.8\n"))
