@@ -237,6 +237,20 @@ final class ProgressReports: Sendable {
         #expect(Set(validation.folds.flatMap(\.heldOutFiles)).count == 4)
     }
 
+    /// Two groups are fewer than three too; folds by file are at most five, each file held out once.
+    @Test func twoGroupsOfSixFilesMakeFiveFoldsByFile() throws {
+        let corpus = ["left", "right"].flatMap { group in
+            (1...3).map { PlantedMotion.recording(name: "\(group)_\($0).csv", shakes: 1, distractors: 1) }
+        }
+        var options = options()
+        options.tradeoffBudgets = []
+        var tuner = Tuner(recordings: corpus, options: options)
+        let validation = try #require(try tuner.run().crossValidation)
+        #expect(validation.method == "k-fold by file")
+        #expect(validation.folds.count == 5)
+        #expect(validation.folds.flatMap(\.heldOutFiles).sorted() == corpus.map(\.path).sorted())
+    }
+
     @Test(arguments: [
         ("/data/dev/wiimote_session11.csv", "wiimote"),
         ("microbit_mltrainer_session01.csv", "microbit"),
