@@ -251,6 +251,20 @@ final class ProgressReports: Sendable {
         #expect(validation.folds.flatMap(\.heldOutFiles).sorted() == corpus.map(\.path).sorted())
     }
 
+    /// A range that holds none of an axis's coarse values starts the search from the value in
+    /// the range nearest the reference's (`--range` passes medium's value as `preferred`).
+    @Test func aRangeWithoutACoarseValueStartsNearestThePreferredValue() throws {
+        let axis = try #require(ParameterAxis.standard.first { $0.name == "minimumReversalIntervalSeconds" })
+        #expect(axis.coarseIndices.map { axis.values[$0] } == [0.04])
+        let above = try #require(axis.restricted(to: 0.05...0.12, preferred: 0.04))
+        #expect(above.values == [0.05, 0.08, 0.12])
+        #expect(above.coarseIndices.map { above.values[$0] } == [0.05])
+        // A coarse value in the range is kept, however near another value is to the preferred one.
+        let around = try #require(axis.restricted(to: 0.03...0.05, preferred: 0.03))
+        #expect(around.coarseIndices.map { around.values[$0] } == [0.04])
+        #expect(axis.restricted(to: 0.2...0.3, preferred: 0.04) == nil)
+    }
+
     @Test(arguments: [
         ("/data/dev/wiimote_session11.csv", "wiimote"),
         ("microbit_mltrainer_session01.csv", "microbit"),
