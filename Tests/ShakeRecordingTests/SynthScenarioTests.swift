@@ -133,6 +133,7 @@ import Testing
         (SensorModel(rateHertz: 0), "rateHertz"), (SensorModel(rateHertz: .infinity), "rateHertz"),
         (SensorModel(jitterFraction: 1), "jitterFraction"), (SensorModel(noiseRMS: -1), "noiseRMS"),
         (SensorModel(clipG: 0), "clipG"), (SensorModel(quantizationStep: 0), "quantizationStep"),
+        (SensorModel(startTime: -2e9), "startTime"),
     ])
     func badSensorNamesTheSetting(sensor: SensorModel, parameter: String) {
         let error = #expect(throws: SynthesisError.self) {
