@@ -283,4 +283,16 @@ import ShakeDetection
         #expect(try RecordingReplay.run(path: path, detector: &bridging).gaps == 0)
         #expect(try RecordingReplay.run(path: path, detector: &medium).gaps == 1)
     }
+
+    /// A gap is an interval longer than the limit: one of exactly the limit is none.
+    @Test func anIntervalOfExactlyTheGapLimitIsNoGap() {
+        func gaps(pause: Double) -> RecordingReplay.Result {
+            let times = [0, 0.25, 0.5, 0.5 + pause, 0.75 + pause]
+            let samples = times.map { LabeledSample(sample: Sample(time: $0, x: 0, y: 0, z: 9.8), isShake: false) }
+            var detector = ShakeDetector()
+            return RecordingReplay.run(samples: samples, detector: &detector, gapLimit: 0.5)
+        }
+        #expect(gaps(pause: 0.5).gaps == 0)
+        #expect(gaps(pause: 0.501).gaps == 1)
+    }
 }
