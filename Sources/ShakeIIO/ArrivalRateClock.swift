@@ -29,12 +29,15 @@
 /// period after the one before: its last sample was measured after that one arrived) counts the
 /// samples missing into the index (its lateness over the period, rounded), its samples then timed
 /// back a period apart from its arrival, the time jumping over the loss just before them, when:
-/// - the line has its last sample more than 1.5 periods and ``lossToleranceSeconds`` before the
+/// - the line has its first sample more than 1.5 periods and ``lossToleranceSeconds`` before the
 ///   refill before arrived, and that refill ended a burst of at least ``bufferLength`` samples
 ///   (the first refill waited for after a pause beyond the kernel buffer: the samples the buffer
 ///   kept, measured as the pause began, came before it on the line, and the gap follows them,
-///   where the kernel lost the newer samples; without a full buffer read, the line is behind
-///   because its period is too short, as when the device was slowed while streaming);
+///   where the kernel lost the newer samples. A sample the burst did not bring was measured after
+///   the burst was read; tested with its last sample, a loss of up to a refill and 1.5 periods
+///   was missed there, then found by late refills one short. Without a full buffer read, the
+///   line is behind because its period is too short, as when the device was slowed while
+///   streaming);
 /// - it came as refills come (0.5 to 1.5 refill durations after the one before) later than the
 ///   line by that much (the tolerance then the reader's wake-up jitter, when more), and so did
 ///   the refill before, by as much to within half a period and the tolerance (an overrun,
@@ -200,7 +203,7 @@ struct ArrivalRateClock {
         // the refill before is a period measured too short (a device slowed while streaming, a
         // first backlog read slowly), not samples lost; counted, they kept that period for good.
         let bufferEmptied = bufferLength.map { previousBurst >= $0 } ?? true
-        let behindBufferRead = bufferEmptied && offset + lastIndex * period < lastArrival - threshold
+        let behindBufferRead = bufferEmptied && offset + (lastIndex - Double(samples - 1)) * period < lastArrival - threshold
         var foundLate = false
         if waited && (behindBufferRead
                       || late && (lateness > lateThreshold && previousLateness > lateThreshold && steady(2)
