@@ -220,8 +220,6 @@ import ShakeRecording
         #expect(seismicFile["false_shake_why"] == nil && seismicFile["duplicate_why"] == nil)
     }
 
-    /// `text` (a labelled CSV whose rows end in a one-digit label) with the label of each row
-    /// whose time `label` maps to a value replaced by that value.
     /// `--list` goes file by file in the order given, each by time: a later file's earlier
     /// miss comes after the first file's.
     @Test func listFollowsTheFilesInTheOrderGiven() throws {
@@ -238,6 +236,8 @@ import ShakeRecording
         #expect(listed.last?.hasPrefix(soon + "  missed shake  labelled 0.500 to 0.990 s") == true, "\(listed)")
     }
 
+    /// `text` (a labelled CSV whose rows end in a one-digit label) with the label of each row
+    /// whose time `label` maps to a value replaced by that value.
     static func relabelled(_ text: String, _ label: (Double) -> Int?) -> String {
         text.split(separator: "\n").map { line -> String in
             guard let time = Double(line.prefix { $0 != "," }), let value = label(time) else { return String(line) }
