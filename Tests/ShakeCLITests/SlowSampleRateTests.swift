@@ -79,6 +79,29 @@ import Testing
         #expect(!run.out.contains("Hz"), "\(run.out)")
     }
 
+    /// `replay` judges a rate over at least a second of samples, gaps left out: 10 Hz samples
+    /// spanning 3.4 s but only 0.8 s without their 2.6 s gap are not flagged (a few samples say
+    /// little about a sensor's rate), while the same with 1.2 s of samples are.
+    @Test func replayFlagsARateOnlyOverASecondOfSamplesBesideGaps() throws {
+        func recording(seconds: Double) -> String {
+            let count = Int((seconds / 2 * 10).rounded()) + 1
+            var text = "time_s,x,y,z\n"
+            for i in 0..<count { text += "\(Double(i) / 10),0,0,9.8\n" }      // 10 Hz
+            for i in 0..<count { text += "\(3 + Double(i) / 10),0,0,9.8\n" }  // after a gap
+            return text
+        }
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let short = try folder.write("short.csv", recording(seconds: 0.8))
+        let long = try folder.write("long.csv", recording(seconds: 1.2))
+        let run = runShake("replay", short, long)
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").filter { $0.hasPrefix(folder.path) }
+        try #require(lines.count == 2, "\(run.out)")
+        #expect(lines[0].hasSuffix("1 gap over 0.5 s (2.6 s)"), "\(lines[0])")
+        #expect(lines[1].hasSuffix(", 10.0 Hz, " + Self.note), "\(lines[1])")
+    }
+
     /// The device warning says what the device offers: faster rates to pass, none faster, or no
     /// list at all (a driver without `sampling_frequency_available`); nothing at 25 Hz or more.
     @Test func theDeviceWarningSaysWhatTheDeviceOffers() {
