@@ -102,6 +102,22 @@ import Testing
         #expect(lines[1].hasSuffix(", 10.0 Hz, " + Self.note), "\(lines[1])")
     }
 
+    /// `tune` judges a rate as `replay` does: not from under a second of samples, and not across a
+    /// gap (100 Hz samples around a 20 s gap are not 9 Hz ones).
+    @Test func tuneWarnsOfNoRateFromUnderASecondOrAcrossAGap() throws {
+        var gapped = "time_s,x,y,z,shake\n"
+        for i in 0..<100 { gapped += "\(Double(i) / 100),0,0,9.8,0\n" }       // 1 s at 100 Hz
+        for i in 0..<100 { gapped += "\(21 + Double(i) / 100),0,0,9.8,0\n" }  // a 20 s gap, 1 s more
+        var short = "time_s,x,y,z,shake\n"
+        for i in 0..<9 { short += "\(Double(i) / 10),0,0,9.8,0\n" }           // 0.8 s at 10 Hz
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let run = runShake("tune", "--format", "json", try folder.write("gapped.csv", gapped),
+                           try folder.write("short.csv", short))
+        #expect(run.status == 0, "\(run.err)")
+        #expect(!run.err.contains("Warning:"), "\(run.err)")
+    }
+
     /// The device warning says what the device offers: faster rates to pass, none faster, or no
     /// list at all (a driver without `sampling_frequency_available`); nothing at 25 Hz or more.
     @Test func theDeviceWarningSaysWhatTheDeviceOffers() {
