@@ -34,6 +34,13 @@ import Testing
             "/sys/bus/iio/devices/iio:device1/in_accel_scale on the machine it is on (as root)") == true)
     }
 
+    /// A single wider range is named alone, without a list's "and".
+    @Test func aSingleWiderRangeIsNamedAlone() {
+        let offered = Self.device(offered: [0.009576, 0.019152])
+        #expect(Self.warning(offered) == Self.start + " It offers ±4 g: write the scale of one to "
+            + "/sys/bus/iio/devices/iio:device1/in_accel_scale (as root), e.g. 0.019152 for ±4 g, then start again.\n")
+    }
+
     /// No list of ranges, or nothing wider in it: said so, with where a wider one would be set.
     @Test func withoutWiderRangesTheWarningSaysSo() {
         #expect(Self.warning(Self.device()) == Self.start + " It lists no other ranges (no in_accel_scale_available); "
