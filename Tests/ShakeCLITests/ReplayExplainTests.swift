@@ -51,6 +51,22 @@ import Testing
         #expect(sections[1].contains("(maximumLinearity 0.50)"))
     }
 
+    /// A row shows up to four peaks: a chain of exactly four shows all four, not three and "+1 more".
+    @Test func aRowShowsAllFourPeaksOfAFourHalfWaveChain() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        // One turn of ellipseTurningRound's ellipse: four half-waves, too slow and bent for so short a chain.
+        let turn = try folder.write("turn.csv", Self.recording(seconds: 1) { t in
+            (2.5 * Self.g * sin(2 * .pi * 2 * t), 1.25 * Self.g * cos(2 * .pi * 2 * t))
+        })
+        let run = runShake("replay", "--explain", turn)
+        #expect(run.status == 0, "\(run.err)")
+        let rows = run.out.split(separator: "\n").filter { $0.contains("only 4 half-waves, neither quick nor straight") }
+        try #require(rows.count == 1, "\(run.out)")
+        let columns = rows[0].split(separator: " ")
+        #expect(columns[2..<6].allSatisfy { Double($0) != nil } && !rows[0].contains("+1 more"), "\(rows[0])")
+    }
+
     @Test func jsonHasTheNearMissesOnlyWhenAsked() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
