@@ -322,6 +322,27 @@ import ShakeRecording
                 == true, "\(line)")
     }
 
+    /// A missed shake whose strokes formed four chains (four bursts of three half-waves, each
+    /// peaking 0.45 s after the last): `--list` names the closest and the three others, all it
+    /// shows, with no count of more chains left out.
+    @Test func listNamesThreeOtherChainsWithoutACountOfMore() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        var text = "time_s,x,y,z,shake\n"
+        for i in 0..<700 {
+            let t = Double(i) / 100
+            let burst = [2.0, 2.7, 3.4, 4.1].first { t >= $0 && t < $0 + 0.375 }
+            let x = burst.map { 3 * 9.80665 * sin(2 * .pi * 4 * (t - $0)) } ?? 0
+            text += String(format: "%.6f,%.5f,0.10000,9.80665,%d\n", t, x, t >= 2 && t < 4.475 ? 1 : 0)
+        }
+        let path = try folder.write("four-chains.csv", text)
+        let run = runShake("evaluate", "--list", path)
+        #expect(run.status == 0, "\(run.err)")
+        let line = try #require(run.out.split(separator: "\n").first { $0.contains("missed shake") })
+        #expect(line.components(separatedBy: "; also at ").count == 4, "\(line)")
+        #expect(!line.contains("more chains"), "\(line)")
+    }
+
     /// `--list` says why a labelled shake was missed: a real shake cut to three half-waves is
     /// named with its chain and how it ended, with the largest linear acceleration.
     @Test func listSaysWhyAShakeWasMissed() throws {
