@@ -21,6 +21,49 @@ import ShakeDetection
         #expect(ShakeConfiguration.preset(named: "hard") == .hard)
     }
 
+    /// The README's preset table ("Configuration") is what `shake config --preset NAME` prints:
+    /// every row's medium, light and hard values ("same" for medium's) are the presets' own, read
+    /// through their JSON encoding by key, and every key a configuration file holds has a row, so
+    /// a user tuning a file from the table starts from the values the detector really uses.
+    @Test func readmePresetTableMatchesThePresets() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.components(separatedBy: "\n")
+        let header = "| parameter (JSON key) | medium (default) | light | hard | unit |"
+        let start = try #require(lines.firstIndex(of: header), "README has no preset table")
+        let rows = lines[(start + 2)...].prefix { $0.hasPrefix("|") }
+        func encoded(_ preset: ShakeConfiguration) throws -> [String: Double] {
+            let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(preset))
+            let dictionary = try #require(object as? [String: NSNumber])
+            return dictionary.mapValues(\.doubleValue)
+        }
+        let presets = [("medium", try encoded(.medium)), ("light", try encoded(.light)), ("hard", try encoded(.hard))]
+        var keysInTable: [String] = []
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            try #require(cells.count == 5, "\(row)")
+            // The keys: the backquoted names before any parenthesised remark.
+            let names = cells[0].prefix { $0 != "(" }.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            keysInTable += names
+            for (column, (presetName, values)) in presets.enumerated() {
+                let cell = cells[1 + column] == "same" ? cells[1] : cells[1 + column]
+                let numbers = cell.replacingOccurrences(of: "−", with: "-")
+                    .components(separatedBy: " / ").map { Double($0) }
+                #expect(numbers.count == names.count, "\(row)")
+                for (name, number) in zip(names, numbers) {
+                    let actual: Double? = values[name]
+                    #expect(number != nil && number == actual,
+                            "README says \(presetName).\(name) is \(cell), the preset encodes \(String(describing: actual))")
+                }
+            }
+        }
+        #expect(keysInTable.count == Set(keysInTable).count, "a key has two rows: \(keysInTable)")
+        #expect(Set(keysInTable) == Set(presets[0].1.keys),
+                "keys without a row: \(Set(presets[0].1.keys).subtracting(keysInTable).sorted()); rows for no key: \(Set(keysInTable).subtracting(presets[0].1.keys).sorted())")
+    }
+
     @Test func defaultIsMediumAndPresetsAreOrdered() {
         #expect(ShakeConfiguration.default == .medium)
         #expect(ShakeConfiguration.light.onsetAcceleration < ShakeConfiguration.medium.onsetAcceleration)
