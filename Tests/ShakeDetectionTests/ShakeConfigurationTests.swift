@@ -114,6 +114,27 @@ import ShakeDetection
         }
     }
 
+    /// A mistyped key is answered with the nearest known key when it is at most 3 edits away
+    /// (letters' case ignored, a changed letter one edit), and with none beyond: `quyetSeconbz`
+    /// (3 letters changed) and `quietSecs` (3 short) get `quietSeconds`, `quietSec` (4 short)
+    /// nothing; `QUIETSECONDS` is `quietSeconds`; a name as near to two keys gets the one listed
+    /// first, as the known keys are.
+    @Test(arguments: [("quyetSeconbz", "quietSeconds"), ("quietSecs", "quietSeconds"), ("quietSec", nil),
+                      ("QUIETSECONDS", "quietSeconds"),
+                      ("mixumumReversalIntervalSeconds", "minimumReversalIntervalSeconds")] as [(String, String?)])
+    func unknownKeySuggestsTheNearestKeyWithinThreeEdits(key: String, suggestion: String?) {
+        let json = "{\"\(key)\": 1}"
+        do {
+            _ = try JSONDecoder().decode(ShakeConfiguration.self, from: Data(json.utf8))
+            Issue.record("decoding \(key) succeeded")
+        } catch DecodingError.dataCorrupted(let context) {
+            let expected = "unknown configuration key '\(key)'" + (suggestion.map { ": did you mean '\($0)'?" } ?? "") + " (known keys: "
+            #expect(context.debugDescription.hasPrefix(expected), "\(context.debugDescription)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
     /// The detector judges ongoing motion in half-second blocks, so `validate()` accepts only
     /// whole half-seconds and says which are nearest.
     @Test(arguments: [(1.3, "1.0 and 1.5"), (0.2, "0.0 and 0.5"), (29.9, "29.5 and 30.0"), (4.25, "4.0 and 4.5")])
