@@ -140,6 +140,17 @@ import Testing
              at: "2:26", says: "not valid JSON: a decimal comma? JSON numbers take a point (8.5)\n"),
         Case("a number without its leading zero", "{\"quietSeconds\": .3}",
              at: "1:18", says: "not valid JSON: a number begins with a digit (0.3, not .3)\n"),
+        Case("a block comment after a value", "{\n  \"onsetAcceleration\": 8 /* gentler */\n}\n",
+             at: "2:26", says: "not valid JSON: a comment, which JSON does not allow: remove it\n"),
+        Case("a key without quotes that begins with an underscore", "{_onsetAcceleration: 8}",
+             at: "1:2", says: "not valid JSON: a key without quotes: write it in double quotes (\"_onsetAcceleration\")\n"),
+        Case("a missing comma after null", "{\n  \"onsetAcceleration\": null\n  \"quietSeconds\": 0.3\n}\n",
+             at: "3:3", says: "not valid JSON: a comma is missing before this key (after the value before it)\n"),
+        Case("a value missing before '}'", "{\"onsetAcceleration\": }",
+             at: "1:23", says: "not valid JSON: a value is missing after ':'\n"),
+        // A comma and a space between two numbers: no decimal comma, a value where a key belongs.
+        Case("a number where a key belongs", "{\"onsetAcceleration\": 8, 5}",
+             at: "1:26", says: "not valid JSON: unexpected text\n"),
         Case("binary garbage", [0x7F, 0x45, 0x4C, 0x46, 0x00, 0xFF, 0x0A], at: "1:1", says: "not valid JSON"),
     ]
 
