@@ -151,6 +151,9 @@ import Testing
         // A comma and a space between two numbers: no decimal comma, a value where a key belongs.
         Case("a number where a key belongs", "{\"onsetAcceleration\": 8, 5}",
              at: "1:26", says: "not valid JSON: unexpected text\n"),
+        // The comma comes before the text ends: it is the first mistake, so it is said.
+        Case("comma after an array's last value, the text ending early", "{\"quietSeconds\": [0.4,]",
+             at: "1:22", says: "not valid JSON: a comma after the last value (JSON allows none before '}' or ']'): remove it"),
         Case("binary garbage", [0x7F, 0x45, 0x4C, 0x46, 0x00, 0xFF, 0x0A], at: "1:1", says: "not valid JSON"),
     ]
 
