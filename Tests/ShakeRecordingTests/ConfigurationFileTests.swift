@@ -113,6 +113,28 @@ import Testing
         #expect(loaded.refractorySeconds == 0.2)
     }
 
+    /// A configuration file may be up to 1 MiB long (here a small object padded with spaces to
+    /// exactly 1,048,576 bytes): it loads; one byte more and it is refused as no configuration
+    /// file, naming the limit.
+    @Test func aFileOfExactly1MiBLoadsAndOneByteMoreIsRefused() throws {
+        let folder = NSTemporaryDirectory() + "/shakekit-size-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let object = "{\"onsetAcceleration\": 12}"
+        let exact = folder + "/exact.json", over = folder + "/over.json"
+        try Data((object + String(repeating: " ", count: (1 << 20) - object.utf8.count)).utf8)
+            .write(to: URL(fileURLWithPath: exact))
+        try Data((object + String(repeating: " ", count: (1 << 20) + 1 - object.utf8.count)).utf8)
+            .write(to: URL(fileURLWithPath: over))
+        #expect(try ConfigurationFile.load(path: exact).onsetAcceleration == 12)
+        #expect {
+            try ConfigurationFile.load(path: over)
+        } throws: { error in
+            let error = try #require(error as? ConfigurationFileError)
+            return error.kind == .malformed && error.description == "\(over): larger than 1 MiB: not a configuration file"
+        }
+    }
+
     /// JSON has no infinity: the two keys that may hold it are written as 10⁶ m/s², which loads
     /// back and gives the same events as infinity (no raw axis and no peak gets that far).
     /// An invalid configuration is not saved: NaN has no JSON (the file held a newline alone,
