@@ -142,6 +142,9 @@ import Testing
              at: "1:18", says: "not valid JSON: a number begins with a digit (0.3, not .3)\n"),
         Case("a block comment after a value", "{\n  \"onsetAcceleration\": 8 /* gentler */\n}\n",
              at: "2:26", says: "not valid JSON: a comment, which JSON does not allow: remove it\n"),
+        // The text is no JSON: its first mistake is said, not a key it seems to give twice.
+        Case("a missing comma before a key given again", "{\"quietSeconds\": 0.5 \"quietSeconds\": 1}",
+             at: "1:22", says: "not valid JSON: a comma is missing before this key (after the value before it)\n"),
         Case("a key without quotes that begins with an underscore", "{_onsetAcceleration: 8}",
              at: "1:2", says: "not valid JSON: a key without quotes: write it in double quotes (\"_onsetAcceleration\")\n"),
         Case("a missing comma after null", "{\n  \"onsetAcceleration\": null\n  \"quietSeconds\": 0.3\n}\n",
