@@ -293,6 +293,19 @@ import ShakeRecording
         #expect(line.hasSuffix(" s and was counted for an earlier labelled shake"), "\(line)")
     }
 
+    /// `samples` rows at 100 Hz, labelled a shake from 2 s to `labelledUntil`: still but for a
+    /// burst of three half-waves (4 Hz, 3 g along x, 0.375 s) at each time of `starts`.
+    static func bursts(at starts: [Double], samples: Int, labelledUntil: Double) -> String {
+        var text = "time_s,x,y,z,shake\n"
+        for i in 0..<samples {
+            let t = Double(i) / 100
+            let burst = starts.first { t >= $0 && t < $0 + 0.375 }
+            let x = burst.map { 3 * 9.80665 * sin(2 * .pi * 4 * (t - $0)) } ?? 0
+            text += String(format: "%.6f,%.5f,0.10000,9.80665,%d\n", t, x, t >= 2 && t < labelledUntil ? 1 : 0)
+        }
+        return text
+    }
+
     /// A labelled shake whose strokes formed two chains (three half-waves of a 4 Hz, 3 g shake,
     /// a pause, three more, the first of them peaking 0.45 s after the last): `--list` names
     /// the closest chain and the other too, each with how it ended; the first chain's break is
@@ -300,14 +313,7 @@ import ShakeRecording
     @Test func listNamesEveryChainOfAMissedShake() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        var text = "time_s,x,y,z,shake\n"
-        for i in 0..<500 {
-            let t = Double(i) / 100
-            let burst = [2.0, 2.7].first { t >= $0 && t < $0 + 0.375 }
-            let x = burst.map { 3 * 9.80665 * sin(2 * .pi * 4 * (t - $0)) } ?? 0
-            text += String(format: "%.6f,%.5f,0.10000,9.80665,%d\n", t, x, t >= 2 && t < 3.075 ? 1 : 0)
-        }
-        let path = try folder.write("two-chains.csv", text)
+        let path = try folder.write("two-chains.csv", Self.bursts(at: [2.0, 2.7], samples: 500, labelledUntil: 3.075))
         let run = runShake("evaluate", "--list", path)
         #expect(run.status == 0, "\(run.err)")
         let line = try #require(run.out.split(separator: "\n").first { $0.contains("missed shake") })
@@ -328,14 +334,8 @@ import ShakeRecording
     @Test func listNamesThreeOtherChainsWithoutACountOfMore() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        var text = "time_s,x,y,z,shake\n"
-        for i in 0..<700 {
-            let t = Double(i) / 100
-            let burst = [2.0, 2.7, 3.4, 4.1].first { t >= $0 && t < $0 + 0.375 }
-            let x = burst.map { 3 * 9.80665 * sin(2 * .pi * 4 * (t - $0)) } ?? 0
-            text += String(format: "%.6f,%.5f,0.10000,9.80665,%d\n", t, x, t >= 2 && t < 4.475 ? 1 : 0)
-        }
-        let path = try folder.write("four-chains.csv", text)
+        let path = try folder.write("four-chains.csv",
+                                    Self.bursts(at: [2.0, 2.7, 3.4, 4.1], samples: 700, labelledUntil: 4.475))
         let run = runShake("evaluate", "--list", path)
         #expect(run.status == 0, "\(run.err)")
         let line = try #require(run.out.split(separator: "\n").first { $0.contains("missed shake") })
