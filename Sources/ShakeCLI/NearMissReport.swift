@@ -131,7 +131,7 @@ struct NearMissReport: Encodable {
         // rising when the shake begins: its peak is not counted among those reached by then.
         let peaks = chain.halfWaves.filter { $0.peakTime <= began.time }.map { fixed($0.peakAcceleration, 1) }
         let rising = max(0, began.chainHalfWaves - peaks.count)
-        let risingText = rising == 0 ? "" : rising == 1 ? ", and 1 still rising" : ", and \(rising) still rising"
+        let risingText = rising == 0 ? "" : ", and \(rising) still rising"
         var text = "on \(began.chainHalfWaves) linked half-waves from "
             + "\(fixed(began.chainStartTime, 3)) s (peaks by then \(peaks.joined(separator: " ")) m/s²\(risingText)); "
             + "linearity \(fixed(began.linearity, 2)) (maximumLinearity \(fixed(configuration.maximumLinearity, 2))), "
