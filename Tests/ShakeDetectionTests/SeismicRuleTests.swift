@@ -55,4 +55,18 @@ import Testing
         #expect(Self.events(Self.samples(String(repeating: "A", count: 64), strong: 13)).isEmpty)
         #expect(Self.events(Self.samples(String(repeating: "A", count: 64), strong: 13.001)).first?.time == 0.25)
     }
+
+    /// A clock that goes back (a device restarted, its times from 0 again) starts a new window:
+    /// a shake right after fires as on a fresh detector, not held back by the samples of before.
+    @Test func aClockThatGoesBackStartsANewWindow() throws {
+        let shake = Self.samples(String(repeating: "A", count: 20))
+        let before = Self.samples(String(repeating: ".", count: 20)).map {
+            Sample(time: $0.time + 1, x: $0.x, y: $0.y, z: $0.z)
+        }
+        let got = Self.events(before + shake)
+        #expect(got.map(\.phase) == Self.events(shake).map(\.phase))
+        let began = try #require(got.first)
+        #expect(began.time == 0.25)
+        #expect(began.startTime == 0)
+    }
 }
