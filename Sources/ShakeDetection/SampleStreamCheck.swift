@@ -194,7 +194,9 @@ public struct SampleStreamCheck: Sendable {
     /// The shortest interval that, when every checked interval reaches it, flags the time unit.
     static let slowInterval = 0.25
 
-    /// The problem found so far, if any (at most one is reported: the first).
+    /// The problem found so far, if any (at most one is reported: the first; when a sample
+    /// settles both checks with a problem each, the acceleration's: a stream in g whose times
+    /// never move is said to be in g at its 64th sample, and its times once that is mended).
     public private(set) var problem: Problem?
 
     private var samples = 0

@@ -246,6 +246,24 @@ import Testing
         #expect(check.isSettled)
     }
 
+    /// A stream in g whose times never move has both problems found at its 64th sample: the
+    /// acceleration's is the one said (one problem at most), and once the acceleration is in
+    /// m/s² the same times are said.
+    @Test func aSampleThatFindsTwoProblemsSaysTheAccelerations() throws {
+        let stuck = Self.still(seconds: 1, rate: 100).map { Sample(time: 0, x: $0.x, y: $0.y, z: $0.z) }
+        let inG = stuck.map { Sample(time: $0.time, x: $0.x / standardGravity, y: $0.y / standardGravity,
+                                     z: $0.z / standardGravity) }
+        let found = Self.problems(inG)
+        let first = try #require(found.first)
+        #expect(found.count == 1)
+        #expect(first.index == Self.sixtyFourth)
+        guard case .accelerationLooksLikeG = first.problem else {
+            Issue.record("\(first.problem)")
+            return
+        }
+        #expect(Self.problems(stuck).map(\.problem) == [.timesRepeat(samplesPerTime: Double(Self.sixtyFourth + 1))])
+    }
+
     /// A 100 Hz driver that stamps each sample of a FIFO batch as it reads it out (10 µs apart,
     /// then the batch's period): said, with the burst's size; the same stream with its times
     /// spread over each batch, or with 20 % jitter, is not.
