@@ -27,7 +27,8 @@ import Testing
     }
 
     /// A scale ten times too small reads |a| near 1 (the library calls it "in g"): for a device it
-    /// is the same fault. With an offset, no scale is suggested (it would not be right).
+    /// is the same fault, and so is one a hundred times too small. With an offset, no scale is
+    /// suggested (it would not be right).
     @Test func aScaleTenTimesTooSmallIsSaidSo() {
         let plain = AccelerometerDescription(id: "iio:device0", scale: 0.0004788, offset: 0)
         #expect(Self.warnings(Self.still(level: 0.98), device: plain) == [
@@ -35,6 +36,10 @@ import Testing
                 + "are about 10 times too small. Check in_accel_scale (0.000479) and in_accel_offset (0); a scale of "
                 + "about 0.00479 would read 9.8. Until they are right, shakes are misjudged.\n",
         ])
+        // A hundred times too small is still a scale (not a sensor reading nothing, under 0.05).
+        let hundredth = Self.warnings(Self.still(level: 0.098), device: plain)
+        #expect(hundredth.count == 1 && hundredth[0].contains("its readings are about 100 times too small")
+            && hundredth[0].contains("a scale of about 0.0479 would read 9.8"), "\(hundredth)")
         let offset = AccelerometerDescription(id: "iio:device0", scale: 0.0004788, offset: 12)
         let said = Self.warnings(Self.still(level: 0.98), device: offset)
         #expect(said.count == 1 && !said[0].contains("a scale of about"), "\(said)")
@@ -69,4 +74,22 @@ import Testing
         }
         #expect(Self.warnings(moving, device: device).isEmpty)
     }
+
+    /// A device that read right, then reconnects reading twice gravity (reset to another range
+    /// without its scale read again): the new connection's first samples are checked, and said,
+    /// with the scale that would read 9.8.
+    @Test func aReconnectionThatReadsWrongIsSaid() {
+        let device = AccelerometerDescription(id: "iio:device0", scale: 0.009576, offset: nil)
+        var check = DeviceLevelCheck()
+        var said = Self.still(level: 9.81).compactMap { check.add($0, device: device) }
+        #expect(said.isEmpty)
+        check.restart()
+        said += Self.still(level: 19.6).compactMap { check.add($0, device: device) }
+        #expect(said == [
+            "Warning: iio:device0 reads |a| near 19.6 m/s² while still, where gravity alone is 9.8 m/s²: its readings "
+                + "are about 2 times too large. Check in_accel_scale (0.00958) and in_accel_offset (not given); a scale "
+                + "of about 0.00479 would read 9.8. Until they are right, shakes are misjudged.\n",
+        ])
+    }
 }
+
