@@ -169,4 +169,60 @@ import Testing
         #expect(run.out.contains("USAGE: shake demo [<options>] [<recording>]"))
         #expect(run.out.replacingOccurrences(of: "\n", with: " ").contains("To use another recording, give its path"))
     }
+
+    /// `labelledShakeCSV`'s recording with its times moved `by` seconds, cut after `cutAfter`
+    /// (seconds from its start; nil keeps it whole).
+    static func recording(shakes: Int, movedBy offset: Double, cutAfter end: Double? = nil) -> String {
+        labelledShakeCSV(shakes: shakes, restSeconds: 10).text.split(separator: "\n").compactMap { line in
+            guard let comma = line.firstIndex(of: ","), let time = Double(line[..<comma]) else { return String(line) }
+            if let end, time > end { return nil }
+            return String(format: "%.6f", time + offset) + line[comma...]
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// The timeline counts from the recording's first sample, whatever its clock (the edits come
+    /// 2, 4 and 6 s after it); a recording that ends while shaking has its shake cancelled on the
+    /// timeline, and nothing undone.
+    @Test func theTimelineCountsFromTheFirstSampleAndAShakeCutShortIsCancelled() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        // A shake from 10 s, cut 0.75 s into it; the clock reads 1000 s at the first sample.
+        let path = try folder.write("cut.csv", Self.recording(shakes: 1, movedBy: 1000, cutAfter: 10.75))
+        let run = runShake("demo", path)
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("edit      the user") }.map { String($0.prefix(12)) }
+            == ["    2.00 s  ", "    4.00 s  ", "    6.00 s  "], "\(run.out)")
+        #expect(lines.contains("    0.00 s  document  note: \"\"  name: \"Ada Lovelace\"  address: \"12 Elm Street\""),
+                "\(run.out)")
+        #expect(lines.contains { $0.hasPrefix("   10.") && $0.contains("shake     began") }, "\(run.out)")
+        #expect(lines.contains("   10.75 s  shake     cancelled (interrupted)"), "\(run.out)")
+        #expect(!run.out.contains("prompt    "), "\(run.out)")
+        #expect(lines.last == "   10.75 s  end       1 shake, 0 prompts; final document: note: \"Call the plumber\"  "
+            + "name: \"\"  address: \"34 Oak Avenue\"", "\(run.out)")
+    }
+
+    /// One shake, one prompt, said in the singular; an answer is read in any case, spaces
+    /// around it allowed.
+    @Test func oneShakeAndAnAnswerInCapitals() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("one.csv", Self.recording(shakes: 1, movedBy: 0))
+        let run = runShake("demo", path, "--choices", " UNDO ")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("user taps [Undo Address Change]"), "\(run.out)")
+        #expect(run.out.hasSuffix("end       1 shake, 1 prompt; final document: note: \"Call the plumber\"  name: \"\"  "
+            + "address: \"12 Elm Street\"\n"), "\(run.out)")
+    }
+
+    /// A recording with a header and no sample: a data error naming it, exit 65.
+    @Test func aRecordingWithoutSamplesIsADataError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = try folder.write("empty.csv", "time_s,x,y,z\n")
+        let run = runShake("demo", path)
+        #expect(run.status == 65)
+        #expect(run.err == "Error: \(path): the recording holds no samples\n")
+    }
 }
+
