@@ -147,6 +147,49 @@ import ShakeRecording
         #expect(chains.filter(\.isNearMiss).map(\.startTime) == [3.95])
     }
 
+    /// After a shake cancelled as too long, the detector's chain goes on from that shake's start
+    /// and is refused for want of a pause: the part collected after the cancellation, even with
+    /// fewer than two half-waves of its own (none, or one), is a near miss with that refusal.
+    @Test(arguments: [0, 1])
+    func aChainRefusedAfterACancelledShakeIsANearMiss(halfWavesAfterCancellation: Int) {
+        var collector = HalfWaveChainCollector()
+        func shakeEvent(_ phase: ShakeEvent.Phase, at time: Double) -> ShakeEvent {
+            ShakeEvent(phase: phase, time: time, startTime: 0.95, endTime: time, peakAcceleration: 15,
+                       reversals: 4, dominantAxis: .x)
+        }
+        collector.add(ShakeExplanation(halfWave: Self.halfWave(1, chain: 1, .nothingBefore)))
+        for (i, peak) in [1.15, 1.3, 1.45].enumerated() {
+            collector.add(ShakeExplanation(halfWave: Self.halfWave(peak, chain: i + 2, Self.linked)))
+        }
+        collector.add(ShakeExplanation(), event: shakeEvent(.began, at: 1.5))
+        collector.add(ShakeExplanation(), event: shakeEvent(.cancelled, at: 4))
+        let after = (0..<halfWavesAfterCancellation).map { Self.halfWave(4.1 + 0.15 * Double($0), chain: 30 + $0, Self.linked) }
+        after.forEach { collector.add(ShakeExplanation(halfWave: $0)) }
+        let refused = ShakeExplanation.Refusal(time: 4.3, chainStartTime: 0.95, chainHalfWaves: 30, reason: .pauseNeeded)
+        collector.add(ShakeExplanation(refusal: refused))
+        let chains = collector.finish()
+
+        #expect(chains.map(\.end) == [.shakeEnded, .recordingEnded])
+        let misses = chains.filter(\.isNearMiss)
+        #expect(misses.count == 1, "\(chains)")
+        #expect(misses.first?.halfWaves == after && misses.first?.refusal == refused)
+    }
+
+    /// `removeClosedChains` hands each closed chain over once (as `shake live --explain` reports
+    /// it): what `finish` returns afterwards is only the chains closed since.
+    @Test func closedChainsAreHandedOverOnce() {
+        var collector = HalfWaveChainCollector()
+        let first = [Self.halfWave(1, chain: 1, .nothingBefore), Self.halfWave(1.15, chain: 2, Self.linked)]
+        let breaker = Self.halfWave(3, chain: 1, .outsideInterval(intervalSeconds: 1.85))
+        (first + [breaker]).forEach { collector.add(ShakeExplanation(halfWave: $0)) }
+        let handedOver = collector.removeClosedChains()
+        #expect(handedOver.map(\.halfWaves) == [first])
+        #expect(collector.removeClosedChains().isEmpty)
+        let second = Self.halfWave(3.15, chain: 2, Self.linked)
+        collector.add(ShakeExplanation(halfWave: second))
+        #expect(collector.finish().map(\.halfWaves) == [[breaker, second]])
+    }
+
     /// A canonical CSV at 100 Hz written to a temporary file, gravity along z: rest, and 4 Hz
     /// shakes along x (start, length in s, amplitude in g); with `labelled`, a `shake` column
     /// that is 1 during them.
