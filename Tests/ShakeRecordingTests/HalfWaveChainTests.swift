@@ -190,6 +190,51 @@ import ShakeRecording
         #expect(collector.finish().map(\.halfWaves) == [[breaker, second]])
     }
 
+    /// A chain of `count` linked half-waves peaking 0.15 s apart from `start` s, refused as not
+    /// straight at its last peak when `refused`, or beginning a shake there when `began`.
+    static func chain(_ count: Int, from start: Double, refused: Bool = false, began: Bool = false) -> HalfWaveChain {
+        let peaks = (0..<count).map { start + 0.15 * Double($0) }
+        let halfWaves = peaks.enumerated().map { i, peak in
+            halfWave(peak, chain: i + 1, i == 0 ? .nothingBefore : linked)
+        }
+        let last = peaks[count - 1]
+        return HalfWaveChain(
+            halfWaves: halfWaves,
+            refusal: refused ? ShakeExplanation.Refusal(time: last, chainStartTime: start - 0.05, chainHalfWaves: count,
+                                                        reason: .notStraight(linearity: 0.7, limit: 0.5)) : nil,
+            end: .recordingEnded,
+            began: began ? ShakeExplanation.Began(
+                time: last, chainStartTime: start - 0.05, chainHalfWaves: count, linearity: 0.2, intervalRatio: 1.1,
+                longestIntervalSeconds: 0.15, ongoingMotion: false, strongHalfWaves: 0) : nil)
+    }
+
+    /// Which chain around a missed shake came closest, by one of the rules `shake evaluate
+    /// --list` explains the shake with.
+    struct ClosestCase: Sendable, CustomStringConvertible {
+        var rule: String
+        var chains: [HalfWaveChain]
+        var closest: Int
+        var description: String { rule }
+    }
+
+    static let closestCases = [
+        ClosestCase(rule: "a shake begun late before a longer near miss",
+                    chains: [chain(6, from: 1, refused: true), chain(4, from: 3, began: true)], closest: 1),
+        ClosestCase(rule: "the first of two shakes begun late",
+                    chains: [chain(4, from: 1, began: true), chain(5, from: 3, began: true)], closest: 0),
+        ClosestCase(rule: "the most half-waves", chains: [chain(2, from: 1, refused: true), chain(3, from: 3)], closest: 1),
+        ClosestCase(rule: "a refused chain before an equal one that was not",
+                    chains: [chain(3, from: 1), chain(3, from: 3, refused: true)], closest: 1),
+        ClosestCase(rule: "the earliest of equal chains", chains: [chain(3, from: 1), chain(3, from: 3)], closest: 0),
+    ]
+
+    @Test(arguments: closestCases)
+    func closestChainOfAMissedShake(_ closestCase: ClosestCase) {
+        let missed = MissedShakeExplanation(
+            shake: LabeledShake(start: 1, end: 4), largestLinearAcceleration: 15, chains: closestCase.chains)
+        #expect(missed.closestChain == closestCase.chains[closestCase.closest])
+    }
+
     /// A canonical CSV at 100 Hz written to a temporary file, gravity along z: rest, and 4 Hz
     /// shakes along x (start, length in s, amplitude in g); with `labelled`, a `shake` column
     /// that is 1 during them.
