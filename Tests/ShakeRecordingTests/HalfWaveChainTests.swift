@@ -326,6 +326,31 @@ import ShakeRecording
         #expect(explained.result.counts == plain.counts)
     }
 
+    /// A device lying perfectly still: |l| is 0 at every sample, and the largest is that 0,
+    /// first reached at the first sample (what `shake replay --explain` says the motion came
+    /// closest to the onset with), not nothing.
+    @Test func aStillRecordingsLargestIsZeroAtItsStart() throws {
+        let path = try Self.recording(seconds: 2, shakes: [])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let explained = try RecordingReplay.runExplaining(path: path, configuration: .medium)
+        let largest = try #require(explained.largestLinearAcceleration)
+        #expect(largest.magnitude == 0 && largest.time == explained.result.startTime, "\(largest)")
+    }
+
+    /// A labelled shake's window opens `matchToleranceSeconds` before its start: a burst of three
+    /// half-waves (labelled too) that ends 0.125 s before a motionless labelled span explains
+    /// both misses, the span's as well.
+    @Test func aMissedShakesWindowReachesBackBeforeItsStart() throws {
+        let path = try Self.recording(seconds: 8, shakes: [(5, 0.375, 3), (5.5, 0.5, 0)], labelled: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let explained = try RecordingReplay.runExplaining(path: path, configuration: .medium)
+        let missed = explained.missedShakes
+        #expect(missed.map(\.shake.start) == [5, 5.5])
+        guard missed.count == 2 else { return }
+        #expect(missed[0].closestChain?.halfWaves.count == 3)
+        #expect(missed[1].chains == missed[0].chains)
+    }
+
     /// With `spreadingBatches`, the explaining replay sees what `run` sees through a
     /// `BatchSpreadingDetector`: the same events, counts and moved samples, for the labelled
     /// recording with its samples stamped in batches of 16 at each batch's last time.
