@@ -353,8 +353,12 @@ import ShakeRecording
 
     /// With `spreadingBatches`, the explaining replay sees what `run` sees through a
     /// `BatchSpreadingDetector`: the same events, counts and moved samples, for the labelled
-    /// recording with its samples stamped in batches of 16 at each batch's last time.
-    @Test func explainingSpreadsBatchesAsRunDoes() throws {
+    /// recording with its samples stamped in batches of 16 at each batch's last time; the file's
+    /// repeated timestamps (15 of each full batch of 16, and all but one of the last) and gaps
+    /// counted as `run` counts them; and each missed labelled shake's largest |l|, found at the
+    /// spread time the scorer starts it at. Read ahead or not.
+    @Test(arguments: [false, true])
+    func explainingSpreadsBatchesAsRunDoes(readAhead: Bool) throws {
         let even = try Self.labelledMisses()
         defer { try? FileManager.default.removeItem(atPath: even) }
         let lines = try String(contentsOfFile: even, encoding: .utf8).split(separator: "\n")
@@ -369,8 +373,14 @@ import ShakeRecording
 
         var spreading = BatchSpreadingDetector(ShakeDetector())
         let plain = try RecordingReplay.run(path: path, detector: &spreading)
-        let explained = try RecordingReplay.runExplaining(path: path, configuration: .medium, spreadingBatches: true)
+        let explained = try RecordingReplay.runExplaining(
+            path: path, configuration: .medium, readAhead: readAhead, spreadingBatches: true)
         #expect(spreading.spreader.spreadSamples > 900, "\(spreading.spreader.spreadSamples) of 1100")
+        #expect(plain.repeatedTimestamps == rows.count / 16 * 15 + (rows.count % 16 - 1))
+        #expect(explained.result.repeatedTimestamps == plain.repeatedTimestamps)
+        #expect(explained.result.largestTimeGap == plain.largestTimeGap && plain.largestTimeGap > 0.15)
+        #expect(explained.missedShakes.count == 2 && explained.missedShakes.allSatisfy { $0.largestLinearAcceleration > 5 },
+                "\(explained.missedShakes.map(\.largestLinearAcceleration))")
         #expect(explained.spreadSamples == spreading.spreader.spreadSamples)
         #expect(explained.result.events == plain.events)
         #expect(explained.result.counts == plain.counts)

@@ -189,6 +189,8 @@ import ShakeDetection
 
     // Defect: a labelled file with a header and no rows (a fixture trimmed to nothing) had no
     // counts, as if it had no `shake` column: a test checking `counts?.shakes == 0` read nil.
+    /// A labelled file of no rows is scored as no shakes, by `run` and by `runExplaining` alike;
+    /// an unlabelled one is not scored.
     @Test(arguments: [false, true])
     func aLabelledFileOfNoRowsIsScoredAsNoShakes(readAhead: Bool) throws {
         let folder = NSTemporaryDirectory() + "/shakekit-empty-\(UUID().uuidString)"
@@ -201,6 +203,11 @@ import ShakeDetection
         let counts = try #require(labelled.counts)
         #expect(counts.shakes == 0 && counts.detected == 0 && counts.falseShakes == 0 && counts.negativeSeconds == 0)
         #expect(try Self.replay(folder + "/plain.csv", readAhead: readAhead).counts == nil)
+        func explained(_ name: String) throws -> RecordingReplay.Result {
+            try RecordingReplay.runExplaining(path: folder + "/" + name, configuration: .medium, readAhead: readAhead).result
+        }
+        #expect(try explained("labelled.csv").counts == counts)
+        #expect(try explained("plain.csv").counts == nil)
     }
 
     /// Samples already in memory (a test's fixture read once, or made by a synthesizer) replay
