@@ -16,6 +16,8 @@ import Testing
         var error: String?
         var errorLine = 0
         var errorColumn = 0
+        /// Batches handed over without a sample (`RecordingReadAhead.next()` hands over none).
+        var emptyBatches = 0
 
         mutating func add(_ sample: LabeledSample) {
             let s = sample.sample
@@ -25,7 +27,8 @@ import Testing
 
         var description: String {
             "\(samples.count) samples, read \(samplesRead ?? -1), duplicates \(duplicates ?? -1), "
-                + "gap \(largestGap.map { Double(bitPattern: $0) } ?? -1), error \(error ?? "none")"
+                + "gap \(largestGap.map { Double(bitPattern: $0) } ?? -1), error \(error ?? "none"), "
+                + "\(emptyBatches) empty batches"
         }
     }
 
@@ -53,6 +56,7 @@ import Testing
         do {
             while let batch = try reader.next() {
                 for sample in batch { outcome.add(sample) }
+                if batch.isEmpty { outcome.emptyBatches += 1 }
             }
             let statistics = reader.statistics
             outcome.samplesRead = statistics?.samplesRead
@@ -124,7 +128,7 @@ import Testing
         return path
     }
 
-    @Test(arguments: layouts, [66, 97, 150, 400])
+    @Test(arguments: layouts, [20, 66, 97, 150, 400])
     func validFilesReadTheSame(layout: Layout, partBytes: Int) throws {
         let path = try Self.write(Self.text(Self.rows(300, labels: layout.labels), layout))
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -132,6 +136,18 @@ import Testing
         let (got, wasSplit) = Self.split(path, partBytes: partBytes)
         #expect(expected.error == nil && expected.samples.count == 300)
         #expect(wasSplit)
+        #expect(got == expected, "\(got) against \(expected)")
+    }
+
+    /// A file that ends with its first rows (none, one, or the two a split waits for), or just
+    /// after them, leaves nothing to split and reads like the plain reader.
+    @Test(arguments: [0, 1, 2, 3])
+    func aFileEndingWithItsFirstRowsReadsTheSame(rows: Int) throws {
+        let path = try Self.write(Self.text(Self.rows(rows, labels: false), Layout()))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let expected = Self.plain(path)
+        let (got, _) = Self.split(path, partBytes: 66)
+        #expect(expected.error == nil && expected.samples.count == rows)
         #expect(got == expected, "\(got) against \(expected)")
     }
 
