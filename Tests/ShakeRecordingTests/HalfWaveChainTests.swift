@@ -148,9 +148,10 @@ import ShakeRecording
     }
 
     /// After a shake cancelled as too long, the detector's chain goes on from that shake's start
-    /// and is refused for want of a pause: the part collected after the cancellation, even with
-    /// fewer than two half-waves of its own (none, or one), is a near miss with that refusal.
-    @Test(arguments: [0, 1])
+    /// and is refused for want of a pause, while the next half-wave still rises: the part
+    /// collected after the cancellation is one near miss with that refusal, even with fewer than
+    /// two half-waves of its own (none, or one).
+    @Test(arguments: [0, 1, 2])
     func aChainRefusedAfterACancelledShakeIsANearMiss(halfWavesAfterCancellation: Int) {
         var collector = HalfWaveChainCollector()
         func shakeEvent(_ phase: ShakeEvent.Phase, at time: Double) -> ShakeEvent {
@@ -163,10 +164,10 @@ import ShakeRecording
         }
         collector.add(ShakeExplanation(), event: shakeEvent(.began, at: 1.5))
         collector.add(ShakeExplanation(), event: shakeEvent(.cancelled, at: 4))
+        let refused = ShakeExplanation.Refusal(time: 4.05, chainStartTime: 0.95, chainHalfWaves: 30, reason: .pauseNeeded)
+        collector.add(ShakeExplanation(refusal: refused))
         let after = (0..<halfWavesAfterCancellation).map { Self.halfWave(4.1 + 0.15 * Double($0), chain: 30 + $0, Self.linked) }
         after.forEach { collector.add(ShakeExplanation(halfWave: $0)) }
-        let refused = ShakeExplanation.Refusal(time: 4.3, chainStartTime: 0.95, chainHalfWaves: 30, reason: .pauseNeeded)
-        collector.add(ShakeExplanation(refusal: refused))
         let chains = collector.finish()
 
         #expect(chains.map(\.end) == [.shakeEnded, .recordingEnded])
