@@ -36,10 +36,12 @@ public struct HalfWaveChain: Sendable, Equatable {
         case shakeEnded
     }
 
-    /// Start of the first half-wave, s.
-    public var startTime: Double { halfWaves.first?.startTime ?? 0 }
-    /// Peak of the last half-wave, s.
-    public var lastPeakTime: Double { halfWaves.last?.peakTime ?? 0 }
+    /// Start of the first half-wave, s. A chain of none is known only by its refusal (one
+    /// refused for want of a pause after a shake cancelled as too long, before a half-wave of
+    /// its own: see `End.shakeEnded`): the refusal's time.
+    public var startTime: Double { halfWaves.first?.startTime ?? refusal?.time ?? 0 }
+    /// Peak of the last half-wave, s; the refusal's time for a chain of none (see `startTime`).
+    public var lastPeakTime: Double { halfWaves.last?.peakTime ?? refusal?.time ?? 0 }
 
     /// A near miss: it did not begin a shake nor belong to one, and it linked two or more
     /// half-waves or was refused.

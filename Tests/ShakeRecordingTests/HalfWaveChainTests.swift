@@ -150,7 +150,8 @@ import ShakeRecording
     /// After a shake cancelled as too long, the detector's chain goes on from that shake's start
     /// and is refused for want of a pause, while the next half-wave still rises: the part
     /// collected after the cancellation is one near miss with that refusal, even with fewer than
-    /// two half-waves of its own (none, or one).
+    /// two half-waves of its own (none, or one), timed by its half-waves or, with none, by the
+    /// refusal.
     @Test(arguments: [0, 1, 2])
     func aChainRefusedAfterACancelledShakeIsANearMiss(halfWavesAfterCancellation: Int) {
         var collector = HalfWaveChainCollector()
@@ -174,6 +175,9 @@ import ShakeRecording
         let misses = chains.filter(\.isNearMiss)
         #expect(misses.count == 1, "\(chains)")
         #expect(misses.first?.halfWaves == after && misses.first?.refusal == refused)
+        // Listed where it happened: with none of its own half-waves, at its refusal (not at 0 s).
+        #expect(misses.first?.startTime == after.first?.startTime ?? refused.time)
+        #expect(misses.first?.lastPeakTime == after.last?.peakTime ?? refused.time)
     }
 
     /// `removeClosedChains` hands each closed chain over once (as `shake live --explain` reports
