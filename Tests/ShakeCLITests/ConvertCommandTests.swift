@@ -179,6 +179,14 @@ import Testing
         Refusal(name: "ranges with no sample between", arguments: ["--shakes", "0-0.01,0.015-0.03"], status: 64,
                 says: "no sample lies between the ranges 0-0.01 and 0.015-0.03 s of '--shakes': they would be one "
                     + "labelled shake; join them into one range, or leave a sample between them"),
+        // Ranges that share an end share the sample there: they overlap, not merely touch.
+        Refusal(name: "ranges sharing an end", arguments: ["--shakes", "0-0.01,0.01-0.03"], status: 64,
+                says: "The value '0-0.01,0.01-0.03' is invalid for '--shakes': the ranges 0-0.01 and 0.01-0.03 overlap: "
+                    + "give each shake one range"),
+        // Nanoseconds given as seconds: the range is named in plain digits, as --shakes reads it (not 1e+16).
+        Refusal(name: "a range beyond the times a recording can hold",
+                arguments: ["--shakes", "0-0.01,10000000000000000-20000000000000000"], status: 64,
+                says: "the range 10000000000000000-20000000000000000 s of '--shakes' holds no sample of the recording"),
         Refusal(name: "overlapping ranges", arguments: ["--shakes", "0.02-0.03,0-0.025"], status: 64,
                 says: "The value '0.02-0.03,0-0.025' is invalid for '--shakes': the ranges 0-0.025 and 0.02-0.03 overlap: "
                     + "give each shake one range"),
