@@ -106,6 +106,32 @@ import Testing
             == "# units: m/s^2\n# converted_from: \(input)\n# converted_from: \(once)\n" + rows)
     }
 
+    /// A `# units:` line that already names m/s² is kept as the file wrote it, as every other
+    /// `# key: value` line is: only a line naming another unit is rewritten.
+    @Test func aUnitsLineInMetresPerSecondSquaredIsKeptAsWritten() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let input = try folder.write("in.csv", "# units: m/s²\ntime_s,x,y,z\n0,0,0,9.8\n0.01,0,0,9.8\n")
+        let output = folder.file("out.csv")
+        let run = runShake("convert", input, "-o", output)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("# units: m/s²\n# converted_from: \(input)\n"))
+    }
+
+    /// `--add-gravity -` beside the recording `-`: one standard input cannot be both files, so
+    /// the run is a usage error (exit 64) that says so, and nothing is written.
+    @Test func gravityAndRecordingCannotBothBeStandardInput() throws {
+        let shake = try #require(builtShakeExecutable(), "the shake executable is built with the tests")
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let rows = try folder.write("rows.csv", "time_s,x,y,z\n0,0,0,9.8\n0.01,0,0,9.8\n")
+        let run = try runProcess(shake, ["convert", "-", "--add-gravity", "-", "-o", folder.file("out.csv")], input: rows)
+        #expect(run.status == 64, "\(run.err)")
+        #expect(run.err.hasPrefix("Error: '--add-gravity -' and the recording '-' cannot both be read from standard input\n"),
+                "\(run.err)")
+        #expect(listing(folder.path) == ["rows.csv"])
+    }
+
     /// Range ends are included for times in ms, µs and ns too: 1400 ms is 1.4 s, not a unit in
     /// the last place above it.
     @Test(arguments: [("time_ms", 1e3), ("time_us", 1e6), ("timestamp_ns", 1e9)])
