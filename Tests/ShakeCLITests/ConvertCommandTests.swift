@@ -461,6 +461,24 @@ import Testing
         #expect(total.err.isEmpty)
     }
 
+    /// Under 16 rows (`EarlyMagnitude.fewestSamples`) an |a| average tells nothing: `--add-gravity`
+    /// then sums the two files without judging either, though the gravity file reads far from
+    /// 9.8 m/s² and the recording holds gravity already.
+    @Test func tooFewRowsToJudgeAreSummedUnjudged() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        func rows(_ x: Double, _ z: Double) -> String {
+            "time_s,x,y,z\n" + (0..<10).map { "\(Double($0) / 100),\(x),0,\(z)\n" }.joined()
+        }
+        let recording = try folder.write("short.csv", rows(0.5, 9.75))
+        let gravity = try folder.write("gravity.csv", rows(0.25, 0.02))
+        let output = folder.file("out.csv")
+        let run = runShake("convert", recording, "--add-gravity", gravity, "-o", output)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasSuffix("time_s,x,y,z\n0.000000,0.75000,0.00000,9.77000\n"
+            + (1..<10).map { String(format: "%.6f,0.75000,0.00000,9.77000\n", Double($0) / 100) }.joined()))
+    }
+
     /// Sensor Logger on iOS writes acceleration without gravity to Accelerometer.csv and gravity
     /// to Gravity.csv, row for row: `--add-gravity` sums them into a recording with gravity.
     @Test func sensorLoggerOnIOSBecomesOneRecordingWithGravity() throws {
