@@ -510,6 +510,8 @@ import Testing
         // until stop 54): a gyroscope at rest, the motion file itself, a magnetometer.
         let gyroscope = try folder.write("Gyroscope.csv", rows(100) { i in (0.01 * Double(i % 3), -0.02, 0.005) })
         let magnetometer = try folder.write("Magnetometer.csv", rows(100) { _ in (-40, 12, 21) })
+        let weak = try folder.write("weak.csv", rows(100) { _ in (4.5, 0, 0) })
+        let strong = try folder.write("strong.csv", rows(100) { _ in (17, 0, 0) })
         let cases: [(String, String, String)] = [
             (motion, skewed, "\(skewed):42: time 0.395 s, where \(motion) has 0.4 s (line 42): '--add-gravity' needs the same times row by row"),
             (motion, short, "\(short):61: '--add-gravity' file ends after 60 samples (this line), where \(motion) goes on (line 62)"),
@@ -518,6 +520,11 @@ import Testing
                 + "'--add-gravity' takes a gravity export (Sensor Logger's Gravity.csv), not acceleration with gravity taken out"),
             (motion, motion, "\(motion): |a| averages 0.68 m/s² over the first 64 samples, where gravity alone reads 9.8"),
             (motion, magnetometer, "\(magnetometer): |a| averages 46.74 m/s² over the first 64 samples, where gravity alone reads 9.8: "
+                + "'--add-gravity' takes a gravity export (Sensor Logger's Gravity.csv), not another sensor's values"),
+            // Gravity is accepted from half of 9.8 m/s² to half as much again: 4.5 and 17 are neither.
+            (motion, weak, "\(weak): |a| averages 4.50 m/s² over the first 64 samples, where gravity alone reads 9.8: "
+                + "'--add-gravity' takes a gravity export (Sensor Logger's Gravity.csv), not acceleration with gravity taken out"),
+            (motion, strong, "\(strong): |a| averages 17.00 m/s² over the first 64 samples, where gravity alone reads 9.8: "
                 + "'--add-gravity' takes a gravity export (Sensor Logger's Gravity.csv), not another sensor's values"),
         ]
         // A shake in Accelerometer.csv's first 0.64 s gives |a| of about gravity's there: it is told
