@@ -312,6 +312,25 @@ import Testing
         #expect(try began(plain) == 3)
     }
 
+    /// `convert --spread-batches` on a recording not in batches writes its rows as they were,
+    /// none moved (the summary says 0), and spread again the output still has one times_spread
+    /// line: it says what the rows are, and replaces the one the input had.
+    @Test func convertSpreadsAnEvenRecordingToItself() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let rows = (0..<5).map { String(format: "%.6f,0.10000,0.20000,9.80000\n", Double($0) / 100) }.joined()
+        let input = try folder.write("even.csv", "time_s,x,y,z\n" + rows)
+        let (once, twice) = (folder.file("once.csv"), folder.file("twice.csv"))
+        let run = runShake("convert", "--spread-batches", input, "-o", once)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "\(once): 5 samples, 0.0 s, no labels, 0 sample times spread over their batches\n", "\(run.out)")
+        #expect(try String(contentsOfFile: once, encoding: .utf8).hasSuffix("\ntime_s,x,y,z\n" + rows))
+        #expect(runShake("convert", "--spread-batches", once, "-o", twice).status == 0)
+        let spreadLines = try String(contentsOfFile: twice, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("# times_spread: ") }
+        #expect(spreadLines.count == 1, "\(spreadLines)")
+    }
+
     /// `convert --spread-batches` spreads the file from its first batch: the batches that came
     /// before the spreader had measured the stream (its first 32 intervals) are spread once it
     /// has, as a streaming reader cannot. Until stop 54 they were written as stamped, about the
