@@ -319,6 +319,32 @@ struct PlantedFolder {
             .filter { held in !searched.contains { held.hasPrefix($0 + "=") } }.flatMap { ["--range", $0] }
     }
 
+    /// One recording, tuned with one job and nothing to choose (every parameter held, the onset
+    /// at 7 m/s², under the planted distractors' 13): the text counts one recording and one job
+    /// in the singular, skips cross-validation (it needs 2 recordings) and gives the in-sample
+    /// figures' confidence instead, and marks each budget of the trade-off that the false shakes
+    /// break as not met.
+    @Test func oneRecordingIsTunedWithoutCrossValidation() throws {
+        let folder = try PlantedFolder(files: [("alpha_1.csv", 2, 2)])
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path + "/alpha_1.csv", "--jobs", "1", "--range", "onsetAcceleration=7"]
+            + Self.heldAllBut("onsetAcceleration"))
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.hasPrefix("tune: reading 1 recording\n"), "\(run.err)")
+        #expect(run.out.hasPrefix("Tuned on 1 recording ("), "\(run.out)")
+        let searched = try #require(run.out.split(separator: "\n").first { $0.hasPrefix("Searched ") }, "\(run.out)")
+        #expect(searched.hasSuffix(" s with 1 job."), "\(searched)")
+        #expect(run.out.contains("\n  in sample, 95 % confidence: recall "), "\(run.out)")
+        #expect(!run.out.contains("cross-validated"), "\(run.out)")
+        #expect(run.out.contains("\nCross-validation: skipped (needs at least 2 recordings).\n"), "\(run.out)")
+        let tradeoff = run.out.split(separator: "\n").filter { $0.hasPrefix("  false/h <= ") }
+        #expect(tradeoff.count == 6, "\(run.out)")
+        // Two false shakes in under a minute of shake=0 time: over every budget up to 10 per hour.
+        for row in tradeoff {
+            #expect(row.contains(" (not met) "), "\(row)")
+        }
+    }
+
     /// A base value off the values tune tries (a release of 4 m/s², fraction 0.4) is tried too,
     /// and kept on a tie, as the objective says ("closer to the base"): it had been moved to
     /// the nearest value tried (3.5 m/s²) with the same figures. And the release is written
