@@ -274,6 +274,9 @@ struct PlantedFolder {
         #expect(warnings.count == 2, "\(run.out)")
         #expect(warnings.first?.hasPrefix("WARNING: on recordings they were not tuned on, the chosen values fire ") == true,
                 "\(run.out)")
+        // No duplicates among the held-out figures: the warning names false shakes only.
+        #expect(warnings.first?.contains(try Regex("the chosen values fire [0-9]+\\.[0-9]{2} false shakes per hour, over ")) == true,
+                "\(run.out)")
         #expect(warnings.first?.contains(", over the budget of 0.5: they fit these recordings more than motion in general. "
             + "The medium preset, not tuned on any of them, finds 5 of 5 shakes with 3 false shakes (the first row). "
             + "Record more of the motion that fires, in every group, so that each fold is tuned on some") == true,
