@@ -45,6 +45,11 @@ import Testing
         ("onsetAcceleraton=12..16", "'--range': no parameter 'onsetAcceleraton' (did you mean 'onsetAcceleration'?); tune "
             + "searches: onsetAcceleration, "),
         ("halfWaves=4", "'--range': no parameter 'halfWaves'; tune searches: onsetAcceleration, "),
+        // Two letters off a name of ten or so is a misspelling; three are not.
+        ("quietSecnd=0.4", "'--range': no parameter 'quietSecnd' (did you mean 'quietSeconds'?); tune searches: "),
+        ("quietSecs=0.4", "'--range': no parameter 'quietSecs'; tune searches: "),
+        // A key of spaces only is no key.
+        (" =5", "'--range' takes KEY=LOW..HIGH or KEY=VALUE (onsetAcceleration=12..16), not ' =5'"),
         ("onsetAcceleration", "'--range' takes KEY=LOW..HIGH or KEY=VALUE (onsetAcceleration=12..16), not "
             + "'onsetAcceleration'"),
         ("onsetAcceleration=ten", "'--range onsetAcceleration=ten': 'ten' is not a number"),
