@@ -67,6 +67,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
+    /// A range from a value to itself (onsetAcceleration=9..9) is not empty: it searches that
+    /// one value, as KEY=VALUE would.
+    @Test func aRangeOfOneValueSearchesThatValue() throws {
+        let folder = try PlantedFolder(files: [("alpha_1.csv", 1, 1)])
+        defer { folder.remove() }
+        let run = CapturedRun(["tune", folder.path, "--format", "json", "--jobs", "1", "--range", "onsetAcceleration=9..9"]
+            + TuneCommandTests.heldAllBut("onsetAcceleration"))
+        #expect(run.status == 0, "\(run.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let searched = try #require(report["searched_values"] as? [String: [Double]])
+        #expect(searched["onsetAcceleration"] == [9], "\(searched)")
+    }
+
     @Test func aParameterRangedTwiceIsAUsageError() throws {
         let folder = try PlantedFolder()
         defer { folder.remove() }
