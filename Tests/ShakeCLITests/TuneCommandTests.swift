@@ -324,9 +324,9 @@ struct PlantedFolder {
 
     /// One recording, tuned with one job and nothing to choose (every parameter held, the onset
     /// at 7 m/s², under the planted distractors' 13): the text counts one recording and one job
-    /// in the singular, skips cross-validation (it needs 2 recordings) and gives the in-sample
-    /// figures' confidence instead, and marks each budget of the trade-off that the false shakes
-    /// break as not met.
+    /// in the singular, names medium's value beside the onset alone (the one value off it), skips
+    /// cross-validation (it needs 2 recordings) and gives the in-sample figures' confidence
+    /// instead, and marks each budget of the trade-off that the false shakes break as not met.
     @Test func oneRecordingIsTunedWithoutCrossValidation() throws {
         let folder = try PlantedFolder(files: [("alpha_1.csv", 2, 2)])
         defer { folder.remove() }
@@ -337,6 +337,8 @@ struct PlantedFolder {
         #expect(run.out.hasPrefix("Tuned on 1 recording ("), "\(run.out)")
         let searched = try #require(run.out.split(separator: "\n").first { $0.hasPrefix("Searched ") }, "\(run.out)")
         #expect(searched.hasSuffix(" s with 1 job."), "\(searched)")
+        let offMedium = run.out.split(separator: "\n").filter { $0.contains("(medium: ") }
+        #expect(offMedium.count == 1 && offMedium.first?.hasPrefix("  onsetAcceleration ") == true, "\(run.out)")
         #expect(run.out.contains("\n  in sample, 95 % confidence: recall "), "\(run.out)")
         #expect(!run.out.contains("cross-validated"), "\(run.out)")
         #expect(run.out.contains("\nCross-validation: skipped (needs at least 2 recordings).\n"), "\(run.out)")
