@@ -350,6 +350,31 @@ struct PlantedFolder {
         }
     }
 
+    /// Recordings labelled shake=1 throughout hold no shake=0 time: false shakes per hour cannot be
+    /// measured, and tune says so; and a fold tuned on such recordings only (the groups 'all' and
+    /// 'every', holding out 'mixed') is warned of as tuned without shake=0 time.
+    @Test func recordingsWithoutShakeFreeTimeAreWarnedOf() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let mixed = PlantedFolder.csv(shakes: 1, distractors: 1, rate: 50, labelled: true)
+        let allShake = mixed.replacingOccurrences(of: ",0\n", with: ",1\n")
+        let lone = try folder.write("all_1.csv", allShake)
+        let run = CapturedRun(["tune", lone, "--jobs", "1", "--format", "json"] + Self.heldAllBut())
+        #expect(run.status == 0, "\(run.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        #expect((report["warnings"] as? [String])?.contains("no time is labelled shake=0, so false shakes per hour cannot be "
+            + "measured and the budget allows none: add recordings of motion without shakes (walking, carrying, handling)") == true,
+                "\(report["warnings"] ?? "none")")
+
+        _ = try folder.write("every_1.csv", allShake)
+        _ = try folder.write("mixed_1.csv", mixed)
+        let folds = CapturedRun(["tune", folder.path, "--jobs", "1", "--format", "json"] + Self.heldAllBut())
+        #expect(folds.status == 0, "\(folds.err)")
+        let foldReport = try #require(try JSONSerialization.jsonObject(with: Data(folds.out.utf8)) as? [String: Any])
+        #expect((foldReport["warnings"] as? [String])?.contains { $0.hasPrefix("the fold 'held out: mixed' was tuned on "
+            + "recordings with no time labelled shake=0, so its figures say little.") } == true, "\(foldReport["warnings"] ?? "none")")
+    }
+
     /// A base value off the values tune tries (a release of 4 m/s², fraction 0.4) is tried too,
     /// and kept on a tie, as the objective says ("closer to the base"): it had been moved to
     /// the nearest value tried (3.5 m/s²) with the same figures. And the release is written
