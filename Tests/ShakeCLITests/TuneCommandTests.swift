@@ -554,6 +554,7 @@ struct PlantedFolder {
     @Test(arguments: [
         (["--max-false-per-hour", "lots"], Int32(64)),
         (["--jobs", "0"], Int32(64)),
+        (["--max-false-per-hour", "-1"], Int32(64)),
     ])
     func rejectsBadOptions(extra: [String], status: Int32) throws {
         let folder = try PlantedFolder()
