@@ -48,6 +48,8 @@ import Testing
         // Two letters off a name of ten or so is a misspelling; three are not.
         ("quietSecnd=0.4", "'--range': no parameter 'quietSecnd' (did you mean 'quietSeconds'?); tune searches: "),
         ("quietSecs=0.4", "'--range': no parameter 'quietSecs'; tune searches: "),
+        // Three letters are too few to guess from, though one name starts so (quietSeconds).
+        ("qui=0.4", "'--range': no parameter 'qui'; tune searches: "),
         // A key of spaces only is no key.
         (" =5", "'--range' takes KEY=LOW..HIGH or KEY=VALUE (onsetAcceleration=12..16), not ' =5'"),
         ("onsetAcceleration", "'--range' takes KEY=LOW..HIGH or KEY=VALUE (onsetAcceleration=12..16), not "
