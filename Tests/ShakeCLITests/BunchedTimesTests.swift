@@ -77,6 +77,18 @@ import Testing
         #expect(tuneWarnings.count == 1 && tuneWarnings[0].hasPrefix("Warning: \(bunched): \(Self.warning)"), "\(tune.err)")
     }
 
+    /// A recording stamped once per batch of 16 is warned of by tune as batched, and not as slow:
+    /// the rate between its new times (6.25 Hz) is the batches', not the sensor's 100 Hz.
+    @Test func tuneWarnsOfBatchesNotOfASlowRate() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let (_, batched) = try Self.recordings(in: folder, readOut: false, batch: 16)
+        let tune = runShake(["tune", "--format", "json", "--jobs", "1", batched] + TuneCommandTests.heldAllBut())
+        #expect(tune.status == 0, "\(tune.err)")
+        let warnings = tune.err.split(separator: "\n").filter { $0.hasPrefix("Warning:") }
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("Warning: \(batched): 16 samples share each time"), "\(tune.err)")
+    }
+
     /// The library's result says it too, for a file and for samples in memory alike.
     @Test func replayResultGivesTheBurstSize() throws {
         let folder = try TemporaryFolder()
