@@ -213,6 +213,11 @@ import Testing
         Refusal(name: "a range beyond the times a recording can hold",
                 arguments: ["--shakes", "0-0.01,10000000000000000-20000000000000000"], status: 64,
                 says: "the range 10000000000000000-20000000000000000 s of '--shakes' holds no sample of the recording"),
+        // A label column named with --label-column is read though --shakes replaces its labels.
+        Refusal(name: "a named label column of activity names, with ranges",
+                text: "time_s,x,y,z,activity\n0,0,0,9.8,walking\n0.01,0,0,9.8,sitting\n",
+                arguments: ["--label-column", "activity", "--shakes", "0-0.005"], status: 65,
+                says: "IN:2:11: 'walking' is not a label in column 'activity' (use 0 or 1, or pass --ignore-labels"),
         Refusal(name: "overlapping ranges", arguments: ["--shakes", "0.02-0.03,0-0.025"], status: 64,
                 says: "The value '0.02-0.03,0-0.025' is invalid for '--shakes': the ranges 0-0.025 and 0.02-0.03 overlap: "
                     + "give each shake one range"),
