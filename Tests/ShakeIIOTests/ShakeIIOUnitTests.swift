@@ -39,6 +39,20 @@ import Testing
         #expect { try reader.run(onEvent: { _ in }) { _ in } } throws: { "\($0)".contains(problem) }
     }
 
+    /// A reader stopped before it runs (a signal during a program's set-up) reads nothing: its
+    /// run, and its updates, end at once without an error (a stop is refused only after a run).
+    /// A retry interval of 0 s (retrying at once) is one to run with.
+    @Test func aReaderStoppedBeforeItRunsEndsAtOnce() async throws {
+        let reader = ReconnectingAccelerometerReader(uri: "ip:192.0.2.1", retryInterval: 0)
+        reader.stop()
+        try reader.run(onEvent: { _ in }) { _ in Issue.record("a sample after the stop") }
+        let streamed = ReconnectingAccelerometerReader(uri: "ip:192.0.2.1", retryInterval: 0.05)
+        streamed.stop()
+        for try await update in streamed.updates() {
+            if case .sample = update { Issue.record("a sample after the stop") }
+        }
+    }
+
     // Defect: a retry interval of NaN waited for ever after the first failed attempt, saying
     // nothing; refused now, before anything is opened, in every way of reading.
     @Test(arguments: [Double.nan, -1, .infinity])
