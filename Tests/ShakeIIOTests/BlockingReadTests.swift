@@ -86,6 +86,24 @@ import Testing
         #expect(log.all == ["given up", "returned late"])
     }
 
+    /// ``BlockingReadThread/finish()`` ends a thread waiting for its next request: it lets go of
+    /// its `read` closure, and of what that holds.
+    @Test func finishEndsTheIdleThread() throws {
+        final class Held: Sendable {}
+        var held: Held? = Held()
+        weak let released = held
+        let reads = try Self.started(BlockingReadThread(name: "test", read: { [held] in held == nil ? 0 : 1 }))
+        held = nil
+        let wake = try WakePipe()
+        guard case .value(1) = reads.next(timeout: 5, wake: wake.read) else {
+            Issue.record("the read gave no value")
+            return
+        }
+        #expect(released != nil, "let go while the thread still waits for requests")
+        reads.finish()
+        try waitUntil { released == nil }
+    }
+
     @Test func aLaterReaderWaitsForTheStuckReadOfTheSameDevice() throws {
         let device = "local: iio:device\(UUID().uuidString)", other = device + "-other"
         let wake = try WakePipe()
