@@ -522,6 +522,9 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Device lost"))
         #expect(result.stderr.contains("Reconnected to shakekit-accel"))
+        // A failed attempt is told when it fails otherwise than the one before it, not at each retry.
+        let stillWaiting = result.stderr.split(separator: "\n").filter { $0.hasPrefix("Still waiting: ") }
+        #expect(zip(stillWaiting, stillWaiting.dropFirst()).allSatisfy { $0 != $1 }, "\(result.stderr)")
         let rows = try Fixture.readRecording(output()).rows
         #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.time < $1.time })
         // The outage shows as a gap in time of at least half a second.
