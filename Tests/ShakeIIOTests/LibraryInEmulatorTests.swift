@@ -58,6 +58,13 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
         try runInside("aStoppedReconnectingReaderSaysSoWhenRunAgain")
     }
     @Test func aReaderMadeAsAStreamEndsKeepsItsRate() throws { try runInside("aReaderMadeAsAStreamEndsKeepsItsRate") }
+    /// The device vanishing after 100 samples and coming back 0.5 s later; `drop`: the samples
+    /// never delivered, before the outage or after it.
+    @Test(arguments: ["40:49", "140:149"])
+    func reconnectingStatisticsAddUpEveryConnection(drop: String) throws {
+        try runInside("reconnectingStatisticsAddUpEveryConnection",
+                      ["--fast", "--vanish-after", "100", "--return-after", "0.5", "--drop", drop])
+    }
 }
 
 /// Whether this test binary was started inside the emulator by ``ShakeIIOLibraryTests``.
@@ -394,6 +401,49 @@ struct ShakeIIOInEmulator {
         let statistics = reader.statistics
         #expect(statistics.outages == 1)
         #expect(statistics.samplesDelivered <= 121, "reading went on after the loop: \(statistics.samplesDelivered)")
+    }
+
+    /// A reconnecting reader's statistics are totals over its connections, as a summary
+    /// printed at any time needs them: at the loss, the samples, reads and last time so far and
+    /// the outage going on; at the end, every sample handed on, the reads of both connections,
+    /// the last sample's time as it was given (after the outage), the one outage as long as the
+    /// gap it left in the times, and the 10 samples never delivered (in the connection
+    /// ``ShakeIIOLibraryTests`` says) as one gap. Run with the device vanishing after 100
+    /// samples and coming back.
+    @Test func reconnectingStatisticsAddUpEveryConnection() throws {
+        let reader = ReconnectingAccelerometerReader(options: AccelerometerReadOptions(readTimeout: 0.5),
+                                                     retryInterval: 0.1)
+        var delivered: [Sample] = []
+        var connections = 0, afterReturn = 0
+        var atLoss: (statistics: AccelerometerReadStatistics, time: Double?, samples: Int)?
+        try reader.run(onEvent: { event in
+            switch event {
+            case .connected: connections += 1
+            case .lost(_, let time): atLoss = (reader.statistics, time, delivered.count)
+            default: break
+            }
+        }) { sample in
+            delivered.append(sample)
+            if connections == 2 { afterReturn += 1 }
+            if afterReturn == 100 || delivered.count == 400 { reader.stop() }
+        }
+        #expect(connections == 2)
+        #expect(afterReturn == 100)
+        let loss = try #require(atLoss)
+        #expect(loss.statistics.samplesDelivered == loss.samples)
+        #expect(loss.statistics.reads > 0)
+        #expect(loss.time == delivered[loss.samples - 1].time)
+        #expect(loss.statistics.lastSampleTime == loss.time)
+        #expect(loss.statistics.outages == 1, "the outage going on")
+        let statistics = reader.statistics
+        #expect(statistics.samplesDelivered == delivered.count)
+        #expect(statistics.reads > loss.statistics.reads, "reads after the outage")
+        #expect(statistics.lastSampleTime == delivered.last?.time)
+        #expect(statistics.outages == 1)
+        let gap = delivered[loss.samples].time - delivered[loss.samples - 1].time
+        #expect(abs(statistics.outageSeconds - gap) < 1e-6, "outage \(statistics.outageSeconds) s, gap \(gap) s")
+        #expect(statistics.droppedSamples == 10)
+        #expect(statistics.gaps == 1)
     }
 
     /// A daemon opening and closing the device many times (both modes, both APIs) keeps its
