@@ -58,6 +58,13 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
         try runInside("aStoppedReconnectingReaderSaysSoWhenRunAgain")
     }
     @Test func aReaderMadeAsAStreamEndsKeepsItsRate() throws { try runInside("aReaderMadeAsAStreamEndsKeepsItsRate") }
+    /// `iiod` killed after 200 samples and started again 0.3 s later; `stop`: when the reader is stopped.
+    @Test(arguments: ShakeIIOInEmulator.StopAfterLoss.allCases)
+    func stoppedAfterIiodCameBackPutsTheRateBack(stop: ShakeIIOInEmulator.StopAfterLoss) throws {
+        try runInside("stoppedAfterIiodCameBackPutsTheRateBack",
+                      ["--speed", "10", "--iiod", "--kill-iiod-after", "200", "--restart-iiod-after", "0.3"],
+                      environment: ["\(ShakeIIOInEmulator.StopAfterLoss.variable)=\(stop.rawValue)"])
+    }
     /// The device vanishing after 100 samples and coming back 0.5 s later; `drop`: the samples
     /// never delivered, before the outage or after it.
     @Test(arguments: ["40:49", "140:149"])
@@ -444,6 +451,54 @@ struct ShakeIIOInEmulator {
         #expect(abs(statistics.outageSeconds - gap) < 1e-6, "outage \(statistics.outageSeconds) s, gap \(gap) s")
         #expect(statistics.droppedSamples == 10)
         #expect(statistics.gaps == 1)
+    }
+
+    /// How a reconnecting reader is stopped after `iiod` died: in its `.lost` event, or while it
+    /// waits to retry; inside the emulator, from the environment ``variable``.
+    enum StopAfterLoss: String, CaseIterable, Sendable {
+        case atTheLoss, whileWaiting
+        static let variable = "SHAKEKIT_STOP_AFTER_LOSS"
+    }
+
+    /// Waits up to 10 s for `iiod` to answer again.
+    static func waitForIiod() {
+        let deadline = AccelerometerReader.monotonicSeconds() + 10
+        while (try? IIOContext(uri: "ip:127.0.0.1")) == nil && AccelerometerReader.monotonicSeconds() < deadline {
+            usleep(20_000)
+        }
+    }
+
+    /// A reconnecting reader over `ip:` stopped after `iiod` died and came back (the device
+    /// never went away: it kept the rate the reader set, which no one could put back while
+    /// `iiod` was gone) puts the device's rate back as it ends, however it is stopped; its
+    /// statistics then stay as they were when it ended, the outage counted up to then. Run with
+    /// `iiod` killed after 200 samples and started again 0.3 s later.
+    @Test func stoppedAfterIiodCameBackPutsTheRateBack() throws {
+        let stop = try #require(ProcessInfo.processInfo.environment[StopAfterLoss.variable].flatMap(StopAfterLoss.init))
+        let before = try #require(try Self.deviceRate())
+        let reader = ReconnectingAccelerometerReader(uri: "ip:127.0.0.1", options: .init(rateHertz: 25, readTimeout: 0.5),
+                                                     retryInterval: 30)
+        var lost = false
+        try reader.run(onEvent: { event in
+            guard case .lost = event else { return }
+            lost = true
+            switch stop {
+            case .atTheLoss:
+                Self.waitForIiod()
+                reader.stop()
+            case .whileWaiting:
+                DispatchQueue.global().async {
+                    Self.waitForIiod()
+                    reader.stop()
+                }
+            }
+        }) { _ in }
+        #expect(lost)
+        let ended = reader.statistics
+        #expect(ended.outages == 1)
+        #expect(before != 25)
+        #expect(try Self.deviceRate() == before)
+        #expect(reader.statistics == ended, "the statistics changed after reading ended")
     }
 
     /// A daemon opening and closing the device many times (both modes, both APIs) keeps its
