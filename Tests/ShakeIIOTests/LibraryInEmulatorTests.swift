@@ -65,6 +65,14 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
                       ["--speed", "10", "--iiod", "--kill-iiod-after", "200", "--restart-iiod-after", "0.3"],
                       environment: ["\(ShakeIIOInEmulator.StopAfterLoss.variable)=\(stop.rawValue)"])
     }
+    /// The device stalling after 100 samples.
+    @Test func anOutageRunsFromTheLastSampleBeforeIt() throws {
+        try runInside("anOutageRunsFromTheLastSampleBeforeIt", ["--stall-after", "100"])
+    }
+    /// The device feeding nothing for 5 s after reading starts.
+    @Test func aDeviceLostBeforeItsFirstSampleIsNoOutage() throws {
+        try runInside("aDeviceLostBeforeItsFirstSampleIsNoOutage", ["--start-delay", "5"])
+    }
     /// The device vanishing after 100 samples and coming back 0.5 s later; `drop`: the samples
     /// never delivered, before the outage or after it.
     @Test(arguments: ["40:49", "140:149"])
@@ -499,6 +507,41 @@ struct ShakeIIOInEmulator {
         #expect(before != 25)
         #expect(try Self.deviceRate() == before)
         #expect(reader.statistics == ended, "the statistics changed after reading ended")
+    }
+
+    /// An outage runs from the last sample before it, not from when the loss was noticed: a
+    /// stall is told a read timeout (0.5 s) after the last sample came, and the statistics then
+    /// count that time already. Run with the device stalling after 100 samples.
+    @Test func anOutageRunsFromTheLastSampleBeforeIt() throws {
+        let reader = ReconnectingAccelerometerReader(options: .init(readTimeout: 0.5), retryInterval: 0.1)
+        var atLoss: AccelerometerReadStatistics?
+        try reader.run(onEvent: { event in
+            guard case .lost = event else { return }
+            atLoss = reader.statistics
+            reader.stop()
+        }) { _ in }
+        let statistics = try #require(atLoss)
+        #expect(statistics.outages == 1)
+        // The stall is noticed once no refill came for the read timeout; the last sample came
+        // with the last refill, a few milliseconds at most before the end of its decoding.
+        #expect(statistics.outageSeconds >= 0.45, "\(statistics.outageSeconds) s")
+    }
+
+    /// A device lost before its first sample (none within the read timeout) leaves no outage in
+    /// the statistics: no sample came for one to begin at. Run with the emulator feeding nothing
+    /// for 5 s.
+    @Test func aDeviceLostBeforeItsFirstSampleIsNoOutage() throws {
+        let reader = ReconnectingAccelerometerReader(options: .init(readTimeout: 0.3), retryInterval: 0.1)
+        var lost = false
+        try reader.run(onEvent: { event in
+            guard case .lost(_, let time) = event else { return }
+            lost = true
+            #expect(time == nil)
+            reader.stop()
+        }) { _ in Issue.record("a sample before the emulator fed one") }
+        #expect(lost)
+        #expect(reader.statistics.outages == 0)
+        #expect(reader.statistics.outageSeconds == 0)
     }
 
     /// A daemon opening and closing the device many times (both modes, both APIs) keeps its
