@@ -69,6 +69,14 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
     @Test func anOutageRunsFromTheLastSampleBeforeIt() throws {
         try runInside("anOutageRunsFromTheLastSampleBeforeIt", ["--stall-after", "100"])
     }
+    /// The emulator's device as it is.
+    @Test func aReaderStartsOnceAndAStopEndsDeliveryAtOnce() throws {
+        try runInside("aReaderStartsOnceAndAStopEndsDeliveryAtOnce")
+    }
+    /// The emulator's device as it is, polled.
+    @Test func aPolledReaderRunningLateCountsTheTicksItMissed() throws {
+        try runInside("aPolledReaderRunningLateCountsTheTicksItMissed")
+    }
     /// The device feeding nothing for 5 s after reading starts.
     @Test func aDeviceLostBeforeItsFirstSampleIsNoOutage() throws {
         try runInside("aDeviceLostBeforeItsFirstSampleIsNoOutage", ["--start-delay", "5"])
@@ -525,6 +533,37 @@ struct ShakeIIOInEmulator {
         // The stall is noticed once no refill came for the read timeout; the last sample came
         // with the last refill, a few milliseconds at most before the end of its decoding.
         #expect(statistics.outageSeconds >= 0.45, "\(statistics.outageSeconds) s")
+    }
+
+    /// `onStart` is called once, as reading starts, and a stop from `onSample` ends the delivery
+    /// after the sample being delivered, though its refill holds more (10 samples a refill here).
+    @Test(arguments: [AccelerometerReadOptions.Mode.buffered, .polled])
+    func aReaderStartsOnceAndAStopEndsDeliveryAtOnce(mode: AccelerometerReadOptions.Mode) throws {
+        let reader = try AccelerometerReader(options: .init(mode: mode, bufferDuration: 10 / Fixture.rateHertz))
+        var starts = 0, seen = 0
+        try reader.run(onStart: { starts += 1 }) { _ in
+            seen += 1
+            if seen == 13 { reader.stop() }
+        }
+        #expect(starts == 1)
+        #expect(seen == 13)
+        #expect(reader.statistics.samplesDelivered == 13)
+    }
+
+    /// A polled reader whose consumer holds it up misses the poll ticks of that time, and counts
+    /// them as dropped in one gap: held 0.2 s at 50 Hz, about 10 (not again at each later poll).
+    @Test func aPolledReaderRunningLateCountsTheTicksItMissed() throws {
+        let reader = try AccelerometerReader(options: .init(mode: .polled))
+        let held = 0.2, ticks = Int(held * reader.rateHertz)
+        var seen = 0
+        try reader.run { _ in
+            seen += 1
+            if seen == 5 { usleep(UInt32(held * 1e6)) }  // a consumer that falls behind
+            if seen == 30 { reader.stop() }
+        }
+        let statistics = reader.statistics
+        #expect(statistics.gaps >= 1)
+        #expect((ticks - 2...2 * ticks).contains(statistics.droppedSamples), "\(statistics.droppedSamples) dropped")
     }
 
     /// A device lost before its first sample (none within the read timeout) leaves no outage in
