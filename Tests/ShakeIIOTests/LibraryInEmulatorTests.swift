@@ -81,6 +81,10 @@ final class ShakeIIOLibraryTests: EmulatorSuite {
     @Test func aDeviceLostBeforeItsFirstSampleIsNoOutage() throws {
         try runInside("aDeviceLostBeforeItsFirstSampleIsNoOutage", ["--start-delay", "5"])
     }
+    /// The emulator's device fed as fast as it is read.
+    @Test func itemsAConsumerMissedAreCountedAsOverruns() throws {
+        try runInside("itemsAConsumerMissedAreCountedAsOverruns")
+    }
     /// The device vanishing after 100 samples and coming back 0.5 s later; `drop`: the samples
     /// never delivered, before the outage or after it.
     @Test(arguments: ["40:49", "140:149"])
@@ -581,6 +585,45 @@ struct ShakeIIOInEmulator {
         #expect(lost)
         #expect(reader.statistics.outages == 0)
         #expect(reader.statistics.outageSeconds == 0)
+    }
+
+    /// Waits, taking nothing from `stream`, until its reader has handed on 200 samples, then
+    /// stops it and takes every item left: how many.
+    static func fallBehind<Element: Sendable>(_ stream: AsyncThrowingStream<Element, any Error>,
+                                              delivered: () -> Int, stop: () -> Void) async throws -> Int {
+        var items = stream.makeAsyncIterator()
+        let deadline = AccelerometerReader.monotonicSeconds() + 10
+        while delivered() < 200 {
+            try #require(AccelerometerReader.monotonicSeconds() < deadline, "\(delivered()) samples in 10 s")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        stop()
+        var taken = 0
+        while try await items.next() != nil { taken += 1 }
+        return taken
+    }
+
+    /// A stream's consumer that falls behind loses the oldest items beyond the queue (16 here),
+    /// and the statistics count each one lost: the items taken and the overruns add up to all the
+    /// reader handed on, its samples and, in a reconnecting reader's updates, its `connected`.
+    @Test(arguments: [false, true])
+    func itemsAConsumerMissedAreCountedAsOverruns(reconnecting: Bool) async throws {
+        let options = AccelerometerReadOptions(streamBufferDuration: 0)
+        let taken: Int, statistics: AccelerometerReadStatistics, events: Int
+        if reconnecting {
+            let reader = ReconnectingAccelerometerReader(options: options)
+            taken = try await Self.fallBehind(reader.updates(), delivered: { reader.statistics.samplesDelivered },
+                                              stop: reader.stop)
+            (statistics, events) = (reader.statistics, 1)
+        } else {
+            let reader = try AccelerometerReader(options: options)
+            taken = try await Self.fallBehind(reader.samples(), delivered: { reader.statistics.samplesDelivered },
+                                              stop: reader.stop)
+            (statistics, events) = (reader.statistics, 0)
+        }
+        #expect(statistics.consumerOverruns > 0)
+        #expect(taken + statistics.consumerOverruns == statistics.samplesDelivered + events,
+                "\(taken) taken, \(statistics.consumerOverruns) overruns, \(statistics.samplesDelivered) samples")
     }
 
     /// A daemon opening and closing the device many times (both modes, both APIs) keeps its
