@@ -182,6 +182,19 @@ final class DeviceAccessTests: EmulatorSuite {
         #expect(began.count == Fixture.shakes.count, "\(result.stdout)")
     }
 
+    /// A device that comes back without access for good (no rule gives it to the group) is
+    /// waited for only as long as udev may take, ``ReconnectingAccelerometerReader/permissionGraceSeconds``
+    /// (5 s): then `live --reconnect` ends with the permission error (exit 77) instead of waiting
+    /// for ever. The device vanishes at 6 s and returns 0.5 s later as root's.
+    @Test func reconnectGivesUpOnAReturningDeviceThatStaysDenied() throws {
+        let result = try run(["--fast", "--vanish-after", "300", "--return-after", "0.5"], try applyRule(withRun: true) + """
+            timeout 30 \(Self.asNobodyInGroup) $SHAKE live --reconnect --timeout 0.5 --duration 11.5 --format json
+            """)
+        #expect(result.status == 77, "\(result.stderr)")
+        #expect(result.stderr.contains("Still waiting: iio_device_create_buffer(device \"shakekit-accel\"): Permission denied"),
+                "\(result.stderr)")
+    }
+
     static let unitPath = Emulator.repositoryRoot.appendingPathComponent("Scripts/device/shake-live.service").path
 
     /// The value of `key=` in the unit file.
