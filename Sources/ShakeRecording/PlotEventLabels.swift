@@ -94,12 +94,14 @@ struct PlotEventLabels {
                 for (side, x, anchor) in [(Side.right, xs[last] + markerGap, "start"), (.left, xs[first] - markerGap, "end")] {
                     let box = PlotLabelBox(text: label, size: size, x: x, baseline: baseline, anchor: anchor)
                     guard box.minX >= minX && box.maxX <= maxX else { continue }
-                    // Only the markers after the group (a right label) or before it (a left one) can be
-                    // under it, and of those only the nearest: markers are in order of x.
-                    let covers = side == .right
-                        ? markers[(last + 1)...].prefix { $0.minX <= box.maxX }.contains(where: box.intersects)
-                        : markers[..<first].reversed().prefix { $0.maxX >= box.minX }.contains(where: box.intersects)
-                    guard !covers else { continue }
+                    // A label lies between its group's marker and the next marker on its side, clear of
+                    // it: markers are in order of x, so the nearest one decides. (A next marker within
+                    // half a pixel, left of a right label's start, is not under the label, but its own
+                    // label would be drawn over this one.)
+                    let blocked = side == .right
+                        ? markers[(last + 1)...].first.map { $0.minX <= box.maxX } ?? false
+                        : markers[..<first].last.map { $0.maxX >= box.minX } ?? false
+                    guard !blocked else { continue }
                     result.append(Choice(first: first, last: last, side: side, text: label, x: x, anchor: anchor, box: box))
                 }
             }

@@ -71,6 +71,9 @@ import Testing
         // The review's case: a burst, a shake after it whose label had been measured without the
         // burst's ", N more just before", and two near the end turned left over the others.
         layouts.append([10.0, 10.2, 10.4, 15.0, 21.0, 55.0, 57.5, 59.9].map { event(.began, $0) })
+        // Markers within half a pixel of each other (0.01 s is 0.18 px; an hour drawn whole puts
+        // shakes 1.5 s apart there): each one's label had been drawn over the one before.
+        layouts.append([30.0, 30.01, 30.02].map { event(.began, $0) } + [40.0, 40.0, 40.0].map { event(.ended, $0) })
         return layouts
     }()
 
