@@ -125,3 +125,16 @@ import Testing
         #expect(drawn.labels.count > 1, "\(drawn.labels.map(\.text))")
     }
 }
+
+extension PlotEventLabelTests {
+    /// A group's label names its time once when all its events share it (`2 began, at 30.00 s`),
+    /// and each reason of cancellation once (`2 cancelled, 10.00 to 10.10 s (gap)`). Three
+    /// markers a few pixels apart: the middle one has room for no label of its own.
+    @Test func groupLabelsSayEachTimeAndReasonOnce() throws {
+        let drawn = try Self.draw([10, 10.1, 10.2].map { Self.event(.cancelled, $0) } + [30, 30, 30].map { Self.event(.began, $0) })
+        let texts = drawn.labels.map(\.text)
+        #expect(texts.contains("2 began, at 30.00 s"), "\(texts)")
+        let cancelled = texts.filter { $0.hasPrefix("2 cancelled, ") }
+        #expect(cancelled.count == 1 && cancelled.allSatisfy { $0.hasSuffix("0 s (gap)") }, "\(texts)")
+    }
+}
