@@ -69,3 +69,60 @@ import Testing
         #expect(!svg.texts.contains("no samples"), "no legend entry without a band")
     }
 }
+
+extension PlotGapTests {
+    /// Up to `maximumGapsShaded` pauses are shaded and named in the legend; with one more, none
+    /// is, and a note says how many breaks the curves have. A sample every 0.6 s, each interval
+    /// over the 0.5 s limit.
+    @Test(arguments: [RecordingPlot.maximumGapsShaded, RecordingPlot.maximumGapsShaded + 1])
+    func pausesAreShadedUpToTheLimit(pauses: Int) throws {
+        let samples = (0...pauses).map { Sample(time: Double($0) * 0.6, x: 0, y: 0, z: 9.81) }
+        let svg = try #require(SVGElements.parse(RecordingPlot(title: "sparse.csv", samples: samples).svg()))
+        let shaded = pauses <= RecordingPlot.maximumGapsShaded
+        #expect(svg.withClass("sample-gap").count == (shaded ? pauses : 0))
+        #expect(svg.texts.contains("no samples") == shaded)
+        #expect(svg.withClass("sample-gaps-unshaded", element: "text").count == (shaded ? 0 : 1))
+    }
+
+    /// A view that starts or ends inside the pause from 8 to 13 s shades it from the frame's
+    /// edge: the pause around the first or last sample drawn is shaded too.
+    @Test(arguments: [(10.0, 20.0), (0.0, 10.0)])
+    func aPauseAtTheViewsEdgeIsShaded(from: Double, to: Double) throws {
+        var plot = RecordingPlot(title: "pause.csv", samples: Self.recording(rate: 50, pause: 5))
+        plot.from = from
+        plot.to = to
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let (left, right) = try PlotTests.frameEdges(svg)
+        let bands = svg.withClass("sample-gap").map(PlotTests.edges)
+        #expect(bands.count == 1, "\(bands)")
+        // 1102 px for 10 s: the pause's other end, 13 s or 8 s, at 3 s from the frame's edge.
+        let band = try #require(bands.first)
+        let expected = from == 10 ? (left, left + 3 * 110.2) : (left + 8 * 110.2, right)
+        // Within a sample (0.02 s, 2.2 px) of the pause's ends.
+        #expect(abs(band.left - expected.0) < 2.5 && abs(band.right - expected.1) < 2.5, "\(band), not \(expected)")
+    }
+
+    /// Drawn as pixel columns (5,000 samples over 1000 s: 0.9 s a column), a pause of 0.6 s
+    /// whose two ends fall in one column leaves every curve joined: no break within a pixel.
+    @Test func aPauseWithinOnePixelColumnStaysJoined() throws {
+        // The column of 500.2 s and of 500.8 s: 500.2 / 1000 × 1102 = 551.2, 500.8 → 551.9.
+        let samples = (0...5000).map { Double($0) / 5 }.filter { !($0 > 500.3 && $0 < 500.7) }.map { t in
+            Sample(time: t, x: 3 * sin(3 * t), y: 0, z: 9.81)
+        }
+        let svg = try #require(SVGElements.parse(RecordingPlot(title: "long.csv", samples: samples).svg()))
+        #expect(svg.withClass("sample-gap").count == 1, "the pause is shaded")
+        for path in svg.withClass("series", element: "path") {
+            #expect(Self.pieces(path["d"] ?? "").count == 1, "\(path["class"] ?? "")")
+        }
+    }
+
+    /// A sample alone between two pauses is drawn as a dot: a line of no length from it to itself.
+    @Test func aSampleBetweenTwoPausesIsADot() throws {
+        let samples = (Self.recording(rate: 10, pause: 5) + [Sample(time: 10.5, x: 1, y: 0, z: 9.81)]).sorted { $0.time < $1.time }
+        let svg = try #require(SVGElements.parse(RecordingPlot(title: "dot.csv", samples: samples).svg()))
+        let path = try #require(svg.withClass("series-x", element: "path").first?["d"])
+        let pieces = Self.pieces(path)
+        #expect(pieces.count == 3, "\(pieces.map(\.count))")
+        if pieces.count == 3 { #expect(pieces[1].count == 2 && pieces[1][0] == pieces[1][1], "\(pieces[1])") }
+    }
+}
