@@ -316,3 +316,224 @@ final class SVGElements: NSObject, XMLParserDelegate {
         #expect(RecordingPlot.ongoingMotion(samples, configuration: off).isEmpty)
     }
 }
+
+extension PlotTests {
+    /// Ten seconds of a slow sway, a sample every 0.25 s (times a Double holds exactly), drawn
+    /// 1200 px wide: the frames run from x 78 to 1180, 110.2 px a second over the whole recording.
+    static let quarterSeconds = (0...40).map { index in
+        let t = Double(index) / 4
+        return Sample(time: t, x: sin(t), y: 0.5 * cos(t), z: 9.81)
+    }
+
+    /// The frame's left and right edges, px.
+    static func frameEdges(_ svg: SVGElements) throws -> (left: Double, right: Double) {
+        let frame = try #require(svg.withClass("frame").first)
+        let left = try #require(frame["x"].flatMap(Double.init))
+        return (left, left + (try #require(frame["width"].flatMap(Double.init))))
+    }
+
+    /// A band's left and right edges, px.
+    static func edges(_ band: [String: String]) -> (left: Double, right: Double) {
+        let x = band["x"].flatMap(Double.init) ?? .nan
+        return (x, x + (band["width"].flatMap(Double.init) ?? .nan))
+    }
+
+    /// The sensor saturation's level is drawn in the raw panel even when the samples stay far
+    /// below it: the panel's scale takes in ±saturation, so both dotted lines lie in its frame.
+    @Test func saturationLinesLieInTheRawPanel() throws {
+        var plot = RecordingPlot(title: "calm.csv", samples: Self.quarterSeconds)
+        plot.saturation = 27
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let frame = try #require(svg.withClass("frame").first)
+        let top = try #require(frame["y"].flatMap(Double.init))
+        let bottom = top + (try #require(frame["height"].flatMap(Double.init)))
+        let lines = svg.withClass("saturation", element: "line").compactMap { $0["y1"].flatMap(Double.init) }
+        #expect(lines.count == 2)
+        for y in lines { #expect(y >= top && y <= bottom, "a saturation line at y \(y), the raw panel from \(top) to \(bottom)") }
+    }
+
+    /// `saturation(of:)` is the configuration's level, and nil for one set to `.infinity` (the
+    /// detector's way to disable it), so no line is drawn at an infinite level.
+    @Test func saturationOfADisabledLevelIsNone() {
+        var configuration = ShakeConfiguration.medium
+        #expect(RecordingPlot.saturation(of: configuration) == configuration.saturationAcceleration)
+        configuration.saturationAcceleration = .infinity
+        #expect(RecordingPlot.saturation(of: configuration) == nil)
+    }
+
+    /// With a time constant of 0 the gravity estimate is each sample itself, so `|a − g|` is 0
+    /// throughout (no 0/0 at the first sample, which has no interval before it).
+    @Test func linearMagnitudesWithoutSmoothingAreZero() {
+        let linear = RecordingPlot.linearMagnitudes(Self.quarterSeconds, timeConstantSeconds: 0)
+        #expect(linear.count == Self.quarterSeconds.count)
+        #expect(linear.allSatisfy { $0 < 1e-12 }, "\(linear.prefix(3))")
+    }
+
+    /// A sample stamped earlier than the one before it counts as no time passed: the gravity
+    /// estimate holds, so the same reading again gives the same `|a − g|` as before.
+    @Test func aSampleBackInTimeHoldsTheGravityEstimate() {
+        let samples = [Sample(time: 0, x: 0, y: 0, z: 9.81), Sample(time: 1, x: 5, y: 0, z: 9.81),
+                       Sample(time: 0.5, x: 5, y: 0, z: 9.81)]
+        let linear = RecordingPlot.linearMagnitudes(samples, timeConstantSeconds: 0.5)
+        #expect(linear[1] > 0 && abs(linear[2] - linear[1]) < 1e-12, "\(linear)")
+    }
+
+    /// A labelled shake is a band from its first to its last `shake = 1` sample, one that runs
+    /// to the recording's end included; a run of one sample is still a band 1 px wide.
+    @Test func labelledShakeBandsSpanTheirLabelledSamples() throws {
+        let labels = Self.quarterSeconds.map { ($0.time >= 2 && $0.time <= 4) || $0.time == 6 || $0.time >= 8 }
+        let plot = RecordingPlot(title: "bands.csv", samples: Self.quarterSeconds, labels: labels)
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let (left, right) = try Self.frameEdges(svg)
+        let perSecond = (right - left) / 10
+        let bands = svg.withClass("shake-band").map(Self.edges)
+        #expect(bands.count == 3, "\(bands)")
+        for (band, (from, to)) in zip(bands, [(2.0, 4.0), (6.0, 6.0), (8.0, 10.0)]) {
+            #expect(abs(band.left - (left + from * perSecond)) < 0.01, "\(band) for \(from) to \(to) s")
+            #expect(abs(band.right - (left + max(to * perSecond, from * perSecond + 1))) < 0.01, "\(band) for \(from) to \(to) s")
+        }
+    }
+
+    /// Bands reaching past the time range drawn stop at the frame: a labelled shake that began
+    /// before `from`, and ongoing motion that goes on after `to`.
+    @Test func bandsAreCutAtTheRangeDrawn() throws {
+        var plot = RecordingPlot(title: "bands.csv", samples: Self.quarterSeconds,
+                                 labels: Self.quarterSeconds.map { $0.time >= 2 && $0.time <= 4 })
+        plot.ongoingMotion = [5...9]
+        plot.from = 3
+        plot.to = 7
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let (left, right) = try Self.frameEdges(svg)
+        let shake = try #require(svg.withClass("shake-band").first.map(Self.edges))
+        #expect(abs(shake.left - left) < 0.01 && abs(shake.right - (left + (right - left) / 4)) < 0.01, "\(shake)")
+        let ongoing = try #require(svg.withClass("ongoing-motion").first.map(Self.edges))
+        #expect(abs(ongoing.left - (left + (right - left) / 2)) < 0.01 && abs(ongoing.right - right) < 0.01, "\(ongoing)")
+    }
+
+    /// A time range from one sample to another draws both: the curves start at the frame's left
+    /// edge and end at its right edge.
+    @Test func samplesAtTheRangesEndsAreDrawn() throws {
+        var plot = RecordingPlot(title: "range.csv", samples: Self.quarterSeconds)
+        plot.from = 2
+        plot.to = 4
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let (left, right) = try Self.frameEdges(svg)
+        for path in svg.withClass("series", element: "path") {
+            let xs = PlotGapTests.pieces(path["d"] ?? "").flatMap { $0 }
+            #expect(xs.min() == left && xs.max() == right, "\(path["class"] ?? ""): \(xs.min() ?? 0) to \(xs.max() ?? 0)")
+        }
+    }
+
+    /// A range of no length (`from` equal to `to`) draws the second from there: the time axis
+    /// is labelled from 2.0 to 3.0 s.
+    @Test func aRangeOfNoLengthDrawsASecond() throws {
+        var plot = RecordingPlot(title: "range.csv", samples: Self.quarterSeconds)
+        plot.from = 2
+        plot.to = 2
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let texts = zip(svg.elements.filter { $0.name == "text" }.map(\.attributes), svg.texts)
+        // The time labels: under the lower panel, 17 px below its frame.
+        let frame = try #require(svg.withClass("frame").last)
+        let bottom = (try #require(frame["y"].flatMap(Double.init))) + (try #require(frame["height"].flatMap(Double.init)))
+        let times = texts.filter { $0.0["y"].flatMap(Double.init) == bottom + 17 }.map(\.1)
+        #expect(times.first == "2.0" && times.last == "3.0", "\(times)")
+    }
+
+    /// `linear` is drawn only when it holds one value per sample; otherwise the plot's own
+    /// `|a − gravity|` is drawn, and the legend and the panel say so.
+    @Test func aLinearSeriesOfAnotherLengthIsNotDrawn() throws {
+        var plot = RecordingPlot(title: "calm.csv", samples: Self.quarterSeconds)
+        plot.linear = Array(repeating: 3, count: Self.quarterSeconds.count + 1)
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        #expect(svg.texts.contains("|a − gravity| (m/s²)") && !svg.texts.contains("|l| (m/s²)"), "\(svg.texts)")
+        #expect(svg.texts.contains { $0.hasPrefix("linear acceleration (gravity: one-pole low-pass") }, "\(svg.texts)")
+    }
+
+    /// The time ticks drawn lie in the frame: a range starting between two ticks labels none
+    /// left of the frame's edge (the scale is rounded outward to whole steps).
+    @Test func timeTicksLieInTheFrame() throws {
+        var plot = RecordingPlot(title: "range.csv", samples: Self.quarterSeconds)
+        plot.from = 2.25
+        plot.to = 7.75
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let (left, right) = try Self.frameEdges(svg)
+        let frame = try #require(svg.withClass("frame").last)
+        let bottom = (try #require(frame["y"].flatMap(Double.init))) + (try #require(frame["height"].flatMap(Double.init)))
+        let ticks = svg.elements.filter { $0.name == "text" && $0.attributes["y"].flatMap(Double.init) == bottom + 17 }
+            .compactMap { $0.attributes["x"].flatMap(Double.init) }
+        #expect(!ticks.isEmpty)
+        for x in ticks { #expect(x >= left - 0.5 && x <= right + 0.5, "a time label at x \(x), the frame from \(left) to \(right)") }
+    }
+
+    /// The half-wave dots lie in the linear panel even where a peak stands above the curve
+    /// (the panel's scale takes in the peaks drawn).
+    @Test func halfWaveDotsLieInTheLinearPanel() throws {
+        var plot = RecordingPlot(title: "calm.csv", samples: Self.quarterSeconds, thresholds: RecordingPlot.thresholds(of: .medium))
+        plot.linear = Array(repeating: 1, count: Self.quarterSeconds.count)
+        plot.halfWaves = [ShakeExplanation.HalfWave(startTime: 4.5, peakTime: 5, peakAcceleration: 40, chainHalfWaves: 1,
+                                                    link: .nothingBefore)]
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let frame = try #require(svg.withClass("frame").last)
+        let top = try #require(frame["y"].flatMap(Double.init))
+        let dot = try #require(svg.withClass("half-wave", element: "circle").first?["cy"].flatMap(Double.init))
+        #expect(dot >= top, "a dot at y \(dot), the panel's top at \(top)")
+    }
+
+    /// Up to `maximumHalfWavesDrawn` half-waves in view are drawn; one more, and none is, with a note.
+    @Test(arguments: [RecordingPlot.maximumHalfWavesDrawn, RecordingPlot.maximumHalfWavesDrawn + 1])
+    func halfWavesAreDrawnUpToTheLimit(count: Int) throws {
+        var plot = RecordingPlot(title: "calm.csv", samples: Self.quarterSeconds)
+        plot.halfWaves = Array(repeating: ShakeExplanation.HalfWave(startTime: 4.5, peakTime: 5, peakAcceleration: 2,
+                                                                    chainHalfWaves: 1, link: .nothingBefore), count: count)
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let drawn = count <= RecordingPlot.maximumHalfWavesDrawn
+        #expect(svg.withClass("half-wave", element: "circle").count == (drawn ? count : 0))
+        #expect(svg.withClass("half-waves-omitted", element: "text").count == (drawn ? 0 : 1))
+    }
+
+    /// The legend names what the plot holds: half-wave peaks and labelled shakes only when
+    /// there are some.
+    @Test(arguments: [false, true])
+    func legendNamesOnlyWhatIsDrawn(holdsThem: Bool) throws {
+        var plot = RecordingPlot(title: "calm.csv", samples: Self.quarterSeconds,
+                                 labels: holdsThem ? Self.quarterSeconds.map { $0.time == 5 } : nil)
+        if holdsThem {
+            plot.halfWaves = [ShakeExplanation.HalfWave(startTime: 4.5, peakTime: 5, peakAcceleration: 2, chainHalfWaves: 1,
+                                                        link: .nothingBefore)]
+        }
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        #expect(svg.texts.contains("half-wave peak") == holdsThem)
+        #expect(svg.texts.contains("labelled shake") == holdsThem)
+    }
+
+    /// Text the SVG may not hold as it is becomes U+FFFD (U+FFFE among them); a tab is kept.
+    @Test(arguments: [("tab\there.csv", "tab\there.csv"), ("odd\u{FFFE}.csv", "odd\u{FFFD}.csv")])
+    func titleKeepsWhatXMLAllows(title: String, drawn: String) throws {
+        let svg = try #require(SVGElements.parse(RecordingPlot(title: title, samples: Self.quarterSeconds).svg()))
+        #expect(svg.texts.contains(drawn), "\(svg.texts.prefix(2))")
+    }
+
+    /// The threshold lines' labels on a calm recording: the first at the panel's right end
+    /// (anchored at its end), the second at its left end, each 5 px above its line.
+    @Test func thresholdLabelsSitAboveTheirLinesAtThePanelsEnds() throws {
+        let plot = RecordingPlot(title: "calm.csv", samples: Self.quarterSeconds, thresholds: RecordingPlot.thresholds(of: .medium))
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let (left, right) = try Self.frameEdges(svg)
+        let lines = svg.withClass("threshold", element: "line").compactMap { $0["y1"].flatMap(Double.init) }
+        let texts = zip(svg.elements.filter { $0.name == "text" }.map(\.attributes), svg.texts)
+        for (index, name) in ["onset", "release"].enumerated() {
+            let label = try #require(texts.first { $0.1.hasPrefix(name + " ") && $0.1.hasSuffix(" m/s²") }?.0)
+            #expect(label["text-anchor"] == (index == 0 ? "end" : "start"), "\(name): \(label)")
+            #expect(label["x"].flatMap(Double.init) == (index == 0 ? right - 4 : left + 4), "\(name): \(label)")
+            #expect(abs((label["y"].flatMap(Double.init) ?? 0) - (lines[index] - 5)) < 0.011, "\(name): \(label)")
+        }
+    }
+
+    /// The note naming thresholds without a label: one line, two lines, or a list of three.
+    @Test(arguments: [(["release 0.6 m/s²"], "no room to label the line of release 0.6 m/s²"),
+                      (["onset 1.2 m/s²", "release 0.6 m/s²"], "no room to label the lines of onset 1.2 m/s² and release 0.6 m/s²"),
+                      (["a 1 m/s²", "b 2 m/s²", "c 3 m/s²"], "no room to label the lines of a 1 m/s², b 2 m/s² and c 3 m/s²")])
+    func unlabelledThresholdsAreNamed(texts: [String], note: String) {
+        #expect(RecordingPlot.unlabelledThresholdsNote(texts) == note)
+    }
+}
