@@ -537,3 +537,66 @@ extension PlotTests {
         #expect(RecordingPlot.unlabelledThresholdsNote(texts) == note)
     }
 }
+
+extension PlotTests {
+    /// The planted corpus tuned over the onset threshold, drawn as `shake tune --report` draws it.
+    static func tradeoffSVG() throws -> (TuningResult, SVGElements) {
+        var options = TuningOptions()
+        options.axes = [PlantedMotion.thresholdAxis]
+        var tuner = Tuner(recordings: PlantedMotion.corpus(), options: options)
+        let result = try tuner.run()
+        return (result, try #require(SVGElements.parse(TradeoffPlot(result: result, title: "trade-off").svg())))
+    }
+
+    /// Each budget's point is filled when its configuration met the budget, hollow when not, in
+    /// budget order.
+    @Test func tradeoffPointsAreFilledWhenTheyMetTheirBudget() throws {
+        let (result, svg) = try Self.tradeoffSVG()
+        let drawn = result.tradeoff.sorted { $0.budget < $1.budget }
+            .filter { $0.summary.falsePerHour != nil && $0.summary.recall != nil }
+        let fills = svg.withClass("tradeoff-point").map { $0["fill"] ?? "" }
+        #expect(fills == drawn.map { $0.metBudget ? TradeoffPlot.colors.curve : "#ffffff" }, "\(fills)")
+    }
+
+    /// Budgets whose points fall on one place share one label naming them (`budget ≤ 1 to 5/h:
+    /// recall 1.000`); the labels, as the plot measures them (6.3 px a character, 14 px a line),
+    /// lie in the frame and clear of each other, and so does the chosen point's (250 px, 12 px type).
+    @Test func tradeoffLabelsAreOnePerPlaceInTheFrameAndApart() throws {
+        let (_, svg) = try Self.tradeoffSVG()
+        let frame = try #require(svg.withClass("frame").first)
+        let left = try #require(frame["x"].flatMap(Double.init)), top = try #require(frame["y"].flatMap(Double.init))
+        let right = left + (try #require(frame["width"].flatMap(Double.init)))
+        var places: [(x: Double, y: Double)] = []
+        for point in svg.withClass("tradeoff-point") {
+            let (x, y) = (point["cx"].flatMap(Double.init) ?? .nan, point["cy"].flatMap(Double.init) ?? .nan)
+            if !places.contains(where: { abs($0.x - x) < 1 && abs($0.y - y) < 1 }) { places.append((x, y)) }
+        }
+        let texts = zip(svg.elements.filter { $0.name == "text" }.map(\.attributes), svg.texts)
+        let labels = texts.filter { $0.1.hasPrefix("budget ≤ ") }.map { attributes, text in
+            (text: text, x: attributes["x"].flatMap(Double.init) ?? .nan, y: attributes["y"].flatMap(Double.init) ?? .nan,
+             width: Double(text.count) * 6.3)
+        }
+        #expect(places.count < svg.withClass("tradeoff-point").count, "some budgets share a place")
+        #expect(labels.count == places.count, "\(labels.map(\.text))")
+        #expect(labels.contains { $0.text.contains(" to ") }, "\(labels.map(\.text))")
+        let chosen = try #require(texts.first { $0.1.hasPrefix("chosen: recall ") })
+        let all = labels + [(chosen.1, chosen.0["x"].flatMap(Double.init) ?? .nan, chosen.0["y"].flatMap(Double.init) ?? .nan, 250)]
+        for (index, a) in all.enumerated() {
+            #expect(a.x >= left && a.x + a.width <= right && a.y - 12 >= top, "'\(a.text)' at \(a.x), \(a.y)")
+            for b in all[(index + 1)...] {
+                #expect(abs(a.y - b.y) >= 14 || a.x + a.width <= b.x || b.x + b.width <= a.x, "'\(a.text)' and '\(b.text)'")
+            }
+        }
+    }
+
+    /// The recall axis starts below the lowest recall drawn, so no point sits on the frame's
+    /// bottom edge.
+    @Test func tradeoffPointsStandAboveTheFramesBottom() throws {
+        let (_, svg) = try Self.tradeoffSVG()
+        let frame = try #require(svg.withClass("frame").first)
+        let bottom = (try #require(frame["y"].flatMap(Double.init))) + (try #require(frame["height"].flatMap(Double.init)))
+        let ys = svg.withClass("tradeoff-point").compactMap { $0["cy"].flatMap(Double.init) }
+        #expect(!ys.isEmpty)
+        for y in ys { #expect(y < bottom - 4.5, "a point at y \(y), the frame's bottom at \(bottom)") }
+    }
+}
