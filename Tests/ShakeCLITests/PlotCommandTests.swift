@@ -261,6 +261,9 @@ import Testing
     /// The range's times are written as given, in seconds, in every message about them.
     @Test(arguments: [
         (["--from", "5", "--to", "2.25"], "Error: '--to' (2.25 s) must be after '--from' (5 s)\n"),
+        (["--from", "2", "--to", "2"], "Error: '--to' (2 s) must be after '--from' (2 s)\n"),
+        // Before the recording's first sample (0 s) the range drawn starts there.
+        (["--from", "-1", "--to", "0"], "Error: the range drawn, 0 to 0 s, has no length: give '--from' and '--to' around the part to see"),
         (["--from", "500"], "Error: '--from' (500 s) is after the recording's last sample ("),
         (["--to", "-3.5"], "Error: '--to' (-3.5 s) is before the recording's first sample (0 s)\n"),
         // A range of no length with the recording's own start, and one between two samples,
@@ -294,6 +297,77 @@ import Testing
         #expect(run.err.hasPrefix("Error: '--to' (\(to) s) is before the recording's first sample (1700000000 s)\(note)\n"),
                 "\(run.err)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("plot.svg")))
+    }
+
+    /// A pause between samples is shaded when it is longer than the detector's gap limit: a
+    /// 1 s pause under the presets' 0.5 s, and not under a configuration's `maximumGapSeconds` of 2.
+    @Test(arguments: [(nil, 1), ("{\"maximumGapSeconds\": 2}", 0)] as [(String?, Int)])
+    func pausesAreShadedOverTheDetectorsGapLimit(configuration: String?, bands: Int) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let times: [Double] = (0...500).map { Double($0) / 50 }.filter { $0 < 4 || $0 > 5 }
+        let rows: [String] = times.map { String(format: "%.2f,0,0,9.81\n", $0) }
+        let recording = try folder.write("pause.csv", "time_s,x,y,z\n" + rows.joined())
+        var options: [String] = []
+        if let configuration { options = ["--config", try folder.write("gap.json", configuration)] }
+        let run = runShake(["plot", recording, "-o", folder.file("plot.svg")] + options)
+        #expect(run.status == 0, "\(run.err)")
+        let data = try #require(FileManager.default.contents(atPath: folder.file("plot.svg")))
+        #expect(ClassCounter.parse(data)?["sample-gap"] ?? 0 == bands)
+    }
+
+    /// The subtitle counts the labelled shakes (runs of shake=1, not their samples), and says
+    /// how many detected shakes the range drawn shows, and which range, whether one end of it
+    /// or both are given.
+    @Test(arguments: [["--from", "5"], ["--to", "5"], ["--from", "1", "--to", "5"]])
+    func subtitleNamesTheRangeDrawn(range: [String]) throws {
+        let folder = try PlantedFolder(files: [("planted_1.csv", 1, 1)])
+        defer { folder.remove() }
+        let output = folder.path + "/plot.svg"
+        let run = CapturedRun(["plot", folder.path + "/planted_1.csv", "-o", output] + range)
+        #expect(run.status == 0, "\(run.err)")
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        let from = range.firstIndex(of: "--from").map { range[$0 + 1] + ".00" } ?? "0.00"
+        let to = range.firstIndex(of: "--to").map { range[$0 + 1] + ".00 s)" } ?? " s)"
+        #expect(text.contains(" shown, \(from) to ") && text.contains(to), "\(text.prefix(1500))")
+        // As many as the `began` markers drawn; the recording's one labelled shake counted.
+        let drawn = try #require(ClassCounter.parse(Data(text.utf8)))["event-began"] ?? 0
+        #expect(text.contains("(\(drawn) shown, "), "\(drawn) drawn: \(text.prefix(1500))")
+        #expect(text.contains(" · 1 labelled shake · "), "\(text.prefix(1500))")
+    }
+
+    /// The title is the recording's file name (not its path), and the subtitle names the
+    /// detector: the configuration file given, or the preset. A recording read with
+    /// --spread-batches whose samples were evenly spaced has no time spread, and the subtitle
+    /// says nothing of it.
+    @Test(arguments: [true, false])
+    func titleNamesTheFileAndSubtitleTheDetector(configured: Bool) throws {
+        let folder = try PlantedFolder(files: [("planted_1.csv", 1, 1)])
+        defer { folder.remove() }
+        let configuration = folder.path + "/tuned.json"
+        try "{\"onsetAcceleration\": 11}".write(toFile: configuration, atomically: true, encoding: .utf8)
+        let output = folder.path + "/plot.svg"
+        let run = CapturedRun(["plot", folder.path + "/planted_1.csv", "-o", output]
+            + (configured ? ["--config", configuration] : ["--preset", "hard", "--spread-batches"]))
+        #expect(run.status == 0, "\(run.err)")
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(text.contains(">planted_1.csv</text>") && !text.contains(">\(folder.path)"), "\(text.prefix(1500))")
+        #expect(text.contains(">detector: " + (configured ? "configuration \(configuration)" : "hard preset") + " · "),
+                "\(text.prefix(1500))")
+        #expect(!text.contains("spread over"), "\(text.prefix(1500))")
+    }
+
+    /// A range that starts at the recording's last sample or ends at its first has no length
+    /// (it is not past the recording's ends): the message says so.
+    @Test(arguments: [(["--from", "2"], "Error: the range drawn, 2 to 2 s, has no length"),
+                      (["--to", "0"], "Error: the range drawn, 0 to 0 s, has no length")])
+    func aRangeAtTheRecordingsEndHasNoLength(range: [String], message: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let recording = try folder.write("short.csv", "time_s,x,y,z\n0,0,0,9.8\n1,0,0,9.8\n2,0,0,9.8\n")
+        let run = runShake(["plot", recording, "-o", folder.file("plot.svg")] + range)
+        #expect(run.status == 64)
+        #expect(run.err.hasPrefix(message), "\(run.err)")
     }
 
     @Test func missingRecordingIsReported() {
