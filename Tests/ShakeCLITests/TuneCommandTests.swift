@@ -215,7 +215,7 @@ struct PlantedFolder {
 
     /// With --config the search starts from a product's own configuration: the values it does
     /// not search are the base's, the first row is the base's (as `shake evaluate --config`
-    /// scores it), and -o may not replace the base.
+    /// scores it, and the --report plot names it), and -o may not replace the base.
     @Test func aBaseConfigurationKeepsTheValuesNotSearched() throws {
         let folder = try PlantedFolder()
         defer { folder.remove() }
@@ -223,8 +223,11 @@ struct PlantedFolder {
         try "{\"saturationAcceleration\": 30, \"maximumShakeSeconds\": 8, \"onsetAcceleration\": 9}\n"
             .write(toFile: base, atomically: true, encoding: .utf8)
         let output = folder.path + "/tuned.json"
-        let run = CapturedRun(["tune", folder.path, "--config", base, "-o", output])
+        let run = CapturedRun(["tune", folder.path, "--config", base, "-o", output, "--report", folder.path + "/report.svg"])
         #expect(run.status == 0, "\(run.err)")
+        // The trade-off plot names the base's untuned point in its legend and its label.
+        let plot = try String(contentsOfFile: folder.path + "/report.svg", encoding: .utf8)
+        #expect(plot.contains(">base, not tuned</text>") && plot.contains(">base, not tuned: recall "), "\(plot)")
         let tuned = try ConfigurationFile.load(path: output)
         #expect(tuned.saturationAcceleration == 30 && tuned.maximumShakeSeconds == 8)
         #expect(run.out.contains("\nBase: \(base) (--config): the values not searched are its own.\n"), "\(run.out)")
