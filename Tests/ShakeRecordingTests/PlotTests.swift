@@ -558,45 +558,64 @@ extension PlotTests {
         #expect(fills == drawn.map { $0.metBudget ? TradeoffPlot.colors.curve : "#ffffff" }, "\(fills)")
     }
 
-    /// Budgets whose points fall on one place share one label naming them (`budget ≤ 1 to 5/h:
-    /// recall 1.000`); the labels, as the plot measures them (6.3 px a character, 14 px a line),
-    /// lie in the frame and clear of each other, and so does the chosen point's (250 px, 12 px type).
-    @Test func tradeoffLabelsAreOnePerPlaceInTheFrameAndApart() throws {
-        let (_, svg) = try Self.tradeoffSVG()
+    /// The budgets' labels of a trade-off plot, after checking that they and the chosen point's
+    /// label, as the plot measures them (6.3 px a character and 250 px for the chosen one's,
+    /// 14 px a line), lie in the frame and clear of each other.
+    static func budgetLabelsInTheFrameAndApart(_ svg: SVGElements) throws -> [String] {
         let frame = try #require(svg.withClass("frame").first)
         let left = try #require(frame["x"].flatMap(Double.init)), top = try #require(frame["y"].flatMap(Double.init))
         let right = left + (try #require(frame["width"].flatMap(Double.init)))
+        let texts = zip(svg.elements.filter { $0.name == "text" }.map(\.attributes), svg.texts)
+        let labels = texts.filter { $0.1.hasPrefix("budget ≤ ") || $0.1.hasPrefix("chosen: recall ") }.map { attributes, text in
+            (text: text, x: attributes["x"].flatMap(Double.init) ?? .nan, y: attributes["y"].flatMap(Double.init) ?? .nan,
+             width: text.hasPrefix("chosen") ? 250 : Double(text.count) * 6.3)
+        }
+        #expect(labels.contains { $0.text.hasPrefix("chosen") })
+        for (index, a) in labels.enumerated() {
+            #expect(a.x >= left && a.x + a.width <= right && a.y - 12 >= top, "'\(a.text)' at \(a.x), \(a.y)")
+            for b in labels[(index + 1)...] {
+                #expect(abs(a.y - b.y) >= 14 || a.x + a.width <= b.x || b.x + b.width <= a.x, "'\(a.text)' and '\(b.text)'")
+            }
+        }
+        return labels.map(\.text).filter { $0.hasPrefix("budget ≤ ") }
+    }
+
+    /// Budgets whose points fall on one place share one label naming them (`budget ≤ 1 to 5/h:
+    /// recall 1.000`); the labels lie in the frame and clear of each other.
+    @Test func tradeoffLabelsAreOnePerPlaceInTheFrameAndApart() throws {
+        let (_, svg) = try Self.tradeoffSVG()
         var places: [(x: Double, y: Double)] = []
         for point in svg.withClass("tradeoff-point") {
             let (x, y) = (point["cx"].flatMap(Double.init) ?? .nan, point["cy"].flatMap(Double.init) ?? .nan)
             if !places.contains(where: { abs($0.x - x) < 1 && abs($0.y - y) < 1 }) { places.append((x, y)) }
         }
-        let texts = zip(svg.elements.filter { $0.name == "text" }.map(\.attributes), svg.texts)
-        let labels = texts.filter { $0.1.hasPrefix("budget ≤ ") }.map { attributes, text in
-            (text: text, x: attributes["x"].flatMap(Double.init) ?? .nan, y: attributes["y"].flatMap(Double.init) ?? .nan,
-             width: Double(text.count) * 6.3)
-        }
+        let labels = try Self.budgetLabelsInTheFrameAndApart(svg)
         #expect(places.count < svg.withClass("tradeoff-point").count, "some budgets share a place")
-        #expect(labels.count == places.count, "\(labels.map(\.text))")
-        #expect(labels.contains { $0.text.contains(" to ") }, "\(labels.map(\.text))")
-        let chosen = try #require(texts.first { $0.1.hasPrefix("chosen: recall ") })
-        let all = labels + [(chosen.1, chosen.0["x"].flatMap(Double.init) ?? .nan, chosen.0["y"].flatMap(Double.init) ?? .nan, 250)]
-        for (index, a) in all.enumerated() {
-            #expect(a.x >= left && a.x + a.width <= right && a.y - 12 >= top, "'\(a.text)' at \(a.x), \(a.y)")
-            for b in all[(index + 1)...] {
-                #expect(abs(a.y - b.y) >= 14 || a.x + a.width <= b.x || b.x + b.width <= a.x, "'\(a.text)' and '\(b.text)'")
-            }
-        }
+        #expect(labels.count == places.count, "\(labels)")
+        #expect(labels.contains { $0.contains(" to ") }, "\(labels)")
     }
 
-    /// The recall axis starts below the lowest recall drawn, so no point sits on the frame's
-    /// bottom edge.
-    @Test func tradeoffPointsStandAboveTheFramesBottom() throws {
-        let (_, svg) = try Self.tradeoffSVG()
+    /// Budgets' points a few pixels apart at recall 0.5, the last at the axis's far end: their
+    /// labels stack clear of each other inside the frame, and the recall axis starts below 0.5,
+    /// so no point sits on the frame's bottom edge.
+    @Test func crowdedTradeoffLabelsStackInTheFrame() throws {
+        var (result, _) = try Self.tradeoffSVG()
+        let budgets = result.tradeoff.map(\.budget).sorted()
+        // The largest figure on the false-shake axis; a point every 1 % of it is about 7 px on.
+        let largest = ([result.inSample.falsePerHour, result.crossValidation?.pooled.falsePerHour,
+                        result.referenceSummary.falsePerHour].compactMap { $0 } + budgets).max() ?? 1
+        for index in result.tradeoff.indices {
+            let rank = Double(budgets.firstIndex(of: result.tradeoff[index].budget) ?? 0)
+            result.tradeoff[index].summary.recall = 0.5
+            result.tradeoff[index].summary.falsePerHour = rank == Double(budgets.count - 1) ? largest : rank * largest / 100
+        }
+        let svg = try #require(SVGElements.parse(TradeoffPlot(result: result, title: "trade-off").svg()))
+        let labels = try Self.budgetLabelsInTheFrameAndApart(svg)
+        #expect(labels.count == result.tradeoff.count, "\(labels) for \(result.tradeoff.map(\.budget))")
         let frame = try #require(svg.withClass("frame").first)
         let bottom = (try #require(frame["y"].flatMap(Double.init))) + (try #require(frame["height"].flatMap(Double.init)))
         let ys = svg.withClass("tradeoff-point").compactMap { $0["cy"].flatMap(Double.init) }
-        #expect(!ys.isEmpty)
+        #expect(ys.count == result.tradeoff.count)
         for y in ys { #expect(y < bottom - 4.5, "a point at y \(y), the frame's bottom at \(bottom)") }
     }
 }
