@@ -619,3 +619,34 @@ extension PlotTests {
         for y in ys { #expect(y < bottom - 4.5, "a point at y \(y), the frame's bottom at \(bottom)") }
     }
 }
+
+extension PlotTests {
+    /// A recording that stops mid-motion: the shake in progress at its last sample is cancelled
+    /// there (as `shake replay` reports it), and the ongoing motion of a walk still going runs
+    /// to the last sample.
+    @Test func detectorViewClosesWhatTheLastSampleLeavesOpen() throws {
+        // The planted shake runs from 2 to 3.5 s; cut at 3.2 s, it has begun.
+        let shake = PlantedMotion.motion(shakes: 1, distractors: 0).samples.filter { $0.time <= 3.2 }
+        let events = RecordingPlot.detectorView(shake, configuration: .medium).events
+        #expect(events.map(\.phase) == [.began, .cancelled], "\(events)")
+        #expect(events.last?.time == shake.last?.time)
+        // A walk from 2 s, cut at 20 s: ongoing motion from its fifth second to the end.
+        let walk = PlotLabelOverlapTests.sway(seconds: 30).filter { $0.time <= 20 }
+        let spans = RecordingPlot.ongoingMotion(walk, configuration: .medium)
+        #expect(spans.count == 1 && spans.last?.upperBound == walk.last?.time, "\(spans)")
+    }
+
+    /// A budget of exactly `budgetAxisFactor` times the largest figure drawn is still drawn to
+    /// scale, as its dashed line; any more and a note names it instead.
+    @Test(arguments: [1.0, 1.001])
+    func aBudgetAtTheAxisFactorIsDrawnToScale(share: Double) throws {
+        var (result, _) = try Self.tradeoffSVG()
+        var figures = result.tradeoff.compactMap(\.summary.falsePerHour) + result.tradeoff.map(\.budget)
+        figures += [result.inSample.falsePerHour, result.crossValidation?.pooled.falsePerHour,
+                    result.referenceSummary.falsePerHour].compactMap { $0 }
+        result.maximumFalsePerHour = share * TradeoffPlot.budgetAxisFactor * max(1, figures.max() ?? 1)
+        let svg = try #require(SVGElements.parse(TradeoffPlot(result: result, title: "trade-off").svg()))
+        #expect(svg.withClass("budget-line").count == (share == 1 ? 1 : 0))
+        #expect(svg.withClass("budget-off-axis").count == (share == 1 ? 0 : 1))
+    }
+}
