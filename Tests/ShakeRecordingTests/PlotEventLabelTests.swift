@@ -138,3 +138,21 @@ extension PlotEventLabelTests {
         #expect(cancelled.count == 1 && cancelled.allSatisfy { $0.hasSuffix("0 s (gap)") }, "\(texts)")
     }
 }
+
+extension PlotEventLabelTests {
+    /// On a plot 400 px wide (302 px for 60 s, 5 px a second), a cancellation's label
+    /// ('cancelled 4.00 s (gap)', about 165 px with its gap to the marker) fits beside a marker
+    /// only with that much room to the panel's edge and the next marker: one at 4 s has none
+    /// (the next is 100 px on, and a shared label would not fit either), one at 24 s has it on
+    /// its right. Markers at 20, 40 and 60 s have none. The note counts them, in the singular
+    /// for one.
+    @Test(arguments: [([4.0, 24], "1 event marker without a label: no room beside it (choose a shorter --from/--to)"),
+                      ([20, 40, 59.9], "3 event markers without a label: no room beside them (choose a shorter --from/--to)")])
+    func unlabelledMarkersAreCountedInANote(times: [Double], note: String) throws {
+        var plot = RecordingPlot(title: "rest.csv", samples: Self.rest, events: times.map { Self.event(.cancelled, $0) })
+        plot.width = 400
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let texts = zip(svg.elements.filter { $0.name == "text" }.map(\.attributes), svg.texts)
+        #expect(texts.first { $0.0["class"] == "events-unlabelled" }?.1 == note, "\(svg.texts)")
+    }
+}
