@@ -650,3 +650,29 @@ extension PlotTests {
         #expect(svg.withClass("budget-off-axis").count == (share == 1 ? 0 : 1))
     }
 }
+
+extension PlotTests {
+    /// Two budgets' points make a curve (a path through both); the untuned reference at recall
+    /// 1 has its label below it, inside the frame; the cross-validated point at the axis's far
+    /// end has its label (about 290 px) kept inside the frame.
+    @Test func tradeoffCurveAndLabelsAtTheEdges() throws {
+        var (result, _) = try Self.tradeoffSVG()
+        let budgets = result.tradeoff.map(\.budget).sorted()
+        for index in result.tradeoff.indices where result.tradeoff[index].budget > budgets[1] {
+            result.tradeoff[index].summary.recall = nil
+        }
+        result.referenceSummary.recall = 1
+        let largest = ([result.inSample.falsePerHour, result.referenceSummary.falsePerHour].compactMap { $0 } + budgets).max() ?? 1
+        result.crossValidation?.pooled.falsePerHour = largest
+        let svg = try #require(SVGElements.parse(TradeoffPlot(result: result, title: "trade-off").svg()))
+        #expect(svg.withClass("tradeoff-point").count == 2 && svg.withClass("curve").count == 1)
+        let frame = try #require(svg.withClass("frame").first)
+        let left = try #require(frame["x"].flatMap(Double.init)), top = try #require(frame["y"].flatMap(Double.init))
+        let right = left + (try #require(frame["width"].flatMap(Double.init)))
+        let texts = zip(svg.elements.filter { $0.name == "text" }.map(\.attributes), svg.texts)
+        let reference = try #require(texts.first { $0.1.hasPrefix("medium, not tuned: recall ") }?.0)
+        #expect((reference["y"].flatMap(Double.init) ?? 0) - 12 >= top, "\(reference)")
+        let validated = try #require(texts.first { $0.1.hasPrefix("cross-validated: recall ") }?.0)
+        #expect((validated["x"].flatMap(Double.init) ?? .infinity) + 290 <= right, "\(validated)")
+    }
+}
