@@ -126,3 +126,32 @@ extension PlotGapTests {
         if pieces.count == 3 { #expect(pieces[1].count == 2 && pieces[1][0] == pieces[1][1], "\(pieces[1])") }
     }
 }
+
+extension PlotGapTests {
+    /// A pause's band holds its label ('no samples, 1.8 s', 17 characters: 116 px, with 6 px
+    /// to spare) only when it is wide enough: 1.8 s of 20 s (99 px) is not, 2.5 s (138 px) is.
+    @Test(arguments: [(1.8, false), (2.5, true)])
+    func aPauseIsLabelledWhereItsBandHoldsTheLabel(pause: Double, labelled: Bool) throws {
+        let svg = try #require(SVGElements.parse(RecordingPlot(title: "pause.csv", samples: Self.recording(rate: 50, pause: pause)).svg()))
+        #expect(svg.withClass("sample-gap").count == 1)
+        #expect(svg.withClass("sample-gap-label", element: "text").count == (labelled ? 1 : 0), "\(svg.texts)")
+    }
+
+    /// A pause's label keeps off the sensor saturation's line where a lower row is clear of it:
+    /// ±27 m/s² on a sway of ±22 puts the line through the band's top row.
+    @Test func aPauseLabelKeepsOffTheSaturationLine() throws {
+        let samples = Self.recording(rate: 50, pause: 5).map { Sample(time: $0.time, x: 22 * sin(3 * $0.time), y: 0, z: 9.81) }
+        var plot = RecordingPlot(title: "pause.csv", samples: samples)
+        plot.saturation = 27
+        let svg = try #require(SVGElements.parse(plot.svg()))
+        let texts = zip(svg.elements.filter { $0.name == "text" }.map(\.attributes), svg.texts)
+        let label = try #require(texts.first { $0.0["class"] == "sample-gap-label" }?.0)
+        let baseline = try #require(label["y"].flatMap(Double.init))
+        let lines = svg.withClass("saturation", element: "line").compactMap { $0["y1"].flatMap(Double.init) }
+        let frameTop = try #require(svg.withClass("frame").first?["y"].flatMap(Double.init))
+        #expect(lines.contains { $0 < frameTop + 21 }, "a line through the top row: \(lines)")
+        for y in lines {
+            #expect(y < baseline - 0.8 * 11 - 1.5 || y > baseline + 0.25 * 11 + 1.5, "the line at \(y), the label at \(baseline)")
+        }
+    }
+}
