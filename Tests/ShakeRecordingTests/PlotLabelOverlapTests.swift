@@ -166,3 +166,16 @@ extension PlotLabelOverlapTests {
         }
     }
 }
+
+extension PlotLabelOverlapTests {
+    /// What counts as a curve crossing a label's box (x 10 to 20, y 0 to 10): a segment passing
+    /// through it with both its points outside, and a curve's lone point (a dot) inside it; a
+    /// segment beside it does not.
+    @Test(arguments: [([(0.0, 5.0), (30, 5)], 1), ([(15, 5)], 1), ([(0, 20), (30, 20)], 0), ([(25, 5)], 0)]
+          as [([(Double, Double)], Int)])
+    func aLabelsBoxIsCrossedByWhatPassesThroughIt(points: [(Double, Double)], crossings: Int) {
+        let box = PlotLabelBox(minX: 10, maxX: 20, minY: 0, maxY: 10)
+        #expect(box.crossings(byPolyline: points.map { (x: $0.0, y: $0.1) }, atMost: 5) == crossings)
+        #expect(box.isCrossed(byPolyline: points.map { (x: $0.0, y: $0.1) }) == (crossings > 0))
+    }
+}
