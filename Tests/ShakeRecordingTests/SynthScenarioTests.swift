@@ -59,10 +59,67 @@ import Testing
         #expect(samples.synthShakeRuns.isEmpty)
         let magnitudes = samples.map { ($0.sample.x * $0.sample.x + $0.sample.y * $0.sample.y + $0.sample.z * $0.sample.z).squareRoot() }
         #expect(magnitudes.allSatisfy { abs($0 - 9.80665) < 0.5 })
+        // 0.5 s is exactly two cycles: not under them, so a short shake, labelled.
+        let twoCycles = synthShakeSpans(SynthScenario.shakes.script(seconds: 2))
+        #expect(twoCycles.count == 1 && abs(twoCycles[0].upperBound - twoCycles[0].lowerBound - 0.5) < 1e-9)
         // 0.6 s is more than two cycles: a short shake, labelled.
         let short = SynthScenario.shakes.script(seconds: 2.1)
         #expect(synthShakeSpans(short).count == 1)
         #expect(try Synthesizer(seed: 1).render(script: short, sensor: SensorModel(rateHertz: 100)).synthShakeRuns.count == 1)
+    }
+
+    /// A length that ends where one of the script's segments ends (21.1 s is all of
+    /// `pickUpPutDown`) gives the script up to there: the sums' rounding leaves no sliver of rest
+    /// shorter than a segment may be (1 ms), which would fail to render.
+    @Test(arguments: [18.1, 19.1, 21.1])
+    func aLengthOnASegmentEndAddsNoSliver(seconds: Double) throws {
+        let script = SynthScenario.pickUpPutDown.script(seconds: seconds)
+        #expect(script.allSatisfy { $0.seconds >= 0.001 }, "\(script.map(\.seconds))")
+        #expect(abs(script.reduce(0) { $0 + $1.seconds } - seconds) < 1e-9)
+        let samples = try Synthesizer(seed: 1).render(script: script, sensor: SensorModel(rateHertz: 10))
+        #expect(abs(Double(samples.count) - seconds * 10) <= 1)
+    }
+
+    /// Walking and running stand 2 s at each end, or a quarter of the length asked for when that
+    /// is shorter; the gait takes the rest.
+    @Test(arguments: [SynthScenario.walking(.hand), .walking(.bag), .running], [4.0, 7, 8, 30])
+    func gaitScenariosStandAQuarterWhenShort(scenario: SynthScenario, seconds: Double) {
+        let stand = min(2, seconds / 4)
+        #expect(scenario.script(seconds: seconds).map(\.seconds) == [stand, seconds - 2 * stand, stand])
+    }
+
+    /// A recording padded past its script keeps the script's last rest as it was: a device held
+    /// at the end stays in the hand (its tremor goes on), one lying on the table stays still.
+    @Test(arguments: [(SynthScenario.shakes, true), (.tableTap, false)])
+    func paddingGoesOnWithTheLastRest(scenario: SynthScenario, held: Bool) throws {
+        let scriptEnd = scenario.script().reduce(0) { $0 + $1.seconds }
+        let samples = try Synthesizer(seed: 1).render(
+            script: scenario.script(seconds: scriptEnd + 3), sensor: synthIdealSensor(rateHertz: 100))
+        let padding = samples.filter { $0.sample.time >= scriptEnd + 0.5 }
+        #expect(padding.count > 200)
+        let first = padding[0].sample
+        let largestChange = padding.map {
+            max(abs($0.sample.x - first.x), abs($0.sample.y - first.y), abs($0.sample.z - first.z))
+        }.max()!
+        // A hand's tremor is about 0.005 g (0.05 m/s²); a device lying still reads the same every time.
+        if held {
+            #expect(largestChange > 0.01, "\(largestChange) m/s²")
+        } else {
+            #expect(largestChange < 1e-9, "\(largestChange) m/s²")
+        }
+    }
+
+    /// A tap cut before its knock (0.2 s into its segment) leaves the device lying still to the end.
+    @Test func aTapCutBeforeItsKnockLeavesTheTableStill() throws {
+        // `tableTap`: 1 s lying, a 1.5 s tap, then the next tap, here cut to 0.1 s.
+        let script = SynthScenario.tableTap.script(seconds: 2.6)
+        #expect(abs(script.reduce(0) { $0 + $1.seconds } - 2.6) < 1e-9)
+        let samples = try Synthesizer(seed: 1).render(script: script, sensor: synthIdealSensor(rateHertz: 400))
+        let cut = samples.filter { $0.sample.time >= 2.5 }
+        #expect(cut.count == 40)
+        #expect(cut.allSatisfy {
+            abs($0.sample.x) < 1e-9 && abs($0.sample.y) < 1e-9 && abs($0.sample.z - standardGravity) < 1e-9
+        })
     }
 
     @Test func longShakeIsOneSixSecondShake() {
