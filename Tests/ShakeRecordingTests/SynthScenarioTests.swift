@@ -174,7 +174,60 @@ import Testing
         BadScript(
             script: [.tap(TapMotion(peakG: 3, atSeconds: 2, seconds: 1))],
             location: "segment 1 (tap)", parameter: "atSeconds"),
+        BadScript(
+            script: [.gait(GaitMotion(kind: .run, placement: .pocket, seconds: 5, stepHertz: 5))],
+            location: "segment 1 (run)", parameter: "stepHertz"),
+        BadScript(
+            script: [.rest(seconds: 1), .pickUp(seconds: 1, to: .portrait, liftMeters: 1.5)],
+            location: "segment 2 (pickUp)", parameter: "liftMeters"),
+        BadScript(
+            script: [.rest(seconds: 1), .putDown(seconds: 1, to: .flat, lowerMeters: -0.1)],
+            location: "segment 2 (putDown)", parameter: "lowerMeters"),
+        BadScript(
+            script: [.typing(seconds: 2, tapsPerSecond: -1)], location: "segment 1 (typing)", parameter: "tapsPerSecond"),
     ]
+
+    /// A parameter with its allowed range in its documentation (`ShakeMotion`, `TapMotion`).
+    struct DocumentedRange: Sendable, CustomTestStringConvertible {
+        var parameter: String
+        var allowed: ClosedRange<Double>
+        var segment: @Sendable (Double) -> MotionSegment
+        var testDescription: String { "\(parameter) \(allowed)" }
+    }
+
+    static let documentedRanges = [
+        DocumentedRange(parameter: "frequencyHertz", allowed: 1...12) {
+            .shake(ShakeMotion(frequencyHertz: $0, amplitudeG: 2, direction: SIMD3(1, 0, 0), seconds: 1))
+        },
+        DocumentedRange(parameter: "amplitudeG", allowed: 0.1...8) {
+            .shake(ShakeMotion(frequencyHertz: 4, amplitudeG: $0, direction: SIMD3(1, 0, 0), seconds: 1))
+        },
+        DocumentedRange(parameter: "crossAxisLeakage", allowed: 0...1) {
+            .shake(ShakeMotion(frequencyHertz: 4, amplitudeG: 2, direction: SIMD3(1, 0, 0), seconds: 1, crossAxisLeakage: $0))
+        },
+        DocumentedRange(parameter: "frequencyWobble", allowed: 0...0.3) {
+            .shake(ShakeMotion(frequencyHertz: 4, amplitudeG: 2, direction: SIMD3(1, 0, 0), seconds: 1, frequencyWobble: $0))
+        },
+        DocumentedRange(parameter: "peakG", allowed: 0.1...16) { .tap(TapMotion(peakG: $0)) },
+    ]
+
+    /// Each end of a documented range renders; a hundredth of the range past either end is
+    /// refused, naming the parameter and the documented range.
+    @Test(arguments: documentedRanges)
+    func documentedRangesAreTheOnesAllowed(range: DocumentedRange) throws {
+        let sensor = SensorModel(rateHertz: 20)
+        for value in [range.allowed.lowerBound, range.allowed.upperBound] {
+            #expect(try Synthesizer(seed: 1).render(script: [range.segment(value)], sensor: sensor).count == 20)
+        }
+        let past = (range.allowed.upperBound - range.allowed.lowerBound) / 100
+        for value in [range.allowed.lowerBound - past, range.allowed.upperBound + past] {
+            let error = #expect(throws: SynthesisError.self, "\(value)") {
+                try Synthesizer(seed: 1).render(script: [range.segment(value)], sensor: sensor)
+            }
+            #expect(error?.parameter == range.parameter)
+            #expect(error?.allowed == "\(range.allowed.lowerBound)…\(range.allowed.upperBound)")
+        }
+    }
 
     @Test(arguments: badScripts)
     func badScriptNamesTheSegmentAndParameter(bad: BadScript) {
