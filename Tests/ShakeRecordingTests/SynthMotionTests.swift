@@ -39,6 +39,18 @@ private func magnitudeDeviation(_ sample: Sample) -> Double {
         [.rest(seconds: 1, orientation: orientation), .shake(shake), .rest(seconds: 1)]
     }
 
+    /// Each named orientation, lying still, reads gravity as its documentation says (`.handheld`:
+    /// the screen 40° back from upright, `(0, g sin 50°, g cos 50°)`).
+    @Test(arguments: [
+        (DeviceOrientation.flat, SIMD3<Double>(0, 0, 1)), (.faceDown, SIMD3(0, 0, -1)), (.portrait, SIMD3(0, 1, 0)),
+        (.landscape, SIMD3(1, 0, 0)), (.handheld, SIMD3(0, sin(50 * Double.pi / 180), cos(50 * Double.pi / 180))),
+    ])
+    func namedOrientationsReadTheirDocumentedGravity(orientation: DeviceOrientation, gravityInG: SIMD3<Double>) throws {
+        let samples = try Synthesizer(seed: 1).render(
+            script: [.rest(seconds: 1, orientation: orientation)], sensor: synthIdealSensor(rateHertz: 10))
+        #expect(samples.allSatisfy { deviation($0.sample, from: gravityInG * standardGravity) < 1e-9 }, "\(samples[0].sample)")
+    }
+
     @Test(arguments: shakeCases)
     func shakePeaksAtTheRequestedAmplitude(shake: ShakeCase) throws {
         // Without wrist rotation gravity stays put, so the deviation from it is the linear acceleration.
@@ -179,5 +191,19 @@ private func magnitudeDeviation(_ sample: Sample) -> Double {
             script: [.typing(seconds: 6)], sensor: synthIdealSensor(rateHertz: 400))
         let peak = samples.map { magnitudeDeviation($0.sample) }.max()! / standardGravity
         #expect(peak > 0.02 && peak < 0.15, "typing peak \(peak) g")
+    }
+
+    /// A script that starts by walking starts in the placement's orientation (a gait names one),
+    /// not turning into it from lying flat: its first sample reads gravity as the device lying
+    /// still in that orientation does.
+    @Test(arguments: GaitPlacement.allCases)
+    func aScriptStartingWithAWalkStartsInThePlacement(placement: GaitPlacement) throws {
+        let sensor = synthIdealSensor(rateHertz: 100)
+        let walking = try Synthesizer(seed: 24).render(script: [.walk(seconds: 4, placement: placement)], sensor: sensor)
+        let still = try Synthesizer(seed: 24).render(
+            script: [.rest(seconds: 1, orientation: placement.orientation)], sensor: sensor)
+        let gravity = vector(still[0].sample)
+        #expect(deviation(walking[0].sample, from: gravity) < 1e-9, "\(walking[0].sample), still \(gravity)")
+        #expect(deviation(walking[0].sample, from: SIMD3(0, 0, standardGravity)) > 1, "not lying flat")
     }
 }
