@@ -142,6 +142,24 @@ private func magnitudeDeviation(_ sample: Sample) -> Double {
         #expect(impactWidth(bag) > 1.5 * impactWidth(pocket), "bag \(impactWidth(bag)) s, pocket \(impactWidth(pocket)) s")
     }
 
+    /// In a pocket the device swings with the thigh, ±35° running against ±25° walking: with the
+    /// bounce and impacts off and the same steps, running turns the reading 1.4 times as far from
+    /// still gravity, a little less for the arc's own pull (which grows more slowly than the angle).
+    @Test func runningSwingsAPocketFurtherThanWalking() throws {
+        func farthestTurn(_ kind: GaitMotion.Kind) throws -> Double {
+            let gait = GaitMotion(kind: kind, placement: .pocket, seconds: 8, stepHertz: 2.4, bounceG: 0, impactG: 0)
+            let samples = try Synthesizer(seed: 25).render(script: [.gait(gait)], sensor: synthIdealSensor(rateHertz: 400))
+            let still = vector(samples[0].sample)
+            return samples.map { labeled in
+                let reading = vector(labeled.sample)
+                let cosine = (reading * still).sum() / (reading * reading).sum().squareRoot() / standardGravity
+                return acos(min(1, cosine))
+            }.max()!
+        }
+        let (walking, running) = (try farthestTurn(.walk), try farthestTurn(.run))
+        #expect(running > 1.3 * walking && running < 1.4 * walking, "running \(running) rad, walking \(walking) rad")
+    }
+
     /// Running with the device in a hand hits harder than walking so (same seed and sensor).
     @Test func runningHitsHarderThanWalking() throws {
         func peak(_ scenario: SynthScenario) throws -> Double {
@@ -191,6 +209,17 @@ private func magnitudeDeviation(_ sample: Sample) -> Double {
             script: [.typing(seconds: 6)], sensor: synthIdealSensor(rateHertz: 400))
         let peak = samples.map { magnitudeDeviation($0.sample) }.max()! / standardGravity
         #expect(peak > 0.02 && peak < 0.15, "typing peak \(peak) g")
+    }
+
+    /// Typing at no taps per second is holding still in a hand (`rest(held: true)`): the same
+    /// samples, and the same shake after it.
+    @Test func typingWithoutTapsIsAHeldRest() throws {
+        let shake = MotionSegment.shake(frequencyHertz: 4, amplitudeG: 2, axis: .x, cycles: 8)
+        let sensor = synthIdealSensor(rateHertz: 100)
+        let typing = try Synthesizer(seed: 29).render(script: [.typing(seconds: 2, tapsPerSecond: 0), shake], sensor: sensor)
+        let held = try Synthesizer(seed: 29).render(script: [.rest(seconds: 2, held: true), shake], sensor: sensor)
+        #expect(typing.count == 400)
+        #expect(typing == held)
     }
 
     /// A script that starts by walking starts in the placement's orientation (a gait names one),
