@@ -201,13 +201,23 @@ func synthIdealSensor(rateHertz: Double) -> SensorModel {
         #expect(unclipped.contains { max(abs($0.sample.x), abs($0.sample.y), abs($0.sample.z)) > 1.3 * limit })
     }
 
+    /// Quantisation rounds every value to the nearest multiple of the step: within half a step
+    /// of what the same sensor reads without it.
     @Test func quantisationRoundsToTheStep() throws {
         let step = 9.80665 / 1024  // ±16 g over 15 bits
         let sensor = SensorModel(rateHertz: 100, quantizationStep: step)
         let samples = try Synthesizer(seed: 6).render(script: SynthScenario.longShake.script(), sensor: sensor)
-        for value in samples.flatMap({ [$0.sample.x, $0.sample.y, $0.sample.z] }) {
-            let steps = value / step
-            #expect(abs(steps - steps.rounded()) < 1e-6)
+        var unquantised = sensor
+        unquantised.quantizationStep = nil
+        let exact = try Synthesizer(seed: 6).render(script: SynthScenario.longShake.script(), sensor: unquantised)
+        #expect(samples.count == exact.count)
+        for (labeled, want) in zip(samples, exact) {
+            for axis in [\Sample.x, \.y, \.z] {
+                let value = labeled.sample[keyPath: axis]
+                let steps = value / step
+                #expect(abs(steps - steps.rounded()) < 1e-6)
+                #expect(abs(value - want.sample[keyPath: axis]) <= step / 2 * (1 + 1e-9), "at \(labeled.sample.time) s")
+            }
         }
     }
 
