@@ -69,7 +69,8 @@ private func shellWords(_ line: String) -> [String] {
     @Test func sourceLineRecreatesTheFileExactly() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let first = folder.file("first.csv")
+        // Names with a space: the source line quotes them.
+        let first = folder.file("first copy.csv")
         let run = runShake(
             "synth", "clipped-shake", "--seed", "3", "--noise", "0.1", "--duration", "8", "--quantize", "0.0625",
             "-o", first)
@@ -77,7 +78,7 @@ private func shellWords(_ line: String) -> [String] {
         let source = try #require(try readRecording(first).metadata.first { $0.key == "source" }?.value)
         var words = shellWords(source)
         #expect(Array(words.prefix(2)) == ["shake", "synth"])
-        let second = folder.file("second.csv")
+        let second = folder.file("second copy.csv")
         words[words.count - 1] = second
         #expect(runShake(Array(words.dropFirst())).status == 0)
         let firstText = try String(contentsOfFile: first, encoding: .utf8)
@@ -122,6 +123,43 @@ private func shellWords(_ line: String) -> [String] {
         #expect(refused.err.hasPrefix("Error: 'walking-pocket' has no shakes"), "\(refused.err)")
     }
 
+    /// The last line says what was written: the samples in the file, the script's length, the
+    /// rate and the labelled shakes (one shake, singular).
+    @Test(arguments: [(SynthScenario.longShake, "1 labelled shake"), (.shakes, "5 labelled shakes")])
+    func summarySaysTheSamplesAndShakesWritten(scenario: SynthScenario, shakes: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.file("out.csv")
+        let run = runShake("synth", scenario.name, "-o", path)
+        #expect(run.status == 0, "\(run.err)")
+        let rows = try readRecording(path).rows
+        let seconds = scenario.script().reduce(0) { $0 + $1.seconds }
+        #expect(run.out == "\(path): \(rows.count) samples, \(String(format: "%.1f", seconds)) s at 100 Hz, \(shakes)\n")
+    }
+
+    /// Without --seed the recording is seed 1's, as the help says, and its source line says so.
+    @Test func theSeedIsOneUnlessGiven() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let (unseeded, seeded) = (folder.file("unseeded.csv"), folder.file("seeded.csv"))
+        #expect(runShake("synth", "long-shake", "--duration", "3", "-o", unseeded).status == 0)
+        #expect(runShake("synth", "long-shake", "--duration", "3", "--seed", "1", "-o", seeded).status == 0)
+        #expect(runShake("synth", "--help").out.contains("(0 to 2^64-1). (default: 1)"))
+        let text = try String(contentsOfFile: unseeded, encoding: .utf8)
+        #expect(text.contains(" --seed 1 "))
+        #expect(text.replacingOccurrences(of: unseeded, with: seeded) == (try String(contentsOfFile: seeded, encoding: .utf8)))
+    }
+
+    /// A rate that is not a whole number is written to the file's `rate_hz` as it was given.
+    @Test func aFractionalRateIsWrittenAsGiven() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.file("out.csv")
+        #expect(runShake("synth", "long-shake", "--rate", "62.5", "--duration", "2", "-o", path).status == 0)
+        let rate = try #require(try readRecording(path).metadata.first { $0.key == "rate_hz" }?.value)
+        #expect(Double(rate) == 62.5, "rate_hz: \(rate)")
+    }
+
     @Test func keepsAnExistingFileUnlessForced() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
@@ -154,6 +192,7 @@ private func shellWords(_ line: String) -> [String] {
     @Test(arguments: [
         (["synth", "juggling", "-o", "x.csv"], "Unknown scenario 'juggling'"),
         (["synth", "shakse", "-o", "x.csv"], "Did you mean 'shakes'?"),
+        (["synth", "SHAKSE", "-o", "x.csv"], "Did you mean 'shakes'?"),
         (["synth", "shakes"], "-o <file>"),
         (["synth", "shakes", "--rate", "0", "-o", "x.csv"], "--rate"),
         (["synth", "shakes", "--jitter", "1.5", "-o", "x.csv"], "--jitter"),
