@@ -160,6 +160,33 @@ private func shellWords(_ line: String) -> [String] {
         #expect(Double(rate) == 62.5, "rate_hz: \(rate)")
     }
 
+    /// Each option refuses a value past its range with the range its help line states.
+    @Test(arguments: [
+        ("rate", "20001", "expected 1 to 20000", "(1 to 20000)"),
+        ("jitter", "0.95", "expected 0 to 0.9", "(0 to 0.9)"),
+        ("noise", "101", "expected 0 to 100", "(0 to 100)"),
+        ("clip", "1001", "expected 0.1 to 1000", "(0.1 to 1000)"),
+        ("quantize", "101", "expected 1e-09 to 100\n", "(1e-9 to 100;"),
+        ("duration", "86401", "expected 0.01 to 86400", "(0.01 to 86400)"),
+        ("shake-g", "8.5", "expected 0.1 to 8", "(0.1 to 8)"),
+        ("shake-hz", "12.5", "expected 1 to 12", "(1 to 12)"),
+    ])
+    func optionsRefuseValuesPastTheRangeTheirHelpStates(option: String, value: String, refusal: String, help: String)
+        throws
+    {
+        // Into a folder that does not exist: a value wrongly let through is refused (status 73)
+        // before a recording that long or that dense is made.
+        let run = runShake("synth", "shakes", "--\(option)", value, "-o", "/no-such-folder/x.csv")
+        #expect(run.status == 64)
+        #expect(run.err.contains("'--\(option)': \(refusal)"), "\(run.err)")
+        // The option's entry in the help: its line and the indented lines it wraps onto.
+        let lines = runShake("synth", "--help").out.split(separator: "\n")
+        let start = try #require(lines.firstIndex { $0.hasPrefix("  --\(option) <") })
+        let entry = ([lines[start]] + lines[(start + 1)...].prefix { $0.hasPrefix("      ") })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(entry.contains(help), "\(entry)")
+    }
+
     @Test func keepsAnExistingFileUnlessForced() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
