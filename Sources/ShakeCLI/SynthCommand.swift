@@ -154,7 +154,7 @@ enum SynthCommand: ShakeCommand {
         }
         let noun = shakes == 1 ? "shake" : "shakes"
         io.out(
-            "\(output): \(counted(count, "sample")), \(fixed(recording.duration, 1)) s at \(fixed(sensor.rateHertz, 0)) Hz, "
+            "\(output): \(counted(count, "sample")), \(fixed(recording.duration, 1)) s at \(shortestDecimal(sensor.rateHertz)) Hz, "
                 + "\(shakes) labelled \(noun)\n")
         return ExitStatus.success
     }

@@ -150,14 +150,17 @@ private func shellWords(_ line: String) -> [String] {
         #expect(text.replacingOccurrences(of: unseeded, with: seeded) == (try String(contentsOfFile: seeded, encoding: .utf8)))
     }
 
-    /// A rate that is not a whole number is written to the file's `rate_hz` as it was given.
+    /// A rate that is not a whole number is written to the file's `rate_hz` as it was given, and
+    /// the summary line says it so too (not rounded to a whole number of hertz).
     @Test func aFractionalRateIsWrittenAsGiven() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let path = folder.file("out.csv")
-        #expect(runShake("synth", "long-shake", "--rate", "62.5", "--duration", "2", "-o", path).status == 0)
+        let run = runShake("synth", "long-shake", "--rate", "62.5", "--duration", "2", "-o", path)
+        #expect(run.status == 0, "\(run.err)")
         let rate = try #require(try readRecording(path).metadata.first { $0.key == "rate_hz" }?.value)
         #expect(Double(rate) == 62.5, "rate_hz: \(rate)")
+        #expect(run.out.hasSuffix(" s at 62.5 Hz, 0 labelled shakes\n"), "\(run.out)")
     }
 
     /// Each option refuses a value past its range with the range its help line states.
