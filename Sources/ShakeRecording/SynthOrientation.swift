@@ -66,9 +66,6 @@ struct SynthMatrix: Sendable, Hashable {
     var row1: SIMD3<Double>
     var row2: SIMD3<Double>
 
-    static let identity = SynthMatrix(
-        row0: SIMD3(1, 0, 0), row1: SIMD3(0, 1, 0), row2: SIMD3(0, 0, 1))
-
     /// Rotation by `radians` about the unit vector `axis` (Rodrigues' formula).
     static func rotation(axis: SIMD3<Double>, radians: Double) -> SynthMatrix {
         let c = cos(radians)
@@ -79,13 +76,6 @@ struct SynthMatrix: Sendable, Hashable {
             row0: SIMD3(t * x * x + c, t * x * y - s * z, t * x * z + s * y),
             row1: SIMD3(t * x * y + s * z, t * y * y + c, t * y * z - s * x),
             row2: SIMD3(t * x * z - s * y, t * y * z + s * x, t * z * z + c))
-    }
-
-    /// `self · vector`.
-    func applied(to vector: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3(
-            SynthVector.dot(row0, vector), SynthVector.dot(row1, vector),
-            SynthVector.dot(row2, vector))
     }
 
     /// `selfᵀ · vector`: a world vector seen in the device frame when `self` is device-to-world.

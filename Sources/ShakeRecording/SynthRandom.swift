@@ -67,11 +67,6 @@ struct SynthRandom: Sendable {
         return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 
-    /// `+1` or `-1` with equal probability.
-    mutating func sign() -> Double {
-        next() >> 63 == 0 ? 1 : -1
-    }
-
     private func rotateLeft(_ value: UInt64, by amount: UInt64) -> UInt64 {
         (value << amount) | (value >> (64 - amount))
     }
