@@ -17,35 +17,41 @@ import Testing
         #expect(measuredRateText(statistics, reported: 100).isEmpty)
     }
 
-    /// One of each, in the singular.
-    @Test func oneOfEachIsSaidInTheSingular() {
-        var statistics = AccelerometerReadStatistics()
-        statistics.outages = 1
-        statistics.outageSeconds = 1.64
-        statistics.spreadSamples = 1
-        statistics.outOfOrderSamples = 1
-        statistics.clockStepsBack = 1
-        #expect(outageText(statistics) == "; 1 outage (1.6 s without the device)")
-        #expect(spreadText(statistics) == "; 1 sample time spread over its FIFO batches (the driver stamps a batch "
-            + "once, or as it reads it out)")
-        #expect(discardedText(statistics, keptBatchTimes: false) == "; 1 sample discarded: its time did not increase")
-        #expect(clockText(statistics) == "; the device's clock went back once (the times after follow on)")
+    /// What happened in a read, and the summary pieces it gives: outages, spread and discarded
+    /// times, clock steps back.
+    struct Happened: Sendable, CustomTestStringConvertible {
+        var outages: Int, outageSeconds: Double, spread: Int, discarded: Int, keptBatchTimes: Bool, clockSteps: Int
+        var says: [String]
+        var testDescription: String { outages == 1 ? "one of each" : "several of each" }
     }
 
-    /// Several, in the plural; discarded samples with --keep-batch-times also say what to leave out.
-    @Test func severalAreSaidInThePlural() {
+    /// One of each is said in the singular, several in the plural; discarded samples with
+    /// --keep-batch-times also say what to leave out.
+    @Test(arguments: [
+        Happened(outages: 1, outageSeconds: 1.64, spread: 1, discarded: 1, keptBatchTimes: false, clockSteps: 1, says: [
+            "; 1 outage (1.6 s without the device)",
+            "; 1 sample time spread over its FIFO batches (the driver stamps a batch once, or as it reads it out)",
+            "; 1 sample discarded: its time did not increase",
+            "; the device's clock went back once (the times after follow on)",
+        ]),
+        Happened(outages: 2, outageSeconds: 3.31, spread: 1788, discarded: 3, keptBatchTimes: true, clockSteps: 2, says: [
+            "; 2 outages (3.3 s without the device)",
+            "; 1788 sample times spread over their FIFO batches (the driver stamps a batch once, or as it reads it out)",
+            "; 3 samples discarded: their time did not increase (a FIFO batch stamped once? leave out "
+                + "--keep-batch-times to spread them)",
+            "; the device's clock went back 2 times (the times after follow on)",
+        ]),
+    ])
+    func eachPieceIsSaidInItsOneAndManyForms(_ happened: Happened) {
         var statistics = AccelerometerReadStatistics()
-        statistics.outages = 2
-        statistics.outageSeconds = 3.31
-        statistics.spreadSamples = 1788
-        statistics.outOfOrderSamples = 3
-        statistics.clockStepsBack = 2
-        #expect(outageText(statistics) == "; 2 outages (3.3 s without the device)")
-        #expect(spreadText(statistics) == "; 1788 sample times spread over their FIFO batches (the driver stamps a "
-            + "batch once, or as it reads it out)")
-        #expect(discardedText(statistics, keptBatchTimes: true) == "; 3 samples discarded: their time did not increase "
-            + "(a FIFO batch stamped once? leave out --keep-batch-times to spread them)")
-        #expect(clockText(statistics) == "; the device's clock went back 2 times (the times after follow on)")
+        statistics.outages = happened.outages
+        statistics.outageSeconds = happened.outageSeconds
+        statistics.spreadSamples = happened.spread
+        statistics.outOfOrderSamples = happened.discarded
+        statistics.clockStepsBack = happened.clockSteps
+        let said = [outageText(statistics), spreadText(statistics),
+                    discardedText(statistics, keptBatchTimes: happened.keptBatchTimes), clockText(statistics)]
+        #expect(said == happened.says)
     }
 
     /// A rate measured off the device's is said in whole hertz, the device's as it reports it.

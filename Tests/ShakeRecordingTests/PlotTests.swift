@@ -332,6 +332,17 @@ extension PlotTests {
         return (left, left + (try #require(frame["width"].flatMap(Double.init))))
     }
 
+    /// The time axis's labels (under the lower panel, 17 px below its frame): each one's x, px,
+    /// and its text, left to right.
+    static func timeLabels(_ svg: SVGElements) throws -> [(x: Double, text: String)] {
+        let frame = try #require(svg.withClass("frame").last)
+        let bottom = (try #require(frame["y"].flatMap(Double.init))) + (try #require(frame["height"].flatMap(Double.init)))
+        return zip(svg.elements.filter { $0.name == "text" }.map(\.attributes), svg.texts).compactMap { attributes, text in
+            guard attributes["y"].flatMap(Double.init) == bottom + 17, let x = attributes["x"].flatMap(Double.init) else { return nil }
+            return (x, text)
+        }
+    }
+
     /// A band's left and right edges, px.
     static func edges(_ band: [String: String]) -> (left: Double, right: Double) {
         let x = band["x"].flatMap(Double.init) ?? .nan
@@ -431,11 +442,7 @@ extension PlotTests {
         plot.from = 2
         plot.to = 2
         let svg = try #require(SVGElements.parse(plot.svg()))
-        let texts = zip(svg.elements.filter { $0.name == "text" }.map(\.attributes), svg.texts)
-        // The time labels: under the lower panel, 17 px below its frame.
-        let frame = try #require(svg.withClass("frame").last)
-        let bottom = (try #require(frame["y"].flatMap(Double.init))) + (try #require(frame["height"].flatMap(Double.init)))
-        let times = texts.filter { $0.0["y"].flatMap(Double.init) == bottom + 17 }.map(\.1)
+        let times = try Self.timeLabels(svg).map(\.text)
         #expect(times.first == "2.0" && times.last == "3.0", "\(times)")
     }
 
@@ -457,10 +464,7 @@ extension PlotTests {
         plot.to = 7.75
         let svg = try #require(SVGElements.parse(plot.svg()))
         let (left, right) = try Self.frameEdges(svg)
-        let frame = try #require(svg.withClass("frame").last)
-        let bottom = (try #require(frame["y"].flatMap(Double.init))) + (try #require(frame["height"].flatMap(Double.init)))
-        let ticks = svg.elements.filter { $0.name == "text" && $0.attributes["y"].flatMap(Double.init) == bottom + 17 }
-            .compactMap { $0.attributes["x"].flatMap(Double.init) }
+        let ticks = try Self.timeLabels(svg).map(\.x)
         #expect(!ticks.isEmpty)
         for x in ticks { #expect(x >= left - 0.5 && x <= right + 0.5, "a time label at x \(x), the frame from \(left) to \(right)") }
     }
