@@ -1,5 +1,7 @@
 import Foundation
 @testable import ShakeCLI
+@testable import ShakeRecording
+import Synchronization
 import Testing
 
 /// Standard output that cannot take the text (`> /dev/full`, a full disk, a closed pipe): the
@@ -126,5 +128,79 @@ import Testing
         #expect(ProgressDisplay.fitted(line, columns: 200) == line)
         #expect(ProgressDisplay.fitted(line, columns: nil) == line)
         #expect(ProgressDisplay.fitted(line, columns: 1) == "")
+    }
+
+    /// What `tune`'s progress display writes to standard error.
+    final class ShownProgress: Sendable {
+        private let text = Mutex("")
+        var written: String { text.withLock { $0 } }
+
+        /// The display, writing here, as on a terminal (`terminal`) or to a log.
+        func display(terminal: Bool) -> ProgressDisplay {
+            ProgressDisplay(io: CommandIO(out: { _ in }, err: { line in self.text.withLock { $0 += line } },
+                                          errIsTerminal: terminal), label: "tune")
+        }
+    }
+
+    /// `done` of 1000 samples replayed, 3 configurations evaluated.
+    static func progress(_ done: Int, stage: String = "grid") -> TuningProgress {
+        TuningProgress(samplesDone: done, samplesEstimated: 1000, configurationsEvaluated: 3, stage: stage)
+    }
+
+    /// Off a terminal: one line at 0 % and then at each further tenth only (never twice for one
+    /// tenth), saying the stage and the configurations evaluated; no estimate of the time left
+    /// before 2 % is done (`ETA ?`), as so early it would be a guess.
+    @Test func aLogGetsALineAtEachFurtherTenth() {
+        let shown = ShownProgress()
+        let display = shown.display(terminal: false)
+        for done in [10, 50, 120, 150, 190, 450, 990] { display.update(Self.progress(done)) }
+        let lines = shown.written.split(separator: "\n").map(String.init)
+        #expect(lines.map { $0.prefix { $0 != "(" } } == ["tune: 0% ", "tune: 10% ", "tune: 40% ", "tune: 90% "], "\(lines)")
+        #expect(lines.first?.hasPrefix("tune: 0% (grid, 3 configurations, ") == true, "\(lines)")
+        #expect(lines.first?.hasSuffix(" elapsed, ETA ?)") == true, "\(lines)")
+        #expect(lines.dropFirst().allSatisfy { !$0.hasSuffix("ETA ?)") }, "\(lines)")
+    }
+
+    /// On a terminal: the bar's 24 cells and the percentage count whole cells and whole percent
+    /// done (12.7 % is 3 cells, 12 %); the bar never moves back when the estimate of the work
+    /// grows, and stops at 99 % with its last cell empty until the closing line; redrawn at most
+    /// 10 times a second, so an update right after a redraw is not drawn.
+    @Test func theBarCountsWholeCellsNeverMovesBackAndStopsShortOfTheEnd() {
+        let shown = ShownProgress()
+        let display = shown.display(terminal: true)
+        for (index, done) in [127, 500, 300, 1000].enumerated() {
+            if index > 0 { usleep(150_000) }
+            display.update(Self.progress(done, stage: "refining"))
+            if index == 0 { display.update(Self.progress(400, stage: "refining")) }
+        }
+        let draws = shown.written.split(separator: "\r\u{1B}[K").map(String.init)
+        func bar(_ cells: Int, _ percent: String) -> String {
+            "tune [" + String(repeating: "#", count: cells) + String(repeating: "-", count: 24 - cells) + "] " + percent
+                + "%  refining  3 configs  ETA "
+        }
+        let expected = [bar(3, " 12"), bar(12, " 50"), bar(12, " 50"), bar(23, " 99")]
+        #expect(draws.count == expected.count, "\(draws)")
+        for (draw, start) in zip(draws, expected) {
+            #expect(draw.hasPrefix(start), "\(draw)")
+        }
+    }
+
+    /// The closing line erases the bar drawn before it, and only then: with no bar drawn it is
+    /// the plain line alone.
+    @Test(arguments: [false, true]) func theClosingLineErasesADrawnBarOnly(drawn: Bool) {
+        let shown = ShownProgress()
+        let display = shown.display(terminal: true)
+        if drawn { display.update(Self.progress(500)) }
+        display.finish("searched 3 configurations in 0.1 s")
+        let closing = "tune: searched 3 configurations in 0.1 s\n"
+        #expect(shown.written.hasSuffix((drawn ? "\r\u{1B}[K" : "") + closing), "\(shown.written)")
+        #expect(drawn || shown.written == closing, "\(shown.written)")
+    }
+
+    /// Times elapsed and left read `m:ss`, to the nearest second; `?` when unknown.
+    @Test(arguments: [(0.0, "0:00"), (59.4, "0:59"), (59.6, "1:00"), (61.4, "1:01"), (600, "10:00")])
+    func timesReadMinutesAndSecondsToTheNearestSecond(seconds: Double, reads: String) {
+        #expect(ProgressDisplay.clock(seconds) == reads)
+        #expect(ProgressDisplay.clock(nil) == "?")
     }
 }
