@@ -2,9 +2,9 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import ShakeCLI
+@testable import ShakeCLI
 import ShakeDetection
-import ShakeRecording
+@testable import ShakeRecording
 import Synchronization
 import Testing
 
@@ -314,6 +314,48 @@ struct PlantedFolder {
             + "the values chosen there fire ") && heldOut[0].contains("The configuration chosen here is the medium preset "
             + "itself (the first row), not fitted to these recordings"), "\(said)")
         #expect(!said.contains { $0.contains("prefer it") || $0.contains("fit these recordings more") }, "\(said)")
+    }
+
+    /// A search whose chosen values (an onset of 12 m/s²) find all 5 shakes with no false shake
+    /// in 18 750 s without shakes, within `budget`, but fire 20 false shakes held out; the medium
+    /// preset, not tuned, fired `falseShakes` and `duplicates` in `seconds` without shakes.
+    static func heldOutOverTheBudget(budget: Double, falseShakes: Int, duplicates: Int, seconds: Double) -> TuningResult {
+        var tuned = ShakeConfiguration.medium
+        tuned.onsetAcceleration = 12
+        var inSample = EvaluationCounts()
+        (inSample.shakes, inSample.detected, inSample.negativeSeconds) = (5, 5, 18_750)
+        var heldOut = inSample
+        heldOut.falseShakes = 20
+        var medium = inSample
+        (medium.falseShakes, medium.duplicates, medium.negativeSeconds) = (falseShakes, duplicates, seconds)
+        let validation = CrossValidation(method: "leave-one-group-out", folds: [], pooled: EvaluationSummary(heldOut),
+                                         metBudget: false)
+        return TuningResult(configuration: tuned, maximumFalsePerHour: budget, metBudget: true,
+                            inSample: EvaluationSummary(inSample), referenceSummary: EvaluationSummary(medium), tradeoff: [],
+                            crossValidation: validation, configurationsEvaluated: 2, recordings: 3, samples: 1000)
+    }
+
+    /// Held-out figures over the budget while the medium preset, not tuned, meets it: the warning
+    /// says to prefer the preset unless more recordings bear the tuned values out; when the preset
+    /// breaks the budget too (a duplicate, or false shakes over it), to record more instead. The
+    /// preset meets it as the search judges a budget met: no false shake meets any budget, even
+    /// with no time without shakes to measure a rate on; 5 false shakes in 18 750 s are 0.96 per
+    /// hour, and meet a budget of 0.96 although the division gives 0.9600000000000001.
+    @Test(arguments: [
+        (0, 0, 18_750.0, 0.5, true), (0, 0, 0, 0.5, true), (0, 1, 18_750, 0.5, false),
+        (5, 0, 18_750, 0.96, true), (5, 0, 18_750, 0.95, false),
+    ])
+    func heldOutFiguresOverTheBudgetAskForTheMediumPresetWhenItMeetsTheBudget(
+        falseShakes: Int, duplicates: Int, seconds: Double, budget: Double, prefersMedium: Bool
+    ) throws {
+        let result = Self.heldOutOverTheBudget(budget: budget, falseShakes: falseShakes, duplicates: duplicates, seconds: seconds)
+        let said = TuneCommand.warnings(result, reference: .medium)
+        let warning = try #require(said.first { $0.hasPrefix("on recordings they were not tuned on, the chosen values fire ") },
+                                   "\(said)")
+        #expect(warning.contains("The medium preset, not tuned on any of them, finds 5 of 5 shakes"), "\(warning)")
+        #expect(warning.hasSuffix(prefersMedium ? "(the first row); prefer it unless more recordings bear the tuned values out"
+            : "(the first row). Record more of the motion that fires, in every group, so that each fold is tuned on some"),
+                "\(warning)")
     }
 
     /// Every searched parameter but those named held at medium's value (`--range KEY=VALUE`).
