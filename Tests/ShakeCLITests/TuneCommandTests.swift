@@ -395,6 +395,36 @@ struct PlantedFolder {
         }
     }
 
+    /// The text report's columns line up: the chosen values end in one column whatever the
+    /// parameter's name, medium's values beside them start in one column whatever the unit
+    /// (m/s², s, none), and each row of a figures table is as wide as its header, the widest
+    /// of a column's header and cells setting its width.
+    @Test func theReportsColumnsLineUp() throws {
+        let folder = try PlantedFolder(files: [("alpha_1.csv", 2, 2)])
+        defer { folder.remove() }
+        let offMedium = ["onsetAcceleration=12", "minimumHalfWaves=3", "quietSeconds=0.5"]
+        let run = CapturedRun(["tune", folder.path + "/alpha_1.csv", "--jobs", "1"] + offMedium.flatMap { ["--range", $0] }
+            + Self.heldAllBut("onsetAcceleration", "minimumHalfWaves", "quietSeconds"))
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var valueEnds: Set<Int> = []
+        var mediumStarts: Set<Int> = []
+        for name in TuningOptions().axes.map(\.name) {
+            let line = try #require(lines.first { $0.hasPrefix("  \(name) ") }, "\(name) in \(run.out)")
+            let value = line.dropFirst(2 + name.count).drop { $0 == " " }
+            valueEnds.insert(line.count - value.count + value.prefix { $0 != " " }.count)
+            if let medium = line.firstRange(of: "(medium: ") { mediumStarts.insert(line.distance(from: line.startIndex, to: medium.lowerBound)) }
+        }
+        #expect(valueEnds.count == 1, "\(run.out)")
+        #expect(mediumStarts.count == 1 && run.out.components(separatedBy: "(medium: ").count == 4, "\(run.out)")
+        let headers = lines.indices.filter { lines[$0].hasSuffix("  precision  lat_med_s  lat_p95_s") }
+        #expect(headers.count == 2, "\(run.out)")
+        for header in headers {
+            let rows = lines[(header + 1)...].prefix { $0.hasPrefix("  ") && !$0.contains("95 % confidence") }
+            #expect(!rows.isEmpty && rows.allSatisfy { $0.count == lines[header].count }, "\(lines[header])\n\(rows)")
+        }
+    }
+
     /// Recordings labelled shake=1 throughout hold no shake=0 time: false shakes per hour cannot be
     /// measured, and tune says so; and a fold tuned on such recordings only (the groups 'all' and
     /// 'every', holding out 'mixed') is warned of as tuned without shake=0 time.
