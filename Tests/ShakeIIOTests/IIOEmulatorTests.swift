@@ -335,6 +335,22 @@ final class IIOEmulatorTests: EmulatorSuite {
         expectSamples(recording.rows, match: expected[...])
     }
 
+    /// Samples never delivered among the first 32 intervals (those the rate is checked over)
+    /// are counted too, whether reading goes on past them (4 s) or ends before (0.5 s: 20
+    /// samples): samples 10 to 14 (0.2 to 0.28 s) are dropped, 5 in 1 gap.
+    @Test(arguments: [4.0, 0.5])
+    func dropsAmongTheFirstSamplesAreCounted(duration: Double) throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: fixture.path, options: ["--fast", "--drop", "10:14"],
+            command: [shake, "record", "--duration", "\(duration)", "-o", output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("; dropped 5 in 1 gap -> "), "\(result.stderr)")
+        let recording = try Fixture.readRecording(output())
+        let expected = fixture.rows.prefix(10) + fixture.rows[15..<Int(duration * Fixture.rateHertz)]
+        expectSamples(recording.rows, match: expected[...])
+    }
+
     @Test func recordLeavesAnExistingFileAlone() throws {
         let shake = try Emulator.shake
         try "precious\n".write(toFile: output(), atomically: true, encoding: .utf8)
