@@ -712,6 +712,18 @@ final class IIOEmulatorTests: EmulatorSuite {
         return stepped
     }
 
+    /// A recording of `steppedFixture(back: 100, from: 5)`: the fixture's samples up to 5 s, then
+    /// every one but the first at 5 s, each 20 ms (the fixture's period) after the last.
+    func expectFollowsOnAfterTheStep(_ rows: [Fixture.Row], sourceLocation: SourceLocation = #_sourceLocation) {
+        guard rows.count > 250 else {
+            Issue.record("\(rows.count) rows: the recording ends before the step", sourceLocation: sourceLocation)
+            return
+        }
+        expectSamples(Array(rows.prefix(250)), match: fixture.rows.prefix(250), sourceLocation: sourceLocation)
+        expectSamples(Array(rows[250...].map { Fixture.Row(time: $0.time + 0.02, x: $0.x, y: $0.y, z: $0.z) }),
+                      match: fixture.rows[251..<rows.count + 1], sourceLocation: sourceLocation)
+    }
+
     /// The device's timestamps step back 100 s after 5 s (a driver reset): from the second
     /// sample on the new clock, the times follow on a period after the last, every sample kept but
     /// that first one (a lone sample so far back is a bad stamp, and discarded), and the summaries
@@ -724,11 +736,7 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("dropped 0 in 0 gaps; 1 sample discarded: its time did not increase; "
                                        + "the device's clock went back once (the times after follow on) -> "), "\(result.stderr)")
-        let rows = try Fixture.readRecording(output()).rows
-        expectSamples(Array(rows.prefix(250)), match: fixture.rows.prefix(250))
-        // After it, every sample of the fixture but the first at 5 s, each 20 ms after the last.
-        expectSamples(Array(rows[250...].map { Fixture.Row(time: $0.time + 0.02, x: $0.x, y: $0.y, z: $0.z) }),
-                      match: fixture.rows[251..<rows.count + 1])
+        expectFollowsOnAfterTheStep(try Fixture.readRecording(output()).rows)
         let live = try Emulator.run(
             fixture: stepped, options: ["--fast"], command: [shake, "live", "--duration", "10", "--format", "json"])
         #expect(live.status == 0, "\(live.stderr)")
@@ -738,6 +746,19 @@ final class IIOEmulatorTests: EmulatorSuite {
         #expect(summary["clock_steps_back"] as? Int == 1)
         #expect(summary["discarded_samples"] as? Int == 1)
         #expect(summary["gaps"] as? Int == 0)
+    }
+
+    /// A device delivering at another rate than it reports (400 Hz written and ignored: the
+    /// 50 Hz fixture's feed) whose clock steps back: the times follow on a period of the rate it
+    /// delivers at (20 ms), not of the one it reports (2.5 ms: every later time 17.5 ms early).
+    @Test func aClockSteppingBackFollowsOnAtTheRateDelivered() throws {
+        let shake = try Emulator.shake
+        let result = try Emulator.run(
+            fixture: try steppedFixture(back: 100, from: 5), options: ["--fast"],
+            command: [shake, "record", "--rate", "400", "--duration", "10", "-o", output()])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("the device's clock went back once"), "\(result.stderr)")
+        expectFollowsOnAfterTheStep(try Fixture.readRecording(output()).rows)
     }
 
     /// One sample stamped 2.5 s back among good ones is a bad stamp, not a new clock: discarded,
