@@ -11,13 +11,16 @@ import Testing
 final class BatchedTimestampTests: EmulatorSuite {
     static let original = Emulator.repositoryRoot.appendingPathComponent("Fixtures/shakes_100hz.csv").path
 
-    /// `Fixtures/shakes_100hz.csv` as delivered in FIFO batches of `fifo` stamped `stamps`.
-    func batchedRecording(fifo: Int, stamps: String, of fixture: String = "shakes_100hz.csv") throws -> String {
+    /// `Fixtures/shakes_100hz.csv` as delivered in FIFO batches of `fifo` stamped `stamps` (by a
+    /// sensor at `rateHertz`, when given).
+    func batchedRecording(fifo: Int, stamps: String, of fixture: String = "shakes_100hz.csv",
+                          rateHertz: Int? = nil) throws -> String {
         let output = path("fifo\(fifo)\(stamps)")
         let process = Process()
         process.executableURL = Emulator.repositoryRoot.appendingPathComponent("Scripts/resample")
         process.arguments = [Emulator.repositoryRoot.appendingPathComponent("Fixtures").path, output,
                              "--pattern", fixture, "--fifo", "\(fifo)", "--fifo-stamps", stamps]
+            + (rateHertz.map { ["--rate", "\($0)"] } ?? [])
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "Scripts/resample failed")
@@ -61,6 +64,19 @@ final class BatchedTimestampTests: EmulatorSuite {
     /// (the spreader's own gap limit is 1.5 s; at 0.5 s they were left bunched).
     @Test func batchesLongerThanTheDetectorsGapLimitCountNoDropsAndAreSpread() throws {
         try readInside("readsBatchesLongerThanTheDetectorsGapLimit", fifo: 32, stamps: "burst", of: "walking_hand_50hz.csv")
+    }
+
+    /// Batches of 32 at 20 Hz (1.6 s: longer than the spreader's own gap limit, 1.5 s, whose
+    /// mean interval then leaves them out) stamped 10 µs apart: judged by the period the rate
+    /// check found over the first batches, so no drop is counted (each sample taken as a batch
+    /// of its own, every batch would count 31).
+    @Test func batchesLongerThanTheSpreadersGapLimitCountNoDrops() throws {
+        let recording = try batchedRecording(fifo: 32, stamps: "burst", of: "walking_hand_50hz.csv", rateHertz: 20)
+        let result = try Emulator.run(
+            fixture: recording, options: ["--fast"],
+            command: [try Emulator.shake, "record", "--duration", "20", "-o", path("rec.csv")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains(" at 20 Hz; dropped 0 in 0 gaps -> "), "\(result.stderr)")
     }
 
     /// `shake record` and `shake live` over a driver that stamps each batch of 4 once: each
@@ -267,6 +283,16 @@ struct BatchedTimestampsInEmulator {
         #expect(statistics.outOfOrderSamples == 0 && statistics.droppedSamples == 0, "\(statistics)")
         #expect(abs((statistics.measuredRateHertz ?? 0) - 400) < 20, "\(statistics)")
         #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 })
+        // Samples stamped alike are spaced by the batches' mean period (2.5 ms) even before the
+        // rate is measured, so that the first batches run little ahead of their stamps: from the
+        // 64th sample on, every interval is within half and 1.5 periods of 400 Hz (plus 0.02 of
+        // a period per sample of a batch, as in readsTheBatchedRecording); the last batch, cut
+        // short, is left out.
+        let period = 1 / 400.0
+        let intervals = zip(times.dropFirst(), times).map { $0 - $1 }
+        let uneven = intervals.enumerated().dropFirst(64).dropLast(4)
+            .filter { $0.element < 0.5 * period || $0.element > 1.56 * period }
+        #expect(uneven.isEmpty, "\(uneven.prefix(10).map { ($0.offset, $0.element) })")
     }
 
     @Test func readsBatchesLongerThanTheDetectorsGapLimit() throws {
