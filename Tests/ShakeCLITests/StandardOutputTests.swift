@@ -168,17 +168,24 @@ import Testing
     @Test func theBarCountsWholeCellsNeverMovesBackAndStopsShortOfTheEnd() {
         let shown = ShownProgress()
         let display = shown.display(terminal: true)
+        // Whether the update right after the first came within 0.1 s of it (a test thread held
+        // up longer, on a loaded machine, is drawn again: 40 %, 9 cells).
+        var soonAfter = true
         for (index, done) in [127, 500, 300, 1000].enumerated() {
             if index > 0 { usleep(150_000) }
+            let before = ContinuousClock.now
             display.update(Self.progress(done, stage: "refining"))
-            if index == 0 { display.update(Self.progress(400, stage: "refining")) }
+            if index == 0 {
+                display.update(Self.progress(400, stage: "refining"))
+                soonAfter = ContinuousClock.now - before < .milliseconds(100)
+            }
         }
         let draws = shown.written.split(separator: "\r\u{1B}[K").map(String.init)
         func bar(_ cells: Int, _ percent: String) -> String {
             "tune [" + String(repeating: "#", count: cells) + String(repeating: "-", count: 24 - cells) + "] " + percent
                 + "%  refining  3 configs  ETA "
         }
-        let expected = [bar(3, " 12"), bar(12, " 50"), bar(12, " 50"), bar(23, " 99")]
+        let expected = [bar(3, " 12")] + (soonAfter ? [] : [bar(9, " 40")]) + [bar(12, " 50"), bar(12, " 50"), bar(23, " 99")]
         #expect(draws.count == expected.count, "\(draws)")
         for (draw, start) in zip(draws, expected) {
             #expect(draw.hasPrefix(start), "\(draw)")
