@@ -421,13 +421,18 @@ extension PlotTests {
         #expect(abs(ongoing.left - (left + (right - left) / 2)) < 0.01 && abs(ongoing.right - right) < 0.01, "\(ongoing)")
     }
 
+    /// `quarterSeconds` drawn from `from` to `to`, s, parsed.
+    static func drawn(from: Double, to: Double) throws -> SVGElements {
+        var plot = RecordingPlot(title: "range.csv", samples: quarterSeconds)
+        plot.from = from
+        plot.to = to
+        return try #require(SVGElements.parse(plot.svg()))
+    }
+
     /// A time range from one sample to another draws both: the curves start at the frame's left
     /// edge and end at its right edge.
     @Test func samplesAtTheRangesEndsAreDrawn() throws {
-        var plot = RecordingPlot(title: "range.csv", samples: Self.quarterSeconds)
-        plot.from = 2
-        plot.to = 4
-        let svg = try #require(SVGElements.parse(plot.svg()))
+        let svg = try Self.drawn(from: 2, to: 4)
         let (left, right) = try Self.frameEdges(svg)
         for path in svg.withClass("series", element: "path") {
             let xs = PlotGapTests.pieces(path["d"] ?? "").flatMap { $0 }
@@ -438,10 +443,7 @@ extension PlotTests {
     /// A range of no length (`from` equal to `to`) draws the second from there: the time axis
     /// is labelled from 2.0 to 3.0 s.
     @Test func aRangeOfNoLengthDrawsASecond() throws {
-        var plot = RecordingPlot(title: "range.csv", samples: Self.quarterSeconds)
-        plot.from = 2
-        plot.to = 2
-        let svg = try #require(SVGElements.parse(plot.svg()))
+        let svg = try Self.drawn(from: 2, to: 2)
         let times = try Self.timeLabels(svg).map(\.text)
         #expect(times.first == "2.0" && times.last == "3.0", "\(times)")
     }
@@ -459,10 +461,7 @@ extension PlotTests {
     /// The time ticks drawn lie in the frame: a range starting between two ticks labels none
     /// left of the frame's edge (the scale is rounded outward to whole steps).
     @Test func timeTicksLieInTheFrame() throws {
-        var plot = RecordingPlot(title: "range.csv", samples: Self.quarterSeconds)
-        plot.from = 2.25
-        plot.to = 7.75
-        let svg = try #require(SVGElements.parse(plot.svg()))
+        let svg = try Self.drawn(from: 2.25, to: 7.75)
         let (left, right) = try Self.frameEdges(svg)
         let ticks = try Self.timeLabels(svg).map(\.x)
         #expect(!ticks.isEmpty)
